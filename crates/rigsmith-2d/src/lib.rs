@@ -1,0 +1,2 @@
+//! 2D cut-out rigs: bones, slots, skins, attachments, their checks, paint order, the
+//! scene builder and Spine interop.

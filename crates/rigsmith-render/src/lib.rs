@@ -1,0 +1,1 @@
+//! CPU software rasterizer and review sheets for rigsmith characters (no GPU needed).

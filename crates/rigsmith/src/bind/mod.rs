@@ -1,0 +1,2 @@
+//! Skin weights: bone heat, volumetric fallback, garment transfer, rigid parts, cleanup,
+//! the weight report.

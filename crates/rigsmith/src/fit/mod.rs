@@ -1,0 +1,1 @@
+//! Skeleton fitting: model check, cross-sections, landmarks, templates, placement checks.

@@ -1,0 +1,108 @@
+use std::collections::BTreeMap;
+
+use super::{Mesh, MorphTarget, Skeleton, Weights};
+use crate::error::{Error, Result};
+
+/// One separate part of a character (body, eyes, a garment, hair...). Parts are never
+/// joined: vertex order and count of every part are preserved from input to output.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Part {
+    /// The part's name (glTF mesh/node name, OBJ object or group).
+    pub name: String,
+    /// The material's name, if any.
+    pub material: Option<String>,
+    /// The geometry, in glTF space.
+    pub mesh: Mesh,
+    /// Skin weights on the character's skeleton, if the part is skinned.
+    pub weights: Option<Weights>,
+    /// Morph targets (blend shapes).
+    pub morphs: Vec<MorphTarget>,
+}
+
+/// VRM data carried through from a `.vrm` file for later stages.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct VrmData {
+    /// `0` for VRM 0.x, `1` for VRM 1.0.
+    pub version: u8,
+    /// VRM humanoid bone name (VRM 1.0 spelling, e.g. `leftUpperArm`) -> skeleton bone name.
+    pub humanoid: BTreeMap<String, String>,
+    /// The raw spring-bone extension (VRM 0.x `secondaryAnimation` or `VRMC_springBone`).
+    pub spring_bone: Option<serde_json::Value>,
+    /// The raw meta object.
+    pub meta: Option<serde_json::Value>,
+}
+
+/// A character: separate parts, an optional skeleton, and whatever the source carried.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Character {
+    /// The parts, in source order.
+    pub parts: Vec<Part>,
+    /// The skeleton all parts' weights refer to.
+    pub skeleton: Option<Skeleton>,
+    /// VRM humanoid and spring data, when read from a VRM.
+    pub vrm: Option<VrmData>,
+    /// Non-fatal problems found while reading (lenient import).
+    pub warnings: Vec<String>,
+}
+
+impl Character {
+    /// Total number of vertices over all parts.
+    pub fn vertex_count(&self) -> usize {
+        self.parts.iter().map(|p| p.mesh.positions.len()).sum()
+    }
+
+    /// Index of the part with this name.
+    pub fn find_part(&self, name: &str) -> Option<usize> {
+        self.parts.iter().position(|p| p.name == name)
+    }
+
+    /// Bounds over all parts.
+    pub fn bounds(&self) -> (glam::Vec3, glam::Vec3) {
+        let pts: Vec<glam::Vec3> = self
+            .parts
+            .iter()
+            .flat_map(|p| p.mesh.positions.iter().copied())
+            .collect();
+        super::mesh::bounds_of(&pts)
+    }
+
+    /// Whether any part carries weights.
+    pub fn is_skinned(&self) -> bool {
+        self.skeleton.is_some() && self.parts.iter().any(|p| p.weights.is_some())
+    }
+
+    /// Checks every invariant: meshes, skeleton, weights against the skeleton, morph lengths.
+    pub fn validate(&self) -> Result<()> {
+        if let Some(s) = &self.skeleton {
+            s.validate()?;
+        }
+        let nb = self.skeleton.as_ref().map_or(0, Skeleton::len);
+        for p in &self.parts {
+            let what = format!("part {:?}", p.name);
+            p.mesh.validate(&what)?;
+            if let Some(w) = &p.weights {
+                if self.skeleton.is_none() {
+                    return Err(Error::invalid(
+                        what,
+                        "has weights but the character has no skeleton",
+                    ));
+                }
+                w.validate(p.mesh.positions.len(), nb, &what)?;
+            }
+            for m in &p.morphs {
+                if m.position_deltas.len() != p.mesh.positions.len() {
+                    return Err(Error::invalid(
+                        what,
+                        format!(
+                            "morph {:?} has {} deltas for {} vertices",
+                            m.name,
+                            m.position_deltas.len(),
+                            p.mesh.positions.len()
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}

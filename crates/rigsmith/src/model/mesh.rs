@@ -1,0 +1,127 @@
+use glam::{Vec2, Vec3};
+
+use crate::error::{Error, Result};
+
+/// A triangle mesh.
+///
+/// * `positions`: n x 3, metres, glTF space.
+/// * `triangles`: m x 3 indices into `positions`, counter-clockwise seen from outside.
+/// * `normals`: optional, n x 3 unit vectors.
+/// * `uvs`: optional, n x 2.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Mesh {
+    /// Vertex positions (n).
+    pub positions: Vec<Vec3>,
+    /// Triangles (m), indices into `positions`.
+    pub triangles: Vec<[u32; 3]>,
+    /// Per-vertex normals (n), if known.
+    pub normals: Option<Vec<Vec3>>,
+    /// Per-vertex texture coordinates (n), if known.
+    pub uvs: Option<Vec<Vec2>>,
+}
+
+/// A morph target (blend shape): per-vertex offsets added to the base mesh.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MorphTarget {
+    /// The target's name (from glTF `extras.targetNames` or the source file).
+    pub name: String,
+    /// Position deltas, one per vertex of the part.
+    pub position_deltas: Vec<Vec3>,
+    /// Normal deltas, if any, one per vertex.
+    pub normal_deltas: Option<Vec<Vec3>>,
+}
+
+impl Mesh {
+    /// Number of vertices.
+    pub fn vertex_count(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Axis-aligned bounds `(min, max)`; `(0, 0)` for an empty mesh.
+    pub fn bounds(&self) -> (Vec3, Vec3) {
+        bounds_of(&self.positions)
+    }
+
+    /// Checks the invariants: finite positions, indices in range, attribute lengths match.
+    pub fn validate(&self, what: &str) -> Result<()> {
+        let n = self.positions.len();
+        if let Some(i) = self.positions.iter().position(|p| !p.is_finite()) {
+            return Err(Error::invalid(what, format!("position {i} is not finite")));
+        }
+        for (t, tri) in self.triangles.iter().enumerate() {
+            if tri.iter().any(|&i| i as usize >= n) {
+                return Err(Error::invalid(
+                    what,
+                    format!("triangle {t} has index {:?} but only {n} vertices", tri),
+                ));
+            }
+        }
+        if let Some(nr) = &self.normals {
+            if nr.len() != n {
+                return Err(Error::invalid(
+                    what,
+                    format!("{} normals for {n} vertices", nr.len()),
+                ));
+            }
+        }
+        if let Some(uv) = &self.uvs {
+            if uv.len() != n {
+                return Err(Error::invalid(
+                    what,
+                    format!("{} uvs for {n} vertices", uv.len()),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Area-weighted vertex normals computed from the triangles (unit length, or zero
+    /// for isolated vertices).
+    pub fn compute_normals(&self) -> Vec<Vec3> {
+        let mut acc = vec![Vec3::ZERO; self.positions.len()];
+        for t in &self.triangles {
+            let [a, b, c] = t.map(|i| self.positions[i as usize]);
+            let n = (b - a).cross(c - a);
+            for &i in t {
+                acc[i as usize] += n;
+            }
+        }
+        acc.into_iter().map(|n| n.normalize_or_zero()).collect()
+    }
+
+    /// Unique undirected edges `(a, b)` with `a < b`, sorted.
+    pub fn edges(&self) -> Vec<(u32, u32)> {
+        let mut e: Vec<(u32, u32)> = Vec::with_capacity(self.triangles.len() * 3);
+        for t in &self.triangles {
+            for k in 0..3 {
+                let (a, b) = (t[k], t[(k + 1) % 3]);
+                e.push((a.min(b), a.max(b)));
+            }
+        }
+        e.sort_unstable();
+        e.dedup();
+        e
+    }
+
+    /// Total surface area.
+    pub fn area(&self) -> f32 {
+        self.triangles
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.map(|i| self.positions[i as usize]);
+                0.5 * (b - a).cross(c - a).length()
+            })
+            .sum()
+    }
+}
+
+/// Axis-aligned bounds of a point set; `(0, 0)` when empty.
+pub fn bounds_of(points: &[Vec3]) -> (Vec3, Vec3) {
+    if points.is_empty() {
+        return (Vec3::ZERO, Vec3::ZERO);
+    }
+    points.iter().fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    )
+}

@@ -1,0 +1,18 @@
+//! The plain data every stage exchanges.
+//!
+//! A [`Character`] is a list of separate [`Part`]s (body, eyes, each garment: never
+//! joined), an optional [`Skeleton`] and, per part, optional sparse [`Weights`] whose
+//! bone indices refer to the character's skeleton. Positions are in glTF space
+//! (metres, +Y up, facing +Z, the character's left is +X).
+
+mod character;
+mod mesh;
+pub mod naming;
+mod skeleton;
+mod weights;
+
+pub use character::{Character, Part, VrmData};
+pub use mesh::{Mesh, MorphTarget};
+pub use naming::Side;
+pub use skeleton::{Bone, Skeleton};
+pub use weights::{Influence, Weights};

@@ -1,0 +1,2 @@
+//! Separate parts and secondary motion: surface classes, chains, colliders, springs,
+//! the `.rig.json` sidecar.

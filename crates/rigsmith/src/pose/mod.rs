@@ -1,0 +1,1 @@
+//! Pose operations, forward kinematics and skinning (LBS, DQS).

@@ -1,0 +1,1 @@
+//! Review: the pose library, deformation numbers, rubric checks and reports.
