@@ -30,8 +30,27 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// The built-in procedural mannequin.
+    /// Quick check of a model: parts, skeleton, chains, weights.
+    Inspect(cmd::inspect::Args),
+    /// Build characters from the MakeHuman (MPFB2) corpus.
+    Corpus(cmd::corpus::Args),
+    /// Write the built-in procedural mannequin.
     Mannequin(cmd::mannequin::Args),
+    /// Fit a skeleton to an unrigged character.
+    Fit(cmd::fit::Args),
+    /// Compute skin weights for a character and a skeleton.
+    Weights(cmd::weights::Args),
+    /// Check a rig the way a lead rigger would (the rubric).
+    Check(cmd::check::Args),
+    /// Rig a character in one command: fit, weight, check, export.
+    Rig(cmd::rig::Args),
+    /// Simulate secondary motion (springs) on a rigged character.
+    Simulate(cmd::simulate::Args),
+    /// Export a rigged character as VRM 1.0.
+    Vrm(cmd::vrm::Args),
+    /// 2D cut-out rigs.
+    #[command(name = "2d")]
+    TwoD(cmd::twod::Args),
 }
 
 fn main() -> ExitCode {
@@ -48,7 +67,16 @@ fn main() -> ExitCode {
         verbose: cli.verbose,
     };
     let res = match cli.command {
+        Command::Inspect(a) => cmd::inspect::run(a, &ctx),
+        Command::Corpus(a) => cmd::corpus::run(a, &ctx),
         Command::Mannequin(a) => cmd::mannequin::run(a, &ctx),
+        Command::Fit(a) => cmd::fit::run(a, &ctx),
+        Command::Weights(a) => cmd::weights::run(a, &ctx),
+        Command::Check(a) => cmd::check::run(a, &ctx),
+        Command::Rig(a) => cmd::rig::run(a, &ctx),
+        Command::Simulate(a) => cmd::simulate::run(a, &ctx),
+        Command::Vrm(a) => cmd::vrm::run(a, &ctx),
+        Command::TwoD(a) => cmd::twod::run(a, &ctx),
     };
     util::finish(res)
 }

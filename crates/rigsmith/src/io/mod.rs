@@ -4,7 +4,11 @@
 //! [`read_character`] picks the reader from the file extension.
 
 pub mod atomic;
+pub mod gltf;
+pub mod mpfb2;
+pub mod obj;
 pub mod skeleton_json;
+pub mod vrm;
 
 use std::path::Path;
 

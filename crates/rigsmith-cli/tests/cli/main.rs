@@ -1,0 +1,12 @@
+//! Integration tests of the `rigsmith` binary: one module per subcommand.
+
+mod common;
+
+mod check;
+mod corpus;
+mod fit;
+mod inspect;
+mod rig;
+mod simulate;
+mod twod;
+mod weights;

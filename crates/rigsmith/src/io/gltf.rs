@@ -1,0 +1,1 @@
+//! glTF 2.0 / GLB reading and writing.

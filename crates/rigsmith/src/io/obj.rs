@@ -1,0 +1,1 @@
+//! Wavefront OBJ reading (objects/groups and materials become parts).

@@ -1,0 +1,12 @@
+//! Integration tests of the rigsmith library: one module per feature.
+
+mod common;
+
+mod bind;
+mod corpus;
+mod fit;
+mod gltf_io;
+mod mannequin;
+mod parts;
+mod pose;
+mod review;
