@@ -25,12 +25,15 @@
 pub mod bind;
 pub mod error;
 pub mod fit;
+pub mod inspect;
 pub mod io;
 pub mod mannequin;
 pub mod model;
 pub mod parts;
 pub mod pose;
+pub mod report;
 pub mod review;
 
 pub use error::{Error, Result};
 pub use model::{Bone, Character, Influence, Mesh, MorphTarget, Part, Side, Skeleton, Weights};
+pub use report::{Check, Counts, Severity};

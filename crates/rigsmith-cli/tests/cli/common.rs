@@ -6,7 +6,10 @@ use std::process::{Command, Output};
 /// Runs the `rigsmith` binary with `args`.
 #[allow(dead_code)]
 pub fn rigsmith(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rigsmith")).args(args).output().expect("run rigsmith")
+    Command::new(env!("CARGO_BIN_EXE_rigsmith"))
+        .args(args)
+        .output()
+        .expect("run rigsmith")
 }
 
 /// The MakeHuman corpus folder (fails loudly when missing).
@@ -16,7 +19,11 @@ pub fn mpfb2_dir() -> PathBuf {
         Some(p) => PathBuf::from(p),
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/mpfb2"),
     };
-    assert!(p.join("3dobjs/base.obj").exists(), "the MakeHuman corpus is missing at {}", p.display());
+    assert!(
+        p.join("3dobjs/base.obj").exists(),
+        "the MakeHuman corpus is missing at {}",
+        p.display()
+    );
     p
 }
 

@@ -22,7 +22,11 @@ pub fn mpfb2_dir() -> PathBuf {
 #[allow(dead_code)]
 pub fn quaternius_dir() -> PathBuf {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/quaternius");
-    assert!(p.exists(), "the Quaternius characters are missing at {}", p.display());
+    assert!(
+        p.exists(),
+        "the Quaternius characters are missing at {}",
+        p.display()
+    );
     p
 }
 
