@@ -189,6 +189,7 @@ pub fn render(
             normals.as_deref(),
             p.colour,
             p.vertex_colours,
+            crate::raster::AMBIENT,
             i as u32 + 1,
             out,
         );
