@@ -349,7 +349,10 @@ fn draw_bones(img: &mut Image, b: &Bones, cam: &Camera, opts: &RenderOptions) {
             has_child[*p] = true;
         }
     }
-    let r = 1.6 * unit;
+    let r = match opts.bone_style {
+        BoneStyle::Octahedral => 1.6 * unit,
+        BoneStyle::Stick => 1.1 * unit,
+    };
     for i in 0..n {
         let mut pts = vec![b.heads[i]];
         if !has_child[i] {

@@ -27,6 +27,12 @@ use crate::{
     heat, part_colour, render, BoneStyle, Bones, Camera, DrawPart, Image, RenderOptions, View,
 };
 
+/// Joint close-ups keep the triangles within this many joint radii of the centre.
+pub const JOINT_KEEP: f32 = 2.6;
+
+/// Joint close-ups cut away what lies more than this many joint radii in front of the centre.
+pub const JOINT_NEAR: f32 = 1.8;
+
 /// Colour of parts without weights in a heat map.
 const UNWEIGHTED: [u8; 3] = [95, 95, 100];
 
@@ -227,7 +233,7 @@ pub fn pose_sheet(
     let (lo, hi) = all.unwrap_or((Vec3::ZERO, Vec3::ONE));
     let opts = RenderOptions {
         bone_style: BoneStyle::Stick,
-        bone_alpha: 0.85,
+        bone_alpha: 0.75,
         ..RenderOptions::default()
     };
     let rest_parents: Vec<Option<usize>> = c
@@ -264,8 +270,8 @@ pub fn pose_sheet(
 }
 
 /// Close-ups of joints: per item a front and a side view framed on the joint, with
-/// everything more than `1.6 * radius` in front of the joint centre cut away and the
-/// centre marked.
+/// everything more than [`JOINT_NEAR`] radii in front of the joint centre cut away, only the
+/// flesh within [`JOINT_KEEP`] radii of the centre drawn, and the centre marked.
 ///
 /// Each item is `(label, posed positions per part, joint centre, joint radius)`:
 /// metres; the radius is the flesh radius at the joint (a close-up spans 2.5 of it).
@@ -288,7 +294,6 @@ pub fn joint_sheet(
         return sheet.finish();
     }
     for (r, (label, posed, centre, radius)) in items.iter().enumerate() {
-        let (parts, skipped) = posed_parts(c, posed);
         let radius = if radius.is_finite() && *radius > 0.0 {
             *radius
         } else {
@@ -297,13 +302,46 @@ pub fn joint_sheet(
                 0.1 * (b - a).max_element().max(f32::MIN_POSITIVE)
             })
         };
+        // Keep only the flesh around the joint: triangles whose corners all lie within
+        // `KEEP` radii of the centre, so a face or a chest far off does not intrude.
+        let keep = (JOINT_KEEP * radius).powi(2);
+        let mut kept: Vec<Vec<[u32; 3]>> = Vec::with_capacity(c.parts.len());
+        let mut skipped = 0;
+        for (i, p) in c.parts.iter().enumerate() {
+            match posed.get(i) {
+                Some(pos) if pos.len() == p.mesh.positions.len() => kept.push(
+                    p.mesh
+                        .triangles
+                        .iter()
+                        .filter(|t| {
+                            t.iter().all(|&v| {
+                                pos.get(v as usize)
+                                    .is_some_and(|q| q.distance_squared(*centre) <= keep)
+                            })
+                        })
+                        .copied()
+                        .collect(),
+                ),
+                _ => {
+                    skipped += 1;
+                    kept.push(Vec::new());
+                }
+            }
+        }
+        let parts: Vec<DrawPart> = c
+            .parts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !kept[*i].is_empty())
+            .map(|(i, _)| DrawPart::new(&posed[i], &kept[i], part_colour(i)))
+            .collect();
         let opts = RenderOptions {
             markers: vec![(*centre, [255, 230, 60])],
             ..RenderOptions::default()
         };
         for (k, view) in [View::Front, side_view(label)].into_iter().enumerate() {
             let mut cam = Camera::closeup(view, *centre, 2.5 * radius, cell, cell);
-            cam.near = Some(-1.6 * radius);
+            cam.near = Some(-JOINT_NEAR * radius);
             let img = render(&parts, None, &cam, &opts);
             let caption = if k == 0 {
                 format!("{label}  {}{}", view.name(), skipped_note(skipped))
