@@ -228,13 +228,22 @@ pub fn rasterize(tris: &[ScreenTri], layer: &mut Layer, near: Option<f32>) {
                     continue;
                 }
                 let inv = 1.0 / area;
+                // Barycentric weights as linear forms in the pixel centre: w = A px + B py + C.
+                let form = |p: [f32; 3], q: [f32; 3]| {
+                    let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
+                    (-dy * inv, dx * inv, (dy * p[0] - dx * p[1]) * inv)
+                };
+                let (a0, b0, c0) = form(b, c);
+                let (a1, b1, c1) = form(c, a);
                 for y in y0..y1 {
                     let py = y as f32 + 0.5;
                     let row = (y - y_lo) as usize * w;
+                    let r0 = b0 * py + c0;
+                    let r1 = b1 * py + c1;
                     for x in x0..x1 {
                         let px = x as f32 + 0.5;
-                        let w0 = edge(b, c, px, py) * inv;
-                        let w1 = edge(c, a, px, py) * inv;
+                        let w0 = a0 * px + r0;
+                        let w1 = a1 * px + r1;
                         let w2 = 1.0 - w0 - w1;
                         if w0 < 0.0 || w1 < 0.0 || w2 < 0.0 {
                             continue;
