@@ -15,10 +15,10 @@
 
 use std::path::{Path, PathBuf};
 
-use glam::Vec3;
 use rigsmith::io::mpfb2::{self, BuildOptions, Corpus};
 use rigsmith::review::{check, posed_character, CheckOptions, Skinning};
 use rigsmith::Character;
+use rigsmith_render::sheets::{JointItem, PoseRow};
 use rigsmith_render::{demo, joint_sheet, placement_sheet, pose_sheet, weight_heatmap};
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
@@ -35,7 +35,7 @@ fn sheets(c: &Character, out: &Path, prefix: &str, weight_bone: &str) -> Res<()>
             ..CheckOptions::default()
         },
     )?;
-    let rows: Vec<(String, Vec<Vec<Vec3>>, Vec<(Vec3, Vec3)>)> = report
+    let rows: Vec<PoseRow> = report
         .poses
         .iter()
         .map(|p| {
@@ -45,7 +45,7 @@ fn sheets(c: &Character, out: &Path, prefix: &str, weight_bone: &str) -> Res<()>
         .collect();
     pose_sheet(&rows, c, 768).save_png(out.join(format!("{prefix}_poses.png")))?;
 
-    let items: Vec<(String, Vec<Vec<Vec3>>, Vec3, f32)> = report
+    let items: Vec<JointItem> = report
         .flagged_joints
         .iter()
         .filter_map(|j| {

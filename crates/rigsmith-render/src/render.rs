@@ -394,8 +394,8 @@ fn draw_labels(img: &mut Image, labels: &[(Vec3, String)], cam: &Camera, scale: 
         }
         let by0 = y.round() as i32 - lh / 2;
         let mut by = by0;
-        for k in 0..24 {
-            let step = (k as i32 + 1) / 2 * (lh + 1) * if k % 2 == 0 { 1 } else { -1 };
+        for k in 0..24i32 {
+            let step = (k + 1) / 2 * (lh + 1) * if k % 2 == 0 { 1 } else { -1 };
             by = by0 + step;
             let r = [bx, by, bx + lw, by + lh];
             if !placed

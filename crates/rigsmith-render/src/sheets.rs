@@ -27,6 +27,14 @@ use crate::{
     heat, part_colour, render, BoneStyle, Bones, Camera, DrawPart, Image, RenderOptions, View,
 };
 
+/// One row of a [`pose_sheet`]: the pose's name, posed positions per part (metres),
+/// posed bones `(head, tail)` (metres, in skeleton order).
+pub type PoseRow = (String, Vec<Vec<Vec3>>, Vec<(Vec3, Vec3)>);
+
+/// One item of a [`joint_sheet`]: a label, posed positions per part, the joint centre
+/// and the flesh radius at the joint (metres).
+pub type JointItem = (String, Vec<Vec<Vec3>>, Vec3, f32);
+
 /// Joint close-ups keep the triangles within this many joint radii of the centre.
 pub const JOINT_KEEP: f32 = 2.6;
 
@@ -207,11 +215,7 @@ fn skipped_note(n: usize) -> String {
 /// positions of part `i` must have as many points as `c.parts[i]` (parts that do not are
 /// left out and said in the caption). Bones are drawn as sticks (with the parents of
 /// `c.skeleton` when its bone count matches). The sheet is `size` wide.
-pub fn pose_sheet(
-    rows: &[(String, Vec<Vec<Vec3>>, Vec<(Vec3, Vec3)>)],
-    c: &Character,
-    size: u32,
-) -> Image {
+pub fn pose_sheet(rows: &[PoseRow], c: &Character, size: u32) -> Image {
     let cell = (size / 2).max(8);
     let title = format!("poses: {} ({} parts)", rows.len(), c.parts.len());
     let mut sheet = Sheet::new(&title, 2, rows.len().max(1) as u32, cell, cell);
@@ -276,11 +280,7 @@ pub fn pose_sheet(
 /// Each item is `(label, posed positions per part, joint centre, joint radius)`:
 /// metres; the radius is the flesh radius at the joint (a close-up spans 2.5 of it).
 /// The side view looks at the side the label is on (`elbow_120.L` from the left).
-pub fn joint_sheet(
-    items: &[(String, Vec<Vec<Vec3>>, Vec3, f32)],
-    c: &Character,
-    size: u32,
-) -> Image {
+pub fn joint_sheet(items: &[JointItem], c: &Character, size: u32) -> Image {
     let cell = (size / 2).max(8);
     let title = format!("joint close-ups: {}", items.len());
     let mut sheet = Sheet::new(&title, 2, items.len().max(1) as u32, cell, cell);
