@@ -313,6 +313,12 @@ fn main() {
             }
         };
         let ms = t.elapsed().as_secs_f64() * 1e3;
+        for k in r.checks.iter().filter(|k| !k.passed) {
+            eprintln!(
+                "{}: {} {:?} value {:.3} threshold {:.3}: {}",
+                v.name, k.id, k.severity, k.value, k.threshold, k.detail
+            );
+        }
         let e = errors(&r.skeleton, &gt, h);
         for (k, x) in &e {
             all.entry(k.clone()).or_default().push(*x);

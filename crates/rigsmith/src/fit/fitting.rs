@@ -165,7 +165,28 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
             Role::Thigh | Role::Calf => leg_x,
             Role::UpperArm | Role::LowerArm => arm_x,
             Role::Finger | Role::Hand => {
-                let x = d.cross(n_palm).normalize_or_zero();
+                // One curl axis per chain: the chain's overall direction x palm normal.
+                // The chains are planar (see landmarks): the plane's normal, oriented
+                // like chain direction x palm normal.
+                let mut x = d.cross(n_palm).normalize_or_zero();
+                if row.role == Role::Finger {
+                    let stem = row.head.rsplit_once('_').map_or(row.head, |(a, _)| a);
+                    let j = |k: u32| lm.get(&format!("{stem}_{k:02}_l"));
+                    if let (Some(a), Some(b), Some(c), Some(e)) = (j(1), j(2), j(3), j(4)) {
+                        let hint = (e - a).cross(n_palm);
+                        let pn = (b - a).cross(c - b);
+                        x = if pn.length() > 1e-6 * (e - a).length_squared() {
+                            let pn = pn.normalize();
+                            if pn.dot(hint) < 0.0 {
+                                -pn
+                            } else {
+                                pn
+                            }
+                        } else {
+                            hint.normalize_or_zero()
+                        };
+                    }
+                }
                 if x == Vec3::ZERO {
                     Vec3::Z
                 } else {
@@ -258,7 +279,19 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
     let skeleton = Skeleton { bones };
     skeleton.validate()?;
     let mut checks = placement_checks(c, &skeleton);
-    checks.extend(landmark_checks(&lm));
+    let used: Vec<String> = CENTRE
+        .iter()
+        .flat_map(|r| [r.head.to_string(), r.tail.to_string()])
+        .chain(LEFT.iter().flat_map(|r| {
+            [
+                format!("{}_l", r.head),
+                format!("{}_l", r.tail),
+                format!("{}_r", r.head),
+                format!("{}_r", r.tail),
+            ]
+        }))
+        .collect();
+    checks.extend(landmark_checks(&lm, &used));
     Ok(FitResult {
         skeleton,
         landmarks: lm,

@@ -210,8 +210,11 @@ pub fn find_landmarks(c: &Character, o: &LandmarkOptions) -> Result<Landmarks> {
     let cx = 0.5 * (lo.x + hi.x);
     // Left side on the mesh, right side on its mirror image.
     let mirrored = mirror_mesh(body, cx);
-    let left = Side::measure(body, lo, h, cx, "left")?;
-    let right = Side::measure(&mirrored, lo, h, cx, "right")?;
+    let (left, right) = rayon::join(
+        || Side::measure(body, lo, h, cx, "left"),
+        || Side::measure(&mirrored, lo, h, cx, "right"),
+    );
+    let (left, right) = (left?, right?);
     let mut lm = Landmarks {
         height: h,
         floor: lo.y,
@@ -594,7 +597,10 @@ impl<'a> Side<'a> {
         );
         self.put(
             "toe",
-            Vec3::new(near(toe_z, 0.01 * h).x, self.floor + BALL_Y * h, toe_z),
+            {
+                let tn = near(toe_z - 0.015 * h, 0.01 * h);
+                Vec3::new(tn.x, tn.y, toe_z)
+            },
             "sections: foremost foot point",
             1.0,
         );
@@ -791,25 +797,7 @@ impl<'a> Side<'a> {
         let fwd = a.cross(up).normalize_or_zero() * -1.0; // +Z-ish for the left arm
         let fwd = if fwd.z < 0.0 { -fwd } else { fwd };
         let frame = |p: Vec3, o: [f32; 3]| p + h * (o[0] * a + o[1] * up + o[2] * fwd);
-        // Cuts normal to the axis from the armpit outward.
-        let mut prof: Vec<(f32, Loop)> = Vec::new();
-        let mut s = 0.0;
-        loop {
-            s += 0.005 * h;
-            let p = armpit_pt + a * s;
-            let near = cross_sections(&[self.m], p, a)
-                .into_iter()
-                .filter(|l| l.perimeter > 0.002 * h && (l.center - p).length() < 0.06 * h)
-                .min_by(|x, y| (x.center - p).length().total_cmp(&(y.center - p).length()));
-            match near {
-                Some(l) => prof.push((s, l)),
-                None if s < 0.2 * h => {}
-                None => break,
-            }
-            if s > 0.7 * h {
-                break;
-            }
-        }
+        // Cuts normal to the axis over the outer part of the arm (wrist search).
         let tip_s = self
             .m
             .positions
@@ -820,7 +808,20 @@ impl<'a> Side<'a> {
             })
             .map(|p| (*p - armpit_pt).dot(a))
             .fold(0.0f32, f32::max);
-        if prof.len() < 10 || tip_s <= 0.0 {
+        let mut prof: Vec<(f32, Loop)> = Vec::new();
+        let mut s = 0.55 * tip_s;
+        while s < 0.9 * tip_s {
+            let p = armpit_pt + a * s;
+            let near = cross_sections(&[self.m], p, a)
+                .into_iter()
+                .filter(|l| l.perimeter > 0.002 * h && (l.center - p).length() < 0.06 * h)
+                .min_by(|x, y| (x.center - p).length().total_cmp(&(y.center - p).length()));
+            if let Some(l) = near {
+                prof.push((s, l));
+            }
+            s += 0.004 * h;
+        }
+        if prof.len() < 5 || tip_s <= 0.0 {
             return Err(Error::stage(
                 "fit",
                 format!(
@@ -857,11 +858,16 @@ impl<'a> Side<'a> {
         self.put("wrist", wrist_p, "sections: narrowest arm section", 0.9);
         let ss = (shoulder - armpit_pt).dot(a);
         let es = ss + ELB_T * (ws - ss);
-        let el = prof
-            .iter()
-            .min_by(|x, y| (x.0 - es).abs().total_cmp(&(y.0 - es).abs()))
-            .map(|x| x.1.center)
-            .unwrap_or(armpit_pt + a * es);
+        let ep = armpit_pt + a * es;
+        let el = cross_sections(&[self.m], ep, a)
+            .into_iter()
+            .filter(|l| (l.center - ep).length() < 0.06 * h)
+            .min_by(|x, y| {
+                (x.center - ep)
+                    .length()
+                    .total_cmp(&(y.center - ep).length())
+            })
+            .map_or(ep, |l| l.center);
         self.put(
             "elbow",
             frame(el, ELB),
@@ -942,14 +948,46 @@ impl<'a> Side<'a> {
             0.7,
         );
         for (fi, f) in FINGERS.iter().enumerate() {
+            let chain: [Vec3; 4] = std::array::from_fn(|j| to(HAND[fi][j]));
+            let mut chain_out: Vec<(Vec3, &str)> = Vec::with_capacity(4);
             for j in 0..4 {
-                let p = to(HAND[fi][j]);
-                self.put(
-                    &format!("{f}_{:02}", j + 1),
-                    p,
-                    "template: hand scaled to the measured hand",
-                    0.6,
-                );
+                let mut p = chain[j];
+                let mut method = "template: hand scaled to the measured hand";
+                // Centre the middle joints in the finger's own section.
+                if j == 1 || j == 2 {
+                    let dir = (chain[j + 1] - chain[j - 1]).normalize_or_zero();
+                    let near = cross_sections(&[self.m], p, dir)
+                        .into_iter()
+                        .filter(|l| {
+                            l.closed && l.radius < 0.02 * h && (l.center - p).length() < 0.015 * h
+                        })
+                        .min_by(|a, b| (a.center - p).length().total_cmp(&(b.center - p).length()));
+                    if let Some(l) = near {
+                        p = l.center;
+                        method = "template, centred in the finger section";
+                    }
+                }
+                chain_out.push((p, method));
+            }
+            // A finger curls on one axis: keep its joints on one plane through the
+            // knuckle, spanned by the chain's direction and the palm normal.
+            // The plane goes through the two centred middle joints.
+            // The thumb's plane goes through its three joints (its metacarpal stays in
+            // the thumb's ball), the fingers' through the two middle joints and along
+            // the palm normal.
+            let axis = if fi == 0 {
+                (chain_out[1].0 - chain_out[0].0)
+                    .cross(chain_out[2].0 - chain_out[1].0)
+                    .normalize_or_zero()
+            } else {
+                (chain_out[2].0 - chain_out[1].0)
+                    .cross(n)
+                    .normalize_or_zero()
+            };
+            let through = chain_out[1].0;
+            for (j, (p, method)) in chain_out.into_iter().enumerate() {
+                let q = p - axis * (p - through).dot(axis);
+                self.put(&format!("{f}_{:02}", j + 1), q, method, 0.6);
             }
         }
         Ok(())

@@ -6,22 +6,23 @@
 //!
 //! | id | measure | passes when | severity |
 //! |---|---|---|---|
-//! | `place.inside` | bones whose middle lies outside the body (winding number < 0.5) | 0 | major |
-//! | `place.knee_bend.L` / `.R` | knee bend toward the front, deg (negative = backward) | 1 to 15 | blocker |
-//! | `place.elbow_bend.L` / `.R` | elbow bend toward the back, deg | 1 to 15 | blocker |
+//! | `place.inside` | bones whose middle lies outside the body (majority of three ray parities) | 0 | major |
+//! | `place.knee_bend.L` / `.R` | knee bend toward the front, deg (negative = backward) | 1 to 60 | blocker |
+//! | `place.elbow_bend.L` / `.R` | elbow bend toward the back, deg | 1 to 60 | blocker |
+//! | `place.knee_bend_small.L`, `place.elbow_bend_small.L` / `.R` | bend, deg | <= 15 (the rubric's pre-bend; more is right only for a limb modelled bent) | minor |
 //! | `place.knee_straight.L` / `.R` | knee bend sideways (front view), deg | <= 2 | major |
 //! | `place.elbow_straight.L` / `.R` | elbow bend out of the front-back plane, deg | <= 2 | major |
 //! | `place.hinge_roll` | smallest abs(x_axis . bend-plane normal) over thighs, shins, upper arms, forearms | >= 0.98 | major |
 //! | `place.finger_axes` | smallest x_axis agreement between successive finger bones | >= 0.95 | major |
 //! | `place.disjoint` | bones whose head is off their only-child parent's tail by > 0.5% H | 0 | blocker |
 //! | `place.symmetry` | largest left/right mirror mismatch of heads and tails, % H | <= 1 | major |
-//! | `place.landmarks` (fit only) | landmarks used with confidence < 0.5 | 0 | minor |
+//! | `place.landmarks` (fit only) | landmarks used by bones, missing or with confidence < 0.5 | 0 | minor |
 //!
 //! A bend check whose bones are missing (a skeleton without legs) is not emitted.
 
 use glam::Vec3;
 
-use super::fitting::bend_angle;
+use super::fitting::{bend_angle, MAX_BEND_DEG};
 use super::landmarks::{body_index, LandmarkOptions, Landmarks};
 use super::sections::bounds;
 use crate::model::naming::{split_side, Side};
@@ -73,18 +74,48 @@ fn limb_of(name: &str) -> Option<(Limb, Side)> {
     Some((limb, side))
 }
 
-/// Generalised winding number of `p` with respect to a triangle mesh (about 1 inside a
-/// closed surface, 0 outside; robust on meshes with small holes).
-pub(crate) fn winding_number(m: &Mesh, p: Vec3) -> f32 {
-    let mut total = 0.0f64;
-    for t in &m.triangles {
-        let [a, b, c] = t.map(|i| m.positions.get(i as usize).copied().unwrap_or(p) - p);
-        let (la, lb, lc) = (a.length(), b.length(), c.length());
-        let num = a.dot(b.cross(c)) as f64;
-        let den = (la * lb * lc + a.dot(b) * lc + b.dot(c) * la + c.dot(a) * lb) as f64;
-        total += 2.0 * num.atan2(den);
+/// Whether `p` lies inside a triangle mesh: crossings of three axis rays (+X, -X, +Z)
+/// are counted and the majority of the three parities decides, so a ray that slips
+/// through a small hole or grazes an edge is outvoted.
+pub(crate) fn inside(m: &Mesh, p: Vec3) -> bool {
+    // (axis along the ray, sign, the two other axes)
+    let rays: [(usize, f32, usize, usize); 3] = [(0, 1.0, 1, 2), (0, -1.0, 1, 2), (2, 1.0, 0, 1)];
+    let mut votes = 0;
+    for (ax, sign, u, v) in rays {
+        let mut n = 0u32;
+        for t in &m.triangles {
+            let (Some(&a), Some(&b), Some(&c)) = (
+                m.positions.get(t[0] as usize),
+                m.positions.get(t[1] as usize),
+                m.positions.get(t[2] as usize),
+            ) else {
+                continue;
+            };
+            let (pu, pv) = (p[u], p[v]);
+            if (a[u] < pu && b[u] < pu && c[u] < pu) || (a[u] > pu && b[u] > pu && c[u] > pu) {
+                continue;
+            }
+            if (a[v] < pv && b[v] < pv && c[v] < pv) || (a[v] > pv && b[v] > pv && c[v] > pv) {
+                continue;
+            }
+            // Barycentric coordinates of (pu, pv) in the projected triangle.
+            let d = (b[u] - a[u]) * (c[v] - a[v]) - (c[u] - a[u]) * (b[v] - a[v]);
+            if d.abs() < 1e-30 {
+                continue;
+            }
+            let l1 = ((pu - a[u]) * (c[v] - a[v]) - (c[u] - a[u]) * (pv - a[v])) / d;
+            let l2 = ((b[u] - a[u]) * (pv - a[v]) - (pu - a[u]) * (b[v] - a[v])) / d;
+            if l1 < 0.0 || l2 < 0.0 || l1 + l2 > 1.0 {
+                continue;
+            }
+            let x = a[ax] + l1 * (b[ax] - a[ax]) + l2 * (c[ax] - a[ax]);
+            if (x - p[ax]) * sign > 0.0 {
+                n += 1;
+            }
+        }
+        votes += (n % 2) as u32;
     }
-    (total / (4.0 * std::f64::consts::PI)) as f32
+    votes >= 2
 }
 
 /// Runs the placement checks of the table above on skeleton `s` against the body of
@@ -110,7 +141,7 @@ pub fn placement_checks(c: &Character, s: &Skeleton) -> Vec<Check> {
                 continue;
             }
             n += 1;
-            if winding_number(m, b.middle()).abs() < 0.5 {
+            if !inside(m, b.middle()) {
                 outside.push(b.name.clone());
             }
         }
@@ -159,7 +190,7 @@ pub fn placement_checks(c: &Character, s: &Skeleton) -> Vec<Check> {
         let ang_f = bend_angle(a, base + fwd * o.dot(fwd), e) * o.dot(fwd).signum();
         let ang_l = bend_angle(a, base + lat * o.dot(lat), e);
         out.push(Check {
-            passed: (1.0..=15.0).contains(&ang_f),
+            passed: (1.0..=MAX_BEND_DEG).contains(&ang_f),
             ..Check::at_most(
                 format!("place.{joint}_bend.{letter}"),
                 "A",
@@ -172,11 +203,30 @@ pub fn placement_checks(c: &Character, s: &Skeleton) -> Vec<Check> {
                     if joint == "knee" { "front" } else { "back" }
                 ),
                 ang_f as f64,
-                15.0,
+                MAX_BEND_DEG as f64,
                 Severity::Blocker,
-                format!("{} -> {}: passes between 1 and 15 deg", b.name, cb.name),
+                format!(
+                    "{} -> {}: passes between 1 and {MAX_BEND_DEG} deg in the right direction",
+                    b.name, cb.name
+                ),
             )
         });
+        out.push(Check::at_most(
+            format!("place.{joint}_bend_small.{letter}"),
+            "A",
+            format!(
+                "{} pre-bend is small",
+                if joint == "knee" { "Knee" } else { "Elbow" }
+            ),
+            format!("{joint} bend, deg"),
+            ang_f.abs() as f64,
+            15.0,
+            Severity::Minor,
+            format!(
+                "{} -> {}: over 15 deg is right only for a limb modelled bent",
+                b.name, cb.name
+            ),
+        ));
         out.push(Check::at_most(
             format!("place.{joint}_straight.{letter}"),
             "A",
@@ -330,24 +380,32 @@ pub fn placement_checks(c: &Character, s: &Skeleton) -> Vec<Check> {
     out
 }
 
-/// The landmark check of a fit: landmarks with confidence below 0.5 (estimates).
-pub fn landmark_checks(lm: &Landmarks) -> Vec<Check> {
-    let low: Vec<String> = lm
-        .points
+/// The landmark check of a fit: landmarks among `used` (those bones were placed on)
+/// that are missing or have a confidence below 0.5 (estimates).
+pub fn landmark_checks(lm: &Landmarks, used: &[String]) -> Vec<Check> {
+    let mut low: Vec<String> = used
         .iter()
-        .filter(|(_, l)| l.confidence < 0.5)
-        .map(|(n, l)| format!("{n} ({:.2}, {})", l.confidence, l.method))
+        .filter(|n| !lm.points.contains_key(n.as_str()))
+        .map(|n| format!("{n} (missing)"))
         .collect();
+    low.extend(
+        lm.points
+            .iter()
+            .filter(|(n, l)| l.confidence < 0.5 && used.iter().any(|u| u == *n))
+            .map(|(n, l)| format!("{n} ({:.2}, {})", l.confidence, l.method)),
+    );
+    low.sort();
+    low.dedup();
     vec![Check::at_most(
         "place.landmarks",
         "A",
         "Landmarks found with confidence",
-        "landmarks with confidence below 0.5",
+        "landmarks used by bones, missing or with confidence below 0.5",
         low.len() as f64,
         0.0,
         Severity::Minor,
         if low.is_empty() {
-            "all landmarks measured".to_string()
+            "all landmarks the bones use were found".to_string()
         } else {
             low.join(", ")
         },
