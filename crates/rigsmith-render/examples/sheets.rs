@@ -1,4 +1,5 @@
-//! Writes the review sheets of the MakeHuman body and of the synthetic figure to a folder.
+//! Writes the review sheets of the MakeHuman body, the rigged mannequin and the synthetic
+//! figure to a folder.
 //!
 //! ```text
 //! cargo run --release -p rigsmith-render --example sheets -- OUT_DIR
@@ -8,7 +9,8 @@
 //! * `makehuman_poses.png`: every pose of the default library, a row each (LBS).
 //! * `makehuman_joints.png`: close-ups of the joints the rubric check flags.
 //! * `makehuman_weights_lowerarm_l.png`: the artist weights of the left forearm.
-//! * `figure_*.png`: the same sheets for the built-in synthetic figure.
+//! * `mannequin_*.png`: the same sheets for the built-in mannequin rigged by rigsmith.
+//! * `figure_*.png`: the same sheets for the synthetic figure of `rigsmith_render::demo`.
 //!
 //! The MakeHuman corpus is found through `$RIGSMITH_DATA` or `shared/data/mpfb2` beside
 //! the checkout.
@@ -23,8 +25,9 @@ use rigsmith_render::{demo, joint_sheet, placement_sheet, pose_sheet, weight_hea
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
-/// All four sheets of a skinned character, named `{prefix}_*.png`.
-fn sheets(c: &Character, out: &Path, prefix: &str, weight_bone: &str) -> Res<()> {
+/// All four sheets of a skinned character, named `{prefix}_*.png`; the heat map shows
+/// the first of `weight_bones` the skeleton has.
+fn sheets(c: &Character, out: &Path, prefix: &str, weight_bones: &[&str]) -> Res<()> {
     let s = c.skeleton.clone().ok_or("no skeleton")?;
     placement_sheet(c, &s, 1024).save_png(out.join(format!("{prefix}_placement.png")))?;
 
@@ -56,10 +59,11 @@ fn sheets(c: &Character, out: &Path, prefix: &str, weight_bone: &str) -> Res<()>
         .collect();
     joint_sheet(&items, c, 768).save_png(out.join(format!("{prefix}_joints.png")))?;
 
-    let b = s
-        .find(weight_bone)
-        .ok_or_else(|| format!("no bone {weight_bone}"))?;
-    weight_heatmap(c, b, 1024).save_png(out.join(format!("{prefix}_weights_{weight_bone}.png")))?;
+    let (b, name) = weight_bones
+        .iter()
+        .find_map(|n| s.find(n).map(|b| (b, *n)))
+        .ok_or_else(|| format!("none of the bones {weight_bones:?}"))?;
+    weight_heatmap(c, b, 1024).save_png(out.join(format!("{prefix}_weights_{name}.png")))?;
     println!(
         "{prefix}: {} poses, {} flagged joints, {} failed checks",
         rows.len(),
@@ -77,8 +81,26 @@ fn main() -> Res<()> {
         parts: vec!["body".into(), "eyes".into()],
         ..BuildOptions::default()
     })?;
-    sheets(&body, &out, "makehuman", "lowerarm_l")?;
-    sheets(&demo::figure(16), &out, "figure", "forearm.L")?;
+    sheets(&body, &out, "makehuman", &["lowerarm_l"])?;
+
+    // The built-in mannequin, rigged by rigsmith (fit, weights; review left to the sheets).
+    let mannequin = rigsmith::mannequin::build(&rigsmith::mannequin::MannequinOptions::default());
+    let rigged = rigsmith::pipeline::rig(
+        &mannequin,
+        &rigsmith::pipeline::RigOptions {
+            review: false,
+            ..Default::default()
+        },
+        &mut |_, _| {},
+    )?;
+    sheets(
+        &rigged.character,
+        &out,
+        "mannequin",
+        &["lowerarm_l", "forearm.L", "LeftForeArm"],
+    )?;
+
+    sheets(&demo::figure(16), &out, "figure", &["forearm.L"])?;
     println!("wrote the sheets to {}", out.display());
     Ok(())
 }
