@@ -3,7 +3,8 @@
 //! Every sheet takes plain data (the caller poses the mesh and passes positions) and
 //! returns an [`Image`] made of labelled panels ([`crate::sheet::Sheet`]). Sizes: `size`
 //! is the sheet's width in pixels; panels are `size / 2` squares; the height follows
-//! from the number of rows plus a title strip ([`Sheet::header_height`]).
+//! from the number of rows plus a title strip ([`Sheet::header_height`]). Widths above
+//! [`MAX_SIZE`] are drawn at [`MAX_SIZE`], so a stray size never allocates gigabytes.
 //!
 //! * [`placement_sheet`]: bones over an x-ray body seen from the front, the right and
 //!   the top, plus a close-up of the head with the names of the bones in it. Are the
@@ -43,6 +44,14 @@ pub const JOINT_NEAR: f32 = 1.8;
 
 /// Colour of parts without weights in a heat map.
 const UNWEIGHTED: [u8; 3] = [95, 95, 100];
+
+/// Largest sheet width accepted; larger requests are drawn at this width.
+pub const MAX_SIZE: u32 = 8192;
+
+/// Panel size for a sheet `size` wide: half of it, within 8 and [`MAX_SIZE`] / 2.
+fn cell_size(size: u32) -> u32 {
+    (size.min(MAX_SIZE) / 2).max(8)
+}
 
 /// Bounds `(min, max)` of finite points; `None` when there are none.
 fn bounds<'a>(points: impl IntoIterator<Item = &'a Vec3>) -> Option<(Vec3, Vec3)> {
@@ -113,7 +122,7 @@ fn head_sphere(s: &Skeleton, lo: Vec3, hi: Vec3) -> (Vec3, f32) {
 /// `s` is the skeleton to judge (a fitted one, or `c.skeleton`); the parts come from
 /// `c` at rest. The sheet is `size` wide, panels are `size / 2` squares.
 pub fn placement_sheet(c: &Character, s: &Skeleton, size: u32) -> Image {
-    let cell = (size / 2).max(8);
+    let cell = cell_size(size);
     let title = format!(
         "placement: {} bones over {} parts (x-ray)",
         s.bones.len(),
@@ -216,7 +225,7 @@ fn skipped_note(n: usize) -> String {
 /// left out and said in the caption). Bones are drawn as sticks (with the parents of
 /// `c.skeleton` when its bone count matches). The sheet is `size` wide.
 pub fn pose_sheet(rows: &[PoseRow], c: &Character, size: u32) -> Image {
-    let cell = (size / 2).max(8);
+    let cell = cell_size(size);
     let title = format!("poses: {} ({} parts)", rows.len(), c.parts.len());
     let mut sheet = Sheet::new(&title, 2, rows.len().max(1) as u32, cell, cell);
     if rows.is_empty() {
@@ -281,7 +290,7 @@ pub fn pose_sheet(rows: &[PoseRow], c: &Character, size: u32) -> Image {
 /// metres; the radius is the flesh radius at the joint (a close-up spans 2.5 of it).
 /// The side view looks at the side the label is on (`elbow_120.L` from the left).
 pub fn joint_sheet(items: &[JointItem], c: &Character, size: u32) -> Image {
-    let cell = (size / 2).max(8);
+    let cell = cell_size(size);
     let title = format!("joint close-ups: {}", items.len());
     let mut sheet = Sheet::new(&title, 2, items.len().max(1) as u32, cell, cell);
     if items.is_empty() {
@@ -358,7 +367,7 @@ pub fn joint_sheet(items: &[JointItem], c: &Character, size: u32) -> Image {
 /// 0, cyan, green, yellow, red 1 (a legend sits in the title strip). Parts without
 /// weights are grey. The skeleton is drawn as sticks with the bone highlighted.
 pub fn weight_heatmap(c: &Character, bone: usize, size: u32) -> Image {
-    let cell = (size / 2).max(8);
+    let cell = cell_size(size);
     let skel = c.skeleton.as_ref();
     let nb = skel.map_or(0, |s| s.bones.len());
     let title = match skel.and_then(|s| s.bones.get(bone)) {

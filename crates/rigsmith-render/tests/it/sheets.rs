@@ -234,3 +234,60 @@ fn the_mannequin_renders_front_and_side() {
         assert!(near_edge > 0, "{view:?}: not framed");
     }
 }
+
+#[test]
+fn sheets_are_deterministic_and_bounded_in_size() {
+    let c = demo::figure(10);
+    let s = c.skeleton.clone().unwrap();
+    assert_eq!(
+        placement_sheet(&c, &s, 300).to_png_bytes(),
+        placement_sheet(&c, &s, 300).to_png_bytes()
+    );
+    assert_eq!(
+        weight_heatmap(&c, 3, 300).to_png_bytes(),
+        weight_heatmap(&c, 3, 300).to_png_bytes()
+    );
+    // A silly width is capped, not allocated.
+    let big = weight_heatmap(&c, 3, u32::MAX);
+    assert_eq!(big.width, rigsmith_render::sheets::MAX_SIZE);
+}
+
+#[test]
+fn joint_closeups_leave_out_flesh_far_from_the_joint() {
+    let c = demo::figure(16);
+    let s = c.skeleton.clone().unwrap();
+    let elbow = s.bones[6].head; // elbow.L
+    let (mut posed, _) = rest_rows(&c);
+    // Positive control: move the shirt right in front of the elbow, 0.5 m away from it.
+    let clean = joint_sheet(&[("elbow.L".into(), posed.clone(), elbow, 0.1)], &c, 256);
+    let wall = c.parts[2]
+        .mesh
+        .positions
+        .iter()
+        .map(|p| *p + (elbow - Vec3::new(0.0, 1.15, -0.6)))
+        .collect();
+    posed[2] = wall;
+    let with_far = joint_sheet(&[("elbow.L".into(), posed.clone(), elbow, 0.1)], &c, 256);
+    assert_eq!(
+        clean.pixels, with_far.pixels,
+        "flesh 0.6 m away is not drawn in a 0.05 m joint close-up"
+    );
+    // Twin: the same shirt moved onto the elbow is drawn.
+    posed[2] = c.parts[2]
+        .mesh
+        .positions
+        .iter()
+        .map(|p| *p + (elbow - Vec3::new(0.0, 1.15, 0.0)))
+        .collect();
+    let with_near = joint_sheet(&[("elbow.L".into(), posed, elbow, 0.1)], &c, 256);
+    let differ = clean
+        .pixels
+        .chunks_exact(4)
+        .zip(with_near.pixels.chunks_exact(4))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(
+        differ > 500,
+        "the shirt on the elbow is drawn: {differ} pixels differ"
+    );
+}
