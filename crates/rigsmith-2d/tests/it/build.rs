@@ -426,3 +426,27 @@ fn recoloured_textures_are_addressed_by_their_content() {
         .unwrap();
     assert_ne!(t.alias, t2.alias);
 }
+
+#[test]
+fn a_declared_box_of_another_aspect_contains_the_art_and_is_said() {
+    let (_t, dir) = sample("lamp");
+    let (mut doc, _) = read_sample(&dir);
+    let o = BuildOptions {
+        probe: Some(PartProbe {
+            root: dir.clone(),
+            prefix: "characters/lamp/".into(),
+        }),
+        ..BuildOptions::default()
+    };
+    let clean = build_rig("lamp", &doc, &o).unwrap();
+    assert!(clean.warnings.is_empty());
+    doc.skins[0].get_mut("glow", "glow").unwrap().height = Some(160.0);
+    let built = build_rig("lamp", &doc, &o).unwrap();
+    close(
+        &node(&built, "shade/glow")["visual"]["box"],
+        [160.0 * K, 100.0 * K],
+    );
+    assert_eq!(built.warnings.len(), 1, "{:?}", built.warnings);
+    assert!(built.warnings[0]
+        .contains("declared box 160.0x160.0 and the art's 160.0x100.0 differ in aspect"));
+}
