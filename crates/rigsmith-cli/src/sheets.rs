@@ -29,7 +29,7 @@ pub fn render_sheets(c: &Character, r: &CheckReport) -> Vec<(String, Vec<u8>)> {
     if !rows.is_empty() {
         out.push((
             "poses.png".to_string(),
-            rigsmith_render::pose_sheet(&rows, c, SHEET_SIZE / 2).to_png_bytes(),
+            rigsmith_render::pose_sheet(&rows, c, SHEET_SIZE).to_png_bytes(),
         ));
     }
     let items: Vec<(String, Vec<Vec<glam::Vec3>>, glam::Vec3, f32)> = r
