@@ -520,6 +520,7 @@ fn weights_survive_a_glb_round_trip() {
         ..Default::default()
     };
     rigsmith::io::write_character(&path, base(), &opts).unwrap();
+    assert_eq!(common::validate_gltf(&path).0, 0, "validator errors");
     let c = rigsmith::io::read_character(&path).unwrap();
     let body = &c.parts[c.find_part("body").unwrap()];
     assert_eq!(body.mesh.positions.len(), 13_380);
@@ -541,4 +542,42 @@ fn weights_survive_a_glb_round_trip() {
     let c4 = rigsmith::io::read_character(&path).unwrap();
     let w4 = c4.parts[0].weights.as_ref().unwrap();
     assert_eq!(weight_mismatches(&c4, w4, &truth, 1e-3), 608);
+}
+
+#[test]
+fn all_parts_glb_is_valid() {
+    let tmp = common::tmpdir();
+    let path = tmp.path().join("female.glb");
+    let c = corpus()
+        .build(&BuildOptions {
+            variant: Some("female".into()),
+            parts: mpfb2::PARTS.iter().map(|p| p.0.to_string()).collect(),
+            ..Default::default()
+        })
+        .unwrap();
+    let opts = rigsmith::io::gltf::WriteOptions {
+        max_influences: 8,
+        ..Default::default()
+    };
+    rigsmith::io::write_character(&path, &c, &opts).unwrap();
+    assert_eq!(common::validate_gltf(&path).0, 0, "validator errors");
+    let back = rigsmith::io::read_character(&path).unwrap();
+    let names: Vec<&str> = back.parts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "body",
+            "eyes",
+            "eyelashes",
+            "teeth",
+            "tongue",
+            "tights",
+            "skirt",
+            "hair"
+        ]
+    );
+    for (a, b) in c.parts.iter().zip(&back.parts) {
+        assert_eq!(a.mesh.positions.len(), b.mesh.positions.len(), "{}", a.name);
+        assert_eq!(a.mesh.triangles, b.mesh.triangles, "{}", a.name);
+    }
 }
