@@ -620,6 +620,12 @@ fn read_primitive(
         .chunks_exact(3)
         .map(|p| bake.transform_point3(Vec3::from_slice(p)))
         .collect();
+    if let Some(k) = positions.iter().position(|p| !p.is_finite()) {
+        return Err(doc.err(
+            pat,
+            format!("vertex {k} is not finite once placed by its node or skin transform"),
+        ));
+    }
     let count_check = |a: u64, key: &str| -> Result<()> {
         let c = doc.count(a, &format!("{at}.{key}"))?;
         if c as usize != nv {
@@ -725,11 +731,14 @@ fn read_primitive(
                     if f.iter().any(|x| !x.is_finite()) {
                         return Err(doc.err(kat, "non-finite morph delta"));
                     }
-                    Ok(Some(
-                        f.chunks_exact(3)
-                            .map(|d| lin * Vec3::from_slice(d))
-                            .collect(),
-                    ))
+                    let d: Vec<Vec3> = f
+                        .chunks_exact(3)
+                        .map(|d| lin * Vec3::from_slice(d))
+                        .collect();
+                    if d.iter().any(|x| !x.is_finite()) {
+                        return Err(doc.err(kat, "non-finite morph delta once transformed"));
+                    }
+                    Ok(Some(d))
                 }
             }
         };
