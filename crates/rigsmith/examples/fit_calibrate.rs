@@ -74,6 +74,12 @@ fn main() {
             let (bz, fz) = back_front(m, cx, p.y);
             put(&format!("SPINE_G{k}"), (p.z - bz) / (fz - bz));
         }
+        let ap = l("armpit_l").y;
+        put("HEADR", (lm.floor + h - neck_n) / h);
+        for (k, b) in ["spine_02", "spine_03", "neck_01", "clavicle_l"].iter().enumerate() {
+            put(&format!("ARMPIT_REL{k}"), (g(b).y - ap) / h);
+            put(&format!("ARMPIT_FR{k}"), (g(b).y - hip_y) / (ap - hip_y));
+        }
         let hd = g("head");
         let top = lm.floor + h;
         put("HEAD_F", (hd.y - neck_n) / (top - neck_n));
