@@ -1,2 +1,382 @@
 //! Skin weights: bone heat, volumetric fallback, garment transfer, rigid parts, cleanup,
 //! the weight report.
+//!
+//! # How a character is bound
+//!
+//! ```text
+//! parts ──► roles: Body | Garment | Rigid(bone)
+//! body  ──► bone heat ──► cleanup ──► weight report ──ok──► body weights
+//!                                        └─fail──► volumetric route ──► body weights
+//! garments ◄── transfer from the body weights (+ smoothing)
+//! rigid    ◄── one bone at 1.0 per island
+//! ```
+//!
+//! ```no_run
+//! use rigsmith::bind::{bind, BindOptions};
+//! # fn demo(c: &rigsmith::Character, s: &rigsmith::Skeleton) -> rigsmith::Result<()> {
+//! let r = bind(c, s, &BindOptions::default())?;
+//! println!("route {:?}: {}", r.route, r.reasons.join("; "));
+//! assert_eq!(r.report.unweighted, 0);
+//! # Ok(()) }
+//! ```
+//!
+//! * **Roles.** The body is [`BindOptions::body`] or the part with the most vertices.
+//!   Parts named in [`BindOptions::rigid`] or detected as rigid ([`rigid`]: eyes, teeth,
+//!   small closed islands) get one bone; every other part is a garment.
+//! * **Scale.** Positions and bones are moved to the body's centre and divided by its
+//!   height H before anything is computed, so the weights do not depend on the unit or
+//!   size of the character.
+//! * **Route.** Bone heat ([`bone_heat`]) runs first. The weight report of the result
+//!   decides ([`WeightReport::heat_failed`]: unweighted vertices or an empty major bone),
+//!   as does a failed factorization; then the volumetric route ([`volumetric`]) runs.
+//!   [`BindResult::route`] and [`BindResult::reasons`] say which route was taken and why.
+//! * **Cleanup** (body, in order): [`strip_cross_side`] (band 0.01 H), [`drop_below`]
+//!   (0.01), optional [`smooth`], [`keep_largest`] (`max_influences`), normalize.
+//!
+//! Only deform bones receive weight. Vertex order and count of every part are kept.
+
+pub mod bone_heat;
+pub mod bvh;
+pub mod cleanup;
+pub mod laplacian;
+pub mod report;
+pub mod rigid;
+pub mod solve;
+pub mod transfer;
+pub mod volumetric;
+pub mod weld;
+pub mod winding;
+
+use glam::Vec3;
+use serde::Serialize;
+
+pub use bone_heat::Segment;
+pub use cleanup::{drop_below, keep_largest, smooth, strip_cross_side};
+pub use report::{weight_report, WeightReport};
+
+use crate::error::{Error, Result};
+use crate::model::{Character, Skeleton, Weights};
+
+/// Which algorithm weighted the body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Route {
+    /// Bone heat on the surface (Baran and Popović).
+    BoneHeat,
+    /// Heat diffusion in the voxelized volume, interpolated to the surface.
+    Volumetric,
+}
+
+/// What a part is to the binder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PartRole {
+    /// The bound body.
+    Body,
+    /// Weighted by transfer from the body.
+    Garment,
+    /// One bone at 1.0: the named bone, or `None` for the nearest deform bone per island.
+    Rigid(Option<String>),
+}
+
+/// Options of [`bind`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct BindOptions {
+    /// Influences kept per vertex (game engines take 4).
+    pub max_influences: usize,
+    /// Parts to make rigid: `(part name, bone name)`; no bone = nearest per island.
+    pub rigid: Vec<(String, Option<String>)>,
+    /// Which part is the body; default: the part with the most vertices.
+    pub body: Option<String>,
+    /// Smoothing passes on the body weights after heat (garments always get 2).
+    pub smooth: usize,
+    /// Skip the decision and use this route.
+    pub force_route: Option<Route>,
+}
+
+impl Default for BindOptions {
+    fn default() -> Self {
+        BindOptions {
+            max_influences: 4,
+            rigid: Vec::new(),
+            body: None,
+            smooth: 0,
+            force_route: None,
+        }
+    }
+}
+
+/// The result of [`bind`].
+#[derive(Debug, Clone)]
+pub struct BindResult {
+    /// Weights per part, in the character's part order (`None` only for a part with no
+    /// vertices).
+    pub weights: Vec<Option<Weights>>,
+    /// The route that weighted the body.
+    pub route: Route,
+    /// Why: one line per decision (heat failures, voxel sizes tried).
+    pub reasons: Vec<String>,
+    /// The weight report of the whole bound character.
+    pub report: WeightReport,
+    /// What each part was taken for, in part order.
+    pub part_roles: Vec<PartRole>,
+}
+
+/// Cross-side strip band, in units of H.
+pub const CENTRE_BAND: f32 = 0.01;
+/// Weights below this are dropped from the body before limiting.
+pub const DROP_LIMIT: f32 = 0.01;
+/// Smoothing passes on garments after transfer.
+pub const GARMENT_SMOOTH: usize = 2;
+
+/// Computes skin weights for every part of `c` on skeleton `s` (see the module docs).
+///
+/// Errors: an invalid skeleton or mesh, no deform bone, an unknown part or bone in the
+/// options, or a body of zero size. Weighting problems are never errors: they switch
+/// the route and are in the result's report.
+pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> {
+    s.validate()?;
+    for p in &c.parts {
+        p.mesh.validate(&format!("part {:?}", p.name))?;
+    }
+    if c.parts.is_empty() {
+        return Err(Error::invalid("character", "has no parts to weight"));
+    }
+    let body = match &o.body {
+        Some(name) => c
+            .find_part(name)
+            .ok_or_else(|| Error::invalid("bind options", format!("no part named {name:?}")))?,
+        None => c
+            .parts
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, p)| (p.mesh.positions.len(), std::cmp::Reverse(*i)))
+            .map(|(i, _)| i)
+            .unwrap_or(0),
+    };
+    let bm = &c.parts[body].mesh;
+    if bm.triangles.is_empty() {
+        return Err(Error::invalid(
+            format!("part {:?}", c.parts[body].name),
+            "the body has no triangles",
+        ));
+    }
+    let (lo, hi) = bm.bounds();
+    let ext = hi - lo;
+    let h = if ext.y > 1e-3 * ext.max_element() {
+        ext.y
+    } else {
+        ext.max_element()
+    };
+    if !(h.is_finite() && h > 0.0) {
+        return Err(Error::invalid(
+            format!("part {:?}", c.parts[body].name),
+            "the body has zero size",
+        ));
+    }
+    let centre = 0.5 * (lo + hi);
+    let norm = |p: Vec3| (p - centre) / h;
+
+    let segs: Vec<Segment> = s
+        .bones
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.deform)
+        .map(|(i, b)| Segment {
+            bone: i as u32,
+            head: norm(b.head),
+            tail: norm(b.tail),
+        })
+        .collect();
+    if segs.is_empty() {
+        return Err(Error::invalid("skeleton", "has no deform bone"));
+    }
+    let ns = Skeleton {
+        bones: s
+            .bones
+            .iter()
+            .map(|b| {
+                let mut b = b.clone();
+                b.head = norm(b.head);
+                b.tail = norm(b.tail);
+                b
+            })
+            .collect(),
+    };
+
+    // Roles.
+    let mut roles = Vec::with_capacity(c.parts.len());
+    for (i, p) in c.parts.iter().enumerate() {
+        let given = o.rigid.iter().find(|(n, _)| *n == p.name);
+        let role = if let Some((_, bone)) = given {
+            if let Some(b) = bone {
+                if s.find(b).is_none() {
+                    return Err(Error::invalid(
+                        "bind options",
+                        format!("rigid part {:?}: no bone named {b:?}", p.name),
+                    ));
+                }
+            }
+            PartRole::Rigid(bone.clone())
+        } else if i == body {
+            PartRole::Body
+        } else if rigid::rigid_by_name(&p.name) || rigid::rigid_by_shape(&p.mesh, h) {
+            PartRole::Rigid(None)
+        } else {
+            PartRole::Garment
+        };
+        roles.push(role);
+    }
+    for (name, _) in &o.rigid {
+        if c.find_part(name).is_none() {
+            return Err(Error::invalid(
+                "bind options",
+                format!("rigid part {name:?} is not a part of the character"),
+            ));
+        }
+    }
+
+    let bpos: Vec<Vec3> = bm.positions.iter().map(|p| norm(*p)).collect();
+    let mut reasons = Vec::new();
+    let mut body_w: Option<Weights> = None;
+    let mut route = Route::BoneHeat;
+    let body_rigid = matches!(roles[body], PartRole::Rigid(_));
+    if !body_rigid && o.force_route != Some(Route::Volumetric) {
+        match bone_heat::bone_heat(&bpos, &bm.triangles, &segs) {
+            Ok(out) => {
+                let mut w = out.weights;
+                finish_body(&mut w, &bpos, bm, &ns, o);
+                let probe = single_part(c, body, s, &w);
+                let rep = weight_report(&probe);
+                if out.welded > 0 {
+                    reasons.push(format!(
+                        "bone heat: welded {} coincident vertices",
+                        out.welded
+                    ));
+                }
+                if out.degenerate > 0 {
+                    reasons.push(format!(
+                        "bone heat: skipped {} degenerate triangles",
+                        out.degenerate
+                    ));
+                }
+                let failed = rep.heat_failed();
+                if failed && o.force_route != Some(Route::BoneHeat) {
+                    if rep.unweighted > 0 {
+                        reasons.push(format!(
+                            "bone heat left {} vertices unweighted ({} islands see no bone)",
+                            rep.unweighted, out.dark_islands
+                        ));
+                    }
+                    if !rep.empty_major.is_empty() {
+                        reasons.push(format!(
+                            "bone heat gave no weight to major bones inside the body: {}",
+                            rep.empty_major.join(", ")
+                        ));
+                    }
+                } else {
+                    if failed {
+                        reasons.push("bone heat failed the weight report; kept as forced".into());
+                    } else {
+                        reasons.push("bone heat passed the weight report".into());
+                    }
+                    body_w = Some(w);
+                }
+            }
+            Err(e) if o.force_route != Some(Route::BoneHeat) => {
+                reasons.push(format!("bone heat failed: {e}"));
+            }
+            Err(e) => return Err(e),
+        }
+    } else if o.force_route == Some(Route::Volumetric) {
+        reasons.push("volumetric route forced".into());
+    }
+    if body_w.is_none() && !body_rigid {
+        route = Route::Volumetric;
+        let out = volumetric::volumetric(&bpos, &bm.triangles, &segs)?;
+        reasons.extend(out.attempts.iter().cloned());
+        if out.unreached > 0 {
+            reasons.push(format!(
+                "volumetric route: {} vertices reached by no solid voxel",
+                out.unreached
+            ));
+        }
+        let mut w = out.weights;
+        finish_body(&mut w, &bpos, bm, &ns, o);
+        body_w = Some(w);
+    }
+
+    // Everything else.
+    let body_bvh = bvh::Bvh::build(&bpos, &bm.triangles);
+    let mut weights: Vec<Option<Weights>> = Vec::with_capacity(c.parts.len());
+    for (i, p) in c.parts.iter().enumerate() {
+        let w = match &roles[i] {
+            PartRole::Body => body_w.clone().unwrap_or_default(),
+            PartRole::Rigid(bone) => {
+                let b = bone.as_deref().and_then(|b| s.find(b)).map(|b| b as u32);
+                let pm = crate::model::Mesh {
+                    positions: p.mesh.positions.iter().map(|q| norm(*q)).collect(),
+                    triangles: p.mesh.triangles.clone(),
+                    ..Default::default()
+                };
+                rigid::rigid_weights(&pm, &segs, b)
+            }
+            PartRole::Garment => {
+                let tp: Vec<Vec3> = p.mesh.positions.iter().map(|q| norm(*q)).collect();
+                let bw = body_w
+                    .as_ref()
+                    .expect("body weights exist when a garment does");
+                let mut w = transfer::transfer(&body_bvh, &bm.triangles, bw, &tp);
+                smooth(&mut w, &p.mesh, GARMENT_SMOOTH);
+                keep_largest(&mut w, o.max_influences);
+                w
+            }
+        };
+        weights.push(if p.mesh.positions.is_empty() {
+            None
+        } else {
+            Some(w)
+        });
+    }
+    let mut bound = c.clone();
+    bound.skeleton = Some(s.clone());
+    for (p, w) in bound.parts.iter_mut().zip(&weights) {
+        p.weights = w.clone();
+    }
+    let report = weight_report(&bound);
+    Ok(BindResult {
+        weights,
+        route,
+        reasons,
+        report,
+        part_roles: roles,
+    })
+}
+
+/// The body cleanup chain (see the module docs); `bpos` and `ns` (the skeleton) are
+/// in the same normalized frame.
+fn finish_body(
+    w: &mut Weights,
+    bpos: &[Vec3],
+    mesh: &crate::model::Mesh,
+    ns: &Skeleton,
+    o: &BindOptions,
+) {
+    strip_cross_side(w, bpos, ns, CENTRE_BAND);
+    drop_below(w, DROP_LIMIT);
+    if o.smooth > 0 {
+        smooth(w, mesh, o.smooth);
+    }
+    keep_largest(w, o.max_influences);
+}
+
+/// A one-part character holding `w` on part `body`, for the report.
+fn single_part(c: &Character, body: usize, s: &Skeleton, w: &Weights) -> Character {
+    let mut p = c.parts[body].clone();
+    p.weights = Some(w.clone());
+    Character {
+        parts: vec![p],
+        skeleton: Some(s.clone()),
+        ..Default::default()
+    }
+}

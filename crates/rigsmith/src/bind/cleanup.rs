@@ -1,0 +1,138 @@
+//! Weight fixes as data: the operations a rigger does with the brush, done on the
+//! numbers (P8 of the rigging notes).
+//!
+//! ```
+//! use rigsmith::bind::{drop_below, keep_largest};
+//! use rigsmith::{Influence, Weights};
+//! let mut w = Weights { vertices: vec![vec![
+//!     Influence { bone: 0, weight: 0.6 }, Influence { bone: 1, weight: 0.395 },
+//!     Influence { bone: 2, weight: 0.005 }]] };
+//! drop_below(&mut w, 0.01);          // the 0.005 goes, the rest renormalizes
+//! assert_eq!(w.vertices[0].len(), 2);
+//! keep_largest(&mut w, 1);
+//! assert_eq!(w.vertices[0][0].weight, 1.0);
+//! ```
+//!
+//! Every operation leaves each vertex sorted by decreasing weight and summing to 1, and
+//! never empties a vertex that had weight (it keeps the largest influence instead).
+
+use glam::Vec3;
+
+use crate::model::{Mesh, Side, Skeleton, Weights};
+
+/// Removes influences below `limit` (a weight in 0..1) and renormalizes. A vertex whose
+/// influences are all below the limit keeps its largest one.
+pub fn drop_below(w: &mut Weights, limit: f32) {
+    w.sort();
+    for list in &mut w.vertices {
+        if list.is_empty() {
+            continue;
+        }
+        let first = list[0];
+        list.retain(|i| i.weight >= limit);
+        if list.is_empty() {
+            list.push(first);
+        }
+    }
+    w.normalize();
+}
+
+/// Keeps the `n` largest influences of each vertex (ties by bone index), renormalizes.
+/// `n = 0` is treated as 1.
+pub fn keep_largest(w: &mut Weights, n: usize) {
+    w.limit(n.max(1));
+}
+
+/// Strips weights of one side's bones off the other half of the body: a vertex more
+/// than `centre_band` (in units of the height H of `positions`) to the character's
+/// left (+X) of the mid-plane loses its right-side bones, and vice versa. The
+/// mid-plane is the mean X of the skeleton's centre bones' heads (X = 0 when there is
+/// none). A vertex that would be emptied keeps its weights. Renormalizes.
+///
+/// * `positions`: the n vertices of the part the weights belong to.
+pub fn strip_cross_side(w: &mut Weights, positions: &[Vec3], s: &Skeleton, centre_band: f32) {
+    let (lo, hi) = crate::model::Mesh {
+        positions: positions.to_vec(),
+        ..Default::default()
+    }
+    .bounds();
+    let h = (hi - lo).y.max((hi - lo).max_element() * 1e-3);
+    let centre: Vec<f32> = s
+        .bones
+        .iter()
+        .filter(|b| b.side == Side::Center)
+        .map(|b| b.head.x)
+        .collect();
+    let mid = if centre.is_empty() {
+        0.0
+    } else {
+        centre.iter().sum::<f32>() / centre.len() as f32
+    };
+    let band = centre_band * h;
+    for (v, list) in w.vertices.iter_mut().enumerate() {
+        let Some(p) = positions.get(v) else { break };
+        let x = p.x - mid;
+        let wrong = if x > band {
+            Side::Right
+        } else if x < -band {
+            Side::Left
+        } else {
+            continue;
+        };
+        let keep: Vec<_> = list
+            .iter()
+            .copied()
+            .filter(|i| s.bones.get(i.bone as usize).map(|b| b.side) != Some(wrong))
+            .collect();
+        if !keep.is_empty() {
+            *list = keep;
+        }
+    }
+    w.normalize();
+}
+
+/// Laplacian smoothing of the weights over the mesh's edges: each pass replaces every
+/// vertex's weights by the average of its own and its neighbours' (uniform weights),
+/// then renormalizes. Vertices without edges are unchanged. Deterministic.
+pub fn smooth(w: &mut Weights, mesh: &Mesh, iterations: usize) {
+    let n = w.vertices.len().min(mesh.positions.len());
+    let edges = mesh.edges();
+    let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for &(a, b) in &edges {
+        if (a as usize) < n && (b as usize) < n {
+            adj[a as usize].push(b);
+            adj[b as usize].push(a);
+        }
+    }
+    for _ in 0..iterations {
+        let prev = w.vertices.clone();
+        for v in 0..n {
+            if adj[v].is_empty() || prev[v].is_empty() {
+                continue;
+            }
+            let mut acc: Vec<(u32, f32)> = prev[v].iter().map(|i| (i.bone, i.weight)).collect();
+            let mut count = 1.0;
+            for &u in &adj[v] {
+                if prev[u as usize].is_empty() {
+                    continue;
+                }
+                count += 1.0;
+                for i in &prev[u as usize] {
+                    match acc.iter_mut().find(|a| a.0 == i.bone) {
+                        Some(a) => a.1 += i.weight,
+                        None => acc.push((i.bone, i.weight)),
+                    }
+                }
+            }
+            w.vertices[v] = acc
+                .into_iter()
+                .map(|(bone, s)| crate::model::Influence {
+                    bone,
+                    weight: s / count,
+                })
+                .collect();
+        }
+        w.sort();
+        w.normalize();
+    }
+}

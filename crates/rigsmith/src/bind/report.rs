@@ -1,0 +1,354 @@
+//! The weight report: numbers that catch a silent bone-heat failure and the problems a
+//! game engine will refuse (rubric section C).
+//!
+//! | field | meaning | check id | passes when | severity |
+//! |---|---|---|---|---|
+//! | `unweighted` | vertices whose total weight is below 1e-4 (they will not move), over all parts; a part without weights counts all its vertices | `weights.unweighted` | 0 | blocker |
+//! | `non_finite` | vertices with a NaN or infinite weight | `weights.finite` | 0 | blocker |
+//! | `empty_major` | deform bones at least 0.05 H long whose middle lies inside the body (winding number > 1/2) but which weight nothing (total below 1e-3); eye, teeth, tongue and jaw bones are exempt | `weights.empty_major` | none | blocker |
+//! | `sum_dev` | weighted vertices whose weights do not sum to 1 within 0.01 | `weights.sum` | 0 | major |
+//! | `max_influences`, `over4` | influences per vertex (weight above 1e-4); vertices with more than 4 | `weights.influences` | `over4` = 0 | major |
+//! | `non_deform_groups` | bones that carry weight but are not deform bones | `weights.non_deform` | none | major |
+//! | `mirror_err` | worst left/right weight difference over mirrored vertex pairs of the body (sampled, pairs matched within 1e-4 H; bones mirrored by name) | `weights.mirror` | below 0.05, or no pairs (asymmetric mesh) | minor |
+//!
+//! H is the height (Y extent) of the body, the part with the most vertices.
+
+use std::collections::{BTreeMap, HashMap};
+
+use glam::Vec3;
+use serde::Serialize;
+
+use crate::model::naming::{mirror_name, tokens};
+use crate::model::{Character, Side, Weights};
+use crate::report::{Check, Severity};
+
+/// Names of internal parts whose bones may legitimately weight nothing on the skin.
+pub const INTERNAL_PARTS: &[&str] = &["eye", "eyes", "eyeball", "teeth", "tooth", "tongue", "jaw"];
+
+/// The numbers of a weight report (see the module docs for each field).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct WeightReport {
+    /// Vertices over all parts.
+    pub vertices: usize,
+    /// Body height H used for relative tolerances, in the character's unit.
+    pub height: f32,
+    /// Vertices with total weight below 1e-4.
+    pub unweighted: usize,
+    /// Unweighted vertices per part name (only parts that have some).
+    pub unweighted_by_part: BTreeMap<String, usize>,
+    /// Vertices with a non-finite weight.
+    pub non_finite: usize,
+    /// Major deform bones inside the body that weight nothing.
+    pub empty_major: Vec<String>,
+    /// Weighted vertices whose weights do not sum to 1 within 0.01.
+    pub sum_dev: usize,
+    /// Largest number of influences (weight > 1e-4) on a vertex.
+    pub max_influences: usize,
+    /// Vertices with more than 4 influences.
+    pub over4: usize,
+    /// Bones carrying weight that are not deform bones.
+    pub non_deform_groups: Vec<String>,
+    /// Worst mirrored weight difference, `None` when no mirrored pair was found.
+    pub mirror_err: Option<f32>,
+    /// Mirrored vertex pairs sampled.
+    pub mirror_pairs: usize,
+}
+
+/// Computes the weight report of a skinned character (parts without weights count as
+/// unweighted; without a skeleton every vertex is unweighted).
+pub fn weight_report(c: &Character) -> WeightReport {
+    let mut r = WeightReport {
+        vertices: c.vertex_count(),
+        ..Default::default()
+    };
+    let body = c
+        .parts
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, p)| (p.mesh.positions.len(), std::cmp::Reverse(*i)))
+        .map(|(i, _)| i);
+    let (lo, hi) = body.map_or((Vec3::ZERO, Vec3::ZERO), |b| c.parts[b].mesh.bounds());
+    r.height = (hi - lo).y.max((hi - lo).max_element() * 1e-3);
+    let Some(s) = &c.skeleton else {
+        r.unweighted = r.vertices;
+        for p in &c.parts {
+            if !p.mesh.positions.is_empty() {
+                r.unweighted_by_part
+                    .insert(p.name.clone(), p.mesh.positions.len());
+            }
+        }
+        return r;
+    };
+    let nb = s.len();
+    let mut bone_sum = vec![0.0f64; nb];
+    let mut non_deform = vec![false; nb];
+    for p in &c.parts {
+        let n = p.mesh.positions.len();
+        let mut unw = 0;
+        match &p.weights {
+            None => unw = n,
+            Some(w) => {
+                for v in 0..n {
+                    let list = w.vertices.get(v).map(Vec::as_slice).unwrap_or(&[]);
+                    if list.iter().any(|i| !i.weight.is_finite()) {
+                        r.non_finite += 1;
+                        continue;
+                    }
+                    let mut tot = 0.0f32;
+                    let mut cnt = 0;
+                    for i in list {
+                        let b = i.bone as usize;
+                        if b >= nb {
+                            continue;
+                        }
+                        if !s.bones[b].deform {
+                            if i.weight > 1e-4 {
+                                non_deform[b] = true;
+                            }
+                            continue;
+                        }
+                        tot += i.weight;
+                        bone_sum[b] += i.weight as f64;
+                        if i.weight > 1e-4 {
+                            cnt += 1;
+                        }
+                    }
+                    if tot < 1e-4 {
+                        unw += 1;
+                    } else if (tot - 1.0).abs() > 0.01 {
+                        r.sum_dev += 1;
+                    }
+                    r.max_influences = r.max_influences.max(cnt);
+                    if cnt > 4 {
+                        r.over4 += 1;
+                    }
+                }
+            }
+        }
+        if unw > 0 {
+            r.unweighted += unw;
+            *r.unweighted_by_part.entry(p.name.clone()).or_default() += unw;
+        }
+    }
+    r.non_deform_groups = (0..nb)
+        .filter(|&b| non_deform[b])
+        .map(|b| s.bones[b].name.clone())
+        .collect();
+    if let Some(b) = body {
+        let mesh = &c.parts[b].mesh;
+        for (i, bone) in s.bones.iter().enumerate() {
+            if !bone.deform || bone_sum[i] >= 1e-3 || bone.length() < 0.05 * r.height {
+                continue;
+            }
+            if tokens(&bone.name)
+                .iter()
+                .any(|t| INTERNAL_PARTS.contains(&t.as_str()))
+            {
+                continue;
+            }
+            if super::winding::inside(mesh, bone.middle()) {
+                r.empty_major.push(bone.name.clone());
+            }
+        }
+        if let Some(w) = &c.parts[b].weights {
+            let (err, pairs) = mirror_error(&mesh.positions, w, s, r.height);
+            r.mirror_err = err;
+            r.mirror_pairs = pairs;
+        }
+    }
+    r
+}
+
+/// Worst mirrored weight difference over sampled mirrored vertex pairs of one part.
+fn mirror_error(
+    positions: &[Vec3],
+    w: &Weights,
+    s: &crate::model::Skeleton,
+    h: f32,
+) -> (Option<f32>, usize) {
+    let tol = 1e-4 * h;
+    let key = |p: Vec3| {
+        [
+            (p.x / tol).round() as i64,
+            (p.y / tol).round() as i64,
+            (p.z / tol).round() as i64,
+        ]
+    };
+    let mut grid: HashMap<[i64; 3], u32> = HashMap::with_capacity(positions.len());
+    for (i, p) in positions.iter().enumerate() {
+        grid.entry(key(*p)).or_insert(i as u32);
+    }
+    let mirror: Vec<Option<usize>> = s
+        .bones
+        .iter()
+        .map(|b| {
+            if b.side == Side::Center {
+                None
+            } else {
+                s.find(&mirror_name(&b.name))
+            }
+        })
+        .collect();
+    let mut worst = 0.0f32;
+    let mut pairs = 0;
+    let n = positions.len().min(w.vertices.len());
+    for i in (0..n).step_by(7) {
+        let p = positions[i];
+        if p.x <= tol {
+            continue;
+        }
+        let q = Vec3::new(-p.x, p.y, p.z);
+        let k = key(q);
+        let mut found = None;
+        'search: for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    if let Some(&j) = grid.get(&[k[0] + dx, k[1] + dy, k[2] + dz]) {
+                        if (positions[j as usize] - q).length() <= tol {
+                            found = Some(j as usize);
+                            break 'search;
+                        }
+                    }
+                }
+            }
+        }
+        let Some(j) = found else { continue };
+        if j >= n {
+            continue;
+        }
+        pairs += 1;
+        for inf in &w.vertices[i] {
+            let b = inf.bone as usize;
+            if b >= s.len() {
+                continue;
+            }
+            let m = if s.bones[b].side == Side::Center {
+                Some(b)
+            } else {
+                mirror[b]
+            };
+            if let Some(m) = m {
+                worst = worst.max((inf.weight - w.get(j, m as u32)).abs());
+            }
+        }
+    }
+    if pairs == 0 {
+        (None, 0)
+    } else {
+        (Some(worst), pairs)
+    }
+}
+
+impl WeightReport {
+    /// Whether bone heat (or any weighting) failed: unweighted vertices, non-finite
+    /// weights, or an empty major bone.
+    pub fn heat_failed(&self) -> bool {
+        self.unweighted > 0 || self.non_finite > 0 || !self.empty_major.is_empty()
+    }
+
+    /// The report as checks with ids `weights.*` (see the module docs for the table).
+    pub fn checks(&self) -> Vec<Check> {
+        let unw_detail = if self.unweighted_by_part.is_empty() {
+            "every vertex is weighted".to_string()
+        } else {
+            self.unweighted_by_part
+                .iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut out = vec![
+            Check::at_most(
+                "weights.unweighted",
+                "C",
+                "Unweighted vertices",
+                "vertices",
+                self.unweighted as f64,
+                0.0,
+                Severity::Blocker,
+                unw_detail,
+            ),
+            Check::at_most(
+                "weights.finite",
+                "C",
+                "Non-finite weights",
+                "vertices",
+                self.non_finite as f64,
+                0.0,
+                Severity::Blocker,
+                format!("{} vertices with NaN or infinite weights", self.non_finite),
+            ),
+            Check::at_most(
+                "weights.empty_major",
+                "C",
+                "Major bones inside the mesh with no weight",
+                "bones",
+                self.empty_major.len() as f64,
+                0.0,
+                Severity::Blocker,
+                if self.empty_major.is_empty() {
+                    "none".to_string()
+                } else {
+                    self.empty_major.join(", ")
+                },
+            ),
+            Check::at_most(
+                "weights.sum",
+                "C",
+                "Weights sum to 1",
+                "vertices off by more than 0.01",
+                self.sum_dev as f64,
+                0.0,
+                Severity::Major,
+                format!("{} vertices", self.sum_dev),
+            ),
+            Check::at_most(
+                "weights.influences",
+                "C",
+                "At most 4 influences per vertex",
+                "vertices over 4",
+                self.over4 as f64,
+                0.0,
+                Severity::Major,
+                format!("max influences {}", self.max_influences),
+            ),
+            Check::at_most(
+                "weights.non_deform",
+                "C",
+                "Only deform bones carry weight",
+                "bones",
+                self.non_deform_groups.len() as f64,
+                0.0,
+                Severity::Major,
+                if self.non_deform_groups.is_empty() {
+                    "none".to_string()
+                } else {
+                    self.non_deform_groups.join(", ")
+                },
+            ),
+        ];
+        out.push(match self.mirror_err {
+            Some(e) => Check::at_most(
+                "weights.mirror",
+                "C",
+                "Left/right weights mirror",
+                "weight difference",
+                e as f64,
+                0.05,
+                Severity::Minor,
+                format!("{} mirrored pairs sampled", self.mirror_pairs),
+            ),
+            None => Check::at_most(
+                "weights.mirror",
+                "C",
+                "Left/right weights mirror",
+                "weight difference",
+                0.0,
+                0.05,
+                Severity::Minor,
+                "no mirrored vertex pairs (asymmetric mesh): not measured",
+            ),
+        });
+        out
+    }
+}

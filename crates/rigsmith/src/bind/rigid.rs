@@ -1,0 +1,102 @@
+//! Rigid parts: eyes, teeth, a tongue, hard-surface islands. They must not bend, so
+//! every vertex gets exactly one bone at weight 1.0.
+//!
+//! A part is detected as rigid when
+//! * its name has a whole-word token from [`RIGID_NAMES`] (`eyes`, `teeth_lower`,
+//!   `EyeLeft`...), or
+//! * by shape: every island is closed (each edge shared by exactly two triangles) and
+//!   small (bounding-box diagonal below [`SMALL_ISLAND`] of the body height).
+//!
+//! The bone is the one given, or per island the deform bone nearest to the island's
+//! centroid (distance to the bone segment), so a left eye goes to the head and a ring to
+//! the finger it sits on.
+
+use glam::Vec3;
+
+use super::bone_heat::Segment;
+use super::weld;
+use crate::model::naming::tokens;
+use crate::model::{Mesh, Weights};
+
+/// Name tokens that mark a rigid part.
+pub const RIGID_NAMES: &[&str] = &[
+    "eye", "eyes", "eyeball", "eyeballs", "iris", "cornea", "pupil", "teeth", "tooth", "tongue",
+];
+
+/// Largest island diagonal, in units of body height, for shape detection.
+pub const SMALL_ISLAND: f32 = 0.1;
+
+/// Whether the part name says it is rigid.
+pub fn rigid_by_name(name: &str) -> bool {
+    tokens(name)
+        .iter()
+        .any(|t| RIGID_NAMES.contains(&t.as_str()))
+}
+
+/// Whether every island of `mesh` is closed and smaller than `SMALL_ISLAND * h`
+/// (`h`: body height, same unit as the mesh).
+pub fn rigid_by_shape(mesh: &Mesh, h: f32) -> bool {
+    if mesh.triangles.is_empty() {
+        return false;
+    }
+    let w = weld::weld(&mesh.positions, &mesh.triangles, 1e-6 * h);
+    let mut e: Vec<(u32, u32)> = Vec::with_capacity(w.triangles.len() * 3);
+    for t in &w.triangles {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            e.push((a.min(b), a.max(b)));
+        }
+    }
+    e.sort_unstable();
+    let mut i = 0;
+    while i < e.len() {
+        let mut j = i;
+        while j < e.len() && e[j] == e[i] {
+            j += 1;
+        }
+        if j - i != 2 {
+            return false;
+        }
+        i = j;
+    }
+    let (label, k) = weld::islands(w.positions.len(), &w.triangles);
+    let mut lo = vec![Vec3::splat(f32::INFINITY); k];
+    let mut hi = vec![Vec3::splat(f32::NEG_INFINITY); k];
+    for (v, p) in w.positions.iter().enumerate() {
+        let l = label[v] as usize;
+        lo[l] = lo[l].min(*p);
+        hi[l] = hi[l].max(*p);
+    }
+    (0..k).all(|l| (hi[l] - lo[l]).length() < SMALL_ISLAND * h)
+}
+
+/// Rigid weights for `mesh`: every vertex 1.0 on `bone` when given, else per island on
+/// the segment nearest to the island's centroid. `segments` are the deform bones.
+pub fn rigid_weights(mesh: &Mesh, segments: &[Segment], bone: Option<u32>) -> Weights {
+    let n = mesh.positions.len();
+    if let Some(b) = bone {
+        return Weights::rigid(n, b);
+    }
+    let (label, k) = weld::islands(n, &mesh.triangles);
+    let mut sum = vec![Vec3::ZERO; k];
+    let mut cnt = vec![0u32; k];
+    for (v, p) in mesh.positions.iter().enumerate() {
+        sum[label[v] as usize] += *p;
+        cnt[label[v] as usize] += 1;
+    }
+    let pick: Vec<u32> = (0..k)
+        .map(|l| {
+            let c = sum[l] / cnt[l].max(1) as f32;
+            segments
+                .iter()
+                .map(|s| ((s.closest(c) - c).length_squared(), s.bone))
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+                .map_or(0, |x| x.1)
+        })
+        .collect();
+    let mut w = Weights::empty(n);
+    for v in 0..n {
+        w.add(v, pick[label[v] as usize], 1.0);
+    }
+    w
+}

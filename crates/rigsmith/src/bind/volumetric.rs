@@ -1,0 +1,356 @@
+//! The volumetric route: when bone heat on the surface fails (holes, intersecting
+//! primitives, islands that see no bone), weights are computed in the character's
+//! volume instead and carried to the surface.
+//!
+//! 1. **Voxelize** at side `h = H/180` (then `H/90`, `H/45` until the volume closes):
+//!    cells touched by a triangle are *surface*; a 6-connected flood fill from the
+//!    grid's border finds the *outside*; everything else is *solid*. An open mesh
+//!    voxelizes into a thin shell that the flood fills through, leaving the bones
+//!    outside; a coarser voxel closes holes smaller than itself. The volume *closes*
+//!    when at least 90% of the deform bones' middles fall in solid cells.
+//! 2. **Solve** the bone-heat equation on the solid cells: the 6-neighbour graph
+//!    Laplacian plus `1/d²` heat (`d` in voxels, at least 1/2) from the nearest bone of
+//!    each cell, one factorization for all bones ([`super::solve`]). Inside a volume the
+//!    nearest bone needs no visibility test.
+//! 3. **Interpolate** to the surface: trilinear over the solid cells around each vertex
+//!    (renormalized over those that are solid), or the nearest solid cell within 3
+//!    cells.
+//!
+//! Everything is in units of the body height H, so the result does not depend on scale.
+
+use glam::{IVec3, Vec3};
+
+use super::bone_heat::Segment;
+use super::solve;
+use crate::error::{Error, Result};
+use crate::model::{Influence, Weights};
+
+/// Voxel sides tried, as fractions of H.
+pub const VOXEL_STEPS: [f32; 3] = [1.0 / 180.0, 1.0 / 90.0, 1.0 / 45.0];
+
+/// Largest grid, in cells (the voxel grows until the grid fits).
+pub const MAX_CELLS: usize = 24_000_000;
+
+/// What the volumetric route produced.
+#[derive(Debug, Clone)]
+pub struct VoxelOutcome {
+    /// Weights per vertex (n), not yet limited.
+    pub weights: Weights,
+    /// The voxel side used, in units of H.
+    pub voxel: f32,
+    /// Solid cells of the grid used.
+    pub solid: usize,
+    /// One line per voxel size tried.
+    pub attempts: Vec<String>,
+    /// Vertices no solid cell reached.
+    pub unreached: usize,
+}
+
+struct Grid {
+    lo: Vec3,
+    h: f32,
+    dim: IVec3,
+    /// 0 empty, 1 surface, 2 outside.
+    cell: Vec<u8>,
+}
+
+impl Grid {
+    fn idx(&self, c: IVec3) -> usize {
+        (c.x as usize) + self.dim.x as usize * ((c.y as usize) + self.dim.y as usize * c.z as usize)
+    }
+    fn inb(&self, c: IVec3) -> bool {
+        c.cmpge(IVec3::ZERO).all() && c.cmplt(self.dim).all()
+    }
+    fn of(&self, p: Vec3) -> IVec3 {
+        ((p - self.lo) / self.h).floor().as_ivec3()
+    }
+    fn solid(&self, c: IVec3) -> bool {
+        self.inb(c) && self.cell[self.idx(c)] != 2
+    }
+}
+
+fn voxelize(positions: &[Vec3], triangles: &[[u32; 3]], segs: &[Segment], h: f32) -> Option<Grid> {
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    for p in positions
+        .iter()
+        .chain(segs.iter().flat_map(|s| [&s.head, &s.tail]))
+    {
+        lo = lo.min(*p);
+        hi = hi.max(*p);
+    }
+    if !lo.is_finite() || !hi.is_finite() {
+        return None;
+    }
+    let lo = lo - Vec3::splat(2.0 * h);
+    let dimf = ((hi - lo) / h).ceil() + Vec3::splat(2.0);
+    if dimf.x * dimf.y * dimf.z > MAX_CELLS as f32 {
+        return None;
+    }
+    let dim = dimf.as_ivec3();
+    let mut g = Grid {
+        lo,
+        h,
+        dim,
+        cell: vec![0u8; (dim.x * dim.y * dim.z) as usize],
+    };
+    for t in triangles {
+        let [a, b, c] = t.map(|i| positions[i as usize]);
+        let longest = (b - a).length().max((c - b).length()).max((a - c).length());
+        let n = ((longest / (0.5 * h)).ceil() as usize).clamp(1, 4096);
+        for i in 0..=n {
+            for j in 0..=(n - i) {
+                let p = a + (b - a) * (i as f32 / n as f32) + (c - a) * (j as f32 / n as f32);
+                let cc = g.of(p);
+                if g.inb(cc) {
+                    let k = g.idx(cc);
+                    g.cell[k] = 1;
+                }
+            }
+        }
+    }
+    // Flood the outside from the border.
+    let mut stack: Vec<IVec3> = Vec::new();
+    for z in 0..dim.z {
+        for y in 0..dim.y {
+            for x in 0..dim.x {
+                if x == 0 || y == 0 || z == 0 || x == dim.x - 1 || y == dim.y - 1 || z == dim.z - 1
+                {
+                    let c = IVec3::new(x, y, z);
+                    let k = g.idx(c);
+                    if g.cell[k] == 0 {
+                        g.cell[k] = 2;
+                        stack.push(c);
+                    }
+                }
+            }
+        }
+    }
+    const N6: [IVec3; 6] = [
+        IVec3::X,
+        IVec3::NEG_X,
+        IVec3::Y,
+        IVec3::NEG_Y,
+        IVec3::Z,
+        IVec3::NEG_Z,
+    ];
+    while let Some(c) = stack.pop() {
+        for d in N6 {
+            let q = c + d;
+            if g.inb(q) {
+                let k = g.idx(q);
+                if g.cell[k] == 0 {
+                    g.cell[k] = 2;
+                    stack.push(q);
+                }
+            }
+        }
+    }
+    Some(g)
+}
+
+/// Runs the volumetric route on one mesh (positions in units of H) for the given
+/// bone segments (same unit).
+pub fn volumetric(
+    positions: &[Vec3],
+    triangles: &[[u32; 3]],
+    segs: &[Segment],
+) -> Result<VoxelOutcome> {
+    if segs.is_empty() {
+        return Err(Error::stage("bind", "no deform bone to weight to"));
+    }
+    let mut attempts = Vec::new();
+    let mut chosen: Option<(Grid, f32)> = None;
+    // The listed sizes, then coarser ones only while no grid fits at all.
+    let sizes = VOXEL_STEPS
+        .iter()
+        .copied()
+        .chain((1..6).map(|k| VOXEL_STEPS[2] * (1 << k) as f32));
+    for (step, h_frac) in sizes.enumerate() {
+        if step >= VOXEL_STEPS.len() && chosen.is_some() {
+            break;
+        }
+        let Some(g) = voxelize(positions, triangles, segs, h_frac) else {
+            attempts.push(format!("voxel H/{:.0}: grid too large", 1.0 / h_frac));
+            continue;
+        };
+        let inside = segs
+            .iter()
+            .filter(|s| g.solid(g.of(0.5 * (s.head + s.tail))))
+            .count();
+        let frac = inside as f32 / segs.len() as f32;
+        let closed = frac >= 0.9;
+        attempts.push(format!(
+            "voxel H/{:.0}: {:.0}% of bone middles inside the volume{}",
+            1.0 / h_frac,
+            100.0 * frac,
+            if closed { " (closed)" } else { "" }
+        ));
+        chosen = Some((g, h_frac));
+        if closed {
+            break;
+        }
+    }
+    let Some((g, h)) = chosen else {
+        return Err(Error::stage(
+            "bind",
+            format!("could not voxelize the body: {}", attempts.join("; ")),
+        ));
+    };
+
+    // Unknowns: solid cells.
+    let ncell = g.cell.len();
+    let mut id = vec![u32::MAX; ncell];
+    let mut cells: Vec<IVec3> = Vec::new();
+    for z in 0..g.dim.z {
+        for y in 0..g.dim.y {
+            for x in 0..g.dim.x {
+                let c = IVec3::new(x, y, z);
+                let k = g.idx(c);
+                if g.cell[k] != 2 {
+                    id[k] = cells.len() as u32;
+                    cells.push(c);
+                }
+            }
+        }
+    }
+    let n = cells.len();
+    let mut diag = vec![0.0f64; n];
+    let mut off = Vec::with_capacity(3 * n);
+    for (i, &c) in cells.iter().enumerate() {
+        for d in [IVec3::X, IVec3::Y, IVec3::Z] {
+            let q = c + d;
+            if g.inb(q) {
+                let j = id[g.idx(q)];
+                if j != u32::MAX {
+                    off.push((i as u32, j, -1.0));
+                    diag[i] += 1.0;
+                    diag[j as usize] += 1.0;
+                }
+            }
+        }
+    }
+    let mut heat = vec![0.0f64; n];
+    let mut sources: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (i, &c) in cells.iter().enumerate() {
+        let p = g.lo + (c.as_vec3() + Vec3::splat(0.5)) * h;
+        let mut best = f32::INFINITY;
+        let mut list = Vec::new();
+        for (b, s) in segs.iter().enumerate() {
+            let d = (s.closest(p) - p).length() / h;
+            if d < best * (1.0 - 1e-4) {
+                best = d;
+                list.clear();
+                list.push(b as u32);
+            } else if d <= best * (1.0 + 1e-4) {
+                list.push(b as u32);
+            }
+        }
+        let d = best.max(0.5) as f64;
+        heat[i] = 1.0 / (d * d);
+        sources[i] = list;
+    }
+    let sols = solve::solve(&solve::HeatSystem {
+        n,
+        diag: &diag,
+        off: &off,
+        heat: &heat,
+        sources: &sources,
+        bones: segs.len(),
+    })?;
+    let mut col_of = vec![usize::MAX; segs.len()];
+    for (k, (b, _)) in sols.iter().enumerate() {
+        col_of[*b] = k;
+    }
+
+    // Interpolate to the surface.
+    let mut weights = Weights::empty(positions.len());
+    let mut unreached = 0;
+    let mut acc = vec![0.0f64; segs.len()];
+    for (v, p) in positions.iter().enumerate() {
+        acc.iter_mut().for_each(|a| *a = 0.0);
+        let gp = (*p - g.lo) / h - Vec3::splat(0.5);
+        let base = gp.floor().as_ivec3();
+        let f = gp - base.as_vec3();
+        let mut total = 0.0f64;
+        for corner in 0..8 {
+            let o = IVec3::new(corner & 1, (corner >> 1) & 1, (corner >> 2) & 1);
+            let c = base + o;
+            if !g.inb(c) {
+                continue;
+            }
+            let j = id[g.idx(c)];
+            if j == u32::MAX {
+                continue;
+            }
+            let t = (if o.x == 1 { f.x } else { 1.0 - f.x })
+                * (if o.y == 1 { f.y } else { 1.0 - f.y })
+                * (if o.z == 1 { f.z } else { 1.0 - f.z });
+            let t = t as f64;
+            if t <= 0.0 {
+                continue;
+            }
+            total += t;
+            for (k, (b, x)) in sols.iter().enumerate() {
+                let _ = k;
+                acc[*b] += t * x[j as usize];
+            }
+        }
+        if total <= 0.0 {
+            // Nearest solid cell within 3 cells.
+            let c0 = g.of(*p);
+            let mut best: Option<(f32, u32)> = None;
+            for dz in -3..=3 {
+                for dy in -3..=3 {
+                    for dx in -3..=3 {
+                        let c = c0 + IVec3::new(dx, dy, dz);
+                        if !g.inb(c) {
+                            continue;
+                        }
+                        let j = id[g.idx(c)];
+                        if j == u32::MAX {
+                            continue;
+                        }
+                        let q = g.lo + (c.as_vec3() + Vec3::splat(0.5)) * h;
+                        let d = (q - *p).length_squared();
+                        if best.is_none_or(|(bd, bj)| d < bd || (d == bd && j < bj)) {
+                            best = Some((d, j));
+                        }
+                    }
+                }
+            }
+            if let Some((_, j)) = best {
+                total = 1.0;
+                for (b, x) in &sols {
+                    acc[*b] += x[j as usize];
+                }
+            }
+        }
+        if total <= 0.0 {
+            unreached += 1;
+            continue;
+        }
+        let list = &mut weights.vertices[v];
+        for (b, &a) in acc.iter().enumerate() {
+            let w = a / total;
+            if col_of[b] != usize::MAX && w.is_finite() && w > 1e-4 {
+                list.push(Influence {
+                    bone: segs[b].bone,
+                    weight: w.min(1.0) as f32,
+                });
+            }
+        }
+        if list.is_empty() {
+            unreached += 1;
+        }
+    }
+    weights.sort();
+    weights.normalize();
+    Ok(VoxelOutcome {
+        weights,
+        voxel: h,
+        solid: n,
+        attempts,
+        unreached,
+    })
+}

@@ -1,0 +1,113 @@
+//! Welding coincident vertices, and the connected islands of the welded mesh.
+//!
+//! Split normals and UV seams duplicate vertices at the same position. The heat system
+//! must see one vertex there (otherwise each copy is its own island and the system is
+//! singular), so the binder solves on the welded mesh and copies the result back.
+//!
+//! Two vertices weld when they fall in the same cell of a grid of side `tol` (the binder
+//! uses 1e-6 of the body height). The welded index of a vertex is the order in which
+//! its cell is first met, so the result is deterministic.
+
+use std::collections::HashMap;
+
+use glam::Vec3;
+
+/// A welded mesh and the map back to the input vertices.
+#[derive(Debug, Clone)]
+pub struct Welded {
+    /// Welded positions (k), the first input vertex of each cell.
+    pub positions: Vec<Vec3>,
+    /// Triangles (<= m) on welded indices; triangles that collapse are dropped.
+    pub triangles: Vec<[u32; 3]>,
+    /// For each input vertex (n), its welded index.
+    pub map: Vec<u32>,
+}
+
+/// Welds vertices of `positions` closer than the cell size `tol` (same unit).
+pub fn weld(positions: &[Vec3], triangles: &[[u32; 3]], tol: f32) -> Welded {
+    let inv = 1.0 / tol.max(f32::MIN_POSITIVE);
+    let mut cells: HashMap<[i64; 3], u32> = HashMap::with_capacity(positions.len());
+    let mut out = Vec::with_capacity(positions.len());
+    let mut map = Vec::with_capacity(positions.len());
+    for p in positions {
+        let key = [
+            (p.x * inv).round() as i64,
+            (p.y * inv).round() as i64,
+            (p.z * inv).round() as i64,
+        ];
+        let id = *cells.entry(key).or_insert_with(|| {
+            out.push(*p);
+            (out.len() - 1) as u32
+        });
+        map.push(id);
+    }
+    let tris = triangles
+        .iter()
+        .map(|t| t.map(|i| map[i as usize]))
+        .filter(|t| t[0] != t[1] && t[1] != t[2] && t[0] != t[2])
+        .collect();
+    Welded {
+        positions: out,
+        triangles: tris,
+        map,
+    }
+}
+
+/// Connected islands of a mesh: for each of the `n` vertices its island id (0..k, in
+/// order of first vertex), and the number of islands `k`. Isolated vertices are their
+/// own islands.
+pub fn islands(n: usize, triangles: &[[u32; 3]]) -> (Vec<u32>, usize) {
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn find(p: &mut [u32], mut x: u32) -> u32 {
+        while p[x as usize] != x {
+            p[x as usize] = p[p[x as usize] as usize];
+            x = p[x as usize];
+        }
+        x
+    }
+    for t in triangles {
+        for k in 0..3 {
+            let a = find(&mut parent, t[k]);
+            let b = find(&mut parent, t[(k + 1) % 3]);
+            if a != b {
+                let (lo, hi) = (a.min(b), a.max(b));
+                parent[hi as usize] = lo;
+            }
+        }
+    }
+    let mut id = vec![u32::MAX; n];
+    let mut label = vec![0u32; n];
+    let mut k = 0u32;
+    for v in 0..n {
+        let r = find(&mut parent, v as u32) as usize;
+        if id[r] == u32::MAX {
+            id[r] = k;
+            k += 1;
+        }
+        label[v] = id[r];
+    }
+    (label, k as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicates_weld_and_islands_count() {
+        let p = vec![
+            Vec3::ZERO,
+            Vec3::X,
+            Vec3::Y,
+            Vec3::X, // duplicate of 1
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::splat(5.0), // isolated
+        ];
+        let w = weld(&p, &[[0, 1, 2], [3, 4, 2]], 1e-6);
+        assert_eq!(w.positions.len(), 5);
+        assert_eq!(w.map[3], 1);
+        let (lab, k) = islands(w.positions.len(), &w.triangles);
+        assert_eq!(k, 2);
+        assert_eq!(lab[0], lab[3]);
+    }
+}
