@@ -1,2 +1,58 @@
-//! Separate parts and secondary motion: surface classes, chains, colliders, springs,
-//! the `.rig.json` sidecar.
+//! Separate parts and secondary motion: surface classes, cloth and hair chains,
+//! measured colliders, the spring solver and the `.rig.json` sidecar.
+//!
+//! An anime-style character is body, face, hair and each garment as SEPARATE named
+//! parts. This module acts on that separation:
+//!
+//! 1. [`chains_from_skeleton`] finds the cosmetic bone chains of a rigged model (hair,
+//!    skirt, ribbon... matched on whole name tokens) and measures, per bone, where it
+//!    points (`tips`), a sample of the geometry it drives (`hulls`) and which other
+//!    chains share vertices with it (`neighbours`).
+//! 2. [`build_chains`] gives an unrigged skirt a radial grid of chains and each hair lock
+//!    a chain of 2 to 4 bones from the scalp, with weights from those chains only.
+//! 3. [`surface_classes`] tags every material (skin, face, eye, hair, cloth, line-work,
+//!    other) from its name, then the chain weights, then its flags.
+//! 4. [`measure_colliders`] measures capsules on thighs and shins, a waist lid, and
+//!    spheres/capsules on head, neck and chest from the body's own cross-sections.
+//! 5. [`rule_checks`] checks the three rules (cloth parents only to the trunk, is never
+//!    skinned to a leg, carries no animation tracks) and the joined-garment symptom.
+//! 6. [`simulate`] drives the body with a procedural [`Motion`] and runs the VRM 1.0
+//!    spring-bone model plus sideways links between skirt panels, reporting the worst
+//!    collider penetration, skirt joints between the legs, hair in the head, stability.
+//! 7. [`Sidecar`] is the `.rig.json` file holding all of it (schema in `docs/sidecar.md`).
+//!
+//! ```no_run
+//! use rigsmith::parts;
+//! # fn demo(mut c: rigsmith::Character) -> rigsmith::Result<()> {
+//! let chains = parts::build_chains(&mut c, &parts::BuildOptions::default())?;
+//! let colliders = parts::measure_colliders(&c);
+//! let sidecar = parts::Sidecar::build(&c, &chains, &colliders);
+//! let report = parts::simulate(&c, &sidecar, parts::Motion::Walk, 2.0)?;
+//! assert!(report.stable);
+//! # Ok(()) }
+//! ```
+//!
+//! Everything is measured in units of the body height H, so a 0.5 m figure and a
+//! figure in centimetres behave like a 1.8 m one.
+
+mod chain_build;
+mod chains;
+mod colliders;
+mod motion;
+mod roles;
+mod rules;
+mod sidecar;
+mod simulate;
+mod springs;
+mod surfaces;
+
+pub use chain_build::{build_chains, BuildOptions};
+pub use chains::{chains_from_skeleton, is_spring_class, Chain, FACE_CLASSES, SPRING_CLASSES};
+pub use colliders::{measure_colliders, Collider, ColliderShape};
+pub use motion::{Motion, MotionPose};
+pub use roles::{Limb, Roles};
+pub use rules::rule_checks;
+pub use sidecar::{sidecar_path, Link, PartInfo, Sidecar, SpringParams, SIDECAR_VERSION};
+pub use simulate::{simulate, simulate_frames, SimFrame, SimReport};
+pub use springs::{SpringJoint, SpringSystem};
+pub use surfaces::{surface_classes, SurfaceClass};

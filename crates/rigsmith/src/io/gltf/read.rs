@@ -1,0 +1,725 @@
+//! Reading a glTF scene into a [`Character`].
+//!
+//! What the reader does, in order:
+//! 1. Node transforms: each node's local matrix (`matrix` or TRS), parents from
+//!    `children` (a node with two parents or a parent cycle is an error), world matrices.
+//! 2. The skeleton: every skin's joints, merged by node into one skeleton. A bone's
+//!    rest transform is `M * inverse(inverseBindMatrix)` where `M = world(joint0) *
+//!    IBM0` maps the skin's bind space into the world (identity for most exporters); with
+//!    no inverse bind matrices it is the joint node's world matrix. Non-joint ancestors
+//!    are dropped, their transforms baked. A bone's parent is its nearest joint ancestor.
+//!    Heads are the rest positions; the x_axis is the rest rotation's X; tails point at
+//!    the single child (the average of several), or, for leaves, continue the parent's
+//!    direction for half the parent's length, clamped to 1..10 % of the body's size.
+//!    When the file's joints are bone-oriented (at least 2/3 of one-child joints have
+//!    +Y within 5 degrees of their child, as Blender and rigsmith write them), tails
+//!    follow each joint's +Y instead, reaching its farthest child along it (leaves: half
+//!    the parent's length, clamped as above).
+//! 3. Parts: every primitive of every mesh node in the scene (depth first), baked into
+//!    world space at bind pose (skinned primitives by the skin's `M`, others by the node's
+//!    world matrix). Triangle lists, strips and fans; points and lines are skipped with a
+//!    warning. Weights from every `JOINTS_n`/`WEIGHTS_n` pair (u8/u16 joints; f32 or
+//!    normalized u8/u16 weights), joint indices mapped to skeleton bones, duplicates
+//!    merged, zeros dropped, sorted by decreasing weight, **not** renormalized (so a
+//!    check can still see weights that do not sum to one). Morph targets with names
+//!    from `mesh.extras.targetNames`.
+
+use std::collections::HashMap;
+
+use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
+use serde_json::Value;
+
+use super::accessor::{array, Doc};
+use crate::error::Result;
+use crate::model::{Bone, Character, Mesh, MorphTarget, Part, Skeleton, Weights};
+
+/// The character read from a document plus, for each glTF node, the index of the
+/// skeleton bone made from it (VRM needs this to map humanoid bones).
+pub struct SceneRead {
+    /// The character.
+    pub character: Character,
+    /// `node_bone[node]` = skeleton bone index, for joint nodes.
+    pub node_bone: Vec<Option<usize>>,
+    /// The name of each node (`node{i}` when unnamed).
+    pub node_names: Vec<String>,
+}
+
+fn f32s(v: Option<&Value>, n: usize) -> Option<Vec<f32>> {
+    let a = v?.as_array()?;
+    if a.len() != n {
+        return None;
+    }
+    a.iter().map(|x| x.as_f64().map(|f| f as f32)).collect()
+}
+
+fn local_matrix(doc: &Doc, i: usize, node: &Value) -> Result<Mat4> {
+    let at = format!("nodes[{i}]");
+    let m = if let Some(m) = node.get("matrix") {
+        let a = f32s(Some(m), 16)
+            .ok_or_else(|| doc.err(format!("{at}.matrix"), "expected 16 numbers"))?;
+        Mat4::from_cols_slice(&a)
+    } else {
+        let get = |k: &str, n: usize, d: &[f32]| -> Result<Vec<f32>> {
+            match node.get(k) {
+                None => Ok(d.to_vec()),
+                Some(v) => f32s(Some(v), n)
+                    .ok_or_else(|| doc.err(format!("{at}.{k}"), format!("expected {n} numbers"))),
+            }
+        };
+        let t = get("translation", 3, &[0.0, 0.0, 0.0])?;
+        let r = get("rotation", 4, &[0.0, 0.0, 0.0, 1.0])?;
+        let s = get("scale", 3, &[1.0, 1.0, 1.0])?;
+        let q = Quat::from_xyzw(r[0], r[1], r[2], r[3]);
+        let q = if q.length_squared() > 1e-12 {
+            q.normalize()
+        } else {
+            Quat::IDENTITY
+        };
+        Mat4::from_scale_rotation_translation(Vec3::from_slice(&s), q, Vec3::from_slice(&t))
+    };
+    if !m.is_finite() {
+        return Err(doc.err(at, "the node transform is not finite"));
+    }
+    Ok(m)
+}
+
+/// Reads the scene of a loaded document.
+pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
+    let json = &doc.json;
+    let nodes = array(json, "nodes");
+    let n = nodes.len();
+    let mut warnings = Vec::new();
+
+    // 1. Node hierarchy and world matrices.
+    let mut parent: Vec<Option<usize>> = vec![None; n];
+    for (i, node) in nodes.iter().enumerate() {
+        for (k, c) in array(node, "children").iter().enumerate() {
+            let at = format!("nodes[{i}].children[{k}]");
+            let c = c.as_u64().filter(|&c| (c as usize) < n).ok_or_else(|| {
+                doc.err(
+                    &at,
+                    format!("{c} is not a node index (there are {n} nodes)"),
+                )
+            })? as usize;
+            if c == i || parent[c].is_some() {
+                return Err(doc.err(at, format!("node {c} has more than one parent")));
+            }
+            parent[c] = Some(i);
+        }
+    }
+    let local: Vec<Mat4> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, node)| local_matrix(doc, i, node))
+        .collect::<Result<_>>()?;
+    let mut world: Vec<Option<Mat4>> = vec![None; n];
+    for i in 0..n {
+        let mut chain = vec![i];
+        let mut cur = parent[i];
+        while let Some(p) = cur {
+            if world[p].is_some() {
+                break;
+            }
+            if chain.len() > n {
+                return Err(doc.err(format!("nodes[{i}]"), "the node hierarchy has a cycle"));
+            }
+            chain.push(p);
+            cur = parent[p];
+        }
+        for &c in chain.iter().rev() {
+            if world[c].is_none() {
+                let pw = parent[c].and_then(|p| world[p]).unwrap_or(Mat4::IDENTITY);
+                world[c] = Some(pw * local[c]);
+            }
+        }
+    }
+    let world: Vec<Mat4> = world
+        .into_iter()
+        .map(|m| m.unwrap_or(Mat4::IDENTITY))
+        .collect();
+    let node_names: Vec<String> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, nd)| {
+            nd.get("name")
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("node{i}"))
+        })
+        .collect();
+
+    // Scene nodes, depth first.
+    let roots: Vec<usize> = match array(json, "scenes").len() {
+        0 => (0..n).filter(|&i| parent[i].is_none()).collect(),
+        ns => {
+            let s = json.get("scene").and_then(Value::as_u64).unwrap_or(0) as usize;
+            if s >= ns {
+                return Err(doc.err("scene", format!("scene {s} does not exist")));
+            }
+            let mut r = Vec::new();
+            for (k, v) in array(&array(json, "scenes")[s], "nodes").iter().enumerate() {
+                let i = v.as_u64().filter(|&i| (i as usize) < n).ok_or_else(|| {
+                    doc.err(format!("scenes[{s}].nodes[{k}]"), "not a node index")
+                })?;
+                r.push(i as usize);
+            }
+            r
+        }
+    };
+    let mut order = Vec::new();
+    let mut stack: Vec<usize> = roots.iter().rev().copied().collect();
+    let mut seen = vec![false; n];
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        order.push(i);
+        for c in array(&nodes[i], "children").iter().rev() {
+            stack.push(c.as_u64().unwrap_or(0) as usize);
+        }
+    }
+
+    // 2. Skins -> one skeleton merged by node.
+    let skins = array(json, "skins");
+    let mut node_bone: Vec<Option<usize>> = vec![None; n];
+    let mut bone_nodes: Vec<usize> = Vec::new();
+    let mut bone_world: Vec<Mat4> = Vec::new();
+    let mut skin_joint_bone: Vec<Vec<usize>> = Vec::new();
+    let mut skin_bind: Vec<Option<Mat4>> = Vec::new();
+    for (s, skin) in skins.iter().enumerate() {
+        let at = format!("skins[{s}]");
+        let joints: Vec<usize> = array(skin, "joints")
+            .iter()
+            .enumerate()
+            .map(|(k, j)| {
+                j.as_u64()
+                    .filter(|&j| (j as usize) < n)
+                    .map(|j| j as usize)
+                    .ok_or_else(|| {
+                        doc.err(
+                            format!("{at}.joints[{k}]"),
+                            format!("joint {j} is not a node (there are {n} nodes)"),
+                        )
+                    })
+            })
+            .collect::<Result<_>>()?;
+        let ibm: Option<Vec<Mat4>> = match skin.get("inverseBindMatrices").and_then(Value::as_u64) {
+            None => None,
+            Some(a) => {
+                let iat = format!("{at}.inverseBindMatrices");
+                let f = doc.floats(a, 16, &iat)?;
+                if f.len() / 16 < joints.len() {
+                    return Err(doc.err(
+                        iat,
+                        format!("{} matrices for {} joints", f.len() / 16, joints.len()),
+                    ));
+                }
+                let m: Vec<Mat4> = f.chunks_exact(16).map(Mat4::from_cols_slice).collect();
+                if let Some(k) = m
+                    .iter()
+                    .position(|m| !m.is_finite() || m.determinant().abs() < 1e-12)
+                {
+                    return Err(doc.err(iat, format!("matrix {k} is not finite or not invertible")));
+                }
+                Some(m)
+            }
+        };
+        let bind = match (&ibm, joints.first()) {
+            (Some(m), Some(&j0)) => {
+                let b = world[j0] * m[0];
+                let scale = b.x_axis.length().max(1e-6);
+                let off = joints.iter().enumerate().any(|(k, &j)| {
+                    let d = world[j] * m[k] - b;
+                    d.to_cols_array()
+                        .iter()
+                        .any(|x| x.abs() > 1e-3 * scale.max(1.0))
+                });
+                if off {
+                    warnings.push(format!(
+                        "{at}: node transforms differ from the bind pose; the inverse bind matrices define the rest pose"
+                    ));
+                }
+                Some(b)
+            }
+            _ => None,
+        };
+        let mut jb = Vec::with_capacity(joints.len());
+        for (k, &j) in joints.iter().enumerate() {
+            let rest = match (&ibm, bind) {
+                (Some(m), Some(b)) => b * m[k].inverse(),
+                _ => world[j],
+            };
+            let b = match node_bone[j] {
+                Some(b) => b,
+                None => {
+                    node_bone[j] = Some(bone_nodes.len());
+                    bone_nodes.push(j);
+                    bone_world.push(rest);
+                    bone_nodes.len() - 1
+                }
+            };
+            jb.push(b);
+        }
+        skin_joint_bone.push(jb);
+        skin_bind.push(bind);
+    }
+
+    // 3. Parts.
+    let mut parts: Vec<Part> = Vec::new();
+    let mut first_empty: Option<String> = None;
+    for &ni in &order {
+        let node = &nodes[ni];
+        let Some(m) = node.get("mesh").and_then(Value::as_u64) else {
+            continue;
+        };
+        let mesh = doc.item("meshes", m, &format!("nodes[{ni}].mesh"))?;
+        let skin = match node.get("skin").and_then(Value::as_u64) {
+            None => None,
+            Some(s) if (s as usize) < skins.len() => Some(s as usize),
+            Some(s) => {
+                return Err(doc.err(
+                    format!("nodes[{ni}].skin"),
+                    format!("skin {s} does not exist"),
+                ))
+            }
+        };
+        let base = mesh
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .or_else(|| {
+                node.get("name")
+                    .and_then(Value::as_str)
+                    .filter(|s| !s.is_empty())
+            })
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("mesh{m}"));
+        let target_names: Vec<String> = mesh
+            .pointer("/extras/targetNames")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|v| v.as_str().unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let prims = array(mesh, "primitives");
+        for (p, prim) in prims.iter().enumerate() {
+            let at = format!("meshes[{m}].primitives[{p}]");
+            let name = if prims.len() > 1 {
+                format!("{base}.{p}")
+            } else {
+                base.clone()
+            };
+            let skinned = skin.filter(|_| prim.pointer("/attributes/JOINTS_0").is_some());
+            let bake = match skinned {
+                Some(s) => skin_bind[s].unwrap_or(world[ni]),
+                None => world[ni],
+            };
+            match read_primitive(
+                doc,
+                prim,
+                &at,
+                bake,
+                &target_names,
+                skinned.map(|s| &skin_joint_bone[s][..]),
+                &mut warnings,
+            )? {
+                Some((mesh, weights, morphs)) => {
+                    let material = match prim.get("material").and_then(Value::as_u64) {
+                        None => None,
+                        Some(mi) => {
+                            let mat = doc.item("materials", mi, &format!("{at}.material"))?;
+                            Some(
+                                mat.get("name")
+                                    .and_then(Value::as_str)
+                                    .filter(|s| !s.is_empty())
+                                    .map(str::to_string)
+                                    .unwrap_or_else(|| format!("material{mi}")),
+                            )
+                        }
+                    };
+                    let mut unique = name.clone();
+                    let mut k = 1;
+                    while parts.iter().any(|q| q.name == unique) {
+                        unique = format!("{name}.{k}");
+                        k += 1;
+                    }
+                    parts.push(Part {
+                        name: unique,
+                        material,
+                        mesh,
+                        weights,
+                        morphs,
+                    });
+                }
+                None => {
+                    first_empty.get_or_insert(at);
+                }
+            }
+        }
+    }
+    if parts.is_empty() {
+        return Err(match first_empty {
+            Some(at) => doc.err(at, "no triangles: the file has no triangle mesh to rig"),
+            None => doc.err("meshes", "the scene has no meshes"),
+        });
+    }
+
+    // Skeleton: names, parents, tails.
+    let mut skeleton = None;
+    if !bone_nodes.is_empty() {
+        let size = {
+            let (lo, hi) = crate::model::Character {
+                parts: parts.clone(),
+                ..Default::default()
+            }
+            .bounds();
+            let e = (hi - lo).max_element();
+            if e > 0.0 && e.is_finite() {
+                e
+            } else {
+                1.0
+            }
+        };
+        let mut names: Vec<String> = Vec::with_capacity(bone_nodes.len());
+        let mut used: HashMap<String, usize> = HashMap::new();
+        for &nd in &bone_nodes {
+            let base = node_names[nd].clone();
+            let mut name = base.clone();
+            let mut k = 1;
+            while used.contains_key(&name) {
+                name = format!("{base}.{k}");
+                k += 1;
+            }
+            if name != base {
+                warnings.push(format!(
+                    "joint name {base:?} is used twice; renamed to {name:?}"
+                ));
+            }
+            used.insert(name.clone(), 0);
+            names.push(name);
+        }
+        let bparent: Vec<Option<usize>> = bone_nodes
+            .iter()
+            .map(|&nd| {
+                let mut cur = parent[nd];
+                while let Some(p) = cur {
+                    if let Some(b) = node_bone[p] {
+                        return Some(b);
+                    }
+                    cur = parent[p];
+                }
+                None
+            })
+            .collect();
+        let heads: Vec<Vec3> = bone_world.iter().map(|m| m.w_axis.truncate()).collect();
+        let mut children = vec![Vec::new(); bone_nodes.len()];
+        for (b, p) in bparent.iter().enumerate() {
+            if let Some(p) = p {
+                children[*p].push(b);
+            }
+        }
+        // Do the joints' rest rotations point their +Y at their child (Blender's
+        // convention, and rigsmith's)? Then +Y is the bone direction for every bone.
+        let rots: Vec<Mat3> = bone_world.iter().map(|m| Mat3::from_mat4(*m)).collect();
+        let (mut single, mut aligned) = (0usize, 0usize);
+        for b in 0..bone_nodes.len() {
+            if let [c] = children[b][..] {
+                if let Some(d) = (heads[c] - heads[b]).try_normalize() {
+                    single += 1;
+                    if rots[b].y_axis.normalize_or_zero().dot(d) > 0.996 {
+                        aligned += 1;
+                    }
+                }
+            }
+        }
+        let bone_oriented = single > 0 && aligned * 3 >= single * 2;
+        let mut bones = Vec::with_capacity(bone_nodes.len());
+        for b in 0..bone_nodes.len() {
+            let head = heads[b];
+            let rot = rots[b];
+            let mut tail = None;
+            let y = rot.y_axis.normalize_or_zero();
+            if bone_oriented && y != Vec3::ZERO {
+                let reach = children[b]
+                    .iter()
+                    .map(|&c| (heads[c] - head).dot(y))
+                    .fold(0.0f32, f32::max);
+                let len = if reach > 0.01 * size {
+                    reach
+                } else {
+                    let pl = bparent[b].map_or(0.1 * size, |p| 0.5 * (head - heads[p]).length());
+                    pl.clamp(0.01 * size, 0.1 * size)
+                };
+                tail = Some(head + y * len);
+            } else if !children[b].is_empty() {
+                let avg =
+                    children[b].iter().map(|&c| heads[c]).sum::<Vec3>() / children[b].len() as f32;
+                if (avg - head).length() > 0.01 * size {
+                    tail = Some(avg);
+                }
+            }
+            let tail = tail.unwrap_or_else(|| {
+                let (dir, len) = match bparent[b] {
+                    Some(p) if (head - heads[p]).length() > 1e-6 * size => {
+                        let d = head - heads[p];
+                        (d.normalize(), 0.5 * d.length())
+                    }
+                    _ => (rot.y_axis.try_normalize().unwrap_or(Vec3::Y), 0.05 * size),
+                };
+                head + dir * len.clamp(0.01 * size, 0.1 * size)
+            });
+            let mut bone = Bone::new(names[b].clone(), bparent[b], head, tail);
+            let y = bone.y_axis();
+            let x = rot.x_axis - y * rot.x_axis.dot(y);
+            if let Some(x) = x.try_normalize() {
+                bone.x_axis = x;
+            }
+            bones.push(bone);
+        }
+        let (skel, new_index) = Skeleton::from_unordered(bones)
+            .map_err(|e| doc.err("skins", format!("the joints do not form a skeleton: {e}")))?;
+        for nb in node_bone.iter_mut().flatten() {
+            *nb = new_index[*nb];
+        }
+        for part in &mut parts {
+            if let Some(w) = &mut part.weights {
+                for list in &mut w.vertices {
+                    for inf in list.iter_mut() {
+                        inf.bone = new_index[inf.bone as usize] as u32;
+                    }
+                }
+                w.sort();
+            }
+        }
+        skeleton = Some(skel);
+    }
+
+    Ok(SceneRead {
+        character: Character {
+            parts,
+            skeleton,
+            vrm: None,
+            warnings,
+        },
+        node_bone,
+        node_names,
+    })
+}
+
+type PrimitiveData = (Mesh, Option<Weights>, Vec<MorphTarget>);
+
+fn attr(prim: &Value, key: &str) -> Option<u64> {
+    prim.get("attributes")?.get(key)?.as_u64()
+}
+
+fn read_primitive(
+    doc: &Doc,
+    prim: &Value,
+    at: &str,
+    bake: Mat4,
+    target_names: &[String],
+    joint_bone: Option<&[usize]>,
+    warnings: &mut Vec<String>,
+) -> Result<Option<PrimitiveData>> {
+    let mode = prim.get("mode").and_then(Value::as_u64).unwrap_or(4);
+    if !matches!(mode, 4..=6) {
+        warnings.push(format!("{at}: mode {mode} (points or lines) skipped"));
+        return Ok(None);
+    }
+    let pat = format!("{at}.attributes.POSITION");
+    let pa = attr(prim, "POSITION").ok_or_else(|| doc.err(&pat, "missing"))?;
+    let raw = doc.floats(pa, 3, &pat)?;
+    let nv = raw.len() / 3;
+    if let Some(k) = raw.iter().position(|x| !x.is_finite()) {
+        return Err(doc.err(
+            pat,
+            format!(
+                "vertex {} has a non-finite position (NaN or infinity)",
+                k / 3
+            ),
+        ));
+    }
+    let idx: Vec<u32> = match prim.get("indices").and_then(Value::as_u64) {
+        Some(ia) => {
+            let iat = format!("{at}.indices");
+            let idx = doc.uints(ia, 1, &iat)?;
+            if let Some(&bad) = idx.iter().find(|&&i| i as usize >= nv) {
+                return Err(doc.err(
+                    iat,
+                    format!("index {bad} is out of range: the primitive has {nv} vertices"),
+                ));
+            }
+            idx
+        }
+        None => (0..nv as u32).collect(),
+    };
+    let mut triangles: Vec<[u32; 3]> = match mode {
+        4 => idx.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect(),
+        5 => (2..idx.len())
+            .map(|k| {
+                if k % 2 == 0 {
+                    [idx[k - 2], idx[k - 1], idx[k]]
+                } else {
+                    [idx[k - 1], idx[k - 2], idx[k]]
+                }
+            })
+            .collect(),
+        _ => (2..idx.len())
+            .map(|k| [idx[0], idx[k - 1], idx[k]])
+            .collect(),
+    };
+    triangles.retain(|t| t[0] != t[1] && t[1] != t[2] && t[0] != t[2] || mode == 4);
+    if triangles.is_empty() {
+        warnings.push(format!("{at}: no triangles, skipped"));
+        return Ok(None);
+    }
+    let lin = Mat3::from_mat4(bake);
+    let nrm_m = if lin.determinant().abs() > 1e-20 {
+        lin.inverse().transpose()
+    } else {
+        lin
+    };
+    let positions: Vec<Vec3> = raw
+        .chunks_exact(3)
+        .map(|p| bake.transform_point3(Vec3::from_slice(p)))
+        .collect();
+    let count_check = |a: u64, key: &str| -> Result<()> {
+        let c = doc.count(a, &format!("{at}.{key}"))?;
+        if c as usize != nv {
+            return Err(doc.err(
+                format!("{at}.{key}"),
+                format!("{c} elements for {nv} vertices"),
+            ));
+        }
+        Ok(())
+    };
+    let normals = match attr(prim, "NORMAL") {
+        Some(a) => {
+            count_check(a, "attributes.NORMAL")?;
+            let f = doc.floats(a, 3, &format!("{at}.attributes.NORMAL"))?;
+            Some(
+                f.chunks_exact(3)
+                    .map(|n| {
+                        let v = nrm_m * Vec3::from_slice(n);
+                        if v.is_finite() {
+                            v.normalize_or_zero()
+                        } else {
+                            Vec3::ZERO
+                        }
+                    })
+                    .collect(),
+            )
+        }
+        None => None,
+    };
+    let uvs = match attr(prim, "TEXCOORD_0") {
+        Some(a) => {
+            count_check(a, "attributes.TEXCOORD_0")?;
+            let f = doc.floats(a, 2, &format!("{at}.attributes.TEXCOORD_0"))?;
+            Some(f.chunks_exact(2).map(|t| Vec2::new(t[0], t[1])).collect())
+        }
+        None => None,
+    };
+    let weights = match joint_bone {
+        None => None,
+        Some(jb) => {
+            let mut w = Weights::empty(nv);
+            let mut k = 0;
+            while let Some(ja) = attr(prim, &format!("JOINTS_{k}")) {
+                let jat = format!("{at}.attributes.JOINTS_{k}");
+                let wat = format!("{at}.attributes.WEIGHTS_{k}");
+                let wa = attr(prim, &format!("WEIGHTS_{k}"))
+                    .ok_or_else(|| doc.err(&wat, format!("missing (JOINTS_{k} has no weights)")))?;
+                count_check(ja, &format!("attributes.JOINTS_{k}"))?;
+                count_check(wa, &format!("attributes.WEIGHTS_{k}"))?;
+                let j = doc.uints(ja, 4, &jat)?;
+                let ws = doc.floats(wa, 4, &wat)?;
+                for v in 0..nv {
+                    for c in 0..4 {
+                        let wt = ws[v * 4 + c];
+                        if !wt.is_finite() || wt < 0.0 {
+                            return Err(doc.err(&wat, format!("vertex {v} has weight {wt}")));
+                        }
+                        if wt == 0.0 {
+                            continue;
+                        }
+                        let ji = j[v * 4 + c] as usize;
+                        let b = *jb.get(ji).ok_or_else(|| {
+                            doc.err(
+                                &jat,
+                                format!(
+                                    "vertex {v} uses joint {ji} but the skin has {} joints",
+                                    jb.len()
+                                ),
+                            )
+                        })?;
+                        w.add(v, b as u32, wt);
+                    }
+                }
+                k += 1;
+            }
+            let empty = w.vertices.iter().filter(|l| l.is_empty()).count();
+            if empty == nv {
+                return Err(doc.err(
+                    format!("{at}.attributes.WEIGHTS_0"),
+                    "the weights are all zero: no vertex is bound to a joint",
+                ));
+            }
+            if empty > 0 {
+                warnings.push(format!("{at}: {empty} of {nv} vertices have no weight"));
+            }
+            w.sort();
+            Some(w)
+        }
+    };
+    let mut morphs = Vec::new();
+    for (t, target) in array(prim, "targets").iter().enumerate() {
+        let tat = format!("{at}.targets[{t}]");
+        let read = |key: &str| -> Result<Option<Vec<Vec3>>> {
+            match target.get(key).and_then(Value::as_u64) {
+                None => Ok(None),
+                Some(a) => {
+                    let kat = format!("{tat}.{key}");
+                    let c = doc.count(a, &kat)?;
+                    if c as usize != nv {
+                        return Err(doc.err(kat, format!("{c} elements for {nv} vertices")));
+                    }
+                    let f = doc.floats(a, 3, &kat)?;
+                    if f.iter().any(|x| !x.is_finite()) {
+                        return Err(doc.err(kat, "non-finite morph delta"));
+                    }
+                    Ok(Some(
+                        f.chunks_exact(3)
+                            .map(|d| lin * Vec3::from_slice(d))
+                            .collect(),
+                    ))
+                }
+            }
+        };
+        let pos = read("POSITION")?.unwrap_or_else(|| vec![Vec3::ZERO; nv]);
+        let nrm = read("NORMAL")?;
+        let name = target_names
+            .get(t)
+            .filter(|s| !s.is_empty())
+            .cloned()
+            .unwrap_or_else(|| format!("target{t}"));
+        morphs.push(MorphTarget {
+            name,
+            position_deltas: pos,
+            normal_deltas: nrm,
+        });
+    }
+    Ok(Some((
+        Mesh {
+            positions,
+            triangles,
+            normals,
+            uvs,
+        },
+        weights,
+        morphs,
+    )))
+}

@@ -1,0 +1,637 @@
+//! New chains for unrigged parts: a radial grid of chains for a skirt, chains of 2 to 4
+//! bones from the scalp for each hair lock, and the parts' weights from those chains.
+//!
+//! **Skirts** (any loose tube-like garment hanging from the trunk: a skirt, a dress, a
+//! long coat) get `panels x segments` chains: panels spaced evenly around the
+//! vertical axis through the garment (panel 0 at the front, +Z), their number chosen
+//! so a panel is about [`BuildOptions::panel_width`] H wide at the hem; segments chosen
+//! so a bone is about [`BuildOptions::segment_length`] H long. Joints sit on the
+//! garment's own surface (the mean radius of its vertices at that angle and height).
+//! Each vertex is weighted to the two nearest panels (linear in angle) and the two
+//! nearest bones along them (linear between bone middles); in the top half-segment it
+//! fades to the hips, the attachment line. Never to a leg: a skirt skinned to a thigh
+//! becomes trousers.
+//!
+//! **Hair** parts are split into locks: connected pieces of the mesh, and the pieces
+//! left when the scalp cap (vertices within 1.15 head radii of the head centre, for a
+//! piece that wraps the head) is taken away; a piece much wider than long (a fringe)
+//! is cut into strands across. Each lock at least [`BuildOptions::min_lock`] H long
+//! gets a chain of 2 to 4 bones from its point nearest the head centre, following the
+//! centroids of its vertices by distance from that root. The cap and tiny pieces go to
+//! the head; lock vertices blend from the head at the root into their chain.
+//!
+//! The bones are appended to the skeleton (parents first, names `skirt.NN[.00S]`,
+//! `hair.NN[.00S]`, made unique), and the rigged parts' weights are REPLACED: run this
+//! after binding, so a binder's leg weights on a skirt are thrown away.
+
+use std::collections::{BTreeMap, HashMap};
+use std::f32::consts::TAU;
+
+use glam::Vec3;
+
+use super::chains::{bone_class, chains_from_skeleton, is_spring_class, Chain};
+use super::colliders::{body_height, body_points};
+use super::roles::Roles;
+use super::surfaces::{class_from_name, SurfaceClass};
+use crate::error::{Error, Result};
+use crate::model::{Bone, Character, Part, Weights};
+
+/// Options of [`build_chains`]. Lengths in units of the body height H.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuildOptions {
+    /// Target skirt panel width at the hem, H (default 0.04).
+    pub panel_width: f32,
+    /// Target skirt bone length, H (default 0.05).
+    pub segment_length: f32,
+    /// Panel count bounds (default 8..=24).
+    pub panels: (usize, usize),
+    /// Segment count bounds (default 2..=5).
+    pub segments: (usize, usize),
+    /// Target hair bone length, H (default 0.06); 2 to 4 bones per lock.
+    pub hair_bone_length: f32,
+    /// Shortest hair lock that gets a chain, H (default 0.03).
+    pub min_lock: f32,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            panel_width: 0.04,
+            segment_length: 0.05,
+            panels: (8, 24),
+            segments: (2, 5),
+            hair_bone_length: 0.06,
+            min_lock: 0.03,
+        }
+    }
+}
+
+/// The height of the hip joints (crotch line): from the thighs' heads, else 0.5 H above
+/// the character's lowest point.
+fn hip_height(c: &Character) -> f32 {
+    if let Some(s) = &c.skeleton {
+        let r = Roles::find(s, c.vrm.as_ref().map(|v| &v.humanoid));
+        let ys: Vec<f32> = r
+            .upper_leg
+            .iter()
+            .flatten()
+            .map(|&i| s.bones[i].head.y)
+            .collect();
+        if !ys.is_empty() {
+            return ys.iter().sum::<f32>() / ys.len() as f32;
+        }
+    }
+    let (lo, _) = c.bounds();
+    lo.y + 0.5 * body_height(c)
+}
+
+/// Whether `p` is a loose garment hanging from the trunk (a skirt, dress, long coat):
+/// named as a skirt/dress, or a cloth (or unnamed) part that spans the hip line and
+/// whose lower third surrounds the body's vertical axis (at least 14 of 16 sectors).
+pub(crate) fn is_loose_garment(c: &Character, p: &Part) -> bool {
+    let names = [p.material.as_deref().unwrap_or(""), p.name.as_str()];
+    let class = names.iter().find_map(|n| class_from_name(n));
+    if !matches!(class, None | Some(SurfaceClass::Cloth)) {
+        return false;
+    }
+    let named = names.iter().any(|n| {
+        crate::model::naming::tokens(n)
+            .iter()
+            .any(|t| matches!(t.as_str(), "skirt" | "skirts" | "dress" | "miniskirt"))
+    });
+    let pos = &p.mesh.positions;
+    if pos.len() < 8 {
+        return false;
+    }
+    if named {
+        return true;
+    }
+    let (lo, hi) = p.mesh.bounds();
+    let hy = hip_height(c);
+    if !(lo.y < hy && hi.y > hy) {
+        return false;
+    }
+    let (cx, cz) = axis_of(pos);
+    let cut = lo.y + (hi.y - lo.y) / 3.0;
+    let mut bins = [false; 16];
+    for q in pos.iter().filter(|q| q.y <= cut) {
+        let a = (q.x - cx).atan2(q.z - cz).rem_euclid(TAU);
+        bins[((a / TAU * 16.0) as usize).min(15)] = true;
+    }
+    bins.iter().filter(|b| **b).count() >= 14
+}
+
+/// The vertical axis of a point set: the midpoint of its x and z ranges.
+fn axis_of(pos: &[Vec3]) -> (f32, f32) {
+    let (lo, hi) = crate::model::Mesh {
+        positions: pos.to_vec(),
+        ..Default::default()
+    }
+    .bounds();
+    (0.5 * (lo.x + hi.x), 0.5 * (lo.z + hi.z))
+}
+
+/// Whether a part is already driven by spring-chain bones (5 % of its weight).
+fn already_chained(c: &Character, p: &Part) -> bool {
+    let (Some(w), Some(s)) = (&p.weights, &c.skeleton) else {
+        return false;
+    };
+    let mut tot = 0.0;
+    let mut on = 0.0;
+    for i in w.vertices.iter().flatten() {
+        tot += i.weight;
+        if s.bones
+            .get(i.bone as usize)
+            .is_some_and(|b| bone_class(&b.name).is_some_and(is_spring_class))
+        {
+            on += i.weight;
+        }
+    }
+    tot > 0.0 && on / tot >= 0.05
+}
+
+fn unique_name(taken: &HashMap<String, usize>, base: String) -> String {
+    if !taken.contains_key(&base) {
+        return base;
+    }
+    (1..)
+        .map(|k| format!("{base}_{k}"))
+        .find(|n| !taken.contains_key(n))
+        .unwrap()
+}
+
+/// Adds chains and their weights for every unrigged skirt-like garment and hair part,
+/// then returns ALL chains of the character ([`chains_from_skeleton`]).
+///
+/// Errors when there is no skeleton, or when a skirt needs hips / hair needs a head and
+/// the skeleton has none.
+pub fn build_chains(c: &mut Character, opts: &BuildOptions) -> Result<Vec<Chain>> {
+    let Some(skel) = c.skeleton.clone() else {
+        return Err(Error::stage(
+            "parts",
+            "the character has no skeleton: fit one before building chains",
+        ));
+    };
+    let h = body_height(c);
+    if h <= 0.0 {
+        return Err(Error::stage("parts", "the character has no extent"));
+    }
+    let roles = Roles::find(&skel, c.vrm.as_ref().map(|v| &v.humanoid));
+    let mut work: Vec<(usize, bool)> = Vec::new(); // (part, is_skirt)
+    for (i, p) in c.parts.iter().enumerate() {
+        if already_chained(c, p) {
+            continue;
+        }
+        if is_loose_garment(c, p) {
+            work.push((i, true));
+        } else {
+            let class = p
+                .material
+                .as_deref()
+                .and_then(class_from_name)
+                .or_else(|| class_from_name(&p.name));
+            if class == Some(SurfaceClass::Hair) && p.mesh.positions.len() >= 3 {
+                work.push((i, false));
+            }
+        }
+    }
+    if work.is_empty() {
+        return Ok(chains_from_skeleton(c));
+    }
+    let head_sphere = roles.head.map(|hd| head_sphere(c, hd, h));
+    let mut skirt_no = 0;
+    let mut hair_no = 0;
+    for (pi, skirt) in work {
+        let skel = c.skeleton.as_mut().expect("checked");
+        let mut taken: HashMap<String, usize> = skel
+            .bones
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.name.clone(), i))
+            .collect();
+        let part = &c.parts[pi];
+        let weights = if skirt {
+            let hips = roles.hips.or(roles.spine).ok_or_else(|| {
+                Error::stage(
+                    "parts",
+                    format!(
+                        "part {:?} looks like a skirt but the skeleton has no hips",
+                        part.name
+                    ),
+                )
+            })?;
+            let base = if skirt_no == 0 {
+                "skirt".to_string()
+            } else {
+                format!("skirt{}", skirt_no + 1)
+            };
+            skirt_no += 1;
+            build_skirt(skel, &mut taken, hips, &part.mesh.positions, h, opts, &base)
+        } else {
+            let (hd, (centre, radius)) = match (roles.head, head_sphere) {
+                (Some(hd), Some(s)) => (hd, s),
+                _ => {
+                    return Err(Error::stage(
+                        "parts",
+                        format!("part {:?} is hair but the skeleton has no head", part.name),
+                    ))
+                }
+            };
+            build_hair(
+                skel,
+                &mut taken,
+                hd,
+                centre,
+                radius,
+                &part.mesh,
+                h,
+                opts,
+                &mut hair_no,
+            )
+        };
+        c.parts[pi].weights = Some(weights);
+    }
+    // Bones were appended after their parents: indices of old bones are unchanged.
+    Ok(chains_from_skeleton(c))
+}
+
+/// Head centre and radius from the body vertices above the neck.
+fn head_sphere(c: &Character, head: usize, h: f32) -> (Vec3, f32) {
+    let skel = c.skeleton.as_ref().expect("checked");
+    let b = &skel.bones[head];
+    let top: Vec<Vec3> = body_points(c)
+        .into_iter()
+        .filter(|p| p.y > b.head.y)
+        .collect();
+    if top.len() < 8 {
+        return (b.middle(), 0.06 * h);
+    }
+    let centre = top.iter().copied().sum::<Vec3>() / top.len() as f32;
+    let mut d: Vec<f32> = top.iter().map(|p| (*p - centre).length()).collect();
+    d.sort_by(f32::total_cmp);
+    (centre, d[d.len() / 2].max(0.02 * h))
+}
+
+/// Appends one chain of bones through `joints` (n+1 points -> n bones) under `parent`.
+fn add_chain(
+    skel: &mut crate::model::Skeleton,
+    taken: &mut HashMap<String, usize>,
+    parent: usize,
+    joints: &[Vec3],
+    base: &str,
+    hinge: Vec3,
+) -> Vec<u32> {
+    let mut ids = Vec::with_capacity(joints.len().saturating_sub(1));
+    let mut par = parent;
+    for j in 0..joints.len() - 1 {
+        let name = if j == 0 {
+            base.to_string()
+        } else {
+            format!("{base}.{j:03}")
+        };
+        let name = unique_name(taken, name);
+        let mut bone = Bone::new(name.clone(), Some(par), joints[j], joints[j + 1]);
+        let y = bone.y_axis();
+        let x = hinge - y * hinge.dot(y);
+        if x.length_squared() > 1e-6 {
+            bone.x_axis = x.normalize();
+        }
+        bone.side = crate::model::Side::Center;
+        let idx = skel.bones.len();
+        skel.bones.push(bone);
+        taken.insert(name, idx);
+        ids.push(idx as u32);
+        par = idx;
+    }
+    ids
+}
+
+/// Weight along a chain of `n` bones at parameter `v` in `[0, n]` (0 at the root):
+/// `(anchor_weight, [(bone_k, w)])`, linear between bone middles, fading to the anchor
+/// over the first half bone.
+fn along(v: f32, n: usize) -> (f32, [(usize, f32); 2]) {
+    let v = v.clamp(0.0, n as f32);
+    if v < 0.5 {
+        let w = v / 0.5;
+        return (1.0 - w, [(0, w), (0, 0.0)]);
+    }
+    let jf = v - 0.5;
+    let j0 = (jf.floor() as usize).min(n - 1);
+    if j0 + 1 >= n {
+        return (0.0, [(n - 1, 1.0), (n - 1, 0.0)]);
+    }
+    let b = jf - j0 as f32;
+    (0.0, [(j0, 1.0 - b), (j0 + 1, b)])
+}
+
+fn build_skirt(
+    skel: &mut crate::model::Skeleton,
+    taken: &mut HashMap<String, usize>,
+    hips: usize,
+    pos: &[Vec3],
+    h: f32,
+    o: &BuildOptions,
+    base: &str,
+) -> Weights {
+    let (cx, cz) = axis_of(pos);
+    let (lo, hi) = crate::model::Mesh {
+        positions: pos.to_vec(),
+        ..Default::default()
+    }
+    .bounds();
+    let (y_top, len) = (hi.y, (hi.y - lo.y).max(1e-6 * h));
+    let radial = |q: &Vec3| ((q.x - cx).powi(2) + (q.z - cz).powi(2)).sqrt();
+    let angle = |q: &Vec3| (q.x - cx).atan2(q.z - cz).rem_euclid(TAU);
+    let hem: Vec<f32> = pos
+        .iter()
+        .filter(|q| q.y < lo.y + 0.15 * len)
+        .map(radial)
+        .collect();
+    let hem_r = if hem.is_empty() {
+        0.1 * h
+    } else {
+        hem.iter().sum::<f32>() / hem.len() as f32
+    };
+    let panels = ((TAU * hem_r / (o.panel_width * h)).round() as usize)
+        .clamp(o.panels.0, o.panels.1.max(o.panels.0));
+    // Mean radius per (panel, joint) cell, from the vertices near it.
+    let segs_guess = ((len / (o.segment_length * h)).round() as usize)
+        .clamp(o.segments.0, o.segments.1.max(o.segments.0));
+    let radius_at = |theta: f32, y: f32, dy: f32| -> f32 {
+        let win = TAU / panels as f32;
+        let mut near: Vec<f32> = Vec::new();
+        for q in pos {
+            let da = (angle(q) - theta + TAU * 1.5).rem_euclid(TAU) - TAU * 0.5;
+            if da.abs() <= win && (q.y - y).abs() <= dy {
+                near.push(radial(q));
+            }
+        }
+        if near.is_empty() {
+            let ring: Vec<f32> = pos
+                .iter()
+                .filter(|q| (q.y - y).abs() <= 2.0 * dy)
+                .map(radial)
+                .collect();
+            if ring.is_empty() {
+                return hem_r;
+            }
+            return ring.iter().sum::<f32>() / ring.len() as f32;
+        }
+        near.iter().sum::<f32>() / near.len() as f32
+    };
+    // Segments from the mean slanted length.
+    let slant = {
+        let rt = radius_at(0.0, y_top, 0.5 * len / segs_guess as f32);
+        ((hem_r - rt).powi(2) + len * len).sqrt()
+    };
+    let segs = ((slant / (o.segment_length * h)).round() as usize)
+        .clamp(o.segments.0, o.segments.1.max(o.segments.0));
+    let dy = 0.5 * len / segs as f32;
+    let mut chain_ids: Vec<Vec<u32>> = Vec::with_capacity(panels);
+    for k in 0..panels {
+        let theta = TAU * k as f32 / panels as f32;
+        let joints: Vec<Vec3> = (0..=segs)
+            .map(|j| {
+                let y = y_top - len * j as f32 / segs as f32;
+                let r = radius_at(theta, y, dy);
+                Vec3::new(cx + r * theta.sin(), y, cz + r * theta.cos())
+            })
+            .collect();
+        let hinge = Vec3::new(theta.cos(), 0.0, -theta.sin());
+        chain_ids.push(add_chain(
+            skel,
+            taken,
+            hips,
+            &joints,
+            &format!("{base}.{k:02}"),
+            hinge,
+        ));
+    }
+    let mut w = Weights::empty(pos.len());
+    for (v, q) in pos.iter().enumerate() {
+        let u = angle(q) / TAU * panels as f32;
+        let k0 = (u.floor() as usize) % panels;
+        let k1 = (k0 + 1) % panels;
+        let a = u - u.floor();
+        let s = ((y_top - q.y) / len).clamp(0.0, 1.0);
+        let (anchor, bones) = along(s * segs as f32, segs);
+        if anchor > 0.0 {
+            w.add(v, hips as u32, anchor);
+        }
+        for (kk, wa) in [(k0, 1.0 - a), (k1, a)] {
+            for (j, wb) in bones {
+                if wa * wb > 0.0 {
+                    w.add(v, chain_ids[kk][j], wa * wb);
+                }
+            }
+        }
+    }
+    w.limit(4);
+    w
+}
+
+/// Connected pieces of `idx` (a vertex subset) through triangles of `mesh`, welding
+/// vertices at the same position. Sorted by their lowest vertex index.
+fn pieces(mesh: &crate::model::Mesh, keep: &[bool]) -> Vec<Vec<usize>> {
+    let n = mesh.positions.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    let union = |p: &mut Vec<usize>, a: usize, b: usize| {
+        let (ra, rb) = (root(p, a), root(p, b));
+        if ra != rb {
+            let (lo, hi) = (ra.min(rb), ra.max(rb));
+            p[hi] = lo;
+        }
+    };
+    let mut seen: HashMap<[u32; 3], usize> = HashMap::new();
+    for (i, q) in mesh.positions.iter().enumerate() {
+        if !keep[i] {
+            continue;
+        }
+        let key = q.to_array().map(f32::to_bits);
+        if let Some(&j) = seen.get(&key) {
+            union(&mut parent, i, j);
+        } else {
+            seen.insert(key, i);
+        }
+    }
+    for t in &mesh.triangles {
+        for e in 0..3 {
+            let (a, b) = (t[e] as usize, t[(e + 1) % 3] as usize);
+            if a < n && b < n && keep[a] && keep[b] {
+                union(&mut parent, a, b);
+            }
+        }
+    }
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..n {
+        if keep[i] {
+            let r = root(&mut parent, i);
+            groups.entry(r).or_default().push(i);
+        }
+    }
+    groups.into_values().collect()
+}
+
+fn build_hair(
+    skel: &mut crate::model::Skeleton,
+    taken: &mut HashMap<String, usize>,
+    head: usize,
+    centre: Vec3,
+    radius: f32,
+    mesh: &crate::model::Mesh,
+    h: f32,
+    o: &BuildOptions,
+    counter: &mut usize,
+) -> Weights {
+    let pos = &mesh.positions;
+    let n = pos.len();
+    let mut w = Weights::empty(n);
+    // Pieces; a piece wrapping the head loses its cap.
+    let all = vec![true; n];
+    let mut locks: Vec<Vec<usize>> = Vec::new();
+    for piece in pieces(mesh, &all) {
+        let pts: Vec<Vec3> = piece.iter().map(|&i| pos[i]).collect();
+        let (lo, hi) = crate::model::Mesh {
+            positions: pts.clone(),
+            ..Default::default()
+        }
+        .bounds();
+        let cen = pts.iter().copied().sum::<Vec3>() / pts.len() as f32;
+        let wraps = (cen - centre).length() < 0.6 * radius
+            && hi.x - lo.x > 1.2 * radius
+            && hi.z - lo.z > 1.2 * radius;
+        if wraps {
+            let mut keep = vec![false; n];
+            for &i in &piece {
+                if (pos[i] - centre).length() >= 1.15 * radius {
+                    keep[i] = true;
+                }
+            }
+            locks.extend(pieces(mesh, &keep));
+        } else {
+            locks.push(piece);
+        }
+    }
+    // Split fringes (much wider than long) into strands across.
+    let mut strands: Vec<Vec<usize>> = Vec::new();
+    for lock in locks {
+        let root_i = *lock
+            .iter()
+            .min_by(|&&a, &&b| {
+                (pos[a] - centre)
+                    .length()
+                    .total_cmp(&(pos[b] - centre).length())
+                    .then(a.cmp(&b))
+            })
+            .expect("non-empty");
+        let far = lock
+            .iter()
+            .map(|&i| (pos[i] - pos[root_i]).length())
+            .fold(0.0, f32::max);
+        let dir = lock
+            .iter()
+            .map(|&i| pos[i] - pos[root_i])
+            .max_by(|a, b| a.length().total_cmp(&b.length()))
+            .unwrap_or(Vec3::NEG_Y)
+            .try_normalize()
+            .unwrap_or(Vec3::NEG_Y);
+        let across = dir
+            .cross(pos[root_i] - centre)
+            .try_normalize()
+            .unwrap_or(Vec3::X);
+        let coords: Vec<f32> = lock
+            .iter()
+            .map(|&i| (pos[i] - centre).dot(across))
+            .collect();
+        let (a0, a1) = coords
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), c| {
+                (l.min(*c), h.max(*c))
+            });
+        let width = a1 - a0;
+        if far > 0.0 && width > 1.5 * far {
+            let m = ((width / far).round() as usize).clamp(2, 5);
+            let mut parts: Vec<Vec<usize>> = vec![Vec::new(); m];
+            for (k, &i) in lock.iter().enumerate() {
+                let s = (((coords[k] - a0) / width * m as f32) as usize).min(m - 1);
+                parts[s].push(i);
+            }
+            strands.extend(parts.into_iter().filter(|p| !p.is_empty()));
+        } else {
+            strands.push(lock);
+        }
+    }
+    let mut in_lock = vec![false; n];
+    for s in strands {
+        let root_i = *s
+            .iter()
+            .min_by(|&&a, &&b| {
+                (pos[a] - centre)
+                    .length()
+                    .total_cmp(&(pos[b] - centre).length())
+                    .then(a.cmp(&b))
+            })
+            .expect("non-empty");
+        let root = pos[root_i];
+        let d: Vec<f32> = s.iter().map(|&i| (pos[i] - root).length()).collect();
+        let len = d.iter().copied().fold(0.0, f32::max);
+        if len < o.min_lock * h {
+            continue;
+        }
+        let nb = ((len / (o.hair_bone_length * h)).round() as usize).clamp(2, 4);
+        // Joint j: centroid of the vertices around distance j/nb * len.
+        let step = len / nb as f32;
+        let mut joints: Vec<Vec3> = Vec::with_capacity(nb + 1);
+        for j in 0..=nb {
+            let target = j as f32 * step;
+            let (mut acc, mut cnt) = (Vec3::ZERO, 0.0);
+            for (k, &i) in s.iter().enumerate() {
+                if (d[k] - target).abs() <= 0.5 * step {
+                    acc += pos[i];
+                    cnt += 1.0;
+                }
+            }
+            let p = if cnt > 0.0 {
+                acc / cnt
+            } else {
+                joints.last().copied().unwrap_or(root)
+            };
+            joints.push(p);
+        }
+        // Degenerate joints (no spread) would make zero-length bones: nudge them.
+        for j in 1..joints.len() {
+            if (joints[j] - joints[j - 1]).length() < 0.1 * step {
+                joints[j] = joints[j - 1] + Vec3::NEG_Y * step;
+            }
+        }
+        let name = format!("hair.{:02}", *counter);
+        *counter += 1;
+        let ids = add_chain(skel, taken, head, &joints, &name, Vec3::X);
+        for (k, &i) in s.iter().enumerate() {
+            let (anchor, bones) = along(d[k] / step, nb);
+            if anchor > 0.0 {
+                w.add(i, head as u32, anchor);
+            }
+            for (j, wb) in bones {
+                if wb > 0.0 {
+                    w.add(i, ids[j], wb);
+                }
+            }
+            in_lock[i] = true;
+        }
+    }
+    for i in 0..n {
+        if !in_lock[i] {
+            w.add(i, head as u32, 1.0);
+        }
+    }
+    w.limit(4);
+    w
+}

@@ -1,0 +1,378 @@
+//! Colliders measured from the body: the small set of shapes the spring solver keeps
+//! hair and cloth out of.
+//!
+//! The convention (Hoyoverse-class rigs, VRM's spring bones): capsules on the thighs
+//! and shins, a big horizontal capsule at the waist acting as a lid, and a sphere on the
+//! head plus capsules on the neck and across the chest for hair. A technical artist
+//! usually authors them by hand; here they are MEASURED from the body's own geometry,
+//! and hand-authored colliders in the sidecar override them by name
+//! ([`super::Sidecar::merge_colliders`]).
+//!
+//! How each is measured (all in units of the body height H, so scale does not matter):
+//! * **Body geometry**: every part that is not hair, eyes, line-work, a loose garment
+//!   (a skirt-like tube) or driven by spring-chain bones. Cloth that hugs the body
+//!   (tights) counts; a skirt never does, so it can never fatten a thigh.
+//! * **Limb capsules**: each body vertex goes to its nearest bone segment; the capsule
+//!   runs along the bone (head to tail) with the radius at the 85th percentile of its
+//!   vertices' distances to the bone, over the middle 80 % of its length.
+//! * **Waist and chest lids**: a horizontal capsule across the body at the height of
+//!   the hip joints (chest: the chest bone's middle), radius the median half-depth of
+//!   the body in a band 0.03 H high, ends inset by the radius from the body's sides.
+//! * **Head**: a sphere at the centroid of the vertices above the neck, radius their
+//!   75th-percentile distance.
+//!
+//! Shapes are stored in the rest frame of the bone they ride (`offset`, `tail`: metres
+//! in that bone's frame, as [`crate::model::Bone::rest_matrix`] defines it).
+
+use glam::{Mat4, Vec3};
+use serde::{Deserialize, Serialize};
+
+use super::chain_build::is_loose_garment;
+use super::chains::bone_class;
+use super::roles::Roles;
+use super::surfaces::{class_from_name, SurfaceClass};
+use crate::model::{Character, Skeleton};
+
+/// A collider's shape, in the rest frame of the bone it rides (metres).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ColliderShape {
+    /// A sphere at `offset`.
+    Sphere {
+        /// Centre, bone frame.
+        offset: [f32; 3],
+        /// Radius, metres.
+        radius: f32,
+    },
+    /// A capsule from `offset` to `tail`.
+    Capsule {
+        /// One end, bone frame.
+        offset: [f32; 3],
+        /// The other end, bone frame.
+        tail: [f32; 3],
+        /// Radius, metres.
+        radius: f32,
+    },
+    /// A plane through `offset`; joints are kept on the side `normal` points to.
+    Plane {
+        /// A point on the plane, bone frame.
+        offset: [f32; 3],
+        /// Unit normal, bone frame.
+        normal: [f32; 3],
+    },
+}
+
+/// One collider.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Collider {
+    /// Unique name (`thigh.L`, `shin.R`, `waist`, `head`, `neck`, `chest`, or the author's).
+    pub name: String,
+    /// The bone it rides.
+    pub bone: String,
+    /// Its shape in that bone's rest frame.
+    pub shape: ColliderShape,
+    /// The group springs refer to: `legs`, `waist`, `head`, `chest` (or the author's).
+    pub group: String,
+    /// An inside collider (extended-collider draft): joints are kept INSIDE the shape.
+    #[serde(default)]
+    pub inside: bool,
+    /// `true` when measured by rigsmith, `false` when authored by hand (authored wins).
+    #[serde(default = "yes")]
+    pub measured: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A shape in world space at a bone transform.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum WorldShape {
+    Sphere(Vec3, f32),
+    Capsule(Vec3, Vec3, f32),
+    Plane(Vec3, Vec3),
+}
+
+impl Collider {
+    /// The shape placed in world space by `m` (the bone's posed world transform, i.e.
+    /// posed skinning matrix times rest matrix).
+    pub(crate) fn world(&self, m: &Mat4) -> WorldShape {
+        let p = |a: [f32; 3]| m.transform_point3(Vec3::from_array(a));
+        match self.shape {
+            ColliderShape::Sphere { offset, radius } => WorldShape::Sphere(p(offset), radius),
+            ColliderShape::Capsule {
+                offset,
+                tail,
+                radius,
+            } => WorldShape::Capsule(p(offset), p(tail), radius),
+            ColliderShape::Plane { offset, normal } => WorldShape::Plane(
+                p(offset),
+                m.transform_vector3(Vec3::from_array(normal))
+                    .normalize_or_zero(),
+            ),
+        }
+    }
+}
+
+impl WorldShape {
+    /// Signed distance of `q` from the shape's surface (negative inside).
+    pub(crate) fn signed_distance(&self, q: Vec3) -> f32 {
+        match *self {
+            WorldShape::Sphere(c, r) => (q - c).length() - r,
+            WorldShape::Capsule(a, b, r) => (q - closest_on_segment(q, a, b)).length() - r,
+            WorldShape::Plane(o, n) => (q - o).dot(n),
+        }
+    }
+
+    /// The surface point nearest `q` and the outward normal there.
+    pub(crate) fn surface(&self, q: Vec3) -> (Vec3, Vec3) {
+        match *self {
+            WorldShape::Sphere(c, r) => {
+                let n = (q - c).try_normalize().unwrap_or(Vec3::Y);
+                (c + n * r, n)
+            }
+            WorldShape::Capsule(a, b, r) => {
+                let c = closest_on_segment(q, a, b);
+                let axis = (b - a).try_normalize().unwrap_or(Vec3::Y);
+                let n = (q - c)
+                    .try_normalize()
+                    .unwrap_or_else(|| axis.any_orthonormal_vector());
+                (c + n * r, n)
+            }
+            WorldShape::Plane(o, n) => (q - n * (q - o).dot(n), n),
+        }
+    }
+}
+
+/// The point of segment `a`-`b` nearest `q`.
+pub(crate) fn closest_on_segment(q: Vec3, a: Vec3, b: Vec3) -> Vec3 {
+    let ab = b - a;
+    let l2 = ab.length_squared();
+    if l2 <= 0.0 {
+        return a;
+    }
+    a + ab * ((q - a).dot(ab) / l2).clamp(0.0, 1.0)
+}
+
+/// The body height H: the vertical extent of all parts, else of the skeleton.
+pub(crate) fn body_height(c: &Character) -> f32 {
+    let (lo, hi) = c.bounds();
+    let h = hi.y - lo.y;
+    if h > 0.0 {
+        h
+    } else {
+        c.skeleton.as_ref().map_or(0.0, Skeleton::height)
+    }
+}
+
+/// The vertices colliders are measured from (see the module docs), in part order.
+pub(crate) fn body_points(c: &Character) -> Vec<Vec3> {
+    let skel = c.skeleton.as_ref();
+    let mut out = Vec::new();
+    for p in &c.parts {
+        let class = p
+            .material
+            .as_deref()
+            .and_then(class_from_name)
+            .or_else(|| class_from_name(&p.name));
+        if matches!(
+            class,
+            Some(SurfaceClass::Hair | SurfaceClass::Eye | SurfaceClass::LineWork)
+        ) {
+            continue;
+        }
+        if is_loose_garment(c, p) {
+            continue;
+        }
+        if let (Some(w), Some(s)) = (&p.weights, skel) {
+            let chain_share: f32 = w
+                .vertices
+                .iter()
+                .flatten()
+                .filter(|i| {
+                    s.bones.get(i.bone as usize).is_some_and(|b| {
+                        bone_class(&b.name).is_some_and(super::chains::is_spring_class)
+                    })
+                })
+                .map(|i| i.weight)
+                .sum();
+            if chain_share > 0.05 * w.vertices.len().max(1) as f32 {
+                continue;
+            }
+        }
+        out.extend_from_slice(&p.mesh.positions);
+    }
+    out
+}
+
+fn percentile(mut v: Vec<f32>, q: f32) -> Option<f32> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f32::total_cmp);
+    let i = ((v.len() - 1) as f32 * q).round() as usize;
+    Some(v[i.min(v.len() - 1)])
+}
+
+/// Measures the colliders of a rigged character (empty without a skeleton or body).
+pub fn measure_colliders(c: &Character) -> Vec<Collider> {
+    let Some(skel) = &c.skeleton else {
+        return Vec::new();
+    };
+    let roles = Roles::find(skel, c.vrm.as_ref().map(|v| &v.humanoid));
+    let pts = body_points(c);
+    let h = body_height(c);
+    if pts.is_empty() || h <= 0.0 {
+        return Vec::new();
+    }
+    // Nearest bone segment per body point, over non-cosmetic bones of some length.
+    let cand: Vec<usize> = (0..skel.len())
+        .filter(|&i| bone_class(&skel.bones[i].name).is_none() && skel.bones[i].length() > 0.01 * h)
+        .collect();
+    let mut owned: Vec<Vec<(f32, f32)>> = vec![Vec::new(); skel.len()]; // (distance, t)
+    for &q in &pts {
+        let mut best = (f32::INFINITY, 0.0, usize::MAX);
+        for &i in &cand {
+            let b = &skel.bones[i];
+            let ab = b.tail - b.head;
+            let t = ((q - b.head).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+            let d = (q - (b.head + ab * t)).length();
+            if d < best.0 {
+                best = (d, t, i);
+            }
+        }
+        if best.2 != usize::MAX {
+            owned[best.2].push((best.0, best.1));
+        }
+    }
+    let mut out = Vec::new();
+    let limb = |bone: Option<usize>, name: String, group: &str, out: &mut Vec<Collider>| {
+        let Some(i) = bone else { return };
+        let r = percentile(
+            owned[i]
+                .iter()
+                .filter(|(_, t)| (0.1..=0.9).contains(t))
+                .map(|(d, _)| *d)
+                .collect(),
+            0.85,
+        );
+        let Some(r) = r.filter(|r| *r > 0.002 * h) else {
+            return;
+        };
+        let b = &skel.bones[i];
+        let inv = b.rest_matrix().inverse();
+        out.push(Collider {
+            name,
+            bone: b.name.clone(),
+            shape: ColliderShape::Capsule {
+                offset: inv.transform_point3(b.head).to_array(),
+                tail: inv.transform_point3(b.tail).to_array(),
+                radius: r,
+            },
+            group: group.into(),
+            inside: false,
+            measured: true,
+        });
+    };
+    for (k, s) in ["L", "R"].iter().enumerate() {
+        limb(roles.upper_leg[k], format!("thigh.{s}"), "legs", &mut out);
+        limb(roles.lower_leg[k], format!("shin.{s}"), "legs", &mut out);
+    }
+    // Waist lid at the hip joints' height, riding the hips.
+    let hip_y = match (roles.upper_leg[0], roles.upper_leg[1]) {
+        (Some(l), Some(r)) => Some(0.5 * (skel.bones[l].head.y + skel.bones[r].head.y)),
+        _ => roles.hips.map(|i| skel.bones[i].head.y),
+    };
+    if let (Some(y), Some(hips)) = (hip_y, roles.hips) {
+        if let Some(col) = lid(&pts, y, h, skel, hips, "waist") {
+            out.push(col);
+        }
+    }
+    if let Some(ch) = roles.chest {
+        let b = &skel.bones[ch];
+        if let Some(col) = lid(&pts, b.middle().y, h, skel, ch, "chest") {
+            out.push(col);
+        }
+    }
+    if let Some(n) = roles.neck {
+        limb(Some(n), "neck".into(), "head", &mut out);
+    }
+    if let Some(hd) = roles.head {
+        let b = &skel.bones[hd];
+        let top: Vec<Vec3> = pts.iter().copied().filter(|p| p.y > b.head.y).collect();
+        if top.len() >= 8 {
+            let centre = top.iter().copied().sum::<Vec3>() / top.len() as f32;
+            if let Some(r) = percentile(top.iter().map(|p| (*p - centre).length()).collect(), 0.75)
+            {
+                out.push(Collider {
+                    name: "head".into(),
+                    bone: b.name.clone(),
+                    shape: ColliderShape::Sphere {
+                        offset: b
+                            .rest_matrix()
+                            .inverse()
+                            .transform_point3(centre)
+                            .to_array(),
+                        radius: r,
+                    },
+                    group: "head".into(),
+                    inside: false,
+                    measured: true,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A horizontal capsule across the body at height `y` (see the module docs).
+fn lid(pts: &[Vec3], y: f32, h: f32, skel: &Skeleton, bone: usize, name: &str) -> Option<Collider> {
+    let band: Vec<Vec3> = pts
+        .iter()
+        .copied()
+        .filter(|p| (p.y - y).abs() < 0.015 * h)
+        .collect();
+    if band.len() < 8 {
+        return None;
+    }
+    // The trunk's cross-section: keep points within 0.2 H of the mid-plane (drops arms
+    // hanging beside the hips).
+    let cx = band.iter().map(|p| p.x).sum::<f32>() / band.len() as f32;
+    let trunk: Vec<Vec3> = band
+        .into_iter()
+        .filter(|p| (p.x - cx).abs() < 0.12 * h)
+        .collect();
+    if trunk.len() < 8 {
+        return None;
+    }
+    let cz = 0.5
+        * (trunk.iter().map(|p| p.z).fold(f32::INFINITY, f32::min)
+            + trunk.iter().map(|p| p.z).fold(f32::NEG_INFINITY, f32::max));
+    let w = percentile(trunk.iter().map(|p| (p.x - cx).abs()).collect(), 0.95)?;
+    let d = percentile(
+        trunk
+            .iter()
+            .filter(|p| (p.x - cx).abs() < 0.5 * w)
+            .map(|p| (p.z - cz).abs())
+            .collect(),
+        0.5,
+    )?;
+    if d <= 0.002 * h {
+        return None;
+    }
+    let half = (w - d).max(0.01 * h);
+    let b = &skel.bones[bone];
+    let inv = b.rest_matrix().inverse();
+    Some(Collider {
+        name: name.into(),
+        bone: b.name.clone(),
+        shape: ColliderShape::Capsule {
+            offset: inv.transform_point3(Vec3::new(cx - half, y, cz)).to_array(),
+            tail: inv.transform_point3(Vec3::new(cx + half, y, cz)).to_array(),
+            radius: d,
+        },
+        group: name.into(),
+        inside: false,
+        measured: true,
+    })
+}

@@ -1,0 +1,290 @@
+//! Running the springs under a procedural motion and measuring what a lead rigger
+//! looks at: does the skirt enter the legs, does any skirt joint pass between the legs,
+//! does hair go into the head, and does the simulation stay stable.
+//!
+//! The body is driven at 60 steps per second (the frame rate the VRM runtimes step
+//! springs at) by a [`Motion`]; every step the solver runs and the measures are taken
+//! on the joints it moves:
+//!
+//! * **penetration**: how deep a joint (or the middle of a non-root bone) is inside a
+//!   collider of its chain's groups, metres (the hit radius is not counted). Reported
+//!   as metres and as millimetres on a 1.7 m figure.
+//! * **between the legs**: a skirt joint below the hip joints that lies inside the
+//!   corridor joining the two legs' axes at its height (its projection falls between
+//!   them and it is within half a leg radius of the line joining them).
+//! * **hair in the head**: hair joints deeper than 0.3 % H inside a head collider.
+//! * **stability**: every coordinate finite and no joint faster than 40 H/s.
+
+use glam::{Mat4, Vec3};
+use serde::{Deserialize, Serialize};
+
+use super::colliders::{body_height, closest_on_segment, WorldShape};
+use super::motion::Motion;
+use super::roles::Roles;
+use super::sidecar::Sidecar;
+use super::springs::SpringSystem;
+use crate::error::{Error, Result};
+use crate::model::Character;
+
+/// Steps per second.
+pub const STEPS_PER_SECOND: f32 = 60.0;
+
+/// What a simulation measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimReport {
+    /// The motion.
+    pub motion: Motion,
+    /// Simulated seconds.
+    pub seconds: f32,
+    /// Steps taken.
+    pub steps: usize,
+    /// Body height H, metres.
+    pub height: f32,
+    /// Spring chains simulated.
+    pub chains: usize,
+    /// Joints simulated.
+    pub joints: usize,
+    /// Worst collider penetration, metres.
+    pub worst_penetration_m: f32,
+    /// The same in millimetres on a 1.7 m figure.
+    pub worst_penetration_mm_at_1_7m: f32,
+    /// The collider and bone of the worst penetration (empty when none).
+    pub worst_at: String,
+    /// Distinct skirt (cloth) joints that were ever between the legs.
+    pub skirt_joints_between_legs: usize,
+    /// Distinct hair joints that were ever inside a head collider.
+    pub hair_in_head: usize,
+    /// Largest joint speed, H per second.
+    pub max_speed_h: f32,
+    /// Largest angle between a joint's bone and its rest direction (after its parent's
+    /// motion), degrees: evidence the chains swing.
+    pub max_swing_deg: f32,
+    /// Every coordinate stayed finite and speeds bounded.
+    pub stable: bool,
+    /// The done-when verdict: stable, worst penetration under 5 mm at 1.7 m, no skirt
+    /// joint between the legs, no hair in the head.
+    pub passed: bool,
+}
+
+/// One recorded step: the simulated joints' tails per chain and the skinning matrices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimFrame {
+    /// Time, seconds.
+    pub time: f32,
+    /// Skinning matrices (rest -> posed), one per bone.
+    pub skin: Vec<Mat4>,
+    /// Tails per spring chain (world, metres).
+    pub tails: Vec<Vec<Vec3>>,
+}
+
+/// Simulates `seconds` of `motion` and reports the measures.
+pub fn simulate(
+    c: &Character,
+    sidecar: &Sidecar,
+    motion: Motion,
+    seconds: f32,
+) -> Result<SimReport> {
+    run(c, sidecar, motion, seconds, &mut |_| {})
+}
+
+/// Like [`simulate`], also returning every `every`-th step for drawing.
+pub fn simulate_frames(
+    c: &Character,
+    sidecar: &Sidecar,
+    motion: Motion,
+    seconds: f32,
+    every: usize,
+) -> Result<(SimReport, Vec<SimFrame>)> {
+    let mut frames = Vec::new();
+    let every = every.max(1);
+    let mut k = 0usize;
+    let rep = run(c, sidecar, motion, seconds, &mut |f| {
+        if k % every == 0 {
+            frames.push(f.clone());
+        }
+        k += 1;
+    })?;
+    Ok((rep, frames))
+}
+
+fn run(
+    c: &Character,
+    sc: &Sidecar,
+    motion: Motion,
+    seconds: f32,
+    sink: &mut dyn FnMut(&SimFrame),
+) -> Result<SimReport> {
+    let skel = c
+        .skeleton
+        .as_ref()
+        .ok_or_else(|| Error::stage("simulate", "the character has no skeleton"))?;
+    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 600.0) {
+        return Err(Error::stage(
+            "simulate",
+            format!("seconds must be in (0, 600], got {seconds}"),
+        ));
+    }
+    let h = if sc.height > 0.0 {
+        sc.height
+    } else {
+        body_height(c)
+    };
+    let roles = Roles::find(skel, c.vrm.as_ref().map(|v| &v.humanoid));
+    let mut sys = SpringSystem::new(skel, sc)?;
+    let dt = 1.0 / STEPS_PER_SECOND;
+    let steps = (seconds * STEPS_PER_SECOND).round().max(1.0) as usize;
+    let legs: Vec<usize> = sys
+        .colliders
+        .iter()
+        .enumerate()
+        .filter(|(_, (c, b))| c.group == "legs" && roles.is_leg(*b))
+        .map(|(i, _)| i)
+        .collect();
+    let hip_y0 = roles
+        .upper_leg
+        .iter()
+        .flatten()
+        .map(|&i| skel.bones[i].head.y)
+        .fold(f32::NEG_INFINITY, f32::max);
+    let mut worst = (0.0f32, String::new());
+    let mut between: std::collections::BTreeSet<(usize, usize)> = Default::default();
+    let mut in_head: std::collections::BTreeSet<(usize, usize)> = Default::default();
+    let mut max_speed = 0.0f32;
+    let mut max_swing = 0.0f32;
+    let mut finite = true;
+    let mut prev_tails: Option<Vec<Vec<Vec3>>> = None;
+    for s in 0..steps {
+        let t = (s + 1) as f32 * dt;
+        let pose = motion.pose(skel, &roles, h, t);
+        let mut skin = pose.skinning(skel);
+        sys.step(skel, &mut skin, dt);
+        let shapes = sys.world_colliders(skel, &skin);
+        let tails = sys.tails().to_vec();
+        for (ci, (class, joints)) in sys.chains.iter().enumerate() {
+            let cloth = super::chains::is_cloth_class(class);
+            for (k, j) in joints.iter().enumerate() {
+                let p = tails[ci][k];
+                if !p.is_finite() {
+                    finite = false;
+                    continue;
+                }
+                // Swing angle against the rest direction after the parent's motion.
+                let sp = j.parent.map_or(Mat4::IDENTITY, |q| skin[q]);
+                let head = sp.transform_point3(j.rest_head);
+                let rest = sp.transform_vector3(j.rest_tail - j.rest_head);
+                if let (Some(a), Some(b)) = ((p - head).try_normalize(), rest.try_normalize()) {
+                    max_swing = max_swing.max(a.dot(b).clamp(-1.0, 1.0).acos().to_degrees());
+                }
+                let mut probes = vec![p];
+                if k > 0 {
+                    probes.push(0.5 * (p + tails[ci][k - 1]));
+                }
+                for &ci2 in &sys.chain_colliders[ci] {
+                    let (col, _) = &sys.colliders[ci2];
+                    if col.inside {
+                        continue;
+                    }
+                    for q in &probes {
+                        let depth = -shapes[ci2].signed_distance(*q);
+                        if depth > worst.0 {
+                            worst = (
+                                depth,
+                                format!(
+                                    "{} in {} at {:.2} s",
+                                    skel.bones[j.bone].name, col.name, t
+                                ),
+                            );
+                        }
+                        if class == "hair" && col.group == "head" && depth > 0.003 * h {
+                            in_head.insert((ci, k));
+                        }
+                    }
+                }
+                if cloth && between_legs(p, &legs, &shapes, &skin, hip_y0, &roles) {
+                    between.insert((ci, k));
+                }
+            }
+        }
+        if let Some(pt) = &prev_tails {
+            for (a, b) in pt.iter().flatten().zip(tails.iter().flatten()) {
+                max_speed = max_speed.max((*b - *a).length() / dt / h);
+            }
+        }
+        sink(&SimFrame {
+            time: t,
+            skin,
+            tails: tails.clone(),
+        });
+        prev_tails = Some(tails);
+    }
+    let stable = finite && max_speed.is_finite() && max_speed < 40.0;
+    let mm = worst.0 / h * 1.7 * 1000.0;
+    Ok(SimReport {
+        motion,
+        seconds,
+        steps,
+        height: h,
+        chains: sys.chains.len(),
+        joints: sys.chains.iter().map(|c| c.1.len()).sum(),
+        worst_penetration_m: worst.0,
+        worst_penetration_mm_at_1_7m: mm,
+        worst_at: worst.1,
+        skirt_joints_between_legs: between.len(),
+        hair_in_head: in_head.len(),
+        max_speed_h: max_speed,
+        max_swing_deg: max_swing,
+        stable,
+        passed: stable && mm < 5.0 && between.is_empty() && in_head.is_empty(),
+    })
+}
+
+/// Whether `p` lies in the corridor between the left and right leg capsules (see the
+/// module docs). `hip_y0` is the rest height of the hip joints; the test is made in the
+/// hips' posed frame so a jump or spin does not change it.
+fn between_legs(
+    p: Vec3,
+    legs: &[usize],
+    shapes: &[WorldShape],
+    skin: &[Mat4],
+    hip_y0: f32,
+    roles: &Roles,
+) -> bool {
+    let Some(hips) = roles.hips else { return false };
+    // Back to the rest frame of the hips to compare heights.
+    let to_rest = skin[hips].inverse();
+    if to_rest.transform_point3(p).y > hip_y0 {
+        return false;
+    }
+    let mut left = Vec::new();
+    let mut right = Vec::new();
+    for &i in legs {
+        if let WorldShape::Capsule(a, b, r) = shapes[i] {
+            // Which side: the capsule's rest position.
+            let mid_rest = to_rest.transform_point3(0.5 * (a + b));
+            if mid_rest.x >= 0.0 {
+                left.push((a, b, r));
+            } else {
+                right.push((a, b, r));
+            }
+        }
+    }
+    let nearest = |caps: &[(Vec3, Vec3, f32)]| -> Option<(Vec3, f32)> {
+        caps.iter()
+            .map(|&(a, b, r)| (closest_on_segment(p, a, b), r))
+            .min_by(|x, y| (x.0 - p).length().total_cmp(&(y.0 - p).length()))
+    };
+    let (Some((a, ra)), Some((b, rb))) = (nearest(&left), nearest(&right)) else {
+        return false;
+    };
+    let ab = b - a;
+    let l2 = ab.length_squared();
+    if l2 <= 0.0 {
+        return false;
+    }
+    let t = (p - a).dot(ab) / l2;
+    if !(0.0..=1.0).contains(&t) {
+        return false;
+    }
+    let perp = (p - (a + ab * t)).length();
+    perp < 0.25 * (ra + rb)
+}

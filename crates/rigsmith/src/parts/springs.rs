@@ -1,0 +1,275 @@
+//! The spring-bone solver: the VRM 1.0 `VRMC_springBone` model plus sideways links
+//! between neighbouring skirt panels.
+//!
+//! Each spring joint owns the tail of one chain bone. Per step of `dt` seconds, as the
+//! VRM 1.0 specification and `@pixiv/three-vrm` do:
+//!
+//! ```text
+//! inertia   = (current_tail - prev_tail) * (1 - drag)
+//! stiffness = dt * parent_world_rotation * rest_direction * stiffness_force
+//! external  = dt * gravity_dir * gravity_power
+//! next      = current_tail + inertia + stiffness + external
+//! next      = head + normalize(next - head) * bone_length
+//! next      = pushed out of every collider of the joint's groups by hit_radius
+//!             (kept inside "inside" colliders, above planes), length restored
+//! prev_tail = current_tail; current_tail = next
+//! ```
+//!
+//! and the bone turns by the shortest arc from its rest direction (after its parent's
+//! motion) to `next - head`. After all chains are stepped, each [`Link`] pulls its two
+//! tails half-way back toward their rest distance (two passes), and the chains are
+//! walked again root to tip to restore bone lengths and collisions. Stiffness and
+//! gravity are given for a 1.7 m figure and scaled by H / 1.7 m, so the motion of a
+//! figure does not depend on its size.
+//!
+//! [`Link`]: super::Link
+
+use glam::{Mat4, Quat, Vec3};
+
+use super::colliders::{Collider, WorldShape};
+use super::sidecar::{Sidecar, SpringParams};
+use crate::error::{Error, Result};
+use crate::model::Skeleton;
+
+/// One simulated joint (the tail of one chain bone).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpringJoint {
+    /// The bone index in the skeleton.
+    pub bone: usize,
+    /// Its parent bone, if any.
+    pub parent: Option<usize>,
+    /// Rest head, world, metres.
+    pub rest_head: Vec3,
+    /// Rest tail (the chain's tip), world, metres.
+    pub rest_tail: Vec3,
+    /// Stiffness displacement per second, metres (already scaled by H).
+    pub stiffness: f32,
+    /// Drag, 0..1.
+    pub drag: f32,
+    /// Gravity displacement per second, metres (scaled by H), along `gravity_dir`.
+    pub gravity: Vec3,
+    /// Collision radius, metres.
+    pub hit_radius: f32,
+}
+
+/// A running spring simulation over a skeleton.
+#[derive(Debug, Clone)]
+pub struct SpringSystem {
+    /// Per spring chain: its class and joints, root first.
+    pub chains: Vec<(String, Vec<SpringJoint>)>,
+    /// Per spring chain: indices into `colliders` it collides with.
+    pub chain_colliders: Vec<Vec<usize>>,
+    /// Colliders and the bone index each rides.
+    pub colliders: Vec<(Collider, usize)>,
+    /// Links: ((chain, joint), (chain, joint), rest distance in metres).
+    pub links: Vec<((usize, usize), (usize, usize), f32)>,
+    prev: Vec<Vec<Vec3>>,
+    cur: Vec<Vec<Vec3>>,
+    started: bool,
+}
+
+fn bone_idx(skel: &Skeleton, name: &str) -> Result<usize> {
+    skel.find(name).ok_or_else(|| {
+        Error::invalid(
+            "sidecar",
+            format!("names bone {name:?}, which the skeleton lacks"),
+        )
+    })
+}
+
+impl SpringSystem {
+    /// Sets up the solver for the sidecar's spring chains on `skel`.
+    pub fn new(skel: &Skeleton, sc: &Sidecar) -> Result<SpringSystem> {
+        sc.check_bones(skel)?;
+        let h = if sc.height > 0.0 {
+            sc.height
+        } else {
+            skel.height().max(1e-6)
+        };
+        let scale = h / 1.7;
+        let colliders: Vec<(Collider, usize)> = sc
+            .colliders
+            .iter()
+            .map(|c| Ok((c.clone(), bone_idx(skel, &c.bone)?)))
+            .collect::<Result<_>>()?;
+        let mut chains = Vec::new();
+        let mut chain_colliders = Vec::new();
+        let mut where_: std::collections::HashMap<&str, (usize, usize)> = Default::default();
+        let mut order: Vec<&super::Chain> = sc.chains.iter().filter(|c| c.springs()).collect();
+        order.sort_by_key(|c| skel.find(&c.bones[0]).unwrap_or(usize::MAX));
+        for ch in order {
+            let p = sc
+                .springs
+                .get(&ch.class)
+                .cloned()
+                .unwrap_or_else(|| SpringParams::for_class(&ch.class));
+            let tips = ch.world_tips(skel);
+            let mut joints = Vec::with_capacity(ch.bones.len());
+            for (k, b) in ch.bones.iter().enumerate() {
+                let bi = bone_idx(skel, b)?;
+                let bone = &skel.bones[bi];
+                where_.insert(b.as_str(), (chains.len(), k));
+                joints.push(SpringJoint {
+                    bone: bi,
+                    parent: bone.parent,
+                    rest_head: bone.head,
+                    rest_tail: tips[k],
+                    stiffness: p.stiffness * scale,
+                    drag: p.drag.clamp(0.0, 1.0),
+                    gravity: Vec3::from_array(p.gravity_dir).normalize_or_zero()
+                        * p.gravity_power
+                        * scale,
+                    hit_radius: p.hit_radius * h,
+                });
+            }
+            chain_colliders.push(
+                colliders
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (c, _))| p.collider_groups.iter().any(|g| *g == c.group))
+                    .map(|(i, _)| i)
+                    .collect(),
+            );
+            chains.push((ch.class.clone(), joints));
+        }
+        let links = sc
+            .links
+            .iter()
+            .filter_map(|l| {
+                Some((
+                    *where_.get(l.a.as_str())?,
+                    *where_.get(l.b.as_str())?,
+                    l.rest,
+                ))
+            })
+            .collect();
+        let n = chains.len();
+        Ok(SpringSystem {
+            chains,
+            chain_colliders,
+            colliders,
+            links,
+            prev: vec![Vec::new(); n],
+            cur: vec![Vec::new(); n],
+            started: false,
+        })
+    }
+
+    /// The world shapes of all colliders for the body's skinning matrices.
+    pub(crate) fn world_colliders(&self, skel: &Skeleton, skin: &[Mat4]) -> Vec<WorldShape> {
+        self.colliders
+            .iter()
+            .map(|(c, b)| c.world(&(skin[*b] * skel.bones[*b].rest_matrix())))
+            .collect()
+    }
+
+    /// The current tail of every joint (world, metres), per chain.
+    pub fn tails(&self) -> &[Vec<Vec3>] {
+        &self.cur
+    }
+
+    /// Advances one step of `dt` seconds. `skin` holds the body's skinning matrices
+    /// (rest -> posed) for the current frame; the chain bones' entries are overwritten
+    /// with the simulated ones.
+    pub fn step(&mut self, skel: &Skeleton, skin: &mut [Mat4], dt: f32) {
+        let shapes = self.world_colliders(skel, skin);
+        if !self.started {
+            // Start at rest relative to the posed parents.
+            for (ci, (_, joints)) in self.chains.iter().enumerate() {
+                let mut tails = Vec::with_capacity(joints.len());
+                for j in joints {
+                    let s = j.parent.map_or(Mat4::IDENTITY, |p| skin[p]);
+                    let t = s.transform_point3(j.rest_tail);
+                    tails.push(t);
+                    skin[j.bone] = s;
+                }
+                self.prev[ci] = tails.clone();
+                self.cur[ci] = tails;
+            }
+            self.started = true;
+        }
+        for ci in 0..self.chains.len() {
+            let next = self.solve_chain(ci, skel, skin, &shapes, Some(dt));
+            self.prev[ci] = std::mem::replace(&mut self.cur[ci], next);
+        }
+        if !self.links.is_empty() {
+            for _ in 0..2 {
+                for &((ca, ja), (cb, jb), rest) in &self.links {
+                    let (pa, pb) = (self.cur[ca][ja], self.cur[cb][jb]);
+                    let d = pb - pa;
+                    let len = d.length();
+                    if len > 1e-9 {
+                        let corr = d * (0.5 * (len - rest) / len) * 0.5;
+                        self.cur[ca][ja] += corr;
+                        self.cur[cb][jb] -= corr;
+                    }
+                }
+            }
+            for ci in 0..self.chains.len() {
+                let fixed = self.solve_chain(ci, skel, skin, &shapes, None);
+                self.cur[ci] = fixed;
+            }
+        }
+    }
+
+    /// Walks one chain root to tip: with `dt`, integrates from the current state; without,
+    /// only re-projects the current tails (lengths and collisions). Writes skinning
+    /// matrices of the chain's bones and returns the new tails.
+    fn solve_chain(
+        &self,
+        ci: usize,
+        skel: &Skeleton,
+        skin: &mut [Mat4],
+        shapes: &[WorldShape],
+        dt: Option<f32>,
+    ) -> Vec<Vec3> {
+        let joints = &self.chains[ci].1;
+        let _ = skel;
+        let mut out = Vec::with_capacity(joints.len());
+        for (k, j) in joints.iter().enumerate() {
+            let sp = j.parent.map_or(Mat4::IDENTITY, |p| skin[p]);
+            let head = sp.transform_point3(j.rest_head);
+            let rest_vec = sp.transform_vector3(j.rest_tail - j.rest_head);
+            let len = (j.rest_tail - j.rest_head).length();
+            let rest_dir = rest_vec.try_normalize().unwrap_or(Vec3::NEG_Y);
+            let cur = self.cur[ci][k];
+            let mut next = match dt {
+                Some(dt) => {
+                    let prev = self.prev[ci][k];
+                    cur + (cur - prev) * (1.0 - j.drag)
+                        + rest_dir * (j.stiffness * dt)
+                        + j.gravity * dt
+                }
+                None => cur,
+            };
+            next = head + (next - head).try_normalize().unwrap_or(rest_dir) * len;
+            for &s in &self.chain_colliders[ci] {
+                let (c, _) = &self.colliders[s];
+                let shape = &shapes[s];
+                let sd = shape.signed_distance(next);
+                if c.inside {
+                    // Keep the joint's sphere inside the shape.
+                    if sd > -j.hit_radius {
+                        let (surf, n) = shape.surface(next);
+                        next = surf - n * j.hit_radius;
+                    }
+                } else if sd < j.hit_radius {
+                    let (surf, n) = shape.surface(next);
+                    next = surf + n * j.hit_radius;
+                }
+                next = head + (next - head).try_normalize().unwrap_or(rest_dir) * len;
+            }
+            if !next.is_finite() {
+                next = head + rest_dir * len;
+            }
+            let dir = (next - head).try_normalize().unwrap_or(rest_dir);
+            let q = Quat::from_rotation_arc(rest_dir, dir);
+            skin[j.bone] = Mat4::from_translation(head)
+                * Mat4::from_quat(q)
+                * Mat4::from_translation(-head)
+                * sp;
+            out.push(next);
+        }
+        out
+    }
+}

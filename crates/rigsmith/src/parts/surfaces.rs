@@ -1,0 +1,269 @@
+//! Surface classes: every material is tagged with what it is (skin, face, eye, hair,
+//! cloth, line-work, other) so shading and later stages can treat classes differently.
+//!
+//! The table is keyed on the MATERIAL name (mesh node names such as `Object_7` carry no
+//! meaning; material names survive the glTF round trip and are what the artist chose).
+//! A part without a material is keyed by its part name. It is decided in descending
+//! order of trust:
+//!
+//! 1. **the name**: VRoid's formal infixes (`N00_000_00_Body_00_SKIN_Instance`: `SKIN`,
+//!    `FACE`, `EYE`, `HAIR`, `CLOTH`), then whole tokens of the material name, then of
+//!    the part name (`skirt`, `bangs`, `iris`...).
+//! 2. **the weights**: a surface pulled at least 5 % (of its total vertex weight) by the
+//!    bones of a spring chain takes that chain's class (hair -> hair, skirt/cape/ribbon...
+//!    -> cloth). The threshold is deliberately low: a hair mesh welded to the head
+//!    at the cap and sprung only at the strands is still hair.
+//! 3. **the flags**: line-work (an outline or inverted-hull pass) is not a surface of the
+//!    character at all. The model carries no material flags, so the outline flag is read
+//!    from an `outline`/`line` token of the material or part name; it is checked first
+//!    because an outline mesh named `Hair_Outline` is still line-work.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::chains::Chain;
+use crate::model::naming::tokens;
+use crate::model::Character;
+
+/// What a surface is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SurfaceClass {
+    /// Body skin.
+    Skin,
+    /// The face (skin shading with face-specific treatment).
+    Face,
+    /// Eyes (iris, whites, highlights, lashes).
+    Eye,
+    /// Hair.
+    Hair,
+    /// Garments.
+    Cloth,
+    /// Outline / line-work passes.
+    LineWork,
+    /// Rigid props and anything not recognised.
+    Other,
+}
+
+/// The minimum share of a surface's vertex weight pulled by a chain class for the
+/// weights to decide its class (5 %).
+pub const CHAIN_WEIGHT_SHARE: f32 = 0.05;
+
+/// Class from a name's tokens, or `None` when the name says nothing.
+pub(crate) fn class_from_name(name: &str) -> Option<SurfaceClass> {
+    use SurfaceClass::*;
+    let toks = tokens(name);
+    let has = |w: &[&str]| toks.iter().any(|t| w.contains(&t.as_str()));
+    // VRoid's formal infixes are whole upper-case tokens.
+    for raw in name.split(['_', '-', '.', ' ']) {
+        match raw {
+            "SKIN" | "BODY" => return Some(Skin),
+            "FACE" => return Some(Face),
+            "EYE" | "EYEIRIS" | "EYEHIGHLIGHT" | "EYEWHITE" | "EYELINE" | "EYELASH" => {
+                return Some(Eye)
+            }
+            "HAIR" | "HAIRBACK" => return Some(Hair),
+            "CLOTH" => return Some(Cloth),
+            _ => {}
+        }
+    }
+    if has(&[
+        "eye",
+        "eyes",
+        "iris",
+        "pupil",
+        "sclera",
+        "cornea",
+        "eyelash",
+        "eyelashes",
+        "lash",
+        "lashes",
+        "highlight",
+        "eyewhite",
+    ]) {
+        return Some(Eye);
+    }
+    if has(&[
+        "hair",
+        "bangs",
+        "fringe",
+        "ponytail",
+        "twintail",
+        "twintails",
+        "braid",
+        "ahoge",
+        "tails",
+        "tail",
+        "bun",
+    ]) {
+        return Some(Hair);
+    }
+    if has(&[
+        "face", "head", "mouth", "teeth", "tongue", "brow", "eyebrow", "eyebrows",
+    ]) {
+        return Some(Face);
+    }
+    if has(&[
+        "cloth",
+        "clothes",
+        "skirt",
+        "shirt",
+        "tshirt",
+        "dress",
+        "pants",
+        "trousers",
+        "shorts",
+        "jeans",
+        "tights",
+        "stockings",
+        "socks",
+        "sock",
+        "shoe",
+        "shoes",
+        "boot",
+        "boots",
+        "jacket",
+        "coat",
+        "cape",
+        "sleeve",
+        "sleeves",
+        "top",
+        "tops",
+        "bottom",
+        "bottoms",
+        "uniform",
+        "garment",
+        "ribbon",
+        "scarf",
+        "glove",
+        "gloves",
+        "hat",
+        "cap",
+        "vest",
+        "hood",
+        "hoodie",
+        "belt",
+        "collar",
+        "apron",
+        "kimono",
+        "robe",
+        "leotard",
+        "bra",
+        "panties",
+        "underwear",
+        "sweater",
+        "blouse",
+        "tie",
+        "cloak",
+        "armor",
+        "armour",
+        "suit",
+        "outfit",
+        "costume",
+    ]) {
+        return Some(Cloth);
+    }
+    if has(&[
+        "skin", "body", "base", "human", "arms", "legs", "hands", "feet",
+    ]) {
+        return Some(Skin);
+    }
+    None
+}
+
+fn is_line_work(name: &str) -> bool {
+    let toks = tokens(name);
+    toks.iter().any(|t| {
+        matches!(
+            t.as_str(),
+            "outline" | "outlines" | "line" | "lines" | "lineart" | "linework" | "inkline"
+        )
+    })
+}
+
+/// The surface class of every material (parts without a material are keyed by their
+/// part name). `chains` are the character's chains (from [`super::chains_from_skeleton`]
+/// or [`super::build_chains`]), used by the weights rule.
+pub fn surface_classes(c: &Character, chains: &[Chain]) -> BTreeMap<String, SurfaceClass> {
+    // Bone index -> surface class its chain pulls toward.
+    let mut pull: BTreeMap<usize, SurfaceClass> = BTreeMap::new();
+    if let Some(skel) = &c.skeleton {
+        for ch in chains.iter().filter(|ch| ch.springs()) {
+            let class = if ch.class == "hair" {
+                SurfaceClass::Hair
+            } else if matches!(ch.class.as_str(), "breast" | "bust") {
+                continue;
+            } else {
+                SurfaceClass::Cloth
+            };
+            for b in &ch.bones {
+                if let Some(i) = skel.find(b) {
+                    pull.insert(i, class);
+                }
+            }
+        }
+    }
+    // Group parts by key, in part order.
+    let mut keys: Vec<String> = Vec::new();
+    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, p) in c.parts.iter().enumerate() {
+        let key = p.material.clone().unwrap_or_else(|| p.name.clone());
+        if !groups.contains_key(&key) {
+            keys.push(key.clone());
+        }
+        groups.entry(key).or_default().push(i);
+    }
+    let mut out = BTreeMap::new();
+    for key in keys {
+        let parts = &groups[&key];
+        let part_names: Vec<&str> = parts.iter().map(|&i| c.parts[i].name.as_str()).collect();
+        let class = if is_line_work(&key) || part_names.iter().all(|n| is_line_work(n)) {
+            SurfaceClass::LineWork
+        } else if let Some(k) = c.parts[parts[0]]
+            .material
+            .as_deref()
+            .and_then(class_from_name)
+        {
+            k
+        } else if let Some(k) = part_names.iter().find_map(|n| class_from_name(n)) {
+            k
+        } else if let Some(k) = by_weights(c, parts, &pull) {
+            k
+        } else {
+            SurfaceClass::Other
+        };
+        out.insert(key, class);
+    }
+    out
+}
+
+/// The chain class pulling at least [`CHAIN_WEIGHT_SHARE`] of these parts' weight.
+fn by_weights(
+    c: &Character,
+    parts: &[usize],
+    pull: &BTreeMap<usize, SurfaceClass>,
+) -> Option<SurfaceClass> {
+    let mut total = 0.0f32;
+    let mut per: BTreeMap<SurfaceClass, f32> = BTreeMap::new();
+    for &pi in parts {
+        let Some(w) = &c.parts[pi].weights else {
+            continue;
+        };
+        for list in &w.vertices {
+            for inf in list {
+                total += inf.weight;
+                if let Some(k) = pull.get(&(inf.bone as usize)) {
+                    *per.entry(*k).or_insert(0.0) += inf.weight;
+                }
+            }
+        }
+    }
+    if total <= 0.0 {
+        return None;
+    }
+    per.into_iter()
+        .filter(|(_, w)| *w / total >= CHAIN_WEIGHT_SHARE)
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(k, _)| k)
+}
