@@ -352,6 +352,19 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
         }
     }
 
+    // Weight-report checks of the binding stage that this module does not measure
+    // itself (same meaning under another id is not repeated).
+    let mine: HashSet<String> = checks.iter().map(|k| k.id.clone()).collect();
+    for k in crate::bind::weight_report(c).checks() {
+        let dup = matches!(
+            k.id.as_str(),
+            "weights.sum" | "weights.influences" | "weights.non_deform" | "weights.mirror"
+        );
+        if !dup && !mine.contains(&k.id) {
+            checks.push(k);
+        }
+    }
+
     // ---- D. deformation
     let (library, skipped) = match &o.library {
         Some(l) => (l.clone(), Vec::new()),
