@@ -127,6 +127,33 @@ pub struct Rendered {
     pub rgba: Vec<u8>,
     /// Parts drawn as placeholders, bones of the pose the rig does not have.
     pub notes: Vec<String>,
+    /// The frame: image pixel = `(scene x - view[0], scene y - view[1]) * view[2]`.
+    pub view: [f32; 3],
+}
+
+impl Rendered {
+    /// The image pixel (column, row) a scene point (scene px) lands on.
+    pub fn pixel_of(&self, x: f32, y: f32) -> (i64, i64) {
+        (
+            ((x - self.view[0]) * self.view[2]).floor() as i64,
+            ((y - self.view[1]) * self.view[2]).floor() as i64,
+        )
+    }
+
+    /// The RGBA of the pixel at a scene point, or `None` off the image.
+    pub fn at(&self, x: f32, y: f32) -> Option<[u8; 4]> {
+        let (c, r) = self.pixel_of(x, y);
+        if c < 0 || r < 0 || c >= self.width as i64 || r >= self.height as i64 {
+            return None;
+        }
+        let i = (r as usize * self.width as usize + c as usize) * 4;
+        Some([
+            self.rgba[i],
+            self.rgba[i + 1],
+            self.rgba[i + 2],
+            self.rgba[i + 3],
+        ])
+    }
 }
 
 impl Rendered {
@@ -483,5 +510,6 @@ pub fn render(
         height,
         rgba,
         notes,
+        view: [x0, y0, s],
     })
 }

@@ -37,11 +37,11 @@
 //! assert_eq!(back["bones"][1]["y"], 100.0);
 //! ```
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde_json::{json, Map, Value};
 
-use crate::art::{art_src, PartProbe};
+use crate::art::PartProbe;
 use crate::attachment_box::attachment_box;
 use crate::error::{num, RigError};
 use crate::model::{Attachment, Bone, Nesting, RigDocument, Skin, Slot};
@@ -364,8 +364,19 @@ fn strip_ext(path: &str) -> &str {
     path
 }
 
+/// Rounds to 1e-6 (Spine's own exports carry two decimals), so a second round trip
+/// writes the same bytes.
+fn r6(v: f64) -> f64 {
+    let r = (v * 1e6).round() / 1e6;
+    if r.is_finite() {
+        r + 0.0
+    } else {
+        v
+    }
+}
+
 fn put(m: &mut Map<String, Value>, k: &str, v: f64, default: f64) {
-    let v = v + 0.0;
+    let v = r6(v);
     if v != default {
         m.insert(k.into(), json!(v));
     }
@@ -381,9 +392,40 @@ fn merge_spine(m: &mut Map<String, Value>, extra: &Map<String, Value>) {
     }
 }
 
+fn bone_json(b: &Bone, (ox, oy): (f64, f64), synthetic_root: Option<&str>) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), b.name.clone().into());
+    let (x, y) = if b.parent.is_none() {
+        (b.x - ox, -(b.y - oy))
+    } else {
+        (b.x, -b.y)
+    };
+    match (&b.parent, synthetic_root) {
+        (Some(p), _) => {
+            m.insert("parent".into(), p.clone().into());
+        }
+        (None, Some(r)) => {
+            m.insert("parent".into(), r.into());
+        }
+        _ => {}
+    }
+    if let Some(Value::Object(s)) = b.extra.get("spine") {
+        if let Some(l) = s.get("length") {
+            m.insert("length".into(), l.clone());
+        }
+    }
+    put(&mut m, "rotation", -b.rotation_deg, 0.0);
+    put(&mut m, "x", x, 0.0);
+    put(&mut m, "y", y, 0.0);
+    put(&mut m, "scaleX", b.scale_x, 1.0);
+    put(&mut m, "scaleY", b.scale_y, 1.0);
+    merge_spine(&mut m, &b.extra);
+    Value::Object(m)
+}
+
 /// Exports the model as Spine JSON. `probe` (optional) measures art whose size the
-/// attachment does not declare; Spine needs every region's size. The entity name used
-/// to address art through the probe is the document's `name` field, else `rig`.
+/// attachment does not declare (Spine needs every region's size): an attachment's art
+/// is `probe.prefix + path`. Numbers are written rounded to 1e-6.
 pub fn export_spine(
     doc: &RigDocument,
     probe: Option<&PartProbe>,
@@ -404,10 +446,10 @@ pub fn export_spine(
     }
     let vb = doc.view_box();
     let (ox, oy) = doc.origin.unwrap_or_else(|| rig_origin(doc));
-    skeleton.insert("x".into(), json!(vb[0] - ox + 0.0));
-    skeleton.insert("y".into(), json!(-(vb[1] + vb[3] - oy) + 0.0));
-    skeleton.insert("width".into(), json!(vb[2]));
-    skeleton.insert("height".into(), json!(vb[3]));
+    skeleton.insert("x".into(), json!(r6(vb[0] - ox)));
+    skeleton.insert("y".into(), json!(r6(-(vb[1] + vb[3] - oy))));
+    skeleton.insert("width".into(), json!(r6(vb[2])));
+    skeleton.insert("height".into(), json!(r6(vb[3])));
     out.insert("skeleton".into(), Value::Object(skeleton));
 
     // Bones, parents first.
@@ -426,54 +468,27 @@ pub fn export_spine(
         ));
         synthetic_root = Some(name);
     }
-    let mut children: BTreeMap<&str, Vec<&Bone>> = BTreeMap::new();
-    for b in &doc.bones {
-        if let Some(p) = &b.parent {
-            children.entry(p.as_str()).or_default().push(b);
-        }
-    }
     let mut bones_out = Vec::new();
     if let Some(r) = &synthetic_root {
         bones_out.push(json!({"name": r}));
     }
-    let mut stack: Vec<&Bone> = roots.iter().rev().copied().collect();
-    let mut done = BTreeSet::new();
-    while let Some(b) = stack.pop() {
-        if !done.insert(b.name.as_str()) {
-            continue;
+    // Declared order, each bone once its parent is out (Spine reads parents first).
+    let mut done: BTreeSet<&str> = BTreeSet::new();
+    let mut pending: Vec<&Bone> = doc.bones.iter().collect();
+    while !pending.is_empty() {
+        let before = pending.len();
+        let mut rest = Vec::new();
+        for b in pending {
+            if b.parent.as_deref().is_some_and(|p| !done.contains(p)) {
+                rest.push(b);
+                continue;
+            }
+            done.insert(b.name.as_str());
+            bones_out.push(bone_json(b, (ox, oy), synthetic_root.as_deref()));
         }
-        let mut m = Map::new();
-        m.insert("name".into(), b.name.clone().into());
-        let (x, y) = if b.parent.is_none() {
-            (b.x - ox, -(b.y - oy))
-        } else {
-            (b.x, -b.y)
-        };
-        match (&b.parent, &synthetic_root) {
-            (Some(p), _) => {
-                m.insert("parent".into(), p.clone().into());
-            }
-            (None, Some(r)) => {
-                m.insert("parent".into(), r.clone().into());
-            }
-            _ => {}
-        }
-        if let Some(Value::Object(s)) = b.extra.get("spine") {
-            if let Some(l) = s.get("length") {
-                m.insert("length".into(), l.clone());
-            }
-        }
-        put(&mut m, "rotation", -b.rotation_deg, 0.0);
-        put(&mut m, "x", x, 0.0);
-        put(&mut m, "y", y, 0.0);
-        put(&mut m, "scaleX", b.scale_x, 1.0);
-        put(&mut m, "scaleY", b.scale_y, 1.0);
-        merge_spine(&mut m, &b.extra);
-        bones_out.push(Value::Object(m));
-        if let Some(ch) = children.get(b.name.as_str()) {
-            for c in ch.iter().rev() {
-                stack.push(c);
-            }
+        pending = rest;
+        if pending.len() == before {
+            break;
         }
     }
     out.insert("bones".into(), Value::Array(bones_out));
@@ -501,12 +516,6 @@ pub fn export_spine(
     out.insert("slots".into(), Value::Array(slots_out));
 
     // Skins, 4.x array form; default first.
-    let entity = doc
-        .extra
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or("rig")
-        .to_string();
     let mut skins: Vec<&Skin> = doc.skins.iter().collect();
     skins.sort_by_key(|s| s.name != "default");
     let mut skins_out = Vec::new();
@@ -520,7 +529,7 @@ pub fn export_spine(
                 if path != name {
                     m.insert("path".into(), path.into());
                 }
-                let art = probe.and_then(|p| p.probe(&art_src(&entity, &a.path, &p.prefix)).1);
+                let art = probe.and_then(|p| p.probe(&format!("{}{}", p.prefix, a.path)).1);
                 let bx = attachment_box(a.width, a.height, art);
                 let (mut x, mut y) = (a.x, -a.y);
                 match bx {
@@ -529,8 +538,8 @@ pub fn export_spine(
                         y += (a.anchor.1 - 0.5) * h;
                         put(&mut m, "x", x, 0.0);
                         put(&mut m, "y", y, 0.0);
-                        m.insert("width".into(), json!(w));
-                        m.insert("height".into(), json!(h));
+                        m.insert("width".into(), json!(r6(w)));
+                        m.insert("height".into(), json!(r6(h)));
                     }
                     None => {
                         put(&mut m, "x", x, 0.0);

@@ -302,3 +302,32 @@ pub fn reference_joints(o: &MannequinOptions) -> Vec<(&'static str, Vec3)> {
     let nz = normalization(&body.0, o.height);
     lay.joints.iter().map(|(n, p)| (*n, nz.apply(*p))).collect()
 }
+
+/// Wavefront OBJ text of a character's parts: one `o` object per part (named as the
+/// part, with `usemtl` when it has a material), positions in glTF space, 1-based
+/// faces. Deterministic (shortest round-trip float formatting).
+pub fn obj_text(c: &Character) -> String {
+    use std::fmt::Write;
+    let mut s = String::from("# rigsmith mannequin (glTF space: metres, +Y up, facing +Z)\n");
+    let mut base = 1usize;
+    for p in &c.parts {
+        let _ = writeln!(s, "o {}", p.name);
+        if let Some(m) = &p.material {
+            let _ = writeln!(s, "usemtl {m}");
+        }
+        for v in &p.mesh.positions {
+            let _ = writeln!(s, "v {} {} {}", v.x, v.y, v.z);
+        }
+        for t in &p.mesh.triangles {
+            let _ = writeln!(
+                s,
+                "f {} {} {}",
+                t[0] as usize + base,
+                t[1] as usize + base,
+                t[2] as usize + base
+            );
+        }
+        base += p.mesh.positions.len();
+    }
+    s
+}

@@ -510,3 +510,35 @@ fn data_dir_prefers_the_environment() {
     // The tests run with the corpus reachable, so a data folder is always found.
     assert!(mpfb2::data_dir().is_some());
 }
+
+#[test]
+fn weights_survive_a_glb_round_trip() {
+    let tmp = common::tmpdir();
+    let path = tmp.path().join("base.glb");
+    let opts = rigsmith::io::gltf::WriteOptions {
+        max_influences: 8,
+        ..Default::default()
+    };
+    rigsmith::io::write_character(&path, base(), &opts).unwrap();
+    let c = rigsmith::io::read_character(&path).unwrap();
+    let body = &c.parts[c.find_part("body").unwrap()];
+    assert_eq!(body.mesh.positions.len(), 13_380);
+    for (a, b) in body
+        .mesh
+        .positions
+        .iter()
+        .zip(&base().parts[0].mesh.positions)
+    {
+        assert!((*a - *b).length() < 1e-6);
+    }
+    let s = c.skeleton.as_ref().unwrap();
+    assert_eq!(s.len(), 53);
+    let truth = artist_body_weights("game_engine");
+    let w = body.weights.as_ref().unwrap();
+    assert_eq!(weight_mismatches(&c, w, &truth, 1e-3), 0);
+    // Positive control: written with 4 influences, the 608 richer vertices differ.
+    rigsmith::io::write_character(&path, base(), &Default::default()).unwrap();
+    let c4 = rigsmith::io::read_character(&path).unwrap();
+    let w4 = c4.parts[0].weights.as_ref().unwrap();
+    assert_eq!(weight_mismatches(&c4, w4, &truth, 1e-3), 608);
+}

@@ -385,3 +385,19 @@ fn bad_options_are_refused_or_reported() {
     assert!(hs.validate().is_err());
     assert!(MannequinOptions::default().validate().is_ok());
 }
+
+#[test]
+fn same_glb_bytes_twice() {
+    let tmp = crate::common::tmpdir();
+    let o = MannequinOptions {
+        hair: true,
+        skirt: true,
+        ..Default::default()
+    };
+    let (a, b) = (tmp.path().join("a.glb"), tmp.path().join("b.glb"));
+    rigsmith::io::write_character(&a, &mannequin::build(&o), &Default::default()).unwrap();
+    rigsmith::io::write_character(&b, &mannequin::build(&o), &Default::default()).unwrap();
+    let (x, y) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert!(x.len() > 100_000);
+    assert_eq!(x, y);
+}
