@@ -2,11 +2,13 @@
 //!
 //! Reads any skinned glTF/GLB/VRM, runs [`rigsmith::review::check`] and prints a
 //! summary (or, with `--json`, the report as one JSON object). `--html FILE` writes a
-//! self-contained HTML report. Exit code 1 when any blocker fails, 2 on bad input.
+//! self-contained HTML report with the sheets embedded; `--sheets DIR` writes the
+//! placement, pose and joint sheets as PNG. Exit code 1 when any blocker fails, 2 on
+//! bad input.
 
 use std::path::PathBuf;
 
-use rigsmith::review::{check, html_report, CheckOptions, Skinning};
+use rigsmith::review::{check, html_report, posed_character, CheckOptions, Skinning};
 
 use crate::util::{BadInput, Ctx, Outcome};
 
@@ -21,7 +23,7 @@ pub struct Args {
     /// Write a self-contained HTML report to this file.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-    /// Write review sheets (PNG) into this folder.
+    /// Write the review sheets (placement.png, poses.png, joints.png) into this folder.
     #[arg(long, value_name = "DIR")]
     pub sheets: Option<PathBuf>,
     /// Measure poses with dual-quaternion skinning instead of linear blend.
@@ -43,15 +45,29 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let pb = ctx.stage("checking");
     let r = check(&c, &o).map_err(|e| BadInput(format!("{}: {e}", a.input.display())))?;
     pb.finish_and_clear();
-    if a.sheets.is_some() {
-        return Err(BadInput(
-            "--sheets needs the renderer (rigsmith-render), which this build does not provide yet"
-                .into(),
-        )
-        .into());
+    let mut pngs: Vec<(String, Vec<u8>)> = Vec::new();
+    if a.sheets.is_some() || a.html.is_some() {
+        let pb = ctx.stage("drawing sheets");
+        for (name, img) in sheets(&c, &r, o.skinning) {
+            if let Some(dir) = &a.sheets {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+                let path = dir.join(format!("{name}.png"));
+                img.save_png(&path).map_err(|e| anyhow::anyhow!("{e}"))?;
+            }
+            pngs.push((name, img.to_png_bytes()));
+        }
+        pb.finish_and_clear();
+        if let Some(dir) = &a.sheets {
+            ctx.info(&format!(
+                "wrote {} sheets into {}",
+                pngs.len(),
+                dir.display()
+            ));
+        }
     }
     if let Some(h) = &a.html {
-        let page = html_report(&r, &[]);
+        let page = html_report(&r, &pngs);
         rigsmith::io::atomic::write_atomic(h, page.as_bytes())
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         ctx.info(&format!("wrote {}", h.display()));
@@ -86,4 +102,51 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     } else {
         Outcome::Ok
     })
+}
+
+/// Renders the three review sheets: placement, poses (a row per pose) and joint
+/// close-ups of every flagged joint (or of the band poses when none is flagged).
+fn sheets(
+    c: &rigsmith::Character,
+    r: &rigsmith::review::CheckReport,
+    skinning: Skinning,
+) -> Vec<(String, rigsmith_render::Image)> {
+    let Some(s) = c.skeleton.as_ref() else {
+        return Vec::new();
+    };
+    let mut out = vec![(
+        "placement".to_string(),
+        rigsmith_render::placement_sheet(c, s, 1024),
+    )];
+    let rows: Vec<(String, Vec<Vec<glam::Vec3>>, Vec<(glam::Vec3, glam::Vec3)>)> = r
+        .poses
+        .iter()
+        .map(|p| {
+            let (parts, bones) = posed_character(c, p, skinning);
+            (p.name.clone(), parts, bones)
+        })
+        .collect();
+    out.push((
+        "poses".to_string(),
+        rigsmith_render::pose_sheet(&rows, c, 512),
+    ));
+    let items: Vec<(String, Vec<Vec<glam::Vec3>>, glam::Vec3, f32)> = r
+        .flagged_joints
+        .iter()
+        .filter_map(|f| {
+            let p = r.poses.iter().find(|p| p.name == f.pose)?;
+            let (parts, _) = posed_character(c, p, skinning);
+            Some((
+                format!("{} {}", f.pose, f.joint),
+                parts,
+                f.centre,
+                3.0 * f.radius,
+            ))
+        })
+        .collect();
+    out.push((
+        "joints".to_string(),
+        rigsmith_render::joint_sheet(&items, c, 512),
+    ));
+    out
 }

@@ -23,12 +23,15 @@ fn check_makehuman_json_html_and_exit_codes() {
     let good = dir.path().join("mh.glb");
     write(&clean, &good);
     let html = dir.path().join("report.html");
+    let sheets = dir.path().join("sheets");
     let out = rigsmith(&[
         "check",
         good.to_str().unwrap(),
         "--json",
         "--html",
         html.to_str().unwrap(),
+        "--sheets",
+        sheets.to_str().unwrap(),
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
@@ -61,6 +64,14 @@ fn check_makehuman_json_html_and_exit_codes() {
     assert_eq!(inf["passed"], true, "{inf}");
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("deform.knee_120.L.band"));
+    assert_eq!(page.matches("data:image/png;base64,").count(), 3);
+    for s in ["placement.png", "poses.png", "joints.png"] {
+        let png = std::fs::read(sheets.join(s)).unwrap();
+        assert_eq!(&png[1..4], b"PNG", "{s}");
+        let w = u32::from_be_bytes(png[16..20].try_into().unwrap());
+        let h = u32::from_be_bytes(png[20..24].try_into().unwrap());
+        assert!(w >= 256 && h >= 256, "{s}: {w}x{h}");
+    }
 
     // A knee bent backwards is a blocker: exit 1.
     let mut bad = clean.clone();
