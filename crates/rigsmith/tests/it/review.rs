@@ -486,3 +486,36 @@ fn no_skeleton_is_a_clear_error() {
     let e = check(&c, &CheckOptions::default()).unwrap_err().to_string();
     assert!(e.contains("no skeleton"), "{e}");
 }
+
+#[test]
+fn check_the_mannequin_rigged_by_rigsmith() {
+    let mut c = rigsmith::mannequin::build(&rigsmith::mannequin::MannequinOptions::default());
+    let fit = rigsmith::fit::fit(&c, &Default::default()).unwrap();
+    let bound = rigsmith::bind::bind(&c, &fit.skeleton, &Default::default()).unwrap();
+    for (p, w) in c.parts.iter_mut().zip(bound.weights) {
+        p.weights = w;
+    }
+    c.skeleton = Some(fit.skeleton);
+    let r = check(&c, &CheckOptions::default()).unwrap();
+    for k in r.checks.iter().filter(|k| !k.passed) {
+        eprintln!(
+            "mannequin finding: {} = {:.4} (limit {}) {}",
+            k.id, k.value, k.threshold, k.detail
+        );
+    }
+    eprintln!("mannequin counts: {:?}", r.counts);
+    // The whole library runs on the fitted names; every band is measured.
+    assert!(r.poses.len() >= 24, "{:?}", r.not_verified);
+    for id in [
+        "deform.elbow_120.L.band",
+        "deform.knee_120.R.band",
+        "deform.wrist_twist_80.L.band",
+        "deform.arm_down.R.band",
+        "weights.cross_side_leak",
+        "weights.garment.shirt",
+    ] {
+        assert!(r.get(id).is_some(), "{id} missing: {:?}", r.not_verified);
+    }
+    assert_eq!(get(&r, "weights.unweighted").value, 0.0);
+    assert!(get(&r, "structure.root_follows").passed);
+}
