@@ -7,11 +7,14 @@
 //! on the joints it moves:
 //!
 //! * **penetration**: how deep a joint (or the middle of a non-root bone) is inside a
-//!   collider of its chain's groups, metres (the hit radius is not counted). Reported
+//!   collider of its chain's groups, or (whatever the solver is told) a leg collider
+//!   for cloth and a head collider for hair, metres (the hit radius is not counted). Reported
 //!   as metres and as millimetres on a 1.7 m figure.
 //! * **between the legs**: a skirt joint below the hip joints that lies inside the
 //!   corridor joining the two legs' axes at its height (its projection falls between
-//!   them and it is within half a leg radius of the line joining them).
+//!   them and it is within half a leg radius of the line joining them). Only leg
+//!   segments within 45 degrees of the hips' vertical count: a skirt on a crouched
+//!   lap hangs between the knees without having passed between the legs.
 //! * **hair in the head**: hair joints deeper than 0.3 % H inside a head collider.
 //! * **stability**: every coordinate finite and no joint faster than 40 H/s.
 
@@ -52,6 +55,8 @@ pub struct SimReport {
     pub worst_at: String,
     /// Distinct skirt (cloth) joints that were ever between the legs.
     pub skirt_joints_between_legs: usize,
+    /// The first skirt joint found between the legs and when (empty when none).
+    pub between_at: String,
     /// Distinct hair joints that were ever inside a head collider.
     pub hair_in_head: usize,
     /// Largest joint speed, H per second.
@@ -148,6 +153,7 @@ fn run(
         .fold(f32::NEG_INFINITY, f32::max);
     let mut worst = (0.0f32, String::new());
     let mut between: std::collections::BTreeSet<(usize, usize)> = Default::default();
+    let mut between_at = String::new();
     let mut in_head: std::collections::BTreeSet<(usize, usize)> = Default::default();
     let mut max_speed = 0.0f32;
     let mut max_swing = 0.0f32;
@@ -179,9 +185,11 @@ fn run(
                 if k > 0 {
                     probes.push(0.5 * (p + tails[ci][k - 1]));
                 }
-                for &ci2 in &sys.chain_colliders[ci] {
-                    let (col, _) = &sys.colliders[ci2];
-                    if col.inside {
+                for (ci2, (col, _)) in sys.colliders.iter().enumerate() {
+                    let measured = sys.chain_colliders[ci].contains(&ci2)
+                        || (cloth && col.group == "legs")
+                        || (class == "hair" && col.group == "head");
+                    if col.inside || !measured {
                         continue;
                     }
                     for q in &probes {
@@ -201,6 +209,13 @@ fn run(
                     }
                 }
                 if cloth && between_legs(p, &legs, &shapes, &skin, hip_y0, &roles) {
+                    if between.is_empty() {
+                        let q = skin[roles.hips.unwrap_or(0)].inverse().transform_point3(p);
+                        between_at = format!(
+                            "{} at {:.2} s (hips frame {:.3} {:.3} {:.3})",
+                            skel.bones[j.bone].name, t, q.x, q.y, q.z
+                        );
+                    }
                     between.insert((ci, k));
                 }
             }
@@ -230,6 +245,7 @@ fn run(
         worst_penetration_mm_at_1_7m: mm,
         worst_at: worst.1,
         skirt_joints_between_legs: between.len(),
+        between_at,
         hair_in_head: in_head.len(),
         max_speed_h: max_speed,
         max_swing_deg: max_swing,
@@ -268,8 +284,14 @@ fn between_legs(
             }
         }
     }
+    // Only legs within 45 degrees of the hips' vertical bound a gap: a skirt draped
+    // over a crouched lap lies between the knees without being between the legs.
+    let up = skin[hips].transform_vector3(Vec3::Y).normalize_or_zero();
     let nearest = |caps: &[(Vec3, Vec3, f32)]| -> Option<(Vec3, f32)> {
         caps.iter()
+            .filter(|&&(a, b, _)| {
+                (b - a).normalize_or_zero().dot(up).abs() > std::f32::consts::FRAC_1_SQRT_2
+            })
             .map(|&(a, b, r)| (closest_on_segment(p, a, b), r))
             .min_by(|x, y| (x.0 - p).length().total_cmp(&(y.0 - p).length()))
     };
