@@ -1,15 +1,130 @@
-//! `rigsmith corpus`: Build characters from the MakeHuman (MPFB2) corpus.
+//! `rigsmith corpus mpfb2`: builds a character from the MakeHuman (MPFB2) corpus: a body
+//! variant, its artist skeleton and artist weights (every influence kept: written with
+//! 8 influences a vertex), and the chosen helper parts, as a GLB.
+//!
+//! The corpus folder is `$RIGSMITH_DATA`, else `../shared/data/mpfb2` beside the
+//! checkout, else `./data/mpfb2` (see `scripts/fetch-data.sh`), or `--data DIR`.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use rigsmith::io::gltf::WriteOptions;
+use rigsmith::io::mpfb2::{self, BuildOptions, Corpus};
 
 use crate::util::{Ctx, Outcome};
+
+/// Which corpus.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum Source {
+    /// The MakeHuman base mesh, targets, rigs and artist weights.
+    Mpfb2,
+}
 
 /// Arguments of `rigsmith corpus`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input file.
-    pub input: Option<std::path::PathBuf>,
+    /// The corpus to build from.
+    #[arg(value_enum)]
+    pub source: Source,
+    /// A named body variant (see --list-variants).
+    #[arg(long, conflicts_with = "targets")]
+    pub variant: Option<String>,
+    /// Targets and weights: "macrodetails/caucasian-female-young.target.gz=1,...".
+    #[arg(long)]
+    pub targets: Option<String>,
+    /// Uniform scale after the conversion to metres.
+    #[arg(long, default_value_t = 1.0)]
+    pub scale: f32,
+    /// The artist rig: game_engine, game_engine_with_breast, default, mixamo, cmu_mb, ...
+    #[arg(long, default_value = "game_engine")]
+    pub rig: String,
+    /// Parts, comma separated: body, eyes, eyelashes, teeth, tongue, tights, skirt, hair.
+    #[arg(long, value_delimiter = ',', default_value = "body")]
+    pub parts: Vec<String>,
+    /// No skeleton and no weights.
+    #[arg(long)]
+    pub unrigged: bool,
+    /// Output .glb or .gltf.
+    #[arg(short = 'o', long)]
+    pub output: Option<PathBuf>,
+    /// Also write the artist skeleton as skeleton.json.
+    #[arg(long)]
+    pub skeleton_out: Option<PathBuf>,
+    /// List the named variants and exit.
+    #[arg(long)]
+    pub list_variants: bool,
+    /// The corpus folder (default: $RIGSMITH_DATA, ../shared/data/mpfb2, ./data/mpfb2).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
 }
 
 /// Runs the command.
-pub fn run(_a: Args, _ctx: &Ctx) -> anyhow::Result<Outcome> {
-    anyhow::bail!("`corpus` is not available in this build")
+pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let Source::Mpfb2 = a.source;
+    if a.list_variants {
+        for v in mpfb2::VARIANTS {
+            println!("{:14} {}", v.name, v.description);
+        }
+        return Ok(Outcome::Ok);
+    }
+    let out = a
+        .output
+        .context("missing -o/--output (a .glb or .gltf path)")?;
+    if a.unrigged && a.skeleton_out.is_some() {
+        anyhow::bail!("--skeleton-out needs a rig (drop --unrigged)");
+    }
+    let dir = match a.data.or_else(mpfb2::data_dir) {
+        Some(d) => d,
+        None => anyhow::bail!(
+            "the MakeHuman corpus was not found: set RIGSMITH_DATA, pass --data, or run scripts/fetch-data.sh"
+        ),
+    };
+    let targets = match &a.targets {
+        Some(t) => mpfb2::parse_targets(t)?,
+        None => Vec::new(),
+    };
+    let pb = ctx.stage("building from the MakeHuman corpus");
+    let corpus = Corpus::open(&dir)?;
+    let opts = BuildOptions {
+        variant: a.variant.clone(),
+        targets,
+        scale: a.scale,
+        rig: (!a.unrigged).then(|| a.rig.clone()),
+        parts: a.parts.clone(),
+    };
+    let c = corpus.build(&opts)?;
+    pb.finish_and_clear();
+    for w in &c.warnings {
+        ctx.info(&format!("warning: {w}"));
+    }
+    rigsmith::io::write_character(
+        &out,
+        &c,
+        &WriteOptions {
+            max_influences: 8,
+            ..Default::default()
+        },
+    )?;
+    if let (Some(p), Some(s)) = (&a.skeleton_out, &c.skeleton) {
+        rigsmith::io::skeleton_json::write(p, s)?;
+    }
+    let parts: Vec<String> = c
+        .parts
+        .iter()
+        .map(|p| format!("{} {}", p.name, p.mesh.positions.len()))
+        .collect();
+    let bones = c.skeleton.as_ref().map_or(0, |s| s.len());
+    ctx.info(&format!(
+        "wrote {}: {} ({} vertices), {} bones{}",
+        out.display(),
+        a.variant.as_deref().unwrap_or("base"),
+        parts.join(", "),
+        bones,
+        if bones > 0 {
+            format!(" ({})", a.rig)
+        } else {
+            String::new()
+        }
+    ));
+    Ok(Outcome::Ok)
 }

@@ -1,15 +1,107 @@
-//! `rigsmith mannequin`: Write the built-in procedural mannequin.
+//! `rigsmith mannequin`: writes the built-in procedural mannequin (unrigged) as GLB,
+//! glTF or OBJ, and optionally the joint positions the generator used.
+
+use std::path::PathBuf;
+
+use rigsmith::io::gltf::WriteOptions;
+use rigsmith::mannequin::{self, MannequinOptions, Pose};
 
 use crate::util::{Ctx, Outcome};
+
+/// The arm pose.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum PoseArg {
+    /// Arms horizontal.
+    T,
+    /// Arms lowered (see --arm-angle).
+    A,
+}
 
 /// Arguments of `rigsmith mannequin`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input file.
-    pub input: Option<std::path::PathBuf>,
+    /// T or A pose.
+    #[arg(long, value_enum, default_value = "t")]
+    pub pose: PoseArg,
+    /// A pose: degrees below horizontal (0..=80).
+    #[arg(long, default_value_t = 45.0)]
+    pub arm_angle: f32,
+    /// Height in metres.
+    #[arg(long, default_value_t = 1.75)]
+    pub height: f32,
+    /// Head size relative to a realistic head (0.5..=3; above 1 is stylized).
+    #[arg(long, default_value_t = 1.0)]
+    pub head_scale: f32,
+    /// Leave out the eyes part.
+    #[arg(long)]
+    pub no_eyes: bool,
+    /// Leave out the shirt part.
+    #[arg(long)]
+    pub no_shirt: bool,
+    /// Intersecting primitives instead of one smooth shell.
+    #[arg(long)]
+    pub raw: bool,
+    /// Add a skirt part.
+    #[arg(long)]
+    pub skirt: bool,
+    /// Add a hair part (cap, bangs, twin tails).
+    #[arg(long)]
+    pub hair: bool,
+    /// Output: .glb, .gltf or .obj.
+    #[arg(short = 'o', long)]
+    pub output: PathBuf,
+    /// Also write the generator's joint positions as JSON ({"name": [x, y, z], ...}).
+    #[arg(long)]
+    pub joints_out: Option<PathBuf>,
 }
 
 /// Runs the command.
-pub fn run(_a: Args, _ctx: &Ctx) -> anyhow::Result<Outcome> {
-    anyhow::bail!("`mannequin` is not available in this build")
+pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let o = MannequinOptions {
+        pose: match a.pose {
+            PoseArg::T => Pose::T,
+            PoseArg::A => Pose::A,
+        },
+        arm_angle_deg: a.arm_angle,
+        height: a.height,
+        head_scale: a.head_scale,
+        eyes: !a.no_eyes,
+        shirt: !a.no_shirt,
+        raw: a.raw,
+        skirt: a.skirt,
+        hair: a.hair,
+    };
+    o.validate()?;
+    let c = mannequin::build(&o);
+    let ext = a
+        .output
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if ext == "obj" {
+        rigsmith::io::atomic::write_atomic(&a.output, mannequin::obj_text(&c).as_bytes())?;
+    } else {
+        rigsmith::io::write_character(&a.output, &c, &WriteOptions::default())?;
+    }
+    if let Some(p) = &a.joints_out {
+        let mut m = serde_json::Map::new();
+        for (n, v) in mannequin::reference_joints(&o) {
+            m.insert(n.to_string(), serde_json::json!([v.x, v.y, v.z]));
+        }
+        let text = serde_json::to_string_pretty(&serde_json::Value::Object(m))? + "\n";
+        rigsmith::io::atomic::write_atomic(p, text.as_bytes())?;
+    }
+    let parts: Vec<String> = c
+        .parts
+        .iter()
+        .map(|p| format!("{} {}", p.name, p.mesh.positions.len()))
+        .collect();
+    ctx.info(&format!(
+        "wrote {}: mannequin {:.2} m ({} vertices)",
+        a.output.display(),
+        o.height,
+        parts.join(", ")
+    ));
+    Ok(Outcome::Ok)
 }

@@ -1,1 +1,46 @@
 //! Skeleton fitting: model check, cross-sections, landmarks, templates, placement checks.
+//!
+//! The stage takes an unrigged humanoid [`Character`](crate::Character) (one body part,
+//! maybe eyes, garments and hair as other parts) and places a named skeleton the way a
+//! rigger places a metarig:
+//!
+//! 1. [`model_check`] reports what would break rigging (height, floor, centring, facing,
+//!    symmetry, parts left behind); [`fix_model`] moves all parts together.
+//! 2. [`cross_sections`] cuts the body with planes and splits each cut into loops by
+//!    topology.
+//! 3. [`find_landmarks`] finds crotch, hips, knees, ankles, feet, spine, neck, head,
+//!    clavicles, shoulders, elbows, wrists, finger chains and face points, each with its
+//!    method and confidence.
+//! 4. [`fit`] writes the joints as a [`Template`] (`game`, `basic`, `mixamo`, `vrm`) with
+//!    pre-bent knees and elbows, hinges on local X and exact left/right symmetry.
+//! 5. [`placement_checks`] judges any skeleton against the body (rubric A).
+//!
+//! ```no_run
+//! # fn demo(c: &rigsmith::Character) -> rigsmith::Result<()> {
+//! use rigsmith::fit::{fit, FitOptions, Template};
+//! let r = fit(c, &FitOptions { template: Template::Game, ..Default::default() })?;
+//! assert!(r.checks.iter().all(|k| k.passed || k.severity != rigsmith::Severity::Blocker));
+//! println!("{} bones, pelvis at {:?}", r.skeleton.len(), r.landmarks.get("pelvis"));
+//! # Ok(()) }
+//! ```
+//!
+//! All measures are in units of the body height `H`: the same body scaled by 0.3 or
+//! 100 fits the same skeleton, scaled.
+
+mod fitting;
+mod landmarks;
+mod model_check;
+mod placement;
+mod sections;
+mod templates;
+
+pub use fitting::{
+    bend_angle, fit, FitOptions, FitResult, DEFAULT_BEND_DEG, MAX_BEND_DEG, MIN_BEND_DEG,
+};
+pub use landmarks::{find_landmarks, Landmark, LandmarkOptions, Landmarks, FINGERS};
+pub use model_check::{fix_model, model_check, ModelReport, Problem};
+pub use placement::{landmark_checks, placement_checks};
+pub use sections::{cross_sections, Loop};
+pub use templates::{
+    bone_name, humanoid_map, role_of, to_right, twist_name, Role, Row, Template, CENTRE, LEFT,
+};

@@ -1,1 +1,129 @@
-//! Review: the pose library, deformation numbers, rubric checks and reports.
+//! Review: test poses, deformation numbers, the rubric check and its reports.
+//!
+//! A rig is judged in motion. [`check`] takes any skinned [`Character`] (read from a
+//! glTF/VRM, or built by rigsmith) and:
+//!
+//! 1. checks placement on the rest skeleton (section A: joints inside the body, knee
+//!    and elbow bend direction, hinge roll) and structure (B: the root carries
+//!    everything, only deform bones weigh);
+//! 2. checks the weights as numbers (C: unweighted vertices, empty major bones,
+//!    normalization, influences, rigid parts, symmetry, garments, cross-side leak);
+//! 3. poses the rig through the default library ([`crate::pose::library`]), skins
+//!    every part and measures each pose (D): edge [`strain`], joint [`volume`] bands,
+//!    cross-side [`leak`], new self-[`intersect`]ions (BVH) and garment
+//!    [`penetration`] into the body;
+//! 4. notes morph targets (E) and writes section F: the route taken and what was NOT
+//!    verified, in plain words.
+//!
+//! ```no_run
+//! # fn demo(c: &rigsmith::Character) -> rigsmith::Result<()> {
+//! use rigsmith::review::{check, html_report, CheckOptions};
+//! let report = check(c, &CheckOptions::default())?;
+//! println!("{}", serde_json::to_string_pretty(&report).unwrap());
+//! if report.counts.blocker > 0 { /* the rig is not usable */ }
+//! let page = html_report(&report, &[]);
+//! # let _ = page; Ok(()) }
+//! ```
+//!
+//! Every check has a stable id (`weights.unweighted`, `deform.elbow_120.L.band`),
+//! documented with its measure and threshold in `docs/check.md`.
+
+pub mod bvh;
+pub mod html;
+pub mod intersect;
+pub mod leak;
+pub mod penetration;
+pub mod placement;
+pub mod rubric;
+pub mod strain;
+pub mod structure;
+pub mod volume;
+pub mod weights;
+
+use glam::Vec3;
+use serde::Serialize;
+
+pub use html::html_report;
+pub use rubric::{check, posed_character};
+
+use crate::pose::NamedPose;
+use crate::report::{Check, Counts};
+
+/// Which skinning the poses are measured with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Skinning {
+    /// Linear blend skinning: what glTF viewers and game engines do (the default).
+    #[default]
+    Lbs,
+    /// Dual-quaternion skinning.
+    Dqs,
+}
+
+/// Options of [`check`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckOptions {
+    /// Skinning used to pose the mesh.
+    pub skinning: Skinning,
+    /// A custom pose library; `None` builds the default one from the bone names.
+    pub library: Option<Vec<NamedPose>>,
+    /// Count new self-intersections (the most expensive number).
+    pub self_intersections: bool,
+    /// Influence limit per vertex (4 for game export).
+    pub max_influences: usize,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            skinning: Skinning::Lbs,
+            library: None,
+            self_intersections: true,
+            max_influences: 4,
+        }
+    }
+}
+
+/// A joint flagged in a pose, for close-up sheets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlaggedJoint {
+    /// The pose (`elbow_120.L`).
+    pub pose: String,
+    /// The joint (`elbow.L`).
+    pub joint: String,
+    /// The joint centre in the pose, metres.
+    pub centre: Vec3,
+    /// Local limb radius at the joint, metres.
+    pub radius: f32,
+}
+
+/// The result of [`check`]. Serializes to exactly
+/// `{"checks": [...], "counts": {"blocker", "major", "minor"}, "not_verified": [...], "route"}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckReport {
+    /// Every check run, in section order.
+    pub checks: Vec<Check>,
+    /// Failed checks by severity.
+    pub counts: Counts,
+    /// What was NOT verified, in plain words (section F).
+    pub not_verified: Vec<String>,
+    /// The route taken, in plain words (section F).
+    pub route: String,
+    /// The poses measured (not serialized).
+    #[serde(skip)]
+    pub poses: Vec<NamedPose>,
+    /// Joints whose band checks failed (not serialized).
+    #[serde(skip)]
+    pub flagged_joints: Vec<FlaggedJoint>,
+}
+
+impl CheckReport {
+    /// Whether any blocker failed.
+    pub fn has_blocker(&self) -> bool {
+        self.counts.blocker > 0
+    }
+
+    /// The check with this id.
+    pub fn get(&self, id: &str) -> Option<&Check> {
+        self.checks.iter().find(|c| c.id == id)
+    }
+}

@@ -1,1 +1,544 @@
-//! Tests for the corpus stage.
+//! The MakeHuman corpus: body, parts, variants, artist skeletons and weights.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use glam::Vec3;
+use rigsmith::io::mpfb2::{self, BuildOptions, Corpus, VARIANTS};
+use rigsmith::{Character, Weights};
+
+use crate::common;
+use crate::mannequin::{components, winding};
+
+fn corpus() -> &'static Corpus {
+    static C: OnceLock<Corpus> = OnceLock::new();
+    C.get_or_init(|| Corpus::open(&common::mpfb2_dir()).expect("open corpus"))
+}
+
+fn base() -> &'static Character {
+    static C: OnceLock<Character> = OnceLock::new();
+    C.get_or_init(|| {
+        corpus()
+            .build(&BuildOptions::default())
+            .expect("build base")
+    })
+}
+
+/// The artist weights read independently from the file: per body vertex, bone name ->
+/// normalized weight.
+fn artist_body_weights(rig: &str) -> Vec<BTreeMap<String, f64>> {
+    let path = common::mpfb2_dir().join(format!("rigs/standard/weights.{rig}.json"));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut out = vec![BTreeMap::new(); mpfb2::BODY_VERTICES];
+    for (bone, list) in v["weights"].as_object().unwrap() {
+        for e in list.as_array().unwrap() {
+            let (i, w) = (e[0].as_u64().unwrap() as usize, e[1].as_f64().unwrap());
+            if i < mpfb2::BODY_VERTICES && w > 0.0 {
+                *out[i].entry(bone.clone()).or_insert(0.0) += w;
+            }
+        }
+    }
+    for m in &mut out {
+        let s: f64 = m.values().sum();
+        m.values_mut().for_each(|w| *w /= s);
+    }
+    out
+}
+
+/// Number of vertices whose weights differ from the artist's (a bone missing or extra,
+/// or a weight off by more than `tol`).
+fn weight_mismatches(
+    c: &Character,
+    w: &Weights,
+    truth: &[BTreeMap<String, f64>],
+    tol: f64,
+) -> usize {
+    let s = c.skeleton.as_ref().unwrap();
+    let mut bad = 0;
+    for (v, want) in truth.iter().enumerate() {
+        let got: BTreeMap<String, f64> = w.vertices[v]
+            .iter()
+            .map(|i| (s.bones[i.bone as usize].name.clone(), i.weight as f64))
+            .collect();
+        let same = got.len() == want.len()
+            && want
+                .iter()
+                .all(|(b, x)| got.get(b).is_some_and(|y| (x - y).abs() <= tol));
+        if !same {
+            bad += 1;
+        }
+    }
+    bad
+}
+
+#[test]
+fn base_body_has_the_game_engine_rig() {
+    let c = base();
+    c.validate().unwrap();
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    assert_eq!(c.parts.len(), 1);
+    let body = &c.parts[0];
+    assert_eq!(
+        (body.name.as_str(), body.material.as_deref()),
+        ("body", Some("skin"))
+    );
+    assert_eq!(body.mesh.positions.len(), 13_380);
+    assert!(
+        body.mesh.triangles.len() > 26_000,
+        "{}",
+        body.mesh.triangles.len()
+    );
+    // Vertex order is the base mesh's: vertex i is base vertex i, converted.
+    let base = corpus().base_positions_obj();
+    let floor = base[..13_380]
+        .iter()
+        .map(|p| p.y)
+        .fold(f32::INFINITY, f32::min);
+    for i in [0usize, 777, 13_379] {
+        let want = Vec3::new(base[i].x, base[i].y - floor, base[i].z) * 0.1;
+        assert!((body.mesh.positions[i] - want).length() < 1e-6);
+    }
+    let (lo, hi) = body.mesh.bounds();
+    assert!(lo.y.abs() < 1e-7);
+    assert!((hi.y - 1.666).abs() < 0.01, "base height {}", hi.y);
+    // 53 bones named as the rig file.
+    let s = c.skeleton.as_ref().unwrap();
+    assert_eq!(s.len(), 53);
+    let rig: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(common::mpfb2_dir().join("rigs/standard/rig.game_engine.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let mut want: Vec<&str> = rig
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut got: Vec<&str> = s.bones.iter().map(|b| b.name.as_str()).collect();
+    want.sort_unstable();
+    got.sort_unstable();
+    assert_eq!(got, want);
+    // Parents as in the file.
+    let thigh = &s.bones[s.find("thigh_l").unwrap()];
+    assert_eq!(s.bones[thigh.parent.unwrap()].name, "pelvis");
+    // The root carries no weights: not a deform bone.
+    assert!(!s.bones[s.find("Root").unwrap()].deform);
+    assert_eq!(s.deform_bones().len(), 52);
+}
+
+#[test]
+fn body_weights_equal_the_artist_file() {
+    let c = base();
+    let w = c.parts[0].weights.as_ref().unwrap();
+    let truth = artist_body_weights("game_engine");
+    assert_eq!(weight_mismatches(c, w, &truth, 1e-3), 0);
+    // Every influence kept: up to 6 a vertex.
+    assert_eq!(w.max_influences(), 6);
+    assert_eq!(w.vertices.iter().filter(|l| l.len() > 4).count(), 608);
+    // Positive control: limiting to 4 influences breaks the equality on those vertices.
+    let mut four = w.clone();
+    four.limit(4);
+    assert_eq!(weight_mismatches(c, &four, &truth, 1e-3), 608);
+}
+
+#[test]
+fn skeleton_follows_the_body_variant_and_sits_inside_it() {
+    for v in ["base", "female", "heavy", "child", "baby"] {
+        let c = corpus()
+            .build(&BuildOptions {
+                variant: Some(v.into()),
+                ..Default::default()
+            })
+            .unwrap();
+        let s = c.skeleton.as_ref().unwrap();
+        let body = &c.parts[0].mesh;
+        let (_, hi) = body.bounds();
+        let mut outside = 0;
+        for b in &s.bones {
+            if b.name == "Root" {
+                continue;
+            }
+            // Inside, or (the toe joints of a baby) within 1 % of the height of the skin.
+            let w = winding(body, b.head);
+            let gap = body
+                .positions
+                .iter()
+                .map(|p| p.distance(b.head))
+                .fold(f32::INFINITY, f32::min);
+            assert!(
+                w > 0.5 || gap < 0.01 * hi.y,
+                "{v}: {} head {} winding {w} gap {gap}",
+                b.name,
+                b.head
+            );
+            outside += usize::from(w <= 0.5);
+        }
+        assert!(outside <= 2, "{v}: {outside} joints on the skin");
+        // Positive control: a joint pushed out of the chest is outside.
+        let spine = s.bones[s.find("spine_03").unwrap()].head;
+        assert!(winding(body, spine + Vec3::Z * 0.5) < 0.5);
+    }
+}
+
+#[test]
+fn blender_roll_gives_hinge_axes() {
+    let s = base().skeleton.as_ref().unwrap();
+    let b = |n: &str| &s.bones[s.find(n).unwrap()];
+    for side in ["l", "r"] {
+        // Knees hinge about ±X.
+        let calf = b(&format!("calf_{side}"));
+        assert!(calf.x_axis.x.abs() > 0.95, "{} {}", calf.name, calf.x_axis);
+        // Elbows hinge about the normal of the plane of the bent arm.
+        let (up, lo) = (
+            b(&format!("upperarm_{side}")),
+            b(&format!("lowerarm_{side}")),
+        );
+        let hinge = (up.tail - up.head).cross(lo.tail - lo.head).normalize();
+        assert!(
+            lo.x_axis.dot(hinge).abs() > 0.95,
+            "{} {} vs {hinge}",
+            lo.name,
+            lo.x_axis
+        );
+        // Positive control: a quarter turn more roll is far from the hinge.
+        let roll = if side == "l" { 2.3047 } else { -2.3047 };
+        let right = mpfb2::roll_to_x_axis(lo.tail - lo.head, roll);
+        assert!((right - lo.x_axis).length() < 1e-3);
+        let wrong = mpfb2::roll_to_x_axis(lo.tail - lo.head, roll + std::f32::consts::FRAC_PI_2);
+        assert!(wrong.dot(hinge).abs() < 0.5);
+    }
+    // The frames are orthonormal.
+    for bone in &s.bones {
+        let f = bone.frame();
+        assert!((f.x_axis.dot(f.y_axis)).abs() < 1e-5 && (f.determinant() - 1.0).abs() < 1e-4);
+    }
+}
+
+#[test]
+fn every_named_variant_builds_with_plausible_height() {
+    let want: &[(&str, f32, f32)] = &[
+        ("baby", 0.5, 0.7),
+        ("child", 1.1, 1.45),
+        ("child_male", 1.1, 1.5),
+        ("short", 1.3, 1.5),
+        ("tall", 1.9, 2.15),
+    ];
+    for v in VARIANTS {
+        let c = corpus()
+            .build(&BuildOptions {
+                variant: Some(v.name.into()),
+                rig: None,
+                ..Default::default()
+            })
+            .unwrap();
+        assert!(c.skeleton.is_none() && c.parts[0].weights.is_none());
+        let m = &c.parts[0].mesh;
+        assert!(m.positions.iter().all(|p| p.is_finite()));
+        let (lo, hi) = m.bounds();
+        assert!(lo.y.abs() < 1e-6, "{}: feet at {}", v.name, lo.y);
+        let (a, b) = want
+            .iter()
+            .find(|w| w.0 == v.name)
+            .map(|w| (w.1, w.2))
+            .unwrap_or((1.5, 1.85));
+        assert!(hi.y > a && hi.y < b, "{}: height {}", v.name, hi.y);
+    }
+    // Weight really changes the body: compare volumes (m3, from the signed volume of
+    // the nearly closed body).
+    let volume = |name: &str| {
+        let c = corpus()
+            .build(&BuildOptions {
+                variant: Some(name.into()),
+                rig: None,
+                ..Default::default()
+            })
+            .unwrap();
+        let m = &c.parts[0].mesh;
+        m.triangles
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.map(|i| m.positions[i as usize]);
+                a.dot(b.cross(c)) / 6.0
+            })
+            .sum::<f32>()
+    };
+    let (male, heavy, female, thin) = (
+        volume("male"),
+        volume("heavy"),
+        volume("female"),
+        volume("thin"),
+    );
+    assert!(male > 0.04 && male < 0.12, "male volume {male}");
+    assert!(heavy > 1.05 * male, "heavy {heavy} male {male}");
+    assert!(thin < 0.95 * female, "thin {thin} female {female}");
+}
+
+#[test]
+fn helper_parts_are_separate_and_weighted() {
+    let names = [
+        "body",
+        "eyes",
+        "eyelashes",
+        "teeth",
+        "tongue",
+        "tights",
+        "skirt",
+        "hair",
+    ];
+    let c = corpus()
+        .build(&BuildOptions {
+            parts: names.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        })
+        .unwrap();
+    c.validate().unwrap();
+    let got: Vec<&str> = c.parts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(got, names);
+    let count = |n: &str| corpus().part_vertices(n).unwrap().len();
+    for p in &c.parts {
+        assert_eq!(p.mesh.positions.len(), count(&p.name), "{}", p.name);
+        assert!(!p.mesh.triangles.is_empty(), "{}", p.name);
+        let w = p.weights.as_ref().unwrap();
+        assert!(
+            w.vertices.iter().all(|l| !l.is_empty()),
+            "{} unweighted",
+            p.name
+        );
+    }
+    // No joint cube is exported.
+    let total: usize = c.parts.iter().map(|p| p.mesh.positions.len()).sum();
+    let cubes = corpus().group("JointCubes").unwrap().len();
+    let genital = count_group("helper-genital");
+    assert_eq!(total + cubes + genital, corpus().base_positions_obj().len());
+    // Eyes are rigid on the head; two eyeballs.
+    let s = c.skeleton.as_ref().unwrap();
+    let head = s.find("head").unwrap() as u32;
+    let eyes = &c.parts[1];
+    assert_eq!(components(&eyes.mesh), 2);
+    assert!(eyes
+        .weights
+        .as_ref()
+        .unwrap()
+        .vertices
+        .iter()
+        .all(|l| l.len() == 1 && l[0].bone == head));
+    // Tights copy the weights of the nearest body vertex: at the knee, the calf/thigh.
+    let tights = &c.parts[5];
+    let calf = s.find("calf_l").unwrap() as u32;
+    let knee = s.bones[calf as usize].head;
+    let (near, _) = tights
+        .mesh
+        .positions
+        .iter()
+        .enumerate()
+        .min_by(|a, b| a.1.distance(knee).total_cmp(&b.1.distance(knee)))
+        .unwrap();
+    let l = &tights.weights.as_ref().unwrap().vertices[near];
+    assert!(l.iter().any(|i| i.bone == calf), "{l:?}");
+    // The skirt helper hangs from the hips.
+    let (slo, shi) = c.parts[6].mesh.bounds();
+    let pelvis = s.bones[s.find("pelvis").unwrap()].head;
+    assert!(
+        shi.y > pelvis.y - 0.05 && slo.y < pelvis.y - 0.3,
+        "{slo} {shi}"
+    );
+}
+
+fn count_group(g: &str) -> usize {
+    corpus().group(g).unwrap().len()
+}
+
+#[test]
+fn scale_is_exact() {
+    let small = corpus()
+        .build(&BuildOptions {
+            scale: 0.01,
+            ..Default::default()
+        })
+        .unwrap();
+    let a = &base().parts[0].mesh.positions;
+    let b = &small.parts[0].mesh.positions;
+    for (x, y) in a.iter().zip(b) {
+        assert!((*x * 0.01 - *y).length() <= 1e-6 * x.length().max(1.0) * 0.01 + 1e-9);
+    }
+    let (sa, sb) = (
+        base().skeleton.as_ref().unwrap(),
+        small.skeleton.as_ref().unwrap(),
+    );
+    for (x, y) in sa.bones.iter().zip(&sb.bones) {
+        assert!((x.head * 0.01 - y.head).length() < 1e-7);
+        assert!((x.x_axis - y.x_axis).length() < 1e-5);
+    }
+    // Same weights at every scale.
+    assert_eq!(base().parts[0].weights, small.parts[0].weights);
+}
+
+#[test]
+fn other_rigs_build() {
+    for (rig, bones) in [
+        ("mixamo", 52usize),
+        ("cmu_mb", 31),
+        ("default", 163),
+        ("game_engine_with_breast", 55),
+    ] {
+        let c = corpus()
+            .build(&BuildOptions {
+                rig: Some(rig.into()),
+                ..Default::default()
+            })
+            .unwrap();
+        c.validate().unwrap();
+        assert_eq!(c.skeleton.as_ref().unwrap().len(), bones, "{rig}");
+        let w = c.parts[0].weights.as_ref().unwrap();
+        assert!(w.vertices.iter().all(|l| !l.is_empty()), "{rig}");
+        let truth = artist_body_weights(rig);
+        assert_eq!(weight_mismatches(&c, w, &truth, 1e-3), 0, "{rig}");
+    }
+}
+
+#[test]
+fn explicit_targets_equal_the_variant() {
+    let v = mpfb2::variant("female").unwrap();
+    let spec: Vec<String> = v.targets.iter().map(|(p, w)| format!("{p}={w}")).collect();
+    let t = mpfb2::parse_targets(&spec.join(",")).unwrap();
+    let a = corpus().shape_obj(Some("female"), &[]).unwrap();
+    let b = corpus().shape_obj(None, &t).unwrap();
+    for (x, y) in a.iter().zip(&b) {
+        assert!((*x - *y).length() < 1e-5);
+    }
+    assert_eq!(
+        mpfb2::parse_targets("a.target.gz").unwrap(),
+        vec![("a.target.gz".to_string(), 1.0)]
+    );
+    assert!(mpfb2::parse_targets("a.target.gz=x").is_err());
+}
+
+#[test]
+fn bad_requests_are_clear_errors() {
+    let err = |o: BuildOptions| corpus().build(&o).unwrap_err().to_string();
+    let e = err(BuildOptions {
+        variant: Some("giant".into()),
+        ..Default::default()
+    });
+    assert!(e.contains("giant") && e.contains("baby"), "{e}");
+    let e = err(BuildOptions {
+        rig: Some("nope".into()),
+        ..Default::default()
+    });
+    assert!(e.contains("nope") && e.contains("game_engine"), "{e}");
+    let e = err(BuildOptions {
+        parts: vec!["cape".into()],
+        ..Default::default()
+    });
+    assert!(e.contains("cape"), "{e}");
+    let e = err(BuildOptions {
+        targets: vec![("../../etc/passwd".into(), 1.0)],
+        ..Default::default()
+    });
+    assert!(e.contains("relative"), "{e}");
+    let e = err(BuildOptions {
+        targets: vec![("macrodetails/missing.target.gz".into(), 1.0)],
+        ..Default::default()
+    });
+    assert!(e.contains("missing.target.gz"), "{e}");
+    let e = err(BuildOptions {
+        scale: 0.0,
+        ..Default::default()
+    });
+    assert!(e.contains("scale"), "{e}");
+    let e = corpus()
+        .skeleton("game_engine", &[Vec3::ZERO; 10])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("10 positions"), "{e}");
+    // Not a corpus folder.
+    let tmp = common::tmpdir();
+    let e = Corpus::open(tmp.path()).unwrap_err().to_string();
+    assert!(
+        e.contains("base.obj") && e.contains(&tmp.path().display().to_string()),
+        "{e}"
+    );
+}
+
+#[test]
+fn broken_targets_name_the_file_and_line() {
+    // A corpus folder whose data is the real one (linked), with broken targets added.
+    let tmp = common::tmpdir();
+    let real = common::mpfb2_dir();
+    for d in ["3dobjs", "mesh_metadata", "rigs"] {
+        std::os::unix::fs::symlink(real.join(d), tmp.path().join(d)).unwrap();
+    }
+    std::fs::create_dir(tmp.path().join("targets")).unwrap();
+    let gz = |name: &str, text: &str| {
+        use std::io::Write;
+        let f = std::fs::File::create(tmp.path().join("targets").join(name)).unwrap();
+        let mut e = flate2::write::GzEncoder::new(f, flate2::Compression::fast());
+        e.write_all(text.as_bytes()).unwrap();
+        e.finish().unwrap();
+    };
+    gz("ok.target.gz", "0 0.1 0 0\n");
+    gz("range.target.gz", "0 0.1 0 0\n99999 0 0 0\n");
+    gz("nan.target.gz", "5 NaN 0 0\n");
+    std::fs::write(tmp.path().join("targets/plain.target.gz"), "0 1 2 3\n").unwrap();
+    let c = Corpus::open(tmp.path()).unwrap();
+    let ok = c.shape_obj(None, &[("ok.target.gz".into(), 2.0)]).unwrap();
+    assert!((ok[0].x - c.base_positions_obj()[0].x - 0.2).abs() < 1e-6);
+    let e = c
+        .shape_obj(None, &[("range.target.gz".into(), 1.0)])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("range.target.gz") && e.contains("line 2") && e.contains("99999"),
+        "{e}"
+    );
+    let e = c
+        .shape_obj(None, &[("nan.target.gz".into(), 1.0)])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("nan.target.gz") && e.contains("line 1"), "{e}");
+    let e = c
+        .shape_obj(None, &[("plain.target.gz".into(), 1.0)])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("plain.target.gz") && e.contains("gzip"), "{e}");
+}
+
+#[test]
+fn data_dir_prefers_the_environment() {
+    // The tests run with the corpus reachable, so a data folder is always found.
+    assert!(mpfb2::data_dir().is_some());
+}
+
+#[test]
+fn weights_survive_a_glb_round_trip() {
+    let tmp = common::tmpdir();
+    let path = tmp.path().join("base.glb");
+    let opts = rigsmith::io::gltf::WriteOptions {
+        max_influences: 8,
+        ..Default::default()
+    };
+    rigsmith::io::write_character(&path, base(), &opts).unwrap();
+    let c = rigsmith::io::read_character(&path).unwrap();
+    let body = &c.parts[c.find_part("body").unwrap()];
+    assert_eq!(body.mesh.positions.len(), 13_380);
+    for (a, b) in body
+        .mesh
+        .positions
+        .iter()
+        .zip(&base().parts[0].mesh.positions)
+    {
+        assert!((*a - *b).length() < 1e-6);
+    }
+    let s = c.skeleton.as_ref().unwrap();
+    assert_eq!(s.len(), 53);
+    let truth = artist_body_weights("game_engine");
+    let w = body.weights.as_ref().unwrap();
+    assert_eq!(weight_mismatches(&c, w, &truth, 1e-3), 0);
+    // Positive control: written with 4 influences, the 608 richer vertices differ.
+    rigsmith::io::write_character(&path, base(), &Default::default()).unwrap();
+    let c4 = rigsmith::io::read_character(&path).unwrap();
+    let w4 = c4.parts[0].weights.as_ref().unwrap();
+    assert_eq!(weight_mismatches(&c4, w4, &truth, 1e-3), 608);
+}

@@ -381,9 +381,13 @@ impl Doc {
             (5125, true) => 4294967295.0,
             _ => 1.0,
         };
+        if scale == 1.0 {
+            return Ok(raw.into_iter().map(|x| x as f32).collect());
+        }
+        // Normalized signed integers: -128 maps to -1 as well as -127 (clamp).
         Ok(raw
             .into_iter()
-            .map(|x| ((x / scale) as f32).max(if scale > 1.0 { -1.0 } else { f32::MIN }))
+            .map(|x| ((x / scale) as f32).max(-1.0))
             .collect())
     }
 

@@ -11,6 +11,10 @@
 //!    Heads are the rest positions; the x_axis is the rest rotation's X; tails point at
 //!    the single child (the average of several), or, for leaves, continue the parent's
 //!    direction for half the parent's length, clamped to 1..10 % of the body's size.
+//!    When the file's joints are bone-oriented (at least 2/3 of one-child joints have
+//!    +Y within 5 degrees of their child, as Blender and rigsmith write them), tails
+//!    follow each joint's +Y instead, reaching its farthest child along it (leaves: half
+//!    the parent's length, clamped as above).
 //! 3. Parts: every primitive of every mesh node in the scene (depth first), baked into
 //!    world space at bind pose (skinned primitives by the skin's `M`, others by the node's
 //!    world matrix). Triangle lists, strips and fans; points and lines are skipped with a
@@ -417,12 +421,40 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
                 children[*p].push(b);
             }
         }
+        // Do the joints' rest rotations point their +Y at their child (Blender's
+        // convention, and rigsmith's)? Then +Y is the bone direction for every bone.
+        let rots: Vec<Mat3> = bone_world.iter().map(|m| Mat3::from_mat4(*m)).collect();
+        let (mut single, mut aligned) = (0usize, 0usize);
+        for b in 0..bone_nodes.len() {
+            if let [c] = children[b][..] {
+                if let Some(d) = (heads[c] - heads[b]).try_normalize() {
+                    single += 1;
+                    if rots[b].y_axis.normalize_or_zero().dot(d) > 0.996 {
+                        aligned += 1;
+                    }
+                }
+            }
+        }
+        let bone_oriented = single > 0 && aligned * 3 >= single * 2;
         let mut bones = Vec::with_capacity(bone_nodes.len());
         for b in 0..bone_nodes.len() {
             let head = heads[b];
-            let rot = Mat3::from_mat4(bone_world[b]);
+            let rot = rots[b];
             let mut tail = None;
-            if !children[b].is_empty() {
+            let y = rot.y_axis.normalize_or_zero();
+            if bone_oriented && y != Vec3::ZERO {
+                let reach = children[b]
+                    .iter()
+                    .map(|&c| (heads[c] - head).dot(y))
+                    .fold(0.0f32, f32::max);
+                let len = if reach > 0.01 * size {
+                    reach
+                } else {
+                    let pl = bparent[b].map_or(0.1 * size, |p| 0.5 * (head - heads[p]).length());
+                    pl.clamp(0.01 * size, 0.1 * size)
+                };
+                tail = Some(head + y * len);
+            } else if !children[b].is_empty() {
                 let avg =
                     children[b].iter().map(|&c| heads[c]).sum::<Vec3>() / children[b].len() as f32;
                 if (avg - head).length() > 0.01 * size {

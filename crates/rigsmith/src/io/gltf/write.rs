@@ -186,7 +186,15 @@ pub(super) fn build_json(c: &Character, opts: &WriteOptions) -> Result<(Value, V
         }
         let ibm: Vec<f32> = rest
             .iter()
-            .flat_map(|m| m.inverse().to_cols_array())
+            .flat_map(|m| {
+                // Rigid inverse with an exact last row (0, 0, 0, 1), as the validator requires.
+                let mut a = m.inverse().to_cols_array();
+                a[3] = 0.0;
+                a[7] = 0.0;
+                a[11] = 0.0;
+                a[15] = 1.0;
+                a
+            })
             .collect();
         let ibm_acc = b.floats(&ibm, "MAT4", 16, None, false);
         let mut s =

@@ -1,0 +1,1147 @@
+//! Landmarks: where the joints of a standing biped are, found from cross-sections.
+//!
+//! Everything is measured in units of the body height `H` (so the same body at 0.3x or
+//! 100x gives the same landmarks, scaled) in glTF space (+Y up, facing +Z, left +X).
+//! The left side is measured on the mesh and the right side on its mirror image about
+//! the body's centre plane, then both are averaged so that left and right mirror
+//! exactly.
+//!
+//! How each landmark is found (the `method` string of every [`Landmark`] says which):
+//!
+//! * **Legs.** A horizontal cut at 25% of `H` must show two leg loops, one each side of
+//!   the centre. Cuts move up until one loop spans the centre: the **crotch** (refined
+//!   by bisection). The **hip** joint sits above the crotch, inside the thigh; the
+//!   **ankle** is the first cut from the floor where the leg section turns round; the
+//!   **knee** lies between them, in the middle of the leg section. The foot's
+//!   vertices below the ankle give the **heel**, **toe** tip and **ball**.
+//! * **Torso.** The spine joints lie at fixed fractions between the hips and the
+//!   narrowest section of the neck, and in depth at a fixed fraction between the back
+//!   and the front of the body's mid-line section (the spine sits behind the middle).
+//!   The **head** pivot sits above the neck's narrowest section, **head_top** is the
+//!   highest point.
+//! * **Arms.** Planes normal to X, moved inward from 65% of the half span, follow the
+//!   arm until the loop's perimeter jumps (the **armpit**); the loop centres give the
+//!   arm's axis (and the arm angle: T pose 0 deg, A pose up to 60 deg below
+//!   horizontal). Cuts normal to that axis give the **wrist** (narrowest section in
+//!   the outer part of the arm); the **shoulder** joint lies deep, below the clavicle,
+//!   inward of the armpit; the **elbow** between shoulder and wrist.
+//! * **Hands.** The hand's principal axes give a frame (length, thumb side, palm
+//!   normal); the five finger chains (thumb included), three joints and a tip each,
+//!   and the knuckle line come from a hand template scaled to the measured hand and
+//!   then centred in each finger's own section.
+//! * **Face.** Eyes from eye parts (mean of each eye island) when present, else from
+//!   the sockets' estimate; nose tip = most forward point of the face; chin and jaw
+//!   from the head proportions.
+//!
+//! Overrides replace a landmark by name (method `override`, confidence 1).
+//!
+//! Bad input is an error naming the landmark that could not be found and what the
+//! sections showed: no mesh, a mesh lying down, not a biped, legs not separated, arms
+//! touching the body.
+
+use std::collections::BTreeMap;
+
+use glam::{Mat3, Vec3};
+use serde::Serialize;
+
+use super::sections::{bounds, cross_sections, Loop};
+use crate::error::{Error, Result};
+use crate::model::{Character, Mesh};
+
+/// One landmark: a point, how it was found, and how sure the finder is.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Landmark {
+    /// Position, metres, glTF space.
+    pub position: Vec3,
+    /// How it was found (`sections: ...`, `template: ...`, `override`).
+    pub method: String,
+    /// Confidence in [0, 1]: 1 measured directly, lower for estimates.
+    pub confidence: f32,
+}
+
+/// All landmarks of a character.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Landmarks {
+    /// Body height `H` (metres): vertical extent of the body part.
+    pub height: f32,
+    /// The floor (lowest body point), metres.
+    pub floor: f32,
+    /// X of the body's centre plane, metres.
+    pub center_x: f32,
+    /// `"T"` (arms within 20 deg of horizontal) or `"A"`.
+    pub pose: String,
+    /// Mean arm angle below horizontal, degrees.
+    pub arm_angle_deg: f32,
+    /// Landmarks by name (`crotch`, `hip_l`, `knee_r`, `index_02_l`, ...).
+    pub points: BTreeMap<String, Landmark>,
+    /// Directions found (unit vectors): `arm_l` (shoulder to hand), `palm_normal_l`,
+    /// `thumb_side_l` and the `_r` mirrors.
+    pub axes: BTreeMap<String, Vec3>,
+    /// Plain-words notes (what was estimated, what was odd).
+    pub notes: Vec<String>,
+}
+
+impl Landmarks {
+    /// The position of a landmark (panics never: `None` when absent).
+    pub fn get(&self, name: &str) -> Option<Vec3> {
+        self.points.get(name).map(|l| l.position)
+    }
+}
+
+/// Options of [`find_landmarks`].
+#[derive(Debug, Clone, Default)]
+pub struct LandmarkOptions {
+    /// The part to treat as the body; default: the part named `body`, else the part
+    /// with the most vertices.
+    pub body_part: Option<String>,
+    /// Landmarks to force, by name, metres in glTF space.
+    pub overrides: Vec<(String, Vec3)>,
+}
+
+/// The finger names in template order (thumb first).
+pub const FINGERS: [&str; 5] = ["thumb", "index", "middle", "ring", "pinky"];
+
+// ---- calibration (units of H unless stated; measured on the MakeHuman base body) ----
+
+/// Hip joint height above the crotch.
+const HIP_Y: f32 = 0.052;
+/// Hip joint x as a fraction of the thigh centre's distance from the centre plane.
+const HIP_X: f32 = 1.0;
+/// Hip joint depth offset from the thigh centre.
+const HIP_Z: f32 = -0.018;
+/// Ankle height above the floor.
+const ANK_H: f32 = 0.042;
+/// Ankle depth offset from that section's centre.
+const ANK_Z: f32 = 0.001;
+/// Knee height as a fraction from ankle to hip.
+const KNEE_T: f32 = 0.503;
+/// Knee depth offset from the leg section's centre.
+const KNEE_Z: f32 = 0.0;
+/// Ball of the foot: fraction from heel to toe tip.
+const BALL_T: f32 = 0.712;
+/// Ball height above the floor.
+const BALL_Y: f32 = 0.005;
+/// Spine joints (pelvis, spine_01, spine_02, spine_03, neck base) as fractions of the
+/// height from the hip joints to the neck's narrowest section.
+const SPINE_F: [f32; 5] = [0.024, 0.154, 0.276, 0.410, 0.972];
+/// Depth of those joints as fractions from the back (0) to the front (1).
+const SPINE_G: [f32; 5] = [0.393, 0.182, 0.210, 0.214, 0.318];
+/// Head pivot as a fraction from the neck's narrowest section to the top.
+const HEAD_F: f32 = 0.334;
+/// Head pivot depth fraction from back to front.
+const HEAD_G: f32 = 0.350;
+/// Shoulder joint offset from the armpit axis point: along the arm, up, forward.
+const SH: [f32; 3] = [0.031, 0.0, 0.007];
+/// Wrist offset from the narrowest section centre: along the arm, up, forward.
+const WR: [f32; 3] = [0.026, 0.005, 0.022];
+/// Elbow as a fraction from shoulder to wrist.
+const ELB_T: f32 = 0.502;
+/// Elbow offset from the section centre: along, up, forward.
+const ELB: [f32; 3] = [0.028, 0.001, -0.0043];
+/// Clavicle head: fraction of the shoulder's x offset, height above the shoulder,
+/// depth fraction from back to front.
+const CLAV: [f32; 3] = [0.137, 0.014, 0.573];
+
+/// Hand template: joints in the hand frame (along the hand, toward the thumb side,
+/// along the palm normal) in units of the hand length (wrist to finger tip). Rows:
+/// thumb, index, middle, ring, pinky; four points each (three joints and the tip).
+const HAND: [[[f32; 3]; 4]; 5] = [
+    [
+        [0.367, 0.159, -0.070],
+        [0.406, 0.264, -0.009],
+        [0.500, 0.376, 0.035],
+        [0.590, 0.435, 0.078],
+    ],
+    [
+        [0.635, 0.216, -0.110],
+        [0.736, 0.256, -0.097],
+        [0.822, 0.289, -0.066],
+        [0.915, 0.328, -0.018],
+    ],
+    [
+        [0.652, 0.107, -0.106],
+        [0.790, 0.122, -0.076],
+        [0.898, 0.144, -0.040],
+        [0.998, 0.163, 0.008],
+    ],
+    [
+        [0.645, 0.024, -0.088],
+        [0.767, 0.016, -0.062],
+        [0.865, 0.020, -0.028],
+        [0.965, 0.019, 0.020],
+    ],
+    [
+        [0.624, -0.054, -0.049],
+        [0.708, -0.068, -0.021],
+        [0.766, -0.072, 0.008],
+        [0.840, -0.079, 0.046],
+    ],
+];
+/// The hand bone's tail (the middle knuckle) in the hand frame.
+const HAND_TAIL: [f32; 3] = [0.364, 0.068, -0.057];
+
+/// Finds the landmarks of the character's body (see the module docs).
+pub fn find_landmarks(c: &Character, o: &LandmarkOptions) -> Result<Landmarks> {
+    let bi = body_index(c, o)?;
+    let body = &c.parts[bi].mesh;
+    body.validate(&format!("part {:?}", c.parts[bi].name))?;
+    if body.positions.is_empty() || body.triangles.is_empty() {
+        return Err(Error::stage(
+            "fit",
+            format!(
+                "body: part {:?} has no triangles: nothing to fit a skeleton to",
+                c.parts[bi].name
+            ),
+        ));
+    }
+    let (lo, hi) = bounds(&body.positions);
+    let ext = hi - lo;
+    let h = ext.y;
+    if !(h > 0.0) || h < 0.5 * ext.x.max(ext.z) {
+        return Err(Error::stage(
+            "fit",
+            format!(
+                "body: the mesh is {:.3} tall but {:.3} wide and {:.3} deep: a standing biped \
+                 (+Y up) is expected; is it lying down?",
+                ext.y, ext.x, ext.z
+            ),
+        ));
+    }
+    let cx = 0.5 * (lo.x + hi.x);
+    // Left side on the mesh, right side on its mirror image.
+    let mirrored = mirror_mesh(body, cx);
+    let (left, right) = rayon::join(
+        || Side::measure(body, lo, h, cx, "left"),
+        || Side::measure(&mirrored, lo, h, cx, "right"),
+    );
+    let (left, right) = (left?, right?);
+    let mut lm = Landmarks {
+        height: h,
+        floor: lo.y,
+        center_x: cx,
+        ..Default::default()
+    };
+    // Average the two sides (right mirrored back) so that they mirror exactly.
+    let mir = |p: Vec3| Vec3::new(2.0 * cx - p.x, p.y, p.z);
+    for (name, l) in &left.points {
+        let (pos, conf) = match right.points.get(name) {
+            Some(r) => (
+                0.5 * (l.position + r.position),
+                l.confidence.min(r.confidence),
+            ),
+            None => (l.position, l.confidence),
+        };
+        let centre = name.ends_with("_c");
+        let base = name.trim_end_matches("_c").to_string();
+        if centre {
+            let p = Vec3::new(cx, pos.y, pos.z);
+            lm.points.insert(
+                base,
+                Landmark {
+                    position: p,
+                    method: l.method.clone(),
+                    confidence: conf,
+                },
+            );
+        } else {
+            lm.points.insert(
+                format!("{base}_l"),
+                Landmark {
+                    position: pos,
+                    method: l.method.clone(),
+                    confidence: conf,
+                },
+            );
+            lm.points.insert(
+                format!("{base}_r"),
+                Landmark {
+                    position: mir(pos),
+                    method: l.method.clone(),
+                    confidence: conf,
+                },
+            );
+        }
+    }
+    for (name, v) in &left.axes {
+        let r = right.axes.get(name).copied().unwrap_or(*v);
+        let a = (*v + r).normalize_or_zero();
+        lm.axes.insert(format!("{name}_l"), a);
+        lm.axes
+            .insert(format!("{name}_r"), Vec3::new(-a.x, a.y, a.z));
+    }
+    lm.arm_angle_deg = 0.5 * (left.arm_angle + right.arm_angle);
+    lm.pose = if lm.arm_angle_deg.abs() <= 20.0 {
+        "T"
+    } else {
+        "A"
+    }
+    .to_string();
+    lm.notes.extend(left.notes);
+    lm.notes.extend(right.notes);
+    face(c, bi, &mut lm);
+    for (name, p) in &o.overrides {
+        if !p.is_finite() {
+            return Err(Error::invalid(
+                "landmark override",
+                format!("{name:?} is not finite"),
+            ));
+        }
+        lm.points.insert(
+            name.clone(),
+            Landmark {
+                position: *p,
+                method: "override".into(),
+                confidence: 1.0,
+            },
+        );
+    }
+    Ok(lm)
+}
+
+/// Index of the body part.
+pub(crate) fn body_index(c: &Character, o: &LandmarkOptions) -> Result<usize> {
+    if c.parts.is_empty() {
+        return Err(Error::stage("fit", "body: the character has no mesh"));
+    }
+    if let Some(n) = &o.body_part {
+        return c
+            .find_part(n)
+            .ok_or_else(|| Error::stage("fit", format!("body: there is no part named {n:?}")));
+    }
+    if let Some(i) = c.find_part("body") {
+        return Ok(i);
+    }
+    let mut best = 0;
+    for (i, p) in c.parts.iter().enumerate() {
+        if p.mesh.positions.len() > c.parts[best].mesh.positions.len() {
+            best = i;
+        }
+    }
+    Ok(best)
+}
+
+fn mirror_mesh(m: &Mesh, cx: f32) -> Mesh {
+    Mesh {
+        positions: m
+            .positions
+            .iter()
+            .map(|p| Vec3::new(2.0 * cx - p.x, p.y, p.z))
+            .collect(),
+        triangles: m.triangles.iter().map(|t| [t[0], t[2], t[1]]).collect(),
+        normals: None,
+        uvs: None,
+    }
+}
+
+fn at(p: Vec3) -> String {
+    format!("({:.3}, {:.3}, {:.3})", p.x, p.y, p.z)
+}
+
+fn describe(loops: &[Loop]) -> String {
+    if loops.is_empty() {
+        return "no loops".into();
+    }
+    let mut v: Vec<String> = loops
+        .iter()
+        .take(6)
+        .map(|l| format!("centre {} perimeter {:.3}", at(l.center), l.perimeter))
+        .collect();
+    if loops.len() > 6 {
+        v.push(format!("{} more", loops.len() - 6));
+    }
+    v.join("; ")
+}
+
+/// Landmarks of one side, measured on a mesh whose side of interest is +X. Names
+/// ending in `_c` are on the centre plane.
+struct Side<'a> {
+    m: &'a Mesh,
+    floor: f32,
+    h: f32,
+    cx: f32,
+    points: BTreeMap<String, Landmark>,
+    axes: BTreeMap<String, Vec3>,
+    arm_angle: f32,
+    notes: Vec<String>,
+}
+
+impl<'a> Side<'a> {
+    fn y(&self, f: f32) -> f32 {
+        self.floor + f * self.h
+    }
+
+    fn put(&mut self, name: &str, p: Vec3, method: &str, confidence: f32) {
+        self.points.insert(
+            name.to_string(),
+            Landmark {
+                position: p,
+                method: method.to_string(),
+                confidence,
+            },
+        );
+    }
+
+    fn hcut(&self, y: f32) -> Vec<Loop> {
+        let min = 0.01 * self.h;
+        cross_sections(&[self.m], Vec3::new(0.0, y, 0.0), Vec3::Y)
+            .into_iter()
+            .filter(|l| l.perimeter > min)
+            .collect()
+    }
+
+    /// The largest loop of a horizontal cut strictly on the +X side of the centre.
+    fn leg_loop(&self, y: f32) -> Option<Loop> {
+        self.hcut(y)
+            .into_iter()
+            .filter(|l| l.lo.x > self.cx && l.center.x < self.cx + 0.2 * self.h)
+            .max_by(|a, b| a.perimeter.total_cmp(&b.perimeter))
+    }
+
+    /// The largest loop of a horizontal cut spanning the centre plane.
+    fn central_loop(&self, y: f32) -> Option<Loop> {
+        self.hcut(y)
+            .into_iter()
+            .filter(|l| l.lo.x < self.cx && l.hi.x > self.cx)
+            .max_by(|a, b| a.perimeter.total_cmp(&b.perimeter))
+    }
+
+    /// Back and front z of the body on the centre line at height `y` (or just above,
+    /// up to 5% of the height, when the cut there misses the centre).
+    fn back_front(&self, y: f32) -> Option<(f32, f32)> {
+        let l = (0..10).find_map(|k| self.central_loop(y + k as f32 * 0.005 * self.h))?;
+        let z = l.crossings(0, self.cx, 2);
+        if z.len() >= 2 {
+            Some((z[0], z[z.len() - 1]))
+        } else {
+            Some((l.lo.z, l.hi.z))
+        }
+    }
+
+    fn measure(m: &'a Mesh, lo: Vec3, h: f32, cx: f32, side: &str) -> Result<Side<'a>> {
+        let mut s = Side {
+            m,
+            floor: lo.y,
+            h,
+            cx,
+            points: BTreeMap::new(),
+            axes: BTreeMap::new(),
+            arm_angle: 0.0,
+            notes: Vec::new(),
+        };
+        s.legs(side)?;
+        s.torso(side)?;
+        s.arm(side)?;
+        Ok(s)
+    }
+
+    fn legs(&mut self, side: &str) -> Result<()> {
+        let h = self.h;
+        let y25 = self.y(0.25);
+        let cut = self.hcut(y25);
+        let this_side = cut.iter().filter(|l| l.lo.x > self.cx).count();
+        let spanning = cut.iter().any(|l| l.lo.x < self.cx && l.hi.x > self.cx);
+        if spanning || this_side == 0 {
+            return Err(Error::stage(
+                "fit",
+                format!(
+                    "crotch: the cut at 25% of the height (y = {y25:.3}) shows {} loop(s) \
+                     [{}] where two separate legs, one each side of x = {:.3}, were expected \
+                     ({} leg): not a standing biped, or legs not separated",
+                    cut.len(),
+                    describe(&cut),
+                    self.cx,
+                    side
+                ),
+            ));
+        }
+        // Crotch: first cut, going up, where one loop spans the centre.
+        let mut below = 0.25;
+        let mut above = None;
+        let mut f = 0.25;
+        while f < 0.8 {
+            f += 0.01;
+            if self.central_loop(self.y(f)).is_some() {
+                above = Some(f);
+                break;
+            }
+            below = f;
+        }
+        let Some(mut above) = above else {
+            return Err(Error::stage(
+                "fit",
+                format!(
+                    "crotch: no horizontal cut between 25% and 80% of the height joins the \
+                     legs into one body section ({side} leg); the legs never meet a torso"
+                ),
+            ));
+        };
+        for _ in 0..7 {
+            let mid = 0.5 * (below + above);
+            if self.central_loop(self.y(mid)).is_some() {
+                above = mid;
+            } else {
+                below = mid;
+            }
+        }
+        let crotch_y = self.y(below);
+        let thigh = self.leg_loop(crotch_y - 0.02 * h).ok_or_else(|| {
+            Error::stage(
+                "fit",
+                format!("hip: no {side} thigh section just below the crotch"),
+            )
+        })?;
+        let (cb, cf) = self
+            .back_front(self.y(above) + 0.005 * h)
+            .unwrap_or((thigh.lo.z, thigh.hi.z));
+        self.put(
+            "crotch_c",
+            Vec3::new(self.cx, crotch_y, 0.5 * (cb + cf)),
+            "sections: legs merge",
+            1.0,
+        );
+        self.put(
+            "thigh_top",
+            thigh.center,
+            "sections: thigh centre below the crotch",
+            1.0,
+        );
+        let hip = Vec3::new(
+            self.cx + HIP_X * (thigh.center.x - self.cx),
+            crotch_y + HIP_Y * h,
+            thigh.center.z + HIP_Z * h,
+        );
+        self.put(
+            "hip",
+            hip,
+            "sections: above the crotch, inside the thigh",
+            0.9,
+        );
+        // Ankle: first round leg section from the floor.
+        let mut ankle = None;
+        let mut f = 0.01;
+        while self.y(f) < crotch_y - 0.1 * h {
+            if let Some(l) = self.leg_loop(self.y(f)) {
+                let e = l.extent();
+                if e.z < 1.3 * e.x && f > 0.02 {
+                    ankle = Some(l);
+                    break;
+                }
+            }
+            f += 0.005;
+        }
+        let Some(al) = ankle else {
+            return Err(Error::stage(
+                "fit",
+                format!("ankle: no round {side} leg section between the floor and the knee"),
+            ));
+        };
+        let ankle = Vec3::new(al.center.x, self.floor + ANK_H * h, al.center.z + ANK_Z * h);
+        self.put(
+            "ankle_round",
+            al.center,
+            "sections: first round leg section",
+            1.0,
+        );
+        self.put("ankle", ankle, "sections: first round leg section", 0.9);
+        let ky = ankle.y + KNEE_T * (hip.y - ankle.y);
+        let kl = self.leg_loop(ky).ok_or_else(|| {
+            Error::stage("fit", format!("knee: no {side} leg section at y = {ky:.3}"))
+        })?;
+        self.put(
+            "knee",
+            Vec3::new(kl.center.x, ky, kl.center.z + KNEE_Z * h),
+            "sections: leg centre between hip and ankle",
+            0.85,
+        );
+        // Foot: vertices below the ankle near it.
+        let foot: Vec<Vec3> = self
+            .m
+            .positions
+            .iter()
+            .copied()
+            .filter(|p| {
+                p.y < ankle.y
+                    && p.x > self.cx
+                    && (p.x - ankle.x).abs() < 0.1 * h
+                    && (p.z - ankle.z).abs() < 0.2 * h
+            })
+            .collect();
+        if foot.len() < 3 {
+            return Err(Error::stage(
+                "fit",
+                format!("ball: no {side} foot below the ankle"),
+            ));
+        }
+        let (flo, fhi) = bounds(&foot);
+        let heel_z = flo.z;
+        let toe_z = fhi.z;
+        let bz = heel_z + BALL_T * (toe_z - heel_z);
+        let near = |z: f32, w: f32| -> Vec3 {
+            let sel: Vec<Vec3> = foot
+                .iter()
+                .copied()
+                .filter(|p| (p.z - z).abs() < w)
+                .collect();
+            if sel.is_empty() {
+                Vec3::new(ankle.x, 0.0, z)
+            } else {
+                sel.iter().copied().sum::<Vec3>() / sel.len() as f32
+            }
+        };
+        let ball_x = near(bz, 0.01 * h).x;
+        self.put(
+            "heel",
+            Vec3::new(near(heel_z, 0.01 * h).x, self.floor, heel_z),
+            "sections: rearmost foot point",
+            1.0,
+        );
+        self.put(
+            "toe",
+            {
+                let tn = near(toe_z - 0.015 * h, 0.01 * h);
+                Vec3::new(tn.x, tn.y, toe_z)
+            },
+            "sections: foremost foot point",
+            1.0,
+        );
+        self.put(
+            "ball",
+            Vec3::new(ball_x, self.floor + BALL_Y * h, bz),
+            "sections: along the foot from heel to toe",
+            0.85,
+        );
+        Ok(())
+    }
+
+    fn torso(&mut self, side: &str) -> Result<()> {
+        let h = self.h;
+        let hip_y = self.points["hip"].position.y;
+        let top = self.floor + h;
+        // Neck: narrowest central section between 70% and 97% of the height.
+        let mut best: Option<(f32, f32)> = None;
+        let mut f = 0.70;
+        while f < 0.97 {
+            let y = self.y(f);
+            if let Some(l) = self.central_loop(y) {
+                if best.map_or(true, |(_, p)| l.perimeter < p) {
+                    best = Some((y, l.perimeter));
+                }
+            }
+            f += 0.005;
+        }
+        let Some((neck_y, _)) = best else {
+            return Err(Error::stage(
+                "fit",
+                format!("neck: no body section crosses the centre plane above 70% of the height ({side})"),
+            ));
+        };
+        self.put(
+            "neck_narrowest_c",
+            Vec3::new(
+                self.cx,
+                neck_y,
+                self.back_front(neck_y).map_or(0.0, |(b, f)| 0.5 * (b + f)),
+            ),
+            "sections: narrowest neck section",
+            1.0,
+        );
+        self.put(
+            "head_top_c",
+            Vec3::new(
+                self.cx,
+                top,
+                self.back_front(top - 0.02 * h)
+                    .map_or(0.0, |(b, f)| 0.5 * (b + f)),
+            ),
+            "sections: highest point",
+            1.0,
+        );
+        let names = [
+            "pelvis_c",
+            "spine_01_c",
+            "spine_02_c",
+            "spine_03_c",
+            "neck_c",
+        ];
+        for (k, n) in names.iter().enumerate() {
+            let y = hip_y + SPINE_F[k] * (neck_y - hip_y);
+            let (b, fz) = self.back_front(y).ok_or_else(|| {
+                Error::stage(
+                    "fit",
+                    format!(
+                        "{}: no body section at y = {y:.3}",
+                        n.trim_end_matches("_c")
+                    ),
+                )
+            })?;
+            self.put(
+                n,
+                Vec3::new(self.cx, y, b + SPINE_G[k] * (fz - b)),
+                "sections: between back and front of the mid-line",
+                0.9,
+            );
+        }
+        let hy = neck_y + HEAD_F * (top - neck_y);
+        let (b, fz) = self.back_front(hy).unwrap_or((0.0, 0.0));
+        self.put(
+            "head_c",
+            Vec3::new(self.cx, hy, b + HEAD_G * (fz - b)),
+            "sections: above the narrowest neck section",
+            0.9,
+        );
+        Ok(())
+    }
+
+    fn arm(&mut self, side: &str) -> Result<()> {
+        let h = self.h;
+        let xmax = self
+            .m
+            .positions
+            .iter()
+            .map(|p| p.x)
+            .fold(f32::NEG_INFINITY, f32::max);
+        let span = xmax - self.cx;
+        let crotch_y = self.points["crotch_c"].position.y;
+        let xcut = |x: f32| -> Vec<Loop> {
+            cross_sections(&[self.m], Vec3::new(x, 0.0, 0.0), Vec3::X)
+                .into_iter()
+                .filter(|l| l.perimeter > 0.01 * h)
+                .collect()
+        };
+        let x0 = self.cx + 0.65 * span;
+        let first = xcut(x0);
+        let Some(mut cur) = first
+            .iter()
+            .filter(|l| l.center.y > crotch_y)
+            .max_by(|a, b| a.center.y.total_cmp(&b.center.y))
+            .cloned()
+        else {
+            return Err(Error::stage(
+                "fit",
+                format!(
+                    "armpit: the cut at 65% of the {side} half span (x = {x0:.3}) shows no arm above the crotch [{}]",
+                    describe(&first)
+                ),
+            ));
+        };
+        let mut centres = vec![cur.center];
+        let mut x = x0;
+        let step = 0.005 * h;
+        let mut armpit = None;
+        while x > self.cx + 0.02 * h {
+            x -= step;
+            let loops = xcut(x);
+            let Some(nx) = loops
+                .iter()
+                .min_by(|a, b| {
+                    (a.center - cur.center)
+                        .length()
+                        .total_cmp(&(b.center - cur.center).length())
+                })
+                .cloned()
+            else {
+                break;
+            };
+            if nx.perimeter > 1.5 * cur.perimeter || (nx.center - cur.center).length() > 0.05 * h {
+                armpit = Some((x + step, cur.clone(), nx));
+                break;
+            }
+            cur = nx;
+            centres.push(cur.center);
+        }
+        let Some((ax, al, _)) = armpit else {
+            return Err(Error::stage(
+                "fit",
+                format!("armpit: following the {side} arm inward from x = {x0:.3}, its section never joined the torso"),
+            ));
+        };
+        if ax - self.cx < 0.06 * h {
+            return Err(Error::stage(
+                "fit",
+                format!("armpit: the {side} arm section joins the body only {:.1}% of the height from the centre: arms touching the body?", 100.0 * (ax - self.cx) / h),
+            ));
+        }
+        // Arm axis: line fit through the centres (outer 80%, away from the armpit bulge).
+        let n = centres.len();
+        if n < 4 {
+            return Err(Error::stage(
+                "fit",
+                format!("armpit: the {side} arm is shorter than 4 sections ({n}): arms touching the body?"),
+            ));
+        }
+        let use_c = &centres[..(n * 4 / 5).max(3)];
+        let mean = use_c.iter().copied().sum::<Vec3>() / use_c.len() as f32;
+        let mut cov = Mat3::ZERO;
+        for c in use_c {
+            let d = *c - mean;
+            cov += Mat3::from_cols(d * d.x, d * d.y, d * d.z);
+        }
+        let mut a = principal_axis(cov);
+        if a.x < 0.0 {
+            a = -a;
+        }
+        let arm_angle = (-a.y).atan2(a.x).to_degrees();
+        self.arm_angle = arm_angle;
+        // Armpit point on the axis at the armpit plane.
+        let t = (ax - mean.x) / a.x.max(1e-3);
+        let armpit_pt = mean + a * t;
+        self.put(
+            "armpit",
+            armpit_pt,
+            "sections: arm section joins the torso",
+            1.0,
+        );
+        let _ = al;
+        self.axes.insert("arm".into(), a);
+        let up = (Vec3::Y - a * a.y).normalize_or_zero();
+        let fwd = a.cross(up).normalize_or_zero() * -1.0; // +Z-ish for the left arm
+        let fwd = if fwd.z < 0.0 { -fwd } else { fwd };
+        let frame = |p: Vec3, o: [f32; 3]| p + h * (o[0] * a + o[1] * up + o[2] * fwd);
+        // Cuts normal to the axis over the outer part of the arm (wrist search).
+        let tip_s = self
+            .m
+            .positions
+            .iter()
+            .filter(|p| {
+                let d = **p - armpit_pt;
+                (d - a * d.dot(a)).length() < 0.1 * h
+            })
+            .map(|p| (*p - armpit_pt).dot(a))
+            .fold(0.0f32, f32::max);
+        let mut prof: Vec<(f32, Loop)> = Vec::new();
+        let mut s = 0.55 * tip_s;
+        while s < 0.9 * tip_s {
+            let p = armpit_pt + a * s;
+            let near = cross_sections(&[self.m], p, a)
+                .into_iter()
+                .filter(|l| l.perimeter > 0.002 * h && (l.center - p).length() < 0.06 * h)
+                .min_by(|x, y| (x.center - p).length().total_cmp(&(y.center - p).length()));
+            if let Some(l) = near {
+                prof.push((s, l));
+            }
+            s += 0.004 * h;
+        }
+        if prof.len() < 5 || tip_s <= 0.0 {
+            return Err(Error::stage(
+                "fit",
+                format!(
+                    "wrist: the {side} arm could not be followed beyond the armpit ({} sections)",
+                    prof.len()
+                ),
+            ));
+        }
+        let wrist = prof
+            .iter()
+            .filter(|(s, _)| *s > 0.6 * tip_s && *s < 0.85 * tip_s)
+            .min_by(|x, y| x.1.perimeter.total_cmp(&y.1.perimeter))
+            .ok_or_else(|| {
+                Error::stage(
+                    "fit",
+                    format!("wrist: no {side} arm section between 60% and 85% of the arm"),
+                )
+            })?;
+        let (ws, wl) = (wrist.0, wrist.1.clone());
+        self.put(
+            "wrist_narrowest",
+            wl.center,
+            "sections: narrowest arm section",
+            1.0,
+        );
+        let shoulder = frame(armpit_pt, SH);
+        let wrist_p = frame(wl.center, WR);
+        self.put(
+            "shoulder",
+            shoulder,
+            "sections: deep inside the armpit section, below the clavicle",
+            0.85,
+        );
+        self.put("wrist", wrist_p, "sections: narrowest arm section", 0.9);
+        let ss = (shoulder - armpit_pt).dot(a);
+        let es = ss + ELB_T * (ws - ss);
+        let ep = armpit_pt + a * es;
+        let el = cross_sections(&[self.m], ep, a)
+            .into_iter()
+            .filter(|l| (l.center - ep).length() < 0.06 * h)
+            .min_by(|x, y| {
+                (x.center - ep)
+                    .length()
+                    .total_cmp(&(y.center - ep).length())
+            })
+            .map_or(ep, |l| l.center);
+        self.put(
+            "elbow",
+            frame(el, ELB),
+            "sections: arm centre between shoulder and wrist",
+            0.85,
+        );
+        let (b, fz) = self
+            .back_front(shoulder.y + CLAV[1] * h)
+            .unwrap_or((shoulder.z, shoulder.z));
+        self.put(
+            "clavicle",
+            Vec3::new(
+                self.cx + CLAV[0] * (shoulder.x - self.cx),
+                shoulder.y + CLAV[1] * h,
+                b + CLAV[2] * (fz - b),
+            ),
+            "sections: high and deep, near the sternum",
+            0.8,
+        );
+        self.hand(side, wl.center, a)?;
+        Ok(())
+    }
+
+    fn hand(&mut self, side: &str, origin: Vec3, a: Vec3) -> Result<()> {
+        let h = self.h;
+        let pts: Vec<Vec3> = self
+            .m
+            .positions
+            .iter()
+            .copied()
+            .filter(|p| {
+                let d = *p - origin;
+                d.dot(a) > 0.0 && (d - a * d.dot(a)).length() < 0.12 * h
+            })
+            .collect();
+        if pts.len() < 10 {
+            return Err(Error::stage(
+                "fit",
+                format!("hand: fewer than 10 {side} vertices beyond the wrist"),
+            ));
+        }
+        let mean = pts.iter().copied().sum::<Vec3>() / pts.len() as f32;
+        let mut cov = Mat3::ZERO;
+        for p in &pts {
+            let d = *p - mean;
+            cov += Mat3::from_cols(d * d.x, d * d.y, d * d.z);
+        }
+        let (e1, _e2, e3) = principal_frame(cov);
+        let mut d = e1;
+        if d.dot(a) < 0.0 {
+            d = -d;
+        }
+        let mut n = (e3 - d * e3.dot(d)).normalize_or_zero();
+        // Thumb side: forward (+Z) for a relaxed hand; the palm normal completes the frame.
+        let mut w = n.cross(d).normalize_or_zero();
+        if w.z < 0.0 {
+            w = -w;
+            n = -n;
+        }
+        let len = pts
+            .iter()
+            .map(|p| (*p - origin).dot(d))
+            .fold(0.0f32, f32::max);
+        self.axes.insert("hand".into(), d);
+        self.axes.insert("thumb_side".into(), w);
+        self.axes.insert("palm_normal".into(), n);
+        let to = |c: [f32; 3]| origin + len * (c[0] * d + c[1] * w + c[2] * n);
+        self.put(
+            "hand_tip",
+            origin + len * d,
+            "sections: farthest hand point",
+            1.0,
+        );
+        self.put(
+            "knuckle",
+            to(HAND_TAIL),
+            "template: hand scaled to the measured hand",
+            0.7,
+        );
+        for (fi, f) in FINGERS.iter().enumerate() {
+            let chain: [Vec3; 4] = std::array::from_fn(|j| to(HAND[fi][j]));
+            let mut chain_out: Vec<(Vec3, &str)> = Vec::with_capacity(4);
+            for j in 0..4 {
+                let mut p = chain[j];
+                let mut method = "template: hand scaled to the measured hand";
+                // Centre the middle joints in the finger's own section.
+                if j == 1 || j == 2 {
+                    let dir = (chain[j + 1] - chain[j - 1]).normalize_or_zero();
+                    let near = cross_sections(&[self.m], p, dir)
+                        .into_iter()
+                        .filter(|l| {
+                            l.closed && l.radius < 0.02 * h && (l.center - p).length() < 0.015 * h
+                        })
+                        .min_by(|a, b| (a.center - p).length().total_cmp(&(b.center - p).length()));
+                    if let Some(l) = near {
+                        p = l.center;
+                        method = "template, centred in the finger section";
+                    }
+                }
+                chain_out.push((p, method));
+            }
+            // A finger curls on one axis: keep its joints on one plane through the
+            // knuckle, spanned by the chain's direction and the palm normal.
+            // The plane goes through the two centred middle joints.
+            // The thumb's plane goes through its three joints (its metacarpal stays in
+            // the thumb's ball), the fingers' through the two middle joints and along
+            // the palm normal.
+            let axis = if fi == 0 {
+                (chain_out[1].0 - chain_out[0].0)
+                    .cross(chain_out[2].0 - chain_out[1].0)
+                    .normalize_or_zero()
+            } else {
+                (chain_out[2].0 - chain_out[1].0)
+                    .cross(n)
+                    .normalize_or_zero()
+            };
+            let through = chain_out[1].0;
+            for (j, (p, method)) in chain_out.into_iter().enumerate() {
+                let q = p - axis * (p - through).dot(axis);
+                self.put(&format!("{f}_{:02}", j + 1), q, method, 0.6);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Face landmarks from the head's geometry and eye parts.
+fn face(c: &Character, body: usize, lm: &mut Landmarks) {
+    let h = lm.height;
+    let (Some(head), Some(top)) = (lm.get("head"), lm.get("head_top")) else {
+        return;
+    };
+    let m = &c.parts[body].mesh;
+    let head_pts: Vec<Vec3> = m
+        .positions
+        .iter()
+        .copied()
+        .filter(|p| p.y > head.y && (p.x - lm.center_x).abs() < 0.06 * h)
+        .collect();
+    if let Some(nose) = head_pts
+        .iter()
+        .copied()
+        .filter(|p| p.y < top.y - 0.03 * h)
+        .max_by(|a, b| a.z.total_cmp(&b.z))
+    {
+        lm.points.insert(
+            "nose_tip".into(),
+            Landmark {
+                position: nose,
+                method: "sections: most forward face point".into(),
+                confidence: 0.8,
+            },
+        );
+        let eye_y = nose.y + 0.3 * (top.y - nose.y);
+        let mut eyes: Vec<(String, Vec3, &str, f32)> = Vec::new();
+        for p in &c.parts {
+            if p.name.to_ascii_lowercase().contains("eye")
+                && !p.name.to_ascii_lowercase().contains("lash")
+                && !p.mesh.positions.is_empty()
+            {
+                let mean =
+                    p.mesh.positions.iter().copied().sum::<Vec3>() / p.mesh.positions.len() as f32;
+                let side = if mean.x >= lm.center_x { "l" } else { "r" };
+                eyes.push((
+                    format!("eye_{side}"),
+                    mean,
+                    "eye part: mean of its vertices",
+                    1.0,
+                ));
+            }
+        }
+        if eyes.is_empty() {
+            for s in [1.0f32, -1.0] {
+                let p = Vec3::new(lm.center_x + s * 0.019 * h, eye_y, nose.z - 0.03 * h);
+                eyes.push((
+                    format!("eye_{}", if s > 0.0 { "l" } else { "r" }),
+                    p,
+                    "estimate: head proportions",
+                    0.4,
+                ));
+            }
+        }
+        for (n, p, m, c) in eyes {
+            lm.points.insert(
+                n,
+                Landmark {
+                    position: p,
+                    method: m.into(),
+                    confidence: c,
+                },
+            );
+        }
+        let chin = head_pts
+            .iter()
+            .copied()
+            .filter(|p| p.z > head.z + 0.5 * (nose.z - head.z) && p.y < nose.y)
+            .min_by(|a, b| a.y.total_cmp(&b.y));
+        if let Some(chin) = chin {
+            lm.points.insert(
+                "chin".into(),
+                Landmark {
+                    position: chin,
+                    method: "sections: lowest forward point of the face".into(),
+                    confidence: 0.7,
+                },
+            );
+            let jaw = Vec3::new(
+                lm.center_x,
+                nose.y - 0.25 * (nose.y - chin.y),
+                head.z + 0.25 * (nose.z - head.z),
+            );
+            lm.points.insert(
+                "jaw".into(),
+                Landmark {
+                    position: jaw,
+                    method: "estimate: below the ears, behind the chin".into(),
+                    confidence: 0.5,
+                },
+            );
+        }
+    }
+}
+
+/// The eigenvector of the largest eigenvalue of a symmetric 3x3 matrix.
+pub(crate) fn principal_axis(m: Mat3) -> Vec3 {
+    principal_frame(m).0
+}
+
+/// Eigenvectors of a symmetric 3x3 matrix by decreasing eigenvalue (Jacobi rotations).
+pub(crate) fn principal_frame(m: Mat3) -> (Vec3, Vec3, Vec3) {
+    let mut a = [[0.0f64; 3]; 3];
+    for i in 0..3 {
+        for j in 0..3 {
+            a[i][j] = m.col(j)[i] as f64;
+        }
+    }
+    let mut v = [[1.0f64, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    for _ in 0..50 {
+        let mut off = 0.0;
+        for (p, q) in [(0, 1), (0, 2), (1, 2)] {
+            off += a[p][q] * a[p][q];
+        }
+        if off < 1e-24 {
+            break;
+        }
+        for (p, q) in [(0usize, 1usize), (0, 2), (1, 2)] {
+            if a[p][q].abs() < 1e-30 {
+                continue;
+            }
+            let theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+            let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
+            let t = if theta == 0.0 { 1.0 } else { t };
+            let c = 1.0 / (t * t + 1.0).sqrt();
+            let s = t * c;
+            for k in 0..3 {
+                let (akp, akq) = (a[k][p], a[k][q]);
+                a[k][p] = c * akp - s * akq;
+                a[k][q] = s * akp + c * akq;
+            }
+            for k in 0..3 {
+                let (apk, aqk) = (a[p][k], a[q][k]);
+                a[p][k] = c * apk - s * aqk;
+                a[q][k] = s * apk + c * aqk;
+            }
+            for k in 0..3 {
+                let (vkp, vkq) = (v[k][p], v[k][q]);
+                v[k][p] = c * vkp - s * vkq;
+                v[k][q] = s * vkp + c * vkq;
+            }
+        }
+    }
+    let mut idx = [0usize, 1, 2];
+    idx.sort_by(|&i, &j| a[j][j].total_cmp(&a[i][i]));
+    let col =
+        |i: usize| Vec3::new(v[0][i] as f32, v[1][i] as f32, v[2][i] as f32).normalize_or_zero();
+    (col(idx[0]), col(idx[1]), col(idx[2]))
+}

@@ -1,0 +1,320 @@
+//! Model check and fix (P1): what would break rigging, found before rigging.
+//!
+//! [`model_check`] measures the character in glTF space (+Y up, facing +Z, left +X,
+//! feet on y = 0, centred on x = 0 and the mid-foot on z = 0) and lists problems with
+//! stable ids:
+//!
+//! | id | what | fixable |
+//! |---|---|---|
+//! | `model.empty` | no vertices in any part | no |
+//! | `model.up` | the body is not standing along +Y (lying down) | no |
+//! | `model.floor` | the feet are off y = 0 by more than 0.5% of the height | yes |
+//! | `model.center` | the body's centre is off x = 0 or the mid-foot off z = 0 by more than 1% | yes |
+//! | `model.facing` | the toes point along -Z, +X or -X instead of +Z | yes (rotation about Y) |
+//! | `model.height` | the height is outside 0.3 to 3 m (wrong units?) | no (a warning) |
+//! | `model.part_apart` | a part lies entirely outside the body's bounds (left behind when the body moved) | no |
+//!
+//! Symmetry is measured two ways and reported as numbers (an asymmetric body is not a
+//! problem in itself): general (mean distance of a vertex's mirror image to the
+//! nearest vertex, % of height) and vertex for vertex (share of vertices whose mirror
+//! image lands on a vertex within 0.1% of the height).
+//!
+//! [`fix_model`] applies one rotation and one translation to every part together
+//! (positions, normals, morph deltas) and to the skeleton if there is one. Transforms
+//! are already baked by the importers, so there is nothing to apply for them.
+
+use glam::{Mat3, Mat4, Vec3};
+use serde::Serialize;
+
+use super::landmarks::{body_index, LandmarkOptions};
+use super::sections::bounds;
+use crate::model::Character;
+
+/// One problem found by [`model_check`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Problem {
+    /// Stable id (`model.floor`, ...).
+    pub id: String,
+    /// What is wrong, with the numbers.
+    pub message: String,
+    /// Whether [`fix_model`] fixes it.
+    pub fixable: bool,
+}
+
+/// The result of [`model_check`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ModelReport {
+    /// The body part's name.
+    pub body: String,
+    /// Body height, metres.
+    pub height: f32,
+    /// Lowest body point, metres.
+    pub floor: f32,
+    /// X of the body's centre (bounds middle), metres.
+    pub center_x: f32,
+    /// Z of the mid-foot, metres.
+    pub mid_foot_z: f32,
+    /// Where the toes point: `+Z`, `-Z`, `+X` or `-X`.
+    pub facing: String,
+    /// General symmetry: mean mirror distance to the nearest vertex, % of height.
+    pub symmetry_general: f32,
+    /// Vertex-for-vertex symmetry: share of vertices with an exact mirror partner (0..1).
+    pub symmetry_vertex: f32,
+    /// Problems, in id order.
+    pub problems: Vec<Problem>,
+    /// Warnings that do not stop rigging.
+    pub warnings: Vec<String>,
+}
+
+impl ModelReport {
+    /// Whether a problem with this id was found.
+    pub fn has(&self, id: &str) -> bool {
+        self.problems.iter().any(|p| p.id == id)
+    }
+}
+
+/// Checks the character (see the module docs).
+pub fn model_check(c: &Character) -> ModelReport {
+    let mut r = ModelReport::default();
+    let Ok(bi) = body_index(c, &LandmarkOptions::default()) else {
+        r.problems.push(Problem {
+            id: "model.empty".into(),
+            message: "the character has no parts".into(),
+            fixable: false,
+        });
+        return r;
+    };
+    let m = &c.parts[bi].mesh;
+    r.body = c.parts[bi].name.clone();
+    if m.positions.is_empty() {
+        r.problems.push(Problem {
+            id: "model.empty".into(),
+            message: format!("part {:?} has no vertices", r.body),
+            fixable: false,
+        });
+        return r;
+    }
+    let (lo, hi) = bounds(&m.positions);
+    let ext = hi - lo;
+    let h = ext.y;
+    r.height = h;
+    r.floor = lo.y;
+    r.center_x = 0.5 * (lo.x + hi.x);
+    if !(h > 0.0) || h < 0.5 * ext.x.max(ext.z) {
+        r.problems.push(Problem {
+            id: "model.up".into(),
+            message: format!(
+                "the body is {:.3} tall, {:.3} wide, {:.3} deep: not standing along +Y",
+                ext.y, ext.x, ext.z
+            ),
+            fixable: false,
+        });
+        return r;
+    }
+    // Facing: from the shins to the feet.
+    let band = |a: f32, b: f32| -> Option<Vec3> {
+        let sel: Vec<Vec3> = m
+            .positions
+            .iter()
+            .copied()
+            .filter(|p| p.y >= lo.y + a * h && p.y < lo.y + b * h)
+            .collect();
+        (!sel.is_empty()).then(|| sel.iter().copied().sum::<Vec3>() / sel.len() as f32)
+    };
+    let feet: Vec<Vec3> = m
+        .positions
+        .iter()
+        .copied()
+        .filter(|p| p.y < lo.y + 0.03 * h)
+        .collect();
+    let (flo, fhi) = bounds(&feet);
+    r.mid_foot_z = 0.5 * (flo.z + fhi.z);
+    r.facing = "+Z".into();
+    if let (Some(f), Some(s)) = (band(0.0, 0.03), band(0.10, 0.20)) {
+        let d = f - s;
+        r.facing = if d.z.abs() >= d.x.abs() {
+            if d.z >= 0.0 {
+                "+Z"
+            } else {
+                "-Z"
+            }
+        } else if d.x >= 0.0 {
+            "+X"
+        } else {
+            "-X"
+        }
+        .into();
+    }
+    if r.facing != "+Z" {
+        r.problems.push(Problem {
+            id: "model.facing".into(),
+            message: format!("the toes point along {} instead of +Z", r.facing),
+            fixable: true,
+        });
+    }
+    if lo.y.abs() > 0.005 * h {
+        r.problems.push(Problem {
+            id: "model.floor".into(),
+            message: format!("the feet are at y = {:.4}, not 0", lo.y),
+            fixable: true,
+        });
+    }
+    if r.center_x.abs() > 0.01 * h || (r.facing == "+Z" && r.mid_foot_z.abs() > 0.01 * h) {
+        r.problems.push(Problem {
+            id: "model.center".into(),
+            message: format!(
+                "the body centre is at x = {:.4} and the mid-foot at z = {:.4}, not 0",
+                r.center_x, r.mid_foot_z
+            ),
+            fixable: true,
+        });
+    }
+    if !(0.3..=3.0).contains(&h) {
+        r.warnings.push(format!(
+            "model.height: the body is {h:.3} tall; units other than metres?"
+        ));
+    }
+    // Symmetry about x = center_x.
+    let cell = 0.01 * h;
+    let key = |p: Vec3| {
+        (
+            (p.x / cell).floor() as i64,
+            (p.y / cell).floor() as i64,
+            (p.z / cell).floor() as i64,
+        )
+    };
+    let mut grid: std::collections::HashMap<(i64, i64, i64), Vec<u32>> =
+        std::collections::HashMap::new();
+    for (i, p) in m.positions.iter().enumerate() {
+        grid.entry(key(*p)).or_default().push(i as u32);
+    }
+    let step = (m.positions.len() / 2000).max(1);
+    let (mut sum, mut n, mut exact) = (0.0f32, 0usize, 0usize);
+    for p in m.positions.iter().step_by(step) {
+        let q = Vec3::new(2.0 * r.center_x - p.x, p.y, p.z);
+        let k = key(q);
+        let mut best = 2.0 * cell;
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    if let Some(v) = grid.get(&(k.0 + dx, k.1 + dy, k.2 + dz)) {
+                        for &i in v {
+                            best = best.min((m.positions[i as usize] - q).length());
+                        }
+                    }
+                }
+            }
+        }
+        sum += best;
+        n += 1;
+        if best < 0.001 * h {
+            exact += 1;
+        }
+    }
+    r.symmetry_general = 100.0 * sum / n.max(1) as f32 / h;
+    r.symmetry_vertex = exact as f32 / n.max(1) as f32;
+    if r.symmetry_general > 1.0 {
+        r.warnings.push(format!(
+            "model.symmetry: the body is not symmetric (mean mirror distance {:.2}% of the height)",
+            r.symmetry_general
+        ));
+    }
+    for (i, p) in c.parts.iter().enumerate() {
+        if i == bi || p.mesh.positions.is_empty() {
+            continue;
+        }
+        let (plo, phi) = bounds(&p.mesh.positions);
+        let margin = 0.05 * h;
+        if phi.x < lo.x - margin
+            || plo.x > hi.x + margin
+            || phi.y < lo.y - margin
+            || plo.y > hi.y + margin
+            || phi.z < lo.z - margin
+            || plo.z > hi.z + margin
+        {
+            r.problems.push(Problem {
+                id: "model.part_apart".into(),
+                message: format!(
+                    "part {:?} lies outside the body's bounds: moved without the body?",
+                    p.name
+                ),
+                fixable: false,
+            });
+        }
+    }
+    r.problems.sort_by(|a, b| a.id.cmp(&b.id));
+    r
+}
+
+/// Fixes what [`model_check`] found fixable, moving every part (and the skeleton)
+/// together; returns what it did, in plain words.
+pub fn fix_model(c: &mut Character, r: &ModelReport) -> Vec<String> {
+    let mut did = Vec::new();
+    let rot = match (r.has("model.facing"), r.facing.as_str()) {
+        (true, "-Z") => Some(std::f32::consts::PI),
+        (true, "+X") => Some(-std::f32::consts::FRAC_PI_2),
+        (true, "-X") => Some(std::f32::consts::FRAC_PI_2),
+        _ => None,
+    };
+    let mut m = Mat4::IDENTITY;
+    if let Some(a) = rot {
+        m = Mat4::from_rotation_y(a);
+        did.push(format!(
+            "turned every part {:.0} deg about +Y to face +Z",
+            a.to_degrees()
+        ));
+    }
+    apply(c, m);
+    if rot.is_some() || r.has("model.floor") || r.has("model.center") {
+        let Ok(bi) = body_index(c, &LandmarkOptions::default()) else {
+            return did;
+        };
+        let pts = &c.parts[bi].mesh.positions;
+        let (lo, hi) = bounds(pts);
+        let feet: Vec<Vec3> = pts
+            .iter()
+            .copied()
+            .filter(|p| p.y < lo.y + 0.03 * (hi.y - lo.y))
+            .collect();
+        let (flo, fhi) = bounds(&feet);
+        let t = Vec3::new(-0.5 * (lo.x + hi.x), -lo.y, -0.5 * (flo.z + fhi.z));
+        if t.length() > 0.0 {
+            apply(c, Mat4::from_translation(t));
+            did.push(format!(
+                "moved every part by ({:.4}, {:.4}, {:.4}): feet on y = 0, centred",
+                t.x, t.y, t.z
+            ));
+        }
+    }
+    did
+}
+
+fn apply(c: &mut Character, m: Mat4) {
+    if m == Mat4::IDENTITY {
+        return;
+    }
+    let r = Mat3::from_mat4(m);
+    for p in &mut c.parts {
+        for v in &mut p.mesh.positions {
+            *v = m.transform_point3(*v);
+        }
+        if let Some(n) = &mut p.mesh.normals {
+            for v in n.iter_mut() {
+                *v = (r * *v).normalize_or_zero();
+            }
+        }
+        for mt in &mut p.morphs {
+            for d in &mut mt.position_deltas {
+                *d = r * *d;
+            }
+            if let Some(nd) = &mut mt.normal_deltas {
+                for d in nd.iter_mut() {
+                    *d = r * *d;
+                }
+            }
+        }
+    }
+    if let Some(s) = &mut c.skeleton {
+        s.transform(m);
+    }
+}

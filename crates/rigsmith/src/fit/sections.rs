@@ -1,0 +1,250 @@
+//! Cross-sections: cut meshes with a plane and split the cut into loops by topology.
+//!
+//! A plane through `plane_point` with normal `plane_normal` crosses a triangle when its
+//! vertices lie on both sides (a vertex exactly on the plane counts as the positive
+//! side, so every crossed triangle yields exactly one segment). Two segments belong to
+//! the same loop when they cross the same mesh edge; following shared edges gives the
+//! loops. Topology, not distance, decides: two thighs that touch stay two loops.
+//!
+//! Open meshes (holes, cut garments) give chains that do not close: they are returned
+//! too, with `closed == false`, and measured as if closed by a straight line.
+//!
+//! ```
+//! use glam::Vec3;
+//! use rigsmith::fit::cross_sections;
+//! use rigsmith::Mesh;
+//! // A unit cube (12 triangles) cut at half height gives one square loop.
+//! let p = [[0.,0.,0.],[1.,0.,0.],[1.,1.,0.],[0.,1.,0.],[0.,0.,1.],[1.,0.,1.],[1.,1.,1.],[0.,1.,1.]];
+//! let t = [[0,2,1],[0,3,2],[4,5,6],[4,6,7],[0,1,5],[0,5,4],[1,2,6],[1,6,5],[2,3,7],[2,7,6],[3,0,4],[3,4,7]];
+//! let m = Mesh { positions: p.iter().map(|a| Vec3::from_array(*a)).collect(), triangles: t.to_vec(), ..Default::default() };
+//! let loops = cross_sections(&[&m], Vec3::new(0.5, 0.5, 0.5), Vec3::Y);
+//! assert_eq!(loops.len(), 1);
+//! assert!(loops[0].closed);
+//! assert!((loops[0].center - Vec3::new(0.5, 0.5, 0.5)).length() < 1e-5);
+//! ```
+
+use glam::Vec3;
+use serde::Serialize;
+
+use crate::model::Mesh;
+
+/// One loop of a cross-section.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Loop {
+    /// Index of the part (in the slice given to [`cross_sections`]) it comes from.
+    pub part: usize,
+    /// The points of the loop in order (k x 3, same units as the mesh), on the plane.
+    pub points: Vec<Vec3>,
+    /// Whether the chain closed on itself (false on open meshes).
+    pub closed: bool,
+    /// Centre: the length-weighted mean of the loop's segments' midpoints.
+    pub center: Vec3,
+    /// Mean distance of the points from `center`.
+    pub radius: f32,
+    /// Perimeter (closing segment included for open chains).
+    pub perimeter: f32,
+    /// Axis-aligned lower corner of the points.
+    pub lo: Vec3,
+    /// Axis-aligned upper corner of the points.
+    pub hi: Vec3,
+}
+
+impl Loop {
+    fn from_points(part: usize, points: Vec<Vec3>, closed: bool) -> Loop {
+        let n = points.len();
+        let mut sum = Vec3::ZERO;
+        let mut len = 0.0;
+        for i in 0..n {
+            let (a, b) = (points[i], points[(i + 1) % n]);
+            let l = (b - a).length();
+            sum += 0.5 * (a + b) * l;
+            len += l;
+        }
+        let center = if len > 0.0 {
+            sum / len
+        } else {
+            points.iter().copied().sum::<Vec3>() / n.max(1) as f32
+        };
+        let radius = points.iter().map(|p| (*p - center).length()).sum::<f32>() / n.max(1) as f32;
+        let (lo, hi) = bounds(&points);
+        Loop {
+            part,
+            points,
+            closed,
+            center,
+            radius,
+            perimeter: len,
+            lo,
+            hi,
+        }
+    }
+
+    /// The extent (size of the bounding box) of the loop.
+    pub fn extent(&self) -> Vec3 {
+        self.hi - self.lo
+    }
+
+    /// Where the loop crosses the line `{p : p[axis] = value}` inside the plane: the
+    /// coordinates along `other` of every crossing, sorted.
+    pub fn crossings(&self, axis: usize, value: f32, other: usize) -> Vec<f32> {
+        let n = self.points.len();
+        let mut out = Vec::new();
+        let segs = if self.closed { n } else { n.saturating_sub(1) };
+        for i in 0..segs {
+            let (a, b) = (self.points[i], self.points[(i + 1) % n]);
+            let (da, db) = (a[axis] - value, b[axis] - value);
+            if (da >= 0.0) != (db >= 0.0) {
+                let t = da / (da - db);
+                out.push(a[other] + t * (b[other] - a[other]));
+            }
+        }
+        out.sort_by(f32::total_cmp);
+        out
+    }
+}
+
+/// Cuts `parts` with the plane through `plane_point` with normal `plane_normal` and
+/// returns the loops of every part, in a deterministic order (part, then first crossed
+/// triangle). Degenerate input (zero normal, empty meshes) gives no loops.
+pub fn cross_sections(parts: &[&Mesh], plane_point: Vec3, plane_normal: Vec3) -> Vec<Loop> {
+    let Some(n) = plane_normal.try_normalize() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (pi, m) in parts.iter().enumerate() {
+        cut_one(pi, m, plane_point, n, &mut out);
+    }
+    out
+}
+
+fn cut_one(part: usize, m: &Mesh, p0: Vec3, n: Vec3, out: &mut Vec<Loop>) {
+    let nv = m.positions.len();
+    let dist: Vec<f32> = m.positions.iter().map(|p| (*p - p0).dot(n)).collect();
+    // Per crossed triangle: its two crossed edges (a < b keys) and their crossing points.
+    let mut segs: Vec<[(u32, u32); 2]> = Vec::new();
+    let mut pts: Vec<[Vec3; 2]> = Vec::new();
+    for t in &m.triangles {
+        if t.iter().any(|&i| i as usize >= nv) {
+            continue;
+        }
+        let s = t.map(|i| dist[i as usize] >= 0.0);
+        if s[0] == s[1] && s[1] == s[2] {
+            continue;
+        }
+        let mut e = [(0u32, 0u32); 2];
+        let mut q = [Vec3::ZERO; 2];
+        let mut k = 0;
+        for j in 0..3 {
+            let (a, b) = (t[j], t[(j + 1) % 3]);
+            if s[j] != s[(j + 1) % 3] && k < 2 {
+                let (da, db) = (dist[a as usize], dist[b as usize]);
+                let (pa, pb) = (m.positions[a as usize], m.positions[b as usize]);
+                e[k] = (a.min(b), a.max(b));
+                // Same point whichever triangle computes it: interpolate from the smaller index.
+                let (lo, hi, dl, dh) = if a < b {
+                    (pa, pb, da, db)
+                } else {
+                    (pb, pa, db, da)
+                };
+                let wl = dl / (dl - dh);
+                q[k] = lo + wl * (hi - lo);
+                k += 1;
+            }
+        }
+        if k == 2 && e[0] != e[1] {
+            segs.push(e);
+            pts.push(q);
+        }
+    }
+    if segs.is_empty() {
+        return;
+    }
+    // Edge key -> segments touching it (sorted list, then paired).
+    let mut keys: Vec<((u32, u32), u32)> = Vec::with_capacity(segs.len() * 2);
+    for (i, s) in segs.iter().enumerate() {
+        keys.push((s[0], i as u32));
+        keys.push((s[1], i as u32));
+    }
+    keys.sort_unstable();
+    let mut used = vec![false; segs.len()];
+    let find = |key: (u32, u32), not: u32| -> Option<u32> {
+        let start = keys.partition_point(|(k, _)| *k < key);
+        keys[start..]
+            .iter()
+            .take_while(|(k, _)| *k == key)
+            .find(|(_, s)| *s != not)
+            .map(|(_, s)| *s)
+    };
+    for start in 0..segs.len() {
+        if used[start] {
+            continue;
+        }
+        used[start] = true;
+        // Walk forward from edge 1, then backward from edge 0.
+        let mut fwd: Vec<Vec3> = vec![pts[start][0], pts[start][1]];
+        let mut closed = false;
+        let mut cur = start as u32;
+        let mut key = segs[start][1];
+        while let Some(nx) = find(key, cur) {
+            if nx as usize == start {
+                closed = true;
+                break;
+            }
+            if used[nx as usize] {
+                break;
+            }
+            used[nx as usize] = true;
+            let s = segs[nx as usize];
+            let (next_key, p) = if s[0] == key {
+                (s[1], pts[nx as usize][1])
+            } else {
+                (s[0], pts[nx as usize][0])
+            };
+            fwd.push(p);
+            key = next_key;
+            cur = nx;
+        }
+        if closed {
+            // The last point equals the first crossing of `start`: drop the duplicate.
+            if fwd.len() > 2 && (fwd[fwd.len() - 1] - fwd[0]).length_squared() < 1e-20 {
+                fwd.pop();
+            }
+        } else {
+            let mut back: Vec<Vec3> = Vec::new();
+            let mut cur = start as u32;
+            let mut key = segs[start][0];
+            while let Some(nx) = find(key, cur) {
+                if used[nx as usize] {
+                    break;
+                }
+                used[nx as usize] = true;
+                let s = segs[nx as usize];
+                let (next_key, p) = if s[0] == key {
+                    (s[1], pts[nx as usize][1])
+                } else {
+                    (s[0], pts[nx as usize][0])
+                };
+                back.push(p);
+                key = next_key;
+                cur = nx;
+            }
+            back.reverse();
+            back.extend(fwd);
+            fwd = back;
+        }
+        if fwd.len() >= 2 {
+            out.push(Loop::from_points(part, fwd, closed));
+        }
+    }
+}
+
+/// Axis-aligned bounds of points; `(0, 0)` when empty.
+pub(crate) fn bounds(points: &[Vec3]) -> (Vec3, Vec3) {
+    if points.is_empty() {
+        return (Vec3::ZERO, Vec3::ZERO);
+    }
+    points.iter().fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    )
+}

@@ -1,0 +1,348 @@
+//! The default pose library (seed procedure P5): the poses a lead rigger tries first.
+//!
+//! | pose                     | what it does (world terms)                         | joint measured |
+//! | ------------------------ | -------------------------------------------------- | -------------- |
+//! | `arm_down.L/R`           | upper arm aimed down beside the body               | shoulder       |
+//! | `arm_up.L/R`             | upper arm aimed up and out, clavicle raised 25 deg | shoulder       |
+//! | `arm_forward.L/R`        | upper arm aimed to the front                       | shoulder       |
+//! | `clavicle_up.L/R`        | clavicle raised 25 deg                             | shoulder       |
+//! | `elbow_120.L/R`          | forearm hinged 120 deg toward the front            | elbow          |
+//! | `wrist_twist_80.L/R`     | hand twisted 80 deg about its own axis             | wrist          |
+//! | `leg_forward.L/R`        | thigh swung 60 deg forward                         | hip            |
+//! | `leg_side.L/R`           | thigh swung 45 deg out                             | hip            |
+//! | `knee_120.L/R`           | calf hinged 120 deg toward the back                | knee           |
+//! | `squat`                  | thighs forward 80, knees 110 back, pelvis lowered so the ankles keep their height | knees |
+//! | `spine_twist`            | 45 deg about world Y spread over the spine         | -              |
+//! | `spine_bend`             | 40 deg forward spread over the spine               | -              |
+//! | `head_turn`              | head 60 deg about world Y (neck a third)           | -              |
+//! | `head_nod`               | head 30 deg forward (neck a third)                 | -              |
+//! | `fist.L/R`               | every finger bone hinged toward the palm           | -              |
+//! | `jaw_open`               | jaw hinged 20 deg down, when there is a jaw        | -              |
+//!
+//! Thresholds on the measured joint come from the rubric (section D): shoulder band
+//! >= 0.6 arm down, elbow and knee >= 0.85, wrist twist >= 0.9, bulge <= 1.25 arm up.
+//! A pose whose bones cannot be found is skipped and the reason returned.
+
+use glam::Vec3;
+
+use super::fk::{world_matrices, Pose};
+use super::names::{Rig, Role};
+use super::ops;
+use crate::model::naming::Side;
+use crate::model::Skeleton;
+
+/// What a pose is meant to test at one joint.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JointTest {
+    /// The joint (`shoulder.L`, `elbow.R`, `knee.L`, `wrist.L`, `hip.L`).
+    pub joint: String,
+    /// Minimum worst-band volume ratio (rubric D), if the pose sets one.
+    pub band_min: Option<f32>,
+    /// Maximum best-band volume ratio (bulge), if the pose sets one.
+    pub bulge_max: Option<f32>,
+}
+
+/// A named test pose.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedPose {
+    /// Stable name, e.g. `elbow_120.L`.
+    pub name: String,
+    /// The pose.
+    pub pose: Pose,
+    /// The side a one-sided pose moves (`Center` for poses that move both or the middle).
+    /// One-sided poses are used to measure cross-side leak.
+    pub side: Side,
+    /// Joint measurements the pose is for.
+    pub tests: Vec<JointTest>,
+}
+
+fn sx(side: Side) -> f32 {
+    if side == Side::Right {
+        -1.0
+    } else {
+        1.0
+    }
+}
+
+fn jt(joint: &str, side: Side, band_min: Option<f32>, bulge_max: Option<f32>) -> JointTest {
+    JointTest {
+        joint: format!("{joint}.{}", side.letter()),
+        band_min,
+        bulge_max,
+    }
+}
+
+/// The default library on a skeleton, roles found by name (see [`super::names`]).
+/// Returns the poses and, for each pose skipped, why.
+pub fn default_library(s: &Skeleton) -> (Vec<NamedPose>, Vec<String>) {
+    library_for(s, &Rig::resolve(s, None))
+}
+
+/// The default library on a skeleton whose roles are already resolved.
+pub fn library_for(s: &Skeleton, rig: &Rig) -> (Vec<NamedPose>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut skipped = Vec::new();
+    let need = |name: &str, roles: &[Role], skipped: &mut Vec<String>| -> Option<Vec<usize>> {
+        let mut v = Vec::new();
+        let mut missing = Vec::new();
+        for r in roles {
+            match rig.get(*r) {
+                Some(i) => v.push(i),
+                None => missing.push(r.key()),
+            }
+        }
+        if missing.is_empty() {
+            Some(v)
+        } else {
+            skipped.push(format!("{name}: no bone for {}", missing.join(", ")));
+            None
+        }
+    };
+    for side in [Side::Left, Side::Right] {
+        let l = side.letter();
+        let x = sx(side);
+        let mk = |name: &str, pose: Pose, tests: Vec<JointTest>| NamedPose {
+            name: format!("{name}.{l}"),
+            pose,
+            side,
+            tests,
+        };
+        if let Some(b) = need(
+            &format!("arm_down.{l}"),
+            &[Role::UpperArm(side)],
+            &mut skipped,
+        ) {
+            let mut p = Pose::rest(s);
+            ops::aim(s, &mut p, b[0], Vec3::new(0.2 * x, -1.0, 0.0));
+            out.push(mk(
+                "arm_down",
+                p,
+                vec![jt("shoulder", side, Some(0.6), None)],
+            ));
+        }
+        if let Some(b) = need(
+            &format!("arm_up.{l}"),
+            &[Role::UpperArm(side)],
+            &mut skipped,
+        ) {
+            let mut p = Pose::rest(s);
+            if let Some(c) = rig.get(Role::Clavicle(side)) {
+                ops::rotate_world(s, &mut p, c, Vec3::Z, 25.0 * x);
+            }
+            ops::aim(s, &mut p, b[0], Vec3::new(0.35 * x, 1.0, 0.0));
+            out.push(mk(
+                "arm_up",
+                p,
+                vec![jt("shoulder", side, None, Some(1.25))],
+            ));
+        }
+        if let Some(b) = need(
+            &format!("arm_forward.{l}"),
+            &[Role::UpperArm(side)],
+            &mut skipped,
+        ) {
+            let mut p = Pose::rest(s);
+            ops::aim(s, &mut p, b[0], Vec3::new(0.15 * x, 0.0, 1.0));
+            out.push(mk("arm_forward", p, vec![jt("shoulder", side, None, None)]));
+        }
+        if let Some(b) = need(
+            &format!("clavicle_up.{l}"),
+            &[Role::Clavicle(side)],
+            &mut skipped,
+        ) {
+            let mut p = Pose::rest(s);
+            ops::rotate_world(s, &mut p, b[0], Vec3::Z, 25.0 * x);
+            out.push(mk("clavicle_up", p, vec![jt("shoulder", side, None, None)]));
+        }
+        if let Some(b) = need(
+            &format!("elbow_120.{l}"),
+            &[Role::Forearm(side)],
+            &mut skipped,
+        ) {
+            let mut p = Pose::rest(s);
+            ops::hinge(s, &mut p, b[0], 120.0, Vec3::Z);
+            out.push(mk(
+                "elbow_120",
+                p,
+                vec![jt("elbow", side, Some(0.85), None)],
+            ));
+        }
+        if let Some(b) = need(
+            &format!("wrist_twist_80.{l}"),
+            &[Role::Hand(side)],
+            &mut skipped,
+        ) {
+            let mut p = Pose::rest(s);
+            ops::twist(s, &mut p, b[0], 80.0);
+            out.push(mk(
+                "wrist_twist_80",
+                p,
+                vec![jt("wrist", side, Some(0.9), None)],
+            ));
+        }
+        if let Some(b) = need(
+            &format!("leg_forward.{l}"),
+            &[Role::Thigh(side)],
+            &mut skipped,
+        ) {
+            let mut p = Pose::rest(s);
+            ops::rotate_world(s, &mut p, b[0], Vec3::X, -60.0);
+            out.push(mk("leg_forward", p, vec![jt("hip", side, None, None)]));
+        }
+        if let Some(b) = need(&format!("leg_side.{l}"), &[Role::Thigh(side)], &mut skipped) {
+            let mut p = Pose::rest(s);
+            ops::rotate_world(s, &mut p, b[0], Vec3::Z, 45.0 * x);
+            out.push(mk("leg_side", p, vec![jt("hip", side, None, None)]));
+        }
+        if let Some(b) = need(&format!("knee_120.{l}"), &[Role::Calf(side)], &mut skipped) {
+            let mut p = Pose::rest(s);
+            ops::hinge(s, &mut p, b[0], 120.0, Vec3::NEG_Z);
+            out.push(mk("knee_120", p, vec![jt("knee", side, Some(0.85), None)]));
+        }
+        let fingers = rig
+            .get(Role::Hand(side))
+            .map(|h| descendants(s, h))
+            .unwrap_or_default();
+        if fingers.is_empty() {
+            skipped.push(format!(
+                "fist.{l}: no finger bones under {}",
+                Role::Hand(side).key()
+            ));
+        } else if let Some(h) = rig.get(Role::Hand(side)) {
+            let palm = palm_normal(s, h, &fingers, side);
+            let mut p = Pose::rest(s);
+            for &f in &fingers {
+                let is_thumb = s.bones[f].name.to_ascii_lowercase().contains("thumb");
+                let deg = if is_thumb { 35.0 } else { 75.0 };
+                ops::hinge(s, &mut p, f, deg, palm);
+            }
+            out.push(mk("fist", p, vec![]));
+        }
+    }
+    let c = |name: &str, pose: Pose| NamedPose {
+        name: name.to_string(),
+        pose,
+        side: Side::Center,
+        tests: vec![],
+    };
+    if let Some(b) = need(
+        "squat",
+        &[
+            Role::Pelvis,
+            Role::Thigh(Side::Left),
+            Role::Thigh(Side::Right),
+            Role::Calf(Side::Left),
+            Role::Calf(Side::Right),
+            Role::Foot(Side::Left),
+            Role::Foot(Side::Right),
+        ],
+        &mut skipped,
+    ) {
+        let mut p = Pose::rest(s);
+        for k in 0..2 {
+            ops::rotate_world(s, &mut p, b[1 + k], Vec3::X, -80.0);
+            ops::hinge(s, &mut p, b[3 + k], 110.0, Vec3::NEG_Z);
+            // Keep the foot level: turn it back to its rest direction.
+            let rest_dir = s.bones[b[5 + k]].y_axis();
+            ops::aim(s, &mut p, b[5 + k], rest_dir);
+        }
+        // Lower the pelvis so the ankles keep their rest height.
+        let w = world_matrices(s, &p);
+        let rest = s.rest_matrices();
+        let rise: f32 = [b[5], b[6]]
+            .iter()
+            .map(|&f| {
+                (w[f] * rest[f].inverse())
+                    .transform_point3(s.bones[f].head)
+                    .y
+                    - s.bones[f].head.y
+            })
+            .sum::<f32>()
+            / 2.0;
+        let h = s.height().max(1e-6);
+        ops::move_by(s, &mut p, b[0], Vec3::new(0.0, -rise / h, 0.0), h);
+        out.push(NamedPose {
+            tests: vec![
+                jt("knee", Side::Left, None, None),
+                jt("knee", Side::Right, None, None),
+            ],
+            ..c("squat", p)
+        });
+    }
+    let spine = rig.spine(s);
+    if spine.is_empty() {
+        skipped
+            .push("spine_twist, spine_bend: no spine chain between the pelvis and the neck".into());
+    } else {
+        let n = spine.len() as f32;
+        let mut p = Pose::rest(s);
+        for &b in &spine {
+            ops::rotate_world(s, &mut p, b, Vec3::Y, 45.0 / n);
+        }
+        out.push(c("spine_twist", p));
+        let mut p = Pose::rest(s);
+        for &b in &spine {
+            ops::rotate_world(s, &mut p, b, Vec3::X, 40.0 / n);
+        }
+        out.push(c("spine_bend", p));
+    }
+    if let Some(b) = need("head_turn", &[Role::Head], &mut skipped) {
+        for (name, axis, deg) in [("head_turn", Vec3::Y, 60.0), ("head_nod", Vec3::X, 30.0)] {
+            let mut p = Pose::rest(s);
+            match rig.get(Role::Neck) {
+                Some(nk) => {
+                    ops::rotate_world(s, &mut p, nk, axis, deg / 3.0);
+                    ops::rotate_world(s, &mut p, b[0], axis, deg * 2.0 / 3.0);
+                }
+                None => ops::rotate_world(s, &mut p, b[0], axis, deg),
+            }
+            out.push(c(name, p));
+        }
+    } else {
+        skipped.push("head_nod: no bone for head".into());
+    }
+    match rig.get(Role::Jaw) {
+        Some(j) => {
+            let mut p = Pose::rest(s);
+            ops::hinge(s, &mut p, j, 20.0, Vec3::NEG_Y);
+            out.push(c("jaw_open", p));
+        }
+        None => skipped.push("jaw_open: the rig has no jaw bone".into()),
+    }
+    (out, skipped)
+}
+
+/// All descendants of bone `h` (not `h` itself), parents first.
+pub fn descendants(s: &Skeleton, h: usize) -> Vec<usize> {
+    (h + 1..s.len()).filter(|&i| s.is_ancestor(h, i)).collect()
+}
+
+/// The palm's normal (world, unit) of hand `h`: perpendicular to the hand and to the
+/// line across the knuckles (pinky -> index), on the side the fingers curl to.
+/// Falls back to -Y (a T-pose palm facing down) when the fingers cannot be told apart.
+pub fn palm_normal(s: &Skeleton, h: usize, fingers: &[usize], side: Side) -> Vec3 {
+    let y = s.bones[h].y_axis();
+    let direct: Vec<usize> = fingers
+        .iter()
+        .copied()
+        .filter(|&f| s.bones[f].parent == Some(h))
+        .collect();
+    let find = |w: &str| {
+        direct
+            .iter()
+            .copied()
+            .find(|&f| s.bones[f].name.to_ascii_lowercase().contains(w))
+    };
+    if let (Some(i), Some(p)) = (find("index"), find("pinky").or(find("little"))) {
+        let across = s.bones[i].head - s.bones[p].head;
+        let n = if side == Side::Right {
+            across.cross(y)
+        } else {
+            y.cross(across)
+        };
+        if let Some(n) = n.try_normalize() {
+            return n;
+        }
+    }
+    Vec3::NEG_Y
+}
