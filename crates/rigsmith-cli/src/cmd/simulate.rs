@@ -84,6 +84,10 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             "between the legs  {} skirt joints {}",
             rep.skirt_joints_between_legs, rep.between_at
         );
+        println!(
+            "other springs     {:.2} mm at 1.7 m {}",
+            rep.worst_other_mm_at_1_7m, rep.worst_other_at
+        );
         println!("hair in head      {} joints", rep.hair_in_head);
         println!("swing             {:.1} deg max", rep.max_swing_deg);
         println!(
