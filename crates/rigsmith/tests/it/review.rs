@@ -15,7 +15,15 @@ fn explore_makehuman() {
     let r = check(&c, &CheckOptions::default()).unwrap();
     eprintln!("check took {:?}", t.elapsed());
     for k in &r.checks {
-        eprintln!("{} {} {:.4} {:.4} {:?} {}", if k.passed {"ok  "} else {"FAIL"}, k.id, k.value, k.threshold, k.severity, k.detail);
+        eprintln!(
+            "{} {} {:.4} {:.4} {:?} {}",
+            if k.passed { "ok  " } else { "FAIL" },
+            k.id,
+            k.value,
+            k.threshold,
+            k.severity,
+            k.detail
+        );
     }
     eprintln!("{:#?}\n{}", r.not_verified, r.route);
 }

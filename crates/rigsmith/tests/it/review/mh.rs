@@ -67,8 +67,10 @@ fn from_blender(p: Vec3) -> Vec3 {
 
 /// The skeleton of rig `name` (`game_engine`, `mixamo`, ...) on the base mesh.
 pub fn skeleton(dir: &Path, name: &str, pos: &[Vec3]) -> Skeleton {
-    let groups: HashMap<String, Vec<[usize; 2]>> =
-        serde_json::from_str(&read(&dir.join("mesh_metadata/basemesh_vertex_groups.json"))).unwrap();
+    let groups: HashMap<String, Vec<[usize; 2]>> = serde_json::from_str(&read(
+        &dir.join("mesh_metadata/basemesh_vertex_groups.json"),
+    ))
+    .unwrap();
     let rig: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(&read(&dir.join(format!("rigs/standard/rig.{name}.json")))).unwrap();
     let point = |v: &serde_json::Value| -> Vec3 {
@@ -80,7 +82,10 @@ pub fn skeleton(dir: &Path, name: &str, pos: &[Vec3]) -> Skeleton {
             }
             "MEAN" => {
                 let ids = v["vertex_indices"].as_array().unwrap();
-                ids.iter().map(|i| pos[i.as_u64().unwrap() as usize]).sum::<Vec3>() / ids.len() as f32
+                ids.iter()
+                    .map(|i| pos[i.as_u64().unwrap() as usize])
+                    .sum::<Vec3>()
+                    / ids.len() as f32
             }
             "VERTEX" => pos[v["vertex_index"].as_u64().unwrap() as usize],
             s => panic!("strategy {s}"),
@@ -93,9 +98,10 @@ pub fn skeleton(dir: &Path, name: &str, pos: &[Vec3]) -> Skeleton {
             let b = &rig[*n];
             let head = point(&b["head"]);
             let tail = point(&b["tail"]);
-            let parent = b["parent"].as_str().filter(|p| !p.is_empty()).map(|p| {
-                names.iter().position(|x| *x == p).unwrap()
-            });
+            let parent = b["parent"]
+                .as_str()
+                .filter(|p| !p.is_empty())
+                .map(|p| names.iter().position(|x| *x == p).unwrap());
             let mut bone = Bone::new(n.as_str(), parent, head, tail);
             let roll = b["roll"].as_f64().unwrap_or(0.0) as f32;
             let x = blender_x(to_blender(tail - head), roll);
@@ -110,8 +116,10 @@ pub fn skeleton(dir: &Path, name: &str, pos: &[Vec3]) -> Skeleton {
 pub fn character(dir: &Path, name: &str) -> Character {
     let (pos, tris) = obj(dir, "body");
     let s = skeleton(dir, name, &pos);
-    let wj: serde_json::Value =
-        serde_json::from_str(&read(&dir.join(format!("rigs/standard/weights.{name}.json")))).unwrap();
+    let wj: serde_json::Value = serde_json::from_str(&read(
+        &dir.join(format!("rigs/standard/weights.{name}.json")),
+    ))
+    .unwrap();
     let mut w = Weights::empty(BODY);
     for (bone, list) in wj["weights"].as_object().unwrap() {
         let Some(b) = s.find(bone) else { continue };
@@ -119,7 +127,10 @@ pub fn character(dir: &Path, name: &str) -> Character {
             let v = pair[0].as_u64().unwrap() as usize;
             let x = pair[1].as_f64().unwrap() as f32;
             if v < BODY && x > 0.0 {
-                w.vertices[v].push(Influence { bone: b as u32, weight: x });
+                w.vertices[v].push(Influence {
+                    bone: b as u32,
+                    weight: x,
+                });
             }
         }
     }
@@ -133,7 +144,12 @@ pub fn character(dir: &Path, name: &str) -> Character {
         parts: vec![Part {
             name: "body".into(),
             material: None,
-            mesh: Mesh { positions, triangles, normals: None, uvs: None },
+            mesh: Mesh {
+                positions,
+                triangles,
+                normals: None,
+                uvs: None,
+            },
             weights: Some(w),
             morphs: vec![],
         }],
