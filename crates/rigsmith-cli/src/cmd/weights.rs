@@ -1,15 +1,150 @@
-//! `rigsmith weights`: Compute skin weights for a character and a skeleton.
+//! `rigsmith weights`: computes skin weights for a character and a skeleton.
+//!
+//! ```text
+//! rigsmith weights body.glb --skeleton skeleton.json -o rigged.glb [--max-influences 4]
+//!     [--rigid eyes] [--rigid teeth=head] [--body body] [--route volumetric] [--json]
+//! ```
+//!
+//! The skeleton comes from a `skeleton.json` or from any rigged file (its skeleton is
+//! used, its weights ignored). Every part is kept with its vertex order and count;
+//! joints are named as the skeleton's bones. `--json` prints the weight report, the
+//! route and why, and each part's role. Exit 1 when the weight report has a failed
+//! blocker (unweighted vertices, an empty major bone), 2 on bad input.
 
-use crate::util::{Ctx, Outcome};
+use std::path::PathBuf;
+
+use anyhow::Context;
+use rigsmith::bind::{bind, BindOptions, Route};
+use rigsmith::io::gltf::WriteOptions;
+use rigsmith::report::{Counts, Severity};
+
+use crate::util::{BadInput, Ctx, Outcome};
+
+/// The route to force.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum RouteArg {
+    /// Bone heat on the surface (no fallback).
+    BoneHeat,
+    /// The voxel route.
+    Volumetric,
+}
 
 /// Arguments of `rigsmith weights`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input file.
-    pub input: Option<std::path::PathBuf>,
+    /// The character: .glb, .gltf, .vrm or .obj.
+    pub input: PathBuf,
+    /// The skeleton: skeleton.json or a rigged .glb/.gltf/.vrm.
+    #[arg(long)]
+    pub skeleton: PathBuf,
+    /// Output .glb or .gltf.
+    #[arg(short = 'o', long)]
+    pub output: PathBuf,
+    /// Influences kept per vertex.
+    #[arg(long, default_value_t = 4)]
+    pub max_influences: usize,
+    /// A rigid part, optionally with its bone: `PART` or `PART=BONE` (repeatable).
+    #[arg(long = "rigid", value_name = "PART[=BONE]")]
+    pub rigid: Vec<String>,
+    /// The body part (default: the part with the most vertices).
+    #[arg(long)]
+    pub body: Option<String>,
+    /// Smoothing passes on the body weights.
+    #[arg(long, default_value_t = 0)]
+    pub smooth: usize,
+    /// Force a route instead of letting the weight report decide.
+    #[arg(long, value_enum)]
+    pub route: Option<RouteArg>,
+    /// Print the weight report, route and part roles as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Runs the command.
-pub fn run(_a: Args, _ctx: &Ctx) -> anyhow::Result<Outcome> {
-    anyhow::bail!("`weights` is not available in this build")
+pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    if a.max_influences == 0 || a.max_influences > 8 {
+        return Err(BadInput(format!(
+            "--max-influences must be between 1 and 8, got {}",
+            a.max_influences
+        ))
+        .into());
+    }
+    rigsmith::io::atomic::ensure_not_input(&a.output, &[&a.input, &a.skeleton])?;
+    let c = rigsmith::io::read_character(&a.input)?;
+    let is_json = a
+        .skeleton
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    let s = if is_json {
+        rigsmith::io::skeleton_json::read(&a.skeleton)?
+    } else {
+        rigsmith::io::read_character(&a.skeleton)?
+            .skeleton
+            .ok_or_else(|| BadInput(format!("{}: has no skeleton", a.skeleton.display())))?
+    };
+    let rigid = a
+        .rigid
+        .iter()
+        .map(|r| match r.split_once('=') {
+            Some((p, b)) => (p.to_string(), Some(b.to_string())),
+            None => (r.clone(), None),
+        })
+        .collect();
+    let o = BindOptions {
+        max_influences: a.max_influences,
+        rigid,
+        body: a.body.clone(),
+        smooth: a.smooth,
+        force_route: a.route.map(|r| match r {
+            RouteArg::BoneHeat => Route::BoneHeat,
+            RouteArg::Volumetric => Route::Volumetric,
+        }),
+    };
+    let pb = ctx.stage("computing skin weights");
+    let r = bind(&c, &s, &o).with_context(|| format!("weighting {}", a.input.display()))?;
+    pb.finish_and_clear();
+    let mut out = c.clone();
+    out.skeleton = Some(s);
+    for (p, w) in out.parts.iter_mut().zip(&r.weights) {
+        p.weights = w.clone();
+    }
+    rigsmith::io::write_character(
+        &a.output,
+        &out,
+        &WriteOptions {
+            max_influences: a.max_influences,
+            ..Default::default()
+        },
+    )?;
+    let checks = r.report.checks();
+    if a.json {
+        let roles: Vec<serde_json::Value> = c
+            .parts
+            .iter()
+            .zip(&r.part_roles)
+            .map(|(p, role)| serde_json::json!({"part": p.name, "role": role}))
+            .collect();
+        let v = serde_json::json!({
+            "route": r.route,
+            "reasons": r.reasons,
+            "parts": roles,
+            "report": r.report,
+            "checks": checks,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        ctx.info(&format!("route {:?}: {}", r.route, r.reasons.join("; ")));
+        for k in checks.iter().filter(|k| !k.passed) {
+            ctx.info(&format!("FAILED {} ({}): {}", k.id, k.title, k.detail));
+        }
+        ctx.info(&format!("wrote {}", a.output.display()));
+    }
+    let counts = Counts::of(&checks);
+    let _ = Severity::Blocker;
+    Ok(if counts.blocker > 0 {
+        Outcome::CheckFailed
+    } else {
+        Outcome::Ok
+    })
 }

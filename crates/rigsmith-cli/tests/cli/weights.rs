@@ -1,1 +1,112 @@
-//! Tests of `rigsmith weights`.
+//! `rigsmith weights`: binds a skeleton to a character file and writes a skinned GLB.
+
+use crate::common::rigsmith;
+
+/// A two-box "character" as OBJ and a two-bone skeleton.json.
+fn inputs(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let mut obj = String::new();
+    let mut base = 0;
+    for (lo, hi) in [([-0.2f32, 0.0, -0.1], [0.2f32, 1.0, 0.1])] {
+        for k in 0..8 {
+            obj += &format!(
+                "v {} {} {}\n",
+                if k & 1 == 0 { lo[0] } else { hi[0] },
+                if k & 2 == 0 { lo[1] } else { hi[1] },
+                if k & 4 == 0 { lo[2] } else { hi[2] }
+            );
+        }
+        for q in [
+            [0, 2, 3, 1],
+            [4, 5, 7, 6],
+            [0, 1, 5, 4],
+            [2, 6, 7, 3],
+            [0, 4, 6, 2],
+            [1, 3, 7, 5],
+        ] {
+            obj += &format!(
+                "f {} {} {} {}\n",
+                base + q[0] + 1,
+                base + q[1] + 1,
+                base + q[2] + 1,
+                base + q[3] + 1
+            );
+        }
+        base += 8;
+    }
+    let mesh = dir.join("body.obj");
+    std::fs::write(&mesh, obj).unwrap();
+    let skel = dir.join("skeleton.json");
+    std::fs::write(
+        &skel,
+        r#"{"bones": [
+  {"name": "pelvis", "parent": null, "head": [0, 0.1, 0], "tail": [0, 0.5, 0]},
+  {"name": "spine", "parent": "pelvis", "head": [0, 0.5, 0], "tail": [0, 0.9, 0]}]}"#,
+    )
+    .unwrap();
+    (mesh, skel)
+}
+
+#[test]
+fn weights_writes_a_skinned_glb_and_reports_the_route() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mesh, skel) = inputs(dir.path());
+    let out = dir.path().join("out.glb");
+    let o = rigsmith(&[
+        "weights",
+        mesh.to_str().unwrap(),
+        "--skeleton",
+        skel.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["route"], "bone_heat");
+    assert_eq!(v["report"]["unweighted"], 0);
+    assert_eq!(v["parts"][0]["role"], "body");
+    assert!(v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["id"] == "weights.unweighted"));
+    let c = rigsmith::io::read_character(&out).unwrap();
+    assert_eq!(c.skeleton.as_ref().unwrap().bones.len(), 2);
+    assert_eq!(c.parts.len(), 1);
+    let w = c.parts[0].weights.as_ref().unwrap();
+    assert_eq!(w.len(), c.parts[0].mesh.positions.len());
+    assert!(w.vertices.iter().all(|l| !l.is_empty()));
+}
+
+#[test]
+fn weights_rejects_a_bad_skeleton_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mesh, _) = inputs(dir.path());
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"bones\": 3}").unwrap();
+    let out = dir.path().join("out.glb");
+    let o = rigsmith(&[
+        "weights",
+        mesh.to_str().unwrap(),
+        "--skeleton",
+        bad.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bad.json"));
+    // An unknown rigid part is bad input too.
+    let (mesh, skel) = inputs(dir.path());
+    let o = rigsmith(&[
+        "weights",
+        mesh.to_str().unwrap(),
+        "--skeleton",
+        skel.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--rigid",
+        "hat=head",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("hat"));
+}

@@ -28,7 +28,8 @@
 //!
 //! Visibility costs one ray per vertex in the common case: bones are tried nearest
 //! first and the search stops at the first visible one (a later bone can only be
-//! farther). Rays are tested against the bound mesh only, on its own [`Bvh`].
+//! farther), or after [`MAX_RAYS`] rays or beyond [`FAR_FACTOR`] times the nearest
+//! bone's distance. Rays are tested against the bound mesh only, on its own [`Bvh`].
 
 use glam::{DVec3, Vec3};
 use rayon::prelude::*;
@@ -67,7 +68,7 @@ impl Segment {
 /// What bone heat produced and what it could not do.
 #[derive(Debug, Clone)]
 pub struct HeatOutcome {
-    /// Weights per input vertex (n), influences with weight above 1e-4, not yet
+    /// Weights per input vertex (n), influences with weight above 1e-6, not yet
     /// limited; unreached vertices have none.
     pub weights: Weights,
     /// Input vertices the heat did not reach (no visible bone on their island, or not
@@ -82,6 +83,20 @@ pub struct HeatOutcome {
     /// Visibility rays cast.
     pub rays: usize,
 }
+
+/// A bone farther than this many times the nearest bone (visible or not) is not tried:
+/// a vertex that sees none of the bones near it gets no heat source and takes its
+/// weights from its neighbours, as a rigger would want (a far bone seen through a gap
+/// is the wrong bone).
+pub const FAR_FACTOR: f32 = 4.0;
+
+/// Most visibility rays cast from one vertex (same reasoning as [`FAR_FACTOR`]).
+pub const MAX_RAYS: usize = 12;
+
+/// Hits closer than this to the bone (in units of body height) do not block it: a
+/// bone that touches or pierces the skin is seen through the skin it pierces, and the
+/// verdict does not flip with rounding.
+pub const END_TOL: f32 = 2e-3;
 
 /// Weld tolerance in the mesh's unit (the binder passes positions in units of H).
 pub const WELD_TOL: f32 = 1e-6;
@@ -172,7 +187,7 @@ pub fn bone_heat(
         })?;
         for (b, x) in &sols {
             for (a, &val) in x.iter().enumerate() {
-                if val.is_finite() && val > 1e-4 {
+                if val.is_finite() && val > 1e-6 {
                     per_vertex[order[a]].push(Influence {
                         bone: segments[*b].bone,
                         weight: val.min(1.0) as f32,
@@ -216,14 +231,18 @@ fn nearest_visible(p: Vec3, segments: &[Segment], bvh: &Bvh) -> (f32, Vec<u32>, 
     let mut rays = 0;
     let mut best: Option<f32> = None;
     let mut out = Vec::new();
+    let reach = cand.first().map_or(0.0, |c| c.0) * FAR_FACTOR;
     for &(d, i, c) in &cand {
         if let Some(bd) = best {
             if d > bd * (1.0 + 1e-4) + 1e-7 {
                 break;
             }
+        } else if d > reach || rays >= MAX_RAYS {
+            break;
         }
         rays += 1;
-        if !bvh.segment_blocked(p, c, 1e-4, 1.0 - 1e-4) {
+        let t_end = 1.0 - (END_TOL / d.max(1e-12)).min(0.5);
+        if !bvh.segment_blocked(p, c, 1e-4, t_end) {
             if best.is_none() {
                 best = Some(d);
             }

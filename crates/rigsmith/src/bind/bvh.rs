@@ -225,6 +225,9 @@ fn slab(lo: Vec3, hi: Vec3, o: Vec3, inv: Vec3, t0: f32, t1: f32) -> bool {
     tmin <= tmax
 }
 
+/// Barycentric tolerance of the segment-triangle test.
+pub const EDGE_EPS: f32 = 1e-5;
+
 /// Möller–Trumbore: the ray parameter of the hit, if any (two-sided).
 fn ray_triangle(o: Vec3, d: Vec3, t: &[Vec3; 3]) -> Option<f32> {
     let e1 = t[1] - t[0];
@@ -238,12 +241,15 @@ fn ray_triangle(o: Vec3, d: Vec3, t: &[Vec3; 3]) -> Option<f32> {
     let inv = 1.0 / det;
     let s = o - t[0];
     let u = s.dot(p) * inv;
-    if !(0.0..=1.0).contains(&u) {
+    // Inclusive by EDGE_EPS: a segment through a shared edge (symmetric meshes put
+    // many rays exactly in the plane of their centre-line edges) hits both triangles
+    // instead of slipping between them by rounding.
+    if !(-EDGE_EPS..=1.0 + EDGE_EPS).contains(&u) {
         return None;
     }
     let q = s.cross(e1);
     let v = d.dot(q) * inv;
-    if v < 0.0 || u + v > 1.0 {
+    if v < -EDGE_EPS || u + v > 1.0 + EDGE_EPS {
         return None;
     }
     Some(e2.dot(q) * inv)

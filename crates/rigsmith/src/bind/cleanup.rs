@@ -136,3 +136,46 @@ pub fn smooth(w: &mut Weights, mesh: &Mesh, iterations: usize) {
         w.normalize();
     }
 }
+
+/// The continuous form of [`drop_below`]: every weight is lowered by `limit` (at 0 it
+/// stays 0), then the vertex is renormalized. Weights under the limit vanish as with
+/// `drop_below`, but a weight crossing the limit fades instead of jumping, so a tiny
+/// change of the input (a rescaled character) makes a tiny change of the output. A
+/// vertex whose weights all fall under the limit keeps its largest influence.
+pub fn fade_below(w: &mut Weights, limit: f32) {
+    w.sort();
+    for list in &mut w.vertices {
+        if list.is_empty() {
+            continue;
+        }
+        let first = list[0];
+        for i in list.iter_mut() {
+            i.weight -= limit;
+        }
+        list.retain(|i| i.weight > 0.0);
+        if list.is_empty() {
+            list.push(first);
+        }
+    }
+    w.normalize();
+}
+
+/// The continuous form of [`keep_largest`]: subtracts the `(n+1)`-th largest weight
+/// from every weight of the vertex, which leaves at most `n` (ties leave fewer), then
+/// renormalizes. Unlike truncation it never jumps when the n-th and (n+1)-th weights
+/// swap order.
+pub fn keep_largest_smooth(w: &mut Weights, n: usize) {
+    let n = n.max(1);
+    w.sort();
+    for list in &mut w.vertices {
+        if list.len() <= n {
+            continue;
+        }
+        let cut = list[n].weight;
+        for i in list.iter_mut() {
+            i.weight -= cut;
+        }
+        list.retain(|i| i.weight > 0.0);
+    }
+    w.normalize();
+}

@@ -30,8 +30,10 @@
 //!   decides ([`WeightReport::heat_failed`]: unweighted vertices or an empty major bone),
 //!   as does a failed factorization; then the volumetric route ([`volumetric`]) runs.
 //!   [`BindResult::route`] and [`BindResult::reasons`] say which route was taken and why.
-//! * **Cleanup** (body, in order): [`strip_cross_side`] (band 0.01 H), [`drop_below`]
-//!   (0.01), optional [`smooth`], [`keep_largest`] (`max_influences`), normalize.
+//! * **Cleanup** (body, in order): [`strip_cross_side`] (band 0.01 H), [`fade_below`]
+//!   (0.01), optional [`smooth`], [`keep_largest_smooth`] (`max_influences`), normalize.
+//!   The continuous forms of the limits keep the weights a continuous function of the
+//!   input, so a rescaled character gets the same weights to 1e-4.
 //!
 //! Only deform bones receive weight. Vertex order and count of every part are kept.
 
@@ -51,7 +53,9 @@ use glam::Vec3;
 use serde::Serialize;
 
 pub use bone_heat::Segment;
-pub use cleanup::{drop_below, keep_largest, smooth, strip_cross_side};
+pub use cleanup::{
+    drop_below, fade_below, keep_largest, keep_largest_smooth, smooth, strip_cross_side,
+};
 pub use report::{weight_report, WeightReport};
 
 use crate::error::{Error, Result};
@@ -319,7 +323,13 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
                     triangles: p.mesh.triangles.clone(),
                     ..Default::default()
                 };
-                rigid::rigid_weights(&pm, &segs, b)
+                match (b, &body_w) {
+                    (None, Some(bw)) => {
+                        let votes = transfer::transfer(&body_bvh, &bm.triangles, bw, &pm.positions);
+                        rigid::rigid_weights_voted(&pm, &votes, &segs)
+                    }
+                    _ => rigid::rigid_weights(&pm, &segs, b),
+                }
             }
             PartRole::Garment => {
                 let tp: Vec<Vec3> = p.mesh.positions.iter().map(|q| norm(*q)).collect();
@@ -328,7 +338,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
                     .expect("body weights exist when a garment does");
                 let mut w = transfer::transfer(&body_bvh, &bm.triangles, bw, &tp);
                 smooth(&mut w, &p.mesh, GARMENT_SMOOTH);
-                keep_largest(&mut w, o.max_influences);
+                keep_largest_smooth(&mut w, o.max_influences);
                 w
             }
         };
@@ -363,11 +373,11 @@ fn finish_body(
     o: &BindOptions,
 ) {
     strip_cross_side(w, bpos, ns, CENTRE_BAND);
-    drop_below(w, DROP_LIMIT);
+    fade_below(w, DROP_LIMIT);
     if o.smooth > 0 {
         smooth(w, mesh, o.smooth);
     }
-    keep_largest(w, o.max_influences);
+    keep_largest_smooth(w, o.max_influences);
 }
 
 /// A one-part character holding `w` on part `body`, for the report.

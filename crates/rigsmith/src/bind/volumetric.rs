@@ -7,7 +7,8 @@
 //!    grid's border finds the *outside*; everything else is *solid*. An open mesh
 //!    voxelizes into a thin shell that the flood fills through, leaving the bones
 //!    outside; a coarser voxel closes holes smaller than itself. The volume *closes*
-//!    when at least 90% of the deform bones' middles fall in solid cells.
+//!    when at least 90% of the deform bones' middles fall in solid cells. A voxel whose
+//!    solid exceeds [`MAX_SOLID`] cells is skipped for the next coarser one.
 //! 2. **Solve** the bone-heat equation on the solid cells: the 6-neighbour graph
 //!    Laplacian plus `1/d²` heat (`d` in voxels, at least 1/2) from the nearest bone of
 //!    each cell, one factorization for all bones ([`super::solve`]). Inside a volume the
@@ -27,6 +28,10 @@ use crate::model::{Influence, Weights};
 
 /// Voxel sides tried, as fractions of H.
 pub const VOXEL_STEPS: [f32; 3] = [1.0 / 180.0, 1.0 / 90.0, 1.0 / 45.0];
+
+/// Largest solid volume solved, in cells: the sparse factorization of a 3D grid grows
+/// quickly with its size, so a bulky character is solved on a coarser voxel.
+pub const MAX_SOLID: usize = 60_000;
 
 /// Largest grid, in cells (the voxel grows until the grid fits).
 pub const MAX_CELLS: usize = 24_000_000;
@@ -180,6 +185,14 @@ pub fn volumetric(
             .count();
         let frac = inside as f32 / segs.len() as f32;
         let closed = frac >= 0.9;
+        let solid = g.cell.iter().filter(|&&c| c != 2).count();
+        if solid > MAX_SOLID {
+            attempts.push(format!(
+                "voxel H/{:.0}: {solid} solid cells, over the {MAX_SOLID} budget",
+                1.0 / h_frac
+            ));
+            continue;
+        }
         attempts.push(format!(
             "voxel H/{:.0}: {:.0}% of bone middles inside the volume{}",
             1.0 / h_frac,
@@ -333,7 +346,7 @@ pub fn volumetric(
         let list = &mut weights.vertices[v];
         for (b, &a) in acc.iter().enumerate() {
             let w = a / total;
-            if col_of[b] != usize::MAX && w.is_finite() && w > 1e-4 {
+            if col_of[b] != usize::MAX && w.is_finite() && w > 1e-6 {
                 list.push(Influence {
                     bone: segs[b].bone,
                     weight: w.min(1.0) as f32,

@@ -352,6 +352,28 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
         }
     }
 
+    // Placement checks of the fitting stage (any skeleton, by name): gathered under
+    // their own ids; where an id is also measured above, ours is kept.
+    let mine: HashSet<String> = checks.iter().map(|k| k.id.clone()).collect();
+    for k in crate::fit::placement_checks(c, s) {
+        if !mine.contains(&k.id) {
+            checks.push(k);
+        }
+    }
+
+    // Weight-report checks of the binding stage that this module does not measure
+    // itself (same meaning under another id is not repeated).
+    let mine: HashSet<String> = checks.iter().map(|k| k.id.clone()).collect();
+    for k in crate::bind::weight_report(c).checks() {
+        let dup = matches!(
+            k.id.as_str(),
+            "weights.sum" | "weights.influences" | "weights.non_deform" | "weights.mirror"
+        );
+        if !dup && !mine.contains(&k.id) {
+            checks.push(k);
+        }
+    }
+
     // ---- D. deformation
     let (library, skipped) = match &o.library {
         Some(l) => (l.clone(), Vec::new()),

@@ -1,1 +1,691 @@
-//! Tests for the bind stage.
+//! Tests for the bind stage: bone heat on the MakeHuman body against the artist
+//! weights, scale invariance, the volumetric route, garments and rigid parts, cleanup
+//! operations, and a positive control with a clean twin for every weight-report check.
+
+#[path = "../../examples/bind_support/mh.rs"]
+mod mh;
+
+use std::sync::OnceLock;
+
+use glam::Vec3;
+use rigsmith::bind::{
+    bind, drop_below, keep_largest, smooth, strip_cross_side, weight_report, BindOptions, PartRole,
+    Route,
+};
+use rigsmith::{Bone, Character, Influence, Mesh, Part, Skeleton, Weights};
+
+use crate::common::mpfb2_dir;
+
+struct Mh {
+    body: Mesh,
+    skel: Skeleton,
+    artist: Weights,
+    base: mh::Base,
+}
+
+fn mh_base() -> &'static Mh {
+    static MH: OnceLock<Mh> = OnceLock::new();
+    MH.get_or_init(|| {
+        let dir = mpfb2_dir();
+        let base = mh::base(&dir);
+        let skel = base.skeleton(&dir, "game_engine");
+        let artist = mh::artist_weights(&dir, "game_engine", &skel, mh::BODY);
+        Mh {
+            body: base.body(),
+            skel,
+            artist,
+            base,
+        }
+    })
+}
+
+fn body_char(mesh: &Mesh) -> Character {
+    Character {
+        parts: vec![Part {
+            name: "body".into(),
+            mesh: mesh.clone(),
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+fn skinned(mesh: &Mesh, s: &Skeleton, w: Weights) -> Character {
+    let mut c = body_char(mesh);
+    c.parts[0].weights = Some(w);
+    c.skeleton = Some(s.clone());
+    c
+}
+
+fn bound_base() -> &'static rigsmith::bind::BindResult {
+    static R: OnceLock<rigsmith::bind::BindResult> = OnceLock::new();
+    R.get_or_init(|| {
+        let m = mh_base();
+        bind(&body_char(&m.body), &m.skel, &BindOptions::default()).unwrap()
+    })
+}
+
+fn dominant(w: &Weights, v: usize) -> Option<u32> {
+    w.vertices[v].first().map(|i| i.bone)
+}
+
+fn scaled(mesh: &Mesh, s: &Skeleton, k: f32) -> (Mesh, Skeleton) {
+    let mut m = mesh.clone();
+    m.positions.iter_mut().for_each(|p| *p *= k);
+    let mut s = s.clone();
+    for b in &mut s.bones {
+        b.head *= k;
+        b.tail *= k;
+    }
+    (m, s)
+}
+
+fn max_diff(a: &Weights, b: &Weights, bones: usize) -> f32 {
+    let mut worst = 0.0f32;
+    for v in 0..a.len() {
+        for bone in 0..bones as u32 {
+            worst = worst.max((a.get(v, bone) - b.get(v, bone)).abs());
+        }
+    }
+    worst
+}
+
+#[test]
+fn makehuman_body_takes_bone_heat_and_agrees_with_the_artist() {
+    let m = mh_base();
+    let r = bound_base();
+    assert_eq!(r.route, Route::BoneHeat, "{:?}", r.reasons);
+    assert_eq!(r.part_roles, vec![PartRole::Body]);
+    assert_eq!(r.report.unweighted, 0);
+    assert!(
+        r.report.empty_major.is_empty(),
+        "{:?}",
+        r.report.empty_major
+    );
+    assert!(r.report.max_influences <= 4);
+    assert_eq!(r.report.sum_dev, 0);
+    let failed: Vec<_> = r
+        .report
+        .checks()
+        .into_iter()
+        .filter(|c| !c.passed)
+        .collect();
+    assert!(failed.is_empty(), "{failed:?}");
+    let w = r.weights[0].as_ref().unwrap();
+    assert_eq!(w.len(), mh::BODY);
+    // Dominant bone agrees with the artist's, or is its parent or child.
+    let s = &m.skel;
+    let agree = (0..mh::BODY)
+        .filter(|&v| match (dominant(w, v), dominant(&m.artist, v)) {
+            (Some(a), Some(b)) => {
+                a == b
+                    || s.bones[a as usize].parent == Some(b as usize)
+                    || s.bones[b as usize].parent == Some(a as usize)
+            }
+            _ => false,
+        })
+        .count() as f32
+        / mh::BODY as f32;
+    assert!(agree > 0.95, "dominant-bone agreement {agree}");
+    // Mirror symmetric within 0.05 on the symmetric base mesh.
+    assert!(r.report.mirror_err.unwrap() < 0.05);
+    assert!(r.report.mirror_pairs > 500);
+}
+
+#[test]
+fn weights_do_not_depend_on_scale() {
+    let m = mh_base();
+    let w0 = bound_base().weights[0].clone().unwrap();
+    for k in [0.01f32, 100.0] {
+        let (mesh, s) = scaled(&m.body, &m.skel, k);
+        let r = bind(&body_char(&mesh), &s, &BindOptions::default()).unwrap();
+        assert_eq!(r.route, Route::BoneHeat);
+        let w1 = r.weights[0].as_ref().unwrap();
+        let d = max_diff(&w0, w1, s.len());
+        assert!(d < 1e-4, "scale {k}: max weight difference {d}");
+    }
+}
+
+#[test]
+fn baby_is_fully_weighted() {
+    let dir = mpfb2_dir();
+    let b = mh::variant(&dir, "baby");
+    let s = b.skeleton(&dir, "game_engine");
+    let body = b.body();
+    let (lo, hi) = body.bounds();
+    assert!((hi - lo).y < 0.9, "the baby is small: {}", (hi - lo).y);
+    let r = bind(&body_char(&body), &s, &BindOptions::default()).unwrap();
+    assert_eq!(r.report.unweighted, 0, "{:?}", r.reasons);
+    assert!(r.report.empty_major.is_empty());
+}
+
+#[test]
+fn duplicate_vertices_and_degenerate_triangles_change_nothing() {
+    let m = mh_base();
+    let mut mesh = m.body.clone();
+    // Split the first 200 triangles off onto duplicated vertices, add degenerate triangles.
+    for t in 0..200 {
+        let tri = mesh.triangles[t];
+        let base = mesh.positions.len() as u32;
+        for k in 0..3 {
+            mesh.positions.push(mesh.positions[tri[k] as usize]);
+        }
+        mesh.triangles[t] = [base, base + 1, base + 2];
+    }
+    mesh.triangles.push([0, 0, 1]);
+    mesh.triangles.push([5, 6, 5]);
+    let r = bind(&body_char(&mesh), &m.skel, &BindOptions::default()).unwrap();
+    assert_eq!(r.route, Route::BoneHeat);
+    assert_eq!(r.report.unweighted, 0);
+    let w = r.weights[0].as_ref().unwrap();
+    let w0 = bound_base().weights[0].as_ref().unwrap();
+    let trimmed = Weights {
+        vertices: w.vertices[..mh::BODY].to_vec(),
+    };
+    assert!(max_diff(&trimmed, w0, m.skel.len()) < 1e-3);
+    // Each duplicate carries its original's weights.
+    for t in 0..200 {
+        let orig = m.body.triangles[t][0] as usize;
+        let dup = mesh.triangles[t][0] as usize;
+        for b in 0..m.skel.len() as u32 {
+            assert!((w.get(orig, b) - w.get(dup, b)).abs() < 1e-5);
+        }
+    }
+}
+
+/// Three closed boxes: a torso with a spine bone, a shell around an inner box in the
+/// belly (the inner box sees no bone through the shell). Bone heat leaves the inner box
+/// unweighted; the volumetric route weights everything.
+fn nested_boxes() -> (Character, Skeleton) {
+    fn cuboid(lo: Vec3, hi: Vec3, m: &mut Mesh) {
+        let b = m.positions.len() as u32;
+        for k in 0..8 {
+            m.positions.push(Vec3::new(
+                if k & 1 == 0 { lo.x } else { hi.x },
+                if k & 2 == 0 { lo.y } else { hi.y },
+                if k & 4 == 0 { lo.z } else { hi.z },
+            ));
+        }
+        let f = [
+            [0, 2, 3, 1],
+            [4, 5, 7, 6],
+            [0, 1, 5, 4],
+            [2, 6, 7, 3],
+            [0, 4, 6, 2],
+            [1, 3, 7, 5],
+        ];
+        for q in f {
+            m.triangles.push([b + q[0], b + q[1], b + q[2]]);
+            m.triangles.push([b + q[0], b + q[2], b + q[3]]);
+        }
+    }
+    let mut m = Mesh::default();
+    cuboid(Vec3::new(-0.2, 0.0, -0.1), Vec3::new(0.2, 1.0, 0.1), &mut m);
+    // A closed shell inside the torso, off the bone, with a box inside it.
+    cuboid(
+        Vec3::new(0.05, 0.3, -0.08),
+        Vec3::new(0.18, 0.6, 0.08),
+        &mut m,
+    );
+    cuboid(
+        Vec3::new(0.08, 0.4, -0.04),
+        Vec3::new(0.15, 0.5, 0.04),
+        &mut m,
+    );
+    let s = Skeleton {
+        bones: vec![
+            Bone::new(
+                "pelvis",
+                None,
+                Vec3::new(0.0, 0.1, 0.0),
+                Vec3::new(0.0, 0.5, 0.0),
+            ),
+            Bone::new(
+                "spine",
+                Some(0),
+                Vec3::new(0.0, 0.5, 0.0),
+                Vec3::new(0.0, 0.9, 0.0),
+            ),
+        ],
+    };
+    (body_char(&m), s)
+}
+
+#[test]
+fn an_island_that_sees_no_bone_switches_to_the_volumetric_route() {
+    let (c, s) = nested_boxes();
+    let heat_only = bind(
+        &c,
+        &s,
+        &BindOptions {
+            force_route: Some(Route::BoneHeat),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(heat_only.report.unweighted, 8, "the inner box sees no bone");
+    assert!(!heat_only.report.checks()[0].passed);
+    let r = bind(&c, &s, &BindOptions::default()).unwrap();
+    assert_eq!(r.route, Route::Volumetric);
+    assert_eq!(r.report.unweighted, 0);
+    assert!(
+        r.reasons
+            .iter()
+            .any(|l| l.contains("8 vertices unweighted")),
+        "{:?}",
+        r.reasons
+    );
+    assert!(
+        r.reasons.iter().any(|l| l.contains("voxel H/180")),
+        "{:?}",
+        r.reasons
+    );
+    // Top of the torso follows the spine, the bottom the pelvis.
+    let w = r.weights[0].as_ref().unwrap();
+    let top = (0..8)
+        .find(|&v| c.parts[0].mesh.positions[v].y > 0.9)
+        .unwrap();
+    let bottom = (0..8)
+        .find(|&v| c.parts[0].mesh.positions[v].y < 0.1)
+        .unwrap();
+    assert!(w.get(top, 1) > 0.8, "{:?}", w.vertices[top]);
+    assert!(w.get(bottom, 0) > 0.8, "{:?}", w.vertices[bottom]);
+}
+
+#[test]
+fn volumetric_route_on_the_makehuman_body_weights_everything() {
+    let m = mh_base();
+    let r = bind(
+        &body_char(&m.body),
+        &m.skel,
+        &BindOptions {
+            force_route: Some(Route::Volumetric),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(r.route, Route::Volumetric);
+    assert_eq!(r.report.unweighted, 0);
+    assert!(r.report.max_influences <= 4);
+    let w = r.weights[0].as_ref().unwrap();
+    let agree = (0..mh::BODY)
+        .filter(|&v| dominant(w, v) == dominant(&m.artist, v))
+        .count() as f32
+        / mh::BODY as f32;
+    assert!(agree > 0.6, "dominant-bone agreement {agree}");
+}
+
+#[test]
+fn garments_transfer_from_the_body_and_eyes_are_rigid() {
+    let m = mh_base();
+    let tights = m.base.part_mesh("helper-tights");
+    let eye = m.base.part_mesh("helper-l-eye");
+    let teeth = m.base.part_mesh("helper-upper-teeth");
+    let mut c = body_char(&m.body);
+    for (name, mesh) in [
+        ("tights", &tights),
+        ("eye_l", &eye),
+        ("teeth_upper", &teeth),
+    ] {
+        c.parts.push(Part {
+            name: name.into(),
+            mesh: mesh.clone(),
+            ..Default::default()
+        });
+    }
+    let r = bind(&c, &m.skel, &BindOptions::default()).unwrap();
+    assert_eq!(
+        r.part_roles,
+        vec![
+            PartRole::Body,
+            PartRole::Garment,
+            PartRole::Rigid(None),
+            PartRole::Rigid(None)
+        ]
+    );
+    assert_eq!(r.report.unweighted, 0);
+    let head = m.skel.find("head").unwrap() as u32;
+    let neck = m.skel.find("neck_01").unwrap() as u32;
+    for p in [2, 3] {
+        let w = r.weights[p].as_ref().unwrap();
+        assert_eq!(w.len(), c.parts[p].mesh.positions.len());
+        // One bone at 1.0 for the whole part: the eye follows the head; the teeth follow
+        // the skin of the mouth around them (head or neck in this rig, which has no jaw).
+        let b0 = w.vertices[0][0].bone;
+        assert!(w
+            .vertices
+            .iter()
+            .all(|l| l.len() == 1 && l[0].weight == 1.0 && l[0].bone == b0));
+        if p == 2 {
+            assert_eq!(b0, head);
+        } else {
+            assert!(b0 == head || b0 == neck);
+        }
+    }
+    // Tights vertices near a knee follow the leg bones, as the skin under them does.
+    let tw = r.weights[1].as_ref().unwrap();
+    assert_eq!(tw.len(), tights.positions.len());
+    let thigh = m.skel.find("thigh_l").unwrap() as u32;
+    let calf = m.skel.find("calf_l").unwrap() as u32;
+    let knee = m.skel.bones[calf as usize].head;
+    let near_knee: Vec<usize> = (0..tights.positions.len())
+        .filter(|&v| (tights.positions[v] - knee).length() < 0.08)
+        .collect();
+    assert!(!near_knee.is_empty());
+    for &v in &near_knee {
+        let s = tw.get(v, thigh) + tw.get(v, calf);
+        assert!(s > 0.9, "tights vertex {v}: {:?}", tw.vertices[v]);
+    }
+    // A rigid part given with a bone.
+    let r2 = bind(
+        &c,
+        &m.skel,
+        &BindOptions {
+            rigid: vec![("tights".into(), Some("pelvis".into()))],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let pelvis = m.skel.find("pelvis").unwrap() as u32;
+    assert!(r2.weights[1].as_ref().unwrap().vertices.iter().all(|l| l
+        == &[Influence {
+            bone: pelvis,
+            weight: 1.0
+        }]));
+}
+
+#[test]
+fn bad_input_is_an_error_or_weighted_never_nan() {
+    let m = mh_base();
+    let c = body_char(&m.body);
+    // NaN position.
+    let mut bad = c.clone();
+    bad.parts[0].mesh.positions[3].x = f32::NAN;
+    let e = bind(&bad, &m.skel, &BindOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("position 3 is not finite"), "{e}");
+    // No deform bone.
+    let mut s = m.skel.clone();
+    s.bones.iter_mut().for_each(|b| b.deform = false);
+    assert!(bind(&c, &s, &BindOptions::default())
+        .unwrap_err()
+        .to_string()
+        .contains("no deform bone"));
+    // Unknown rigid part and bone.
+    let o = BindOptions {
+        rigid: vec![("hat".into(), None)],
+        ..Default::default()
+    };
+    assert!(bind(&c, &m.skel, &o)
+        .unwrap_err()
+        .to_string()
+        .contains("\"hat\""));
+    // Zero-length bones and a skeleton outside the mesh: weighted, finite.
+    let (boxes, _) = nested_boxes();
+    let s = Skeleton {
+        bones: vec![
+            Bone::new(
+                "a",
+                None,
+                Vec3::new(0.0, 2.0, 0.0),
+                Vec3::new(0.0, 2.0, 0.0),
+            ),
+            Bone::new(
+                "b",
+                Some(0),
+                Vec3::new(0.0, 2.0, 0.0),
+                Vec3::new(0.0, 3.0, 0.0),
+            ),
+        ],
+    };
+    let r = bind(&boxes, &s, &BindOptions::default()).unwrap();
+    assert_eq!(r.report.unweighted, 0, "{:?}", r.reasons);
+    assert_eq!(r.report.non_finite, 0);
+    assert_eq!(r.report.sum_dev, 0);
+}
+
+// ---- weight report: every check has a positive control and a clean twin ----
+
+/// The bone-heat weights of the MakeHuman body: they pass every check.
+fn clean_twin() -> Character {
+    let m = mh_base();
+    skinned(&m.body, &m.skel, bound_base().weights[0].clone().unwrap())
+}
+
+fn check(c: &Character, id: &str) -> rigsmith::Check {
+    weight_report(c)
+        .checks()
+        .into_iter()
+        .find(|k| k.id == id)
+        .unwrap_or_else(|| panic!("no check {id}"))
+}
+
+#[test]
+fn clean_twin_passes_every_weight_check() {
+    let c = clean_twin();
+    let rep = weight_report(&c);
+    for k in rep.checks() {
+        assert!(k.passed, "{k:?}");
+    }
+    assert!(rep.mirror_pairs > 500);
+    assert_eq!(rep.vertices, mh::BODY);
+}
+
+#[test]
+fn check_unweighted_fires() {
+    let mut c = clean_twin();
+    c.parts[0].weights.as_mut().unwrap().vertices[10].clear();
+    let k = check(&c, "weights.unweighted");
+    assert!(!k.passed);
+    assert_eq!(k.value, 1.0);
+    assert!(k.detail.contains("body: 1"));
+}
+
+#[test]
+fn check_finite_fires() {
+    let mut c = clean_twin();
+    c.parts[0].weights.as_mut().unwrap().vertices[10][0].weight = f32::NAN;
+    assert!(!check(&c, "weights.finite").passed);
+}
+
+#[test]
+fn check_empty_major_fires() {
+    let mut c = clean_twin();
+    let s = c.skeleton.clone().unwrap();
+    let thigh = s.find("thigh_l").unwrap() as u32;
+    let pelvis = s.find("pelvis").unwrap() as u32;
+    for l in &mut c.parts[0].weights.as_mut().unwrap().vertices {
+        for i in l.iter_mut() {
+            if i.bone == thigh {
+                i.bone = pelvis;
+            }
+        }
+    }
+    let k = check(&c, "weights.empty_major");
+    assert!(!k.passed);
+    assert_eq!(k.detail, "thigh_l");
+}
+
+#[test]
+fn check_sum_fires() {
+    let mut c = clean_twin();
+    for i in &mut c.parts[0].weights.as_mut().unwrap().vertices[10] {
+        i.weight *= 0.5;
+    }
+    let k = check(&c, "weights.sum");
+    assert!(!k.passed);
+    assert_eq!(k.value, 1.0);
+}
+
+#[test]
+fn check_influences_fires() {
+    let mut c = clean_twin();
+    c.parts[0].weights.as_mut().unwrap().vertices[10] = (0..5)
+        .map(|b| Influence {
+            bone: b + 1,
+            weight: 0.2,
+        })
+        .collect();
+    let k = check(&c, "weights.influences");
+    assert!(!k.passed);
+    assert!(k.detail.contains("max influences 5"));
+}
+
+#[test]
+fn check_non_deform_fires() {
+    let mut c = clean_twin();
+    let root = c.skeleton.as_ref().unwrap().find("Root").unwrap() as u32;
+    assert!(!c.skeleton.as_ref().unwrap().bones[root as usize].deform);
+    c.parts[0].weights.as_mut().unwrap().vertices[10] = vec![Influence {
+        bone: root,
+        weight: 1.0,
+    }];
+    let k = check(&c, "weights.non_deform");
+    assert!(!k.passed);
+    assert_eq!(k.detail, "Root");
+}
+
+#[test]
+fn check_mirror_fires() {
+    let mut c = clean_twin();
+    let s = c.skeleton.clone().unwrap();
+    let hand = s.find("hand_l").unwrap() as u32;
+    let pos = c.parts[0].mesh.positions.clone();
+    // Give every left vertex's weights to the left hand: the right side no longer mirrors.
+    for (v, l) in c.parts[0]
+        .weights
+        .as_mut()
+        .unwrap()
+        .vertices
+        .iter_mut()
+        .enumerate()
+    {
+        if pos[v].x > 0.01 {
+            *l = vec![Influence {
+                bone: hand,
+                weight: 1.0,
+            }];
+        }
+    }
+    let k = check(&c, "weights.mirror");
+    assert!(!k.passed);
+    assert!(k.value > 0.5);
+}
+
+// ---- cleanup as data ----
+
+#[test]
+fn cleanup_operations() {
+    let mut w = Weights {
+        vertices: vec![vec![
+            Influence {
+                bone: 0,
+                weight: 0.5,
+            },
+            Influence {
+                bone: 1,
+                weight: 0.3,
+            },
+            Influence {
+                bone: 2,
+                weight: 0.15,
+            },
+            Influence {
+                bone: 3,
+                weight: 0.045,
+            },
+            Influence {
+                bone: 4,
+                weight: 0.005,
+            },
+        ]],
+    };
+    drop_below(&mut w, 0.01);
+    assert_eq!(w.vertices[0].len(), 4);
+    assert!((w.vertices[0].iter().map(|i| i.weight).sum::<f32>() - 1.0).abs() < 1e-6);
+    keep_largest(&mut w, 2);
+    assert_eq!(w.vertices[0].len(), 2);
+    assert!((w.vertices[0][0].weight - 0.625).abs() < 1e-5);
+
+    // Cross-side: a right-side vertex with a left bone loses it, a centre one keeps it.
+    let s = Skeleton {
+        bones: vec![
+            Bone::new("spine", None, Vec3::ZERO, Vec3::Y),
+            Bone::new(
+                "thigh_l",
+                Some(0),
+                Vec3::new(0.1, 0.0, 0.0),
+                Vec3::new(0.1, -0.5, 0.0),
+            ),
+            Bone::new(
+                "thigh_r",
+                Some(0),
+                Vec3::new(-0.1, 0.0, 0.0),
+                Vec3::new(-0.1, -0.5, 0.0),
+            ),
+        ],
+    };
+    let pos = vec![
+        Vec3::new(-0.1, -0.2, 0.0),
+        Vec3::new(0.001, -0.2, 0.0),
+        Vec3::new(0.0, 1.0, 0.0),
+    ];
+    let two = vec![
+        Influence {
+            bone: 2,
+            weight: 0.7,
+        },
+        Influence {
+            bone: 1,
+            weight: 0.3,
+        },
+    ];
+    let mut w = Weights {
+        vertices: vec![
+            two.clone(),
+            two.clone(),
+            vec![Influence {
+                bone: 0,
+                weight: 1.0,
+            }],
+        ],
+    };
+    strip_cross_side(&mut w, &pos, &s, 0.01);
+    assert_eq!(
+        w.vertices[0],
+        vec![Influence {
+            bone: 2,
+            weight: 1.0
+        }]
+    );
+    assert_eq!(w.vertices[1].len(), 2, "inside the centre band");
+
+    // Smoothing spreads a spike to its neighbours and keeps sums at 1.
+    let mesh = Mesh {
+        positions: vec![Vec3::ZERO, Vec3::X, Vec3::Y],
+        triangles: vec![[0, 1, 2]],
+        ..Default::default()
+    };
+    let mut w = Weights {
+        vertices: vec![
+            vec![Influence {
+                bone: 1,
+                weight: 1.0,
+            }],
+            vec![Influence {
+                bone: 0,
+                weight: 1.0,
+            }],
+            vec![Influence {
+                bone: 0,
+                weight: 1.0,
+            }],
+        ],
+    };
+    smooth(&mut w, &mesh, 1);
+    assert!((w.get(0, 1) - 1.0 / 3.0).abs() < 1e-6);
+    assert!((w.get(1, 1) - 1.0 / 3.0).abs() < 1e-6);
+    assert!(w
+        .vertices
+        .iter()
+        .all(|l| (l.iter().map(|i| i.weight).sum::<f32>() - 1.0).abs() < 1e-6));
+}

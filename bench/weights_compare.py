@@ -1,0 +1,159 @@
+"""Compares skin weights under test poses: for a case folder holding mesh.obj,
+skeleton.json, artist_weights.json, rigsmith_weights.json and blender_weights.json,
+skins the mesh with each weight set (linear blend skinning, weights normalized per
+vertex) under each test pose and measures, over the vertices the pose moves (artist
+skinning moves them more than 0.1% of H), the distance to the artist-weighted result
+in % of body height H: mean, p95, max over all poses together.
+
+python weights_compare.py CASE_DIR  ->  prints one JSON line
+"""
+import json
+import sys
+
+import numpy as np
+
+
+def load(case):
+    V = []
+    F = []
+    for line in open(f"{case}/mesh.obj"):
+        if line.startswith("v "):
+            V.append([float(x) for x in line.split()[1:4]])
+    V = np.array(V)
+    sk = json.load(open(f"{case}/skeleton.json"))["bones"]
+    names = [b["name"] for b in sk]
+    idx = {n: i for i, n in enumerate(names)}
+    parent = [idx[b["parent"]] if b.get("parent") is not None else -1 for b in sk]
+    head = np.array([b["head"] for b in sk], float)
+    tail = np.array([b["tail"] for b in sk], float)
+    return V, names, idx, parent, head, tail
+
+
+def weights(case, fname, idx, n):
+    try:
+        d = json.load(open(f"{case}/{fname}"))
+    except FileNotFoundError:
+        return None
+    W = np.zeros((n, len(idx)))
+    for name, lst in d["weights"].items():
+        if name not in idx or not lst:
+            continue
+        a = np.array(lst)
+        W[a[:, 0].astype(int), idx[name]] += a[:, 1]
+    s = W.sum(1)
+    unweighted = int((s < 1e-4).sum())
+    W[s > 0] /= s[s > 0, None]
+    return W, unweighted
+
+
+def rot(axis, deg):
+    a = np.asarray(axis, float)
+    a = a / np.linalg.norm(a)
+    t = np.radians(deg)
+    K = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+    return np.eye(3) + np.sin(t) * K + (1 - np.cos(t)) * K @ K
+
+
+def bend(bone_dir, toward):
+    ax = np.cross(bone_dir, toward)
+    return ax / np.linalg.norm(ax)
+
+
+X, Y, Z = np.eye(3)
+
+
+def poses(idx, head, tail):
+    d = lambda b: (tail[idx[b]] - head[idx[b]]) / np.linalg.norm(tail[idx[b]] - head[idx[b]])
+    P = {
+        "arm_down": [("upperarm_l", bend(d("upperarm_l"), -Y), 30)],
+        "arm_up": [("upperarm_l", bend(d("upperarm_l"), Y), 80)],
+        "arm_forward": [("upperarm_l", bend(d("upperarm_l"), Z), 80)],
+        "elbow_120": [("lowerarm_l", bend(d("lowerarm_l"), Z), 120)],
+        "wrist_twist_80": [("lowerarm_l", d("lowerarm_l"), 80)],
+        "leg_forward": [("thigh_l", bend(d("thigh_l"), Z), 70)],
+        "leg_side": [("thigh_l", bend(d("thigh_l"), X), 45)],
+        "knee_120": [("calf_l", bend(d("calf_l"), -Z), 120)],
+        "squat": [
+            ("thigh_l", bend(d("thigh_l"), Z), 90),
+            ("thigh_r", bend(d("thigh_r"), Z), 90),
+            ("calf_l", bend(d("calf_l"), -Z), 110),
+            ("calf_r", bend(d("calf_r"), -Z), 110),
+        ],
+        "spine_twist": [("spine_02", Y, 40)],
+        "spine_bend": [("spine_02", X, 40)],
+        "head_turn": [("head", Y, 60)],
+        "head_nod": [("head", X, 30)],
+    }
+    return P
+
+
+def pose_matrices(pose, idx, parent, head):
+    nb = len(parent)
+    local = [np.eye(4) for _ in range(nb)]
+    for b, axis, deg in pose:
+        i = idx[b]
+        R = np.eye(4)
+        R[:3, :3] = rot(axis, deg)
+        T = np.eye(4)
+        T[:3, 3] = head[i]
+        Ti = np.eye(4)
+        Ti[:3, 3] = -head[i]
+        local[i] = T @ R @ Ti
+    M = [None] * nb
+    for i in range(nb):  # parents first
+        M[i] = local[i] if parent[i] < 0 else M[parent[i]] @ local[i]
+    return np.array(M)
+
+
+def skin(V, W, M):
+    Vh = np.c_[V, np.ones(len(V))]
+    out = np.zeros_like(V)
+    for b in np.nonzero(W.sum(0) > 0)[0]:
+        out += W[:, b, None] * (Vh @ M[b].T)[:, :3]
+    return out
+
+
+def main(case):
+    V, names, idx, parent, head, tail = load(case)
+    H = V[:, 1].max() - V[:, 1].min()
+    art, _ = weights(case, "artist_weights.json", idx, len(V))
+    res = {"vertices": len(V), "height": H}
+    sets = {}
+    for key, f in [("rigsmith", "rigsmith_weights.json"), ("blender", "blender_weights.json")]:
+        w = weights(case, f, idx, len(V))
+        if w is not None:
+            sets[key] = w
+            res[f"{key}_unweighted"] = w[1]
+    dists = {k: [] for k in sets}
+    per_pose = {}
+    for pname, pose in poses(idx, head, tail).items():
+        M = pose_matrices(pose, idx, parent, head)
+        Pa = skin(V, art, M)
+        moved = np.linalg.norm(Pa - V, axis=1) > 1e-3 * H
+        per_pose[pname] = {}
+        for k, (W, _) in sets.items():
+            P = skin(V, W, M)
+            dd = np.linalg.norm(P - Pa, axis=1)[moved] / H * 100
+            dists[k].append(dd)
+            per_pose[pname][k] = round(float(np.percentile(dd, 95)), 3)
+    for k, l in dists.items():
+        a = np.concatenate(l)
+        res[k] = {
+            "mean": round(float(a.mean()), 3),
+            "p95": round(float(np.percentile(a, 95)), 3),
+            "max": round(float(a.max()), 3),
+        }
+    res["per_pose_p95"] = per_pose
+    for k in ("rigsmith", "blender"):
+        try:
+            if k == "rigsmith":
+                res["rigsmith_seconds"] = json.load(open(f"{case}/rigsmith.json"))["seconds"]
+            else:
+                res["blender_seconds"] = json.load(open(f"{case}/blender_weights.json"))["seconds"]
+        except (FileNotFoundError, KeyError):
+            pass
+    print(json.dumps(res))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
