@@ -382,10 +382,26 @@ fn build_inner(
             .map(|(_, a)| (a.x, a.y))
             .unwrap_or((0.0, 0.0))
     };
-    let bone_of =
-        |slot: &str| -> String { doc.slot(slot).map(|s| s.bone.clone()).unwrap_or_default() };
+    let slot_index: BTreeMap<&str, &crate::model::Slot> = doc
+        .slots
+        .iter()
+        .rev()
+        .map(|s| (s.name.as_str(), s))
+        .collect();
+    let bone_index: BTreeMap<&str, &crate::model::Bone> = doc
+        .bones
+        .iter()
+        .rev()
+        .map(|b| (b.name.as_str(), b))
+        .collect();
+    let bone_of = |slot: &str| -> String {
+        slot_index
+            .get(slot)
+            .map(|s| s.bone.clone())
+            .unwrap_or_default()
+    };
     fn make_node(slot: &str, parent: Option<&str>, ctx: &NodeCtx, depth: usize) -> Value {
-        let s = ctx.doc.slot(slot);
+        let s = ctx.slots.get(slot).copied();
         let bone = s.map(|s| s.bone.clone()).unwrap_or_default();
         let bp = ctx.positions.get(&bone).copied().unwrap_or((0.0, 0.0));
         let off = (ctx.offset_of)(slot);
@@ -402,7 +418,7 @@ fn build_inner(
             }
         };
         let own_pose = parent.map_or(true, |p| (ctx.bone_of)(p) != bone);
-        let rt = match ctx.doc.bone(&bone) {
+        let rt = match ctx.bones.get(bone.as_str()).copied() {
             Some(b) if ctx.apply_pose && own_pose => rest_transform(b),
             _ => crate::rest_pose::RestTransform {
                 rotation: 0.0,
@@ -449,6 +465,8 @@ fn build_inner(
     }
     struct NodeCtx<'a> {
         doc: &'a RigDocument,
+        slots: &'a BTreeMap<&'a str, &'a crate::model::Slot>,
+        bones: &'a BTreeMap<&'a str, &'a crate::model::Bone>,
         positions: &'a BTreeMap<String, (f64, f64)>,
         origin: (f64, f64),
         k: f64,
@@ -461,6 +479,8 @@ fn build_inner(
     }
     let ctx = NodeCtx {
         doc,
+        slots: &slot_index,
+        bones: &bone_index,
         positions: &positions,
         origin,
         k,

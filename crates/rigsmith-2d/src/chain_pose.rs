@@ -24,6 +24,12 @@ pub fn chain_pose_problems(doc: &RigDocument) -> Vec<String> {
         .rev()
         .map(|s| (s.name.as_str(), s.bone.as_str()))
         .collect();
+    let bones: BTreeMap<&str, &crate::model::Bone> = doc
+        .bones
+        .iter()
+        .rev()
+        .map(|b| (b.name.as_str(), b))
+        .collect();
     let mut reported = BTreeSet::new();
     let mut out = Vec::new();
     for s in &doc.slots {
@@ -35,12 +41,14 @@ pub fn chain_pose_problems(doc: &RigDocument) -> Vec<String> {
             continue;
         }
         let mut seen = BTreeSet::from([s.bone.as_str()]);
-        let mut cur = doc.bone(&s.bone).and_then(|b| b.parent.as_deref());
+        let mut cur = bones.get(s.bone.as_str()).and_then(|b| b.parent.as_deref());
         while let Some(name) = cur {
             if Some(name) == stop || !seen.insert(name) {
                 break;
             }
-            let Some(b) = doc.bone(name) else { break };
+            let Some(b) = bones.get(name).copied() else {
+                break;
+            };
             if b.carries_rest_pose() && reported.insert(name.to_string()) {
                 let above = match &parent_slot {
                     Some(p) => format!("'{p}'"),

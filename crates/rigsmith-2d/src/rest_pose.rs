@@ -236,9 +236,13 @@ pub fn rig_rest_problems(doc: &RigDocument) -> Vec<String> {
     let Some(skin) = doc.default_skin() else {
         return Vec::new();
     };
+    let mut by_bone: BTreeMap<&str, Vec<&crate::model::Slot>> = BTreeMap::new();
+    for s in &doc.slots {
+        by_bone.entry(s.bone.as_str()).or_default().push(s);
+    }
     let mut out = Vec::new();
     for b in doc.bones.iter().filter(|b| b.rotation_deg != 0.0) {
-        for s in doc.slots.iter().filter(|s| s.bone == b.name) {
+        for s in by_bone.get(b.name.as_str()).into_iter().flatten() {
             if let Some((name, a)) = doc.drawn_attachment(skin, s) {
                 if a.x != 0.0 || a.y != 0.0 {
                     out.push(format!(

@@ -1,84 +1,106 @@
-//! Writes the review sheets of a character to a folder.
+//! Writes the review sheets of the MakeHuman body, the rigged mannequin and the synthetic
+//! figure to a folder.
 //!
 //! ```text
 //! cargo run --release -p rigsmith-render --example sheets -- OUT_DIR
 //! ```
 //!
-//! Draws the built-in synthetic figure: placement sheet, a pose sheet (rest and the
-//! left arm lowered), a joint sheet (left elbow) and the weight heat map of the left
-//! forearm.
+//! * `makehuman_placement.png`: the game_engine skeleton over the x-ray body.
+//! * `makehuman_poses.png`: every pose of the default library, a row each (LBS).
+//! * `makehuman_joints.png`: close-ups of the joints the rubric check flags.
+//! * `makehuman_weights_lowerarm_l.png`: the artist weights of the left forearm.
+//! * `mannequin_*.png`: the same sheets for the built-in mannequin rigged by rigsmith.
+//! * `figure_*.png`: the same sheets for the synthetic figure of `rigsmith_render::demo`.
+//!
+//! The MakeHuman corpus is found through `$RIGSMITH_DATA` or `shared/data/mpfb2` beside
+//! the checkout.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use glam::{Quat, Vec3};
+use rigsmith::io::mpfb2::{self, BuildOptions, Corpus};
+use rigsmith::review::{check, posed_character, CheckOptions, Skinning};
 use rigsmith::Character;
+use rigsmith_render::sheets::{JointItem, PoseRow};
 use rigsmith_render::{demo, joint_sheet, placement_sheet, pose_sheet, weight_heatmap};
 
-/// Rotates the vertices weighted to `bones` (by their summed weight, a crude linear
-/// blend) about `pivot`: enough to show a pose without a skinning library.
-fn pose(c: &Character, bones: &[usize], pivot: Vec3, rot: Quat) -> Vec<Vec<Vec3>> {
-    c.parts
+type Res<T> = Result<T, Box<dyn std::error::Error>>;
+
+/// All four sheets of a skinned character, named `{prefix}_*.png`; the heat map shows
+/// the first of `weight_bones` the skeleton has.
+fn sheets(c: &Character, out: &Path, prefix: &str, weight_bones: &[&str]) -> Res<()> {
+    let s = c.skeleton.clone().ok_or("no skeleton")?;
+    placement_sheet(c, &s, 1024).save_png(out.join(format!("{prefix}_placement.png")))?;
+
+    let report = check(
+        c,
+        &CheckOptions {
+            self_intersections: false,
+            ..CheckOptions::default()
+        },
+    )?;
+    let rows: Vec<PoseRow> = report
+        .poses
         .iter()
         .map(|p| {
-            p.mesh
-                .positions
-                .iter()
-                .enumerate()
-                .map(|(i, &x)| {
-                    let w: f32 = p.weights.as_ref().map_or(0.0, |w| {
-                        w.vertices[i]
-                            .iter()
-                            .filter(|inf| bones.contains(&(inf.bone as usize)))
-                            .map(|inf| inf.weight)
-                            .sum()
-                    });
-                    let moved = pivot + rot * (x - pivot);
-                    x + (moved - x) * w
-                })
-                .collect()
-        })
-        .collect()
-}
-
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let out = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "sheets".into()));
-    std::fs::create_dir_all(&out)?;
-    let c = demo::figure(16);
-    let s = c.skeleton.clone().ok_or("no skeleton")?;
-    placement_sheet(&c, &s, 1024).save_png(out.join("placement.png"))?;
-
-    let rest: Vec<Vec<Vec3>> = c.parts.iter().map(|p| p.mesh.positions.clone()).collect();
-    let rest_bones: Vec<(Vec3, Vec3)> = s.bones.iter().map(|b| (b.head, b.tail)).collect();
-    let arm = [5usize, 6, 7];
-    let shoulder = s.bones[5].head;
-    let down = Quat::from_rotation_z(-1.0);
-    let arm_down = pose(&c, &arm, shoulder, down);
-    let arm_bones: Vec<(Vec3, Vec3)> = s
-        .bones
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            if arm.contains(&i) {
-                (
-                    shoulder + down * (b.head - shoulder),
-                    shoulder + down * (b.tail - shoulder),
-                )
-            } else {
-                (b.head, b.tail)
-            }
+            let (pos, bones) = posed_character(c, p, Skinning::Lbs);
+            (p.name.clone(), pos, bones)
         })
         .collect();
-    let elbow = s.bones[6].head;
-    let bend = Quat::from_axis_angle(Vec3::Y, -2.0);
-    let elbow_bent = pose(&c, &[6, 7], elbow, bend);
-    let rows = vec![
-        ("rest".to_string(), rest.clone(), rest_bones.clone()),
-        ("arm_down.L".to_string(), arm_down, arm_bones),
-    ];
-    pose_sheet(&rows, &c, 1024).save_png(out.join("poses.png"))?;
-    let items = vec![("elbow_120.L".to_string(), elbow_bent, elbow, 0.05f32)];
-    joint_sheet(&items, &c, 1024).save_png(out.join("joints.png"))?;
-    weight_heatmap(&c, 6, 1024).save_png(out.join("weights_forearm.L.png"))?;
-    println!("wrote 4 sheets to {}", out.display());
+    pose_sheet(&rows, c, 768).save_png(out.join(format!("{prefix}_poses.png")))?;
+
+    let items: Vec<JointItem> = report
+        .flagged_joints
+        .iter()
+        .filter_map(|j| {
+            let pose = report.poses.iter().find(|p| p.name == j.pose)?;
+            let (pos, _) = posed_character(c, pose, Skinning::Lbs);
+            Some((format!("{} {}", j.pose, j.joint), pos, j.centre, j.radius))
+        })
+        .collect();
+    joint_sheet(&items, c, 768).save_png(out.join(format!("{prefix}_joints.png")))?;
+
+    let (b, name) = weight_bones
+        .iter()
+        .find_map(|n| s.find(n).map(|b| (b, *n)))
+        .ok_or_else(|| format!("none of the bones {weight_bones:?}"))?;
+    weight_heatmap(c, b, 1024).save_png(out.join(format!("{prefix}_weights_{name}.png")))?;
+    println!(
+        "{prefix}: {} poses, {} flagged joints, {} failed checks",
+        rows.len(),
+        items.len(),
+        report.checks.iter().filter(|k| !k.passed).count()
+    );
+    Ok(())
+}
+
+fn main() -> Res<()> {
+    let out = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "sheets".into()));
+    std::fs::create_dir_all(&out)?;
+    let dir = mpfb2::data_dir().ok_or("the MakeHuman corpus is missing: set RIGSMITH_DATA")?;
+    let body = Corpus::open(&dir)?.build(&BuildOptions {
+        parts: vec!["body".into(), "eyes".into()],
+        ..BuildOptions::default()
+    })?;
+    sheets(&body, &out, "makehuman", &["lowerarm_l"])?;
+
+    // The built-in mannequin, rigged by rigsmith (fit, weights; review left to the sheets).
+    let mannequin = rigsmith::mannequin::build(&rigsmith::mannequin::MannequinOptions::default());
+    let rigged = rigsmith::pipeline::rig(
+        &mannequin,
+        &rigsmith::pipeline::RigOptions {
+            review: false,
+            ..Default::default()
+        },
+        &mut |_, _| {},
+    )?;
+    sheets(
+        &rigged.character,
+        &out,
+        "mannequin",
+        &["lowerarm_l", "forearm.L", "LeftForeArm"],
+    )?;
+
+    sheets(&demo::figure(16), &out, "figure", &["forearm.L"])?;
+    println!("wrote the sheets to {}", out.display());
     Ok(())
 }

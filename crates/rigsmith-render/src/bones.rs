@@ -20,6 +20,9 @@ pub const RING_AT: f32 = 0.12;
 /// Radius of the widest ring as a fraction of the bone's length.
 pub const RING_RADIUS: f32 = 0.085;
 
+/// Ambient share of bone shading: bones stay bright whatever way their faces turn.
+pub const BONE_AMBIENT: f32 = 0.62;
+
 /// Bone colour for the character's left side (+X).
 pub const LEFT: [u8; 3] = [110, 175, 255];
 /// Bone colour for the character's right side (-X).
@@ -52,14 +55,14 @@ pub fn octahedron(head: Vec3, tail: Vec3) -> [Vec3; 6] {
 
 /// The eight faces of [`octahedron`], counter-clockwise seen from outside.
 pub const OCTAHEDRON_FACES: [[u32; 3]; 8] = [
-    [0, 3, 2],
-    [0, 4, 3],
-    [0, 5, 4],
-    [0, 2, 5],
-    [1, 2, 3],
-    [1, 3, 4],
-    [1, 4, 5],
-    [1, 5, 2],
+    [0, 2, 3],
+    [0, 3, 4],
+    [0, 4, 5],
+    [0, 5, 2],
+    [1, 3, 2],
+    [1, 4, 3],
+    [1, 5, 4],
+    [1, 2, 5],
 ];
 
 /// Side colours for bones by the x of their middle against the skeleton's centre line
@@ -114,6 +117,7 @@ pub fn setup_octahedra(
             None,
             colours[i],
             None,
+            BONE_AMBIENT,
             i as u32 + 1,
             out,
         );

@@ -23,10 +23,7 @@ impl Image {
     /// A `width x height` image filled with an opaque colour.
     pub fn new(width: u32, height: u32, colour: [u8; 3]) -> Image {
         let n = width as usize * height as usize;
-        let mut pixels = Vec::with_capacity(n * 4);
-        for _ in 0..n {
-            pixels.extend_from_slice(&[colour[0], colour[1], colour[2], 255]);
-        }
+        let pixels = [colour[0], colour[1], colour[2], 255].repeat(n);
         Image {
             width,
             height,

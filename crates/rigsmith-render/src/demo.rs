@@ -44,6 +44,7 @@ pub fn capsule(mesh: &mut Mesh, a: Vec3, b: Vec3, r: f32, segments: u32) {
         rows.push((len + r * phi.sin(), r * phi.cos()));
     }
     let base = mesh.positions.len() as u32;
+    let first_tri = mesh.triangles.len();
     mesh.positions.push(a - y * r);
     for &(t, rho) in &rows {
         for j in 0..s {
@@ -70,6 +71,10 @@ pub fn capsule(mesh: &mut Mesh, a: Vec3, b: Vec3, r: f32, segments: u32) {
     for j in 0..s {
         mesh.triangles.push([top, ring(last, j), ring(last, j + 1)]);
     }
+    // The rings turn clockwise seen from the tail end: flip to face outwards.
+    for t in &mut mesh.triangles[first_tri..] {
+        t.swap(1, 2);
+    }
 }
 
 /// Appends an open tube (no caps) from `a` to `b` of radius `r`, like a sleeve.
@@ -85,6 +90,7 @@ pub fn tube(mesh: &mut Mesh, a: Vec3, b: Vec3, r: f32, segments: u32) {
     let z = x.cross(y);
     let rows = s;
     let base = mesh.positions.len() as u32;
+    let first_tri = mesh.triangles.len();
     for i in 0..=rows {
         for j in 0..s {
             let th = std::f32::consts::TAU * j as f32 / s as f32;
@@ -100,6 +106,9 @@ pub fn tube(mesh: &mut Mesh, a: Vec3, b: Vec3, r: f32, segments: u32) {
             mesh.triangles
                 .push([at(i, j), at(i + 1, j + 1), at(i + 1, j)]);
         }
+    }
+    for t in &mut mesh.triangles[first_tri..] {
+        t.swap(1, 2);
     }
 }
 

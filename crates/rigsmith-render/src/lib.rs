@@ -25,7 +25,8 @@
 //! # let c = Character { parts: vec![Part { name: "body".into(), mesh, ..Default::default() }], ..Default::default() };
 //! # let s = Skeleton { bones: vec![Bone::new("root", None, Vec3::ZERO, Vec3::Y)] };
 //! let img: Image = placement_sheet(&c, &s, 256);
-//! assert_eq!((img.width, img.height), (256, 256));
+//! // Four 128-pixel panels under a title strip.
+//! assert_eq!((img.width, img.height), (256, 256 + rigsmith_render::sheet::Sheet::header_height(128)));
 //! ```
 
 pub mod bones;
@@ -44,4 +45,4 @@ pub use camera::{Camera, View};
 pub use canvas::Image;
 pub use palette::{heat, part_colour};
 pub use render::{render, BoneStyle, Bones, DrawPart, RenderOptions};
-pub use sheets::{joint_sheet, placement_sheet, pose_sheet, weight_heatmap};
+pub use sheets::{joint_sheet, placement_sheet, pose_sheet, weight_heatmap, JointItem, PoseRow};

@@ -82,10 +82,11 @@ pub fn light_dir(cam: &Camera) -> Vec3 {
     (-cam.forward + 0.45 * cam.up - 0.3 * cam.right).normalize()
 }
 
-/// Brightness of a surface with unit normal `n` (facing the viewer) under light `l`.
+/// Brightness of a surface whose normal (facing the viewer) makes `n_dot_l` with the
+/// light, given the share of `ambient` light.
 #[inline]
-fn lambert(n_dot_l: f32) -> f32 {
-    AMBIENT + (1.0 - AMBIENT) * n_dot_l.max(0.0)
+fn lambert(n_dot_l: f32, ambient: f32) -> f32 {
+    ambient + (1.0 - ambient) * n_dot_l.max(0.0)
 }
 
 /// Projects and shades one mesh, appending its triangles to `out`.
@@ -94,6 +95,7 @@ fn lambert(n_dot_l: f32) -> f32 {
 ///   (indices out of range are skipped, never a panic).
 /// * `colour`: the base colour, or `vertex_colours` (n entries) when given.
 /// * `normals`: n unit vertex normals for smooth shading, or `None` for flat shading.
+/// * `ambient`: share of light with no direct light ([`AMBIENT`] for meshes).
 pub fn setup_mesh(
     cam: &Camera,
     positions: &[Vec3],
@@ -101,6 +103,7 @@ pub fn setup_mesh(
     normals: Option<&[Vec3]>,
     colour: [u8; 3],
     vertex_colours: Option<&[[u8; 3]]>,
+    ambient: f32,
     id: u32,
     out: &mut Vec<ScreenTri>,
 ) {
@@ -132,7 +135,7 @@ pub fn setup_mesh(
             let nv = nr.map_or(face, |nr| nr[v]);
             // A smooth normal pointing away from the face (sharp folds) falls back to the face's.
             let nv = if nv.dot(face) > 0.0 { nv } else { face };
-            let mut s = lambert(sign * nv.dot(light));
+            let mut s = lambert(sign * nv.dot(light), ambient);
             if back {
                 s *= BACK_FACE;
             }
@@ -201,6 +204,7 @@ pub fn rasterize(tris: &[ScreenTri], layer: &mut Layer, near: Option<f32>) {
     }
     let near = near.unwrap_or(f32::NEG_INFINITY);
     let band = BAND_ROWS * w;
+    let bins = bin_by_band(tris, layer.height.div_ceil(BAND_ROWS));
     layer
         .depth
         .par_chunks_mut(band)
@@ -210,7 +214,8 @@ pub fn rasterize(tris: &[ScreenTri], layer: &mut Layer, near: Option<f32>) {
         .for_each(|(bi, ((depth, colour), ids))| {
             let y_lo = (bi * BAND_ROWS) as i32;
             let y_hi = y_lo + (depth.len() / w) as i32;
-            for t in tris {
+            for &ti in &bins.1[bins.0[bi]..bins.0[bi + 1]] {
+                let t = &tris[ti as usize];
                 let [x0, ty0, x1, ty1] = t.bounds;
                 let y0 = ty0.max(y_lo);
                 let y1 = ty1.min(y_hi);
@@ -223,13 +228,22 @@ pub fn rasterize(tris: &[ScreenTri], layer: &mut Layer, near: Option<f32>) {
                     continue;
                 }
                 let inv = 1.0 / area;
+                // Barycentric weights as linear forms in the pixel centre: w = A px + B py + C.
+                let form = |p: [f32; 3], q: [f32; 3]| {
+                    let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
+                    (-dy * inv, dx * inv, (dy * p[0] - dx * p[1]) * inv)
+                };
+                let (a0, b0, c0) = form(b, c);
+                let (a1, b1, c1) = form(c, a);
                 for y in y0..y1 {
                     let py = y as f32 + 0.5;
                     let row = (y - y_lo) as usize * w;
+                    let r0 = b0 * py + c0;
+                    let r1 = b1 * py + c1;
                     for x in x0..x1 {
                         let px = x as f32 + 0.5;
-                        let w0 = edge(b, c, px, py) * inv;
-                        let w1 = edge(c, a, px, py) * inv;
+                        let w0 = a0 * px + r0;
+                        let w1 = a1 * px + r1;
                         let w2 = 1.0 - w0 - w1;
                         if w0 < 0.0 || w1 < 0.0 || w2 < 0.0 {
                             continue;
@@ -251,6 +265,42 @@ pub fn rasterize(tris: &[ScreenTri], layer: &mut Layer, near: Option<f32>) {
                 }
             }
         });
+}
+
+/// Triangles per band, in input order, as a counting sort: `(offsets, indices)` where
+/// band `b` owns `indices[offsets[b]..offsets[b + 1]]`.
+fn bin_by_band(tris: &[ScreenTri], bands: usize) -> (Vec<usize>, Vec<u32>) {
+    let range = |t: &ScreenTri| -> Option<(usize, usize)> {
+        let [x0, y0, x1, y1] = t.bounds;
+        if x0 >= x1 || y0 >= y1 || bands == 0 {
+            return None;
+        }
+        let lo = y0.max(0) as usize / BAND_ROWS;
+        let hi = ((y1 - 1).max(0) as usize / BAND_ROWS).min(bands - 1);
+        (lo <= hi).then_some((lo, hi))
+    };
+    let mut offsets = vec![0usize; bands + 1];
+    for t in tris {
+        if let Some((lo, hi)) = range(t) {
+            for b in lo..=hi {
+                offsets[b + 1] += 1;
+            }
+        }
+    }
+    for b in 0..bands {
+        offsets[b + 1] += offsets[b];
+    }
+    let mut fill = offsets.clone();
+    let mut indices = vec![0u32; offsets[bands]];
+    for (i, t) in tris.iter().enumerate() {
+        if let Some((lo, hi)) = range(t) {
+            for b in lo..=hi {
+                indices[fill[b]] = i as u32;
+                fill[b] += 1;
+            }
+        }
+    }
+    (offsets, indices)
 }
 
 /// Marks the pixels on an outline of `layer`: where the id changes between a pixel and

@@ -17,6 +17,7 @@
 //! ```
 
 use glam::Vec3;
+use rayon::prelude::*;
 
 use crate::bones::{setup_octahedra, side_colours};
 use crate::raster::{outline, rasterize, setup_mesh, vertex_normals, Layer};
@@ -189,6 +190,7 @@ pub fn render(
             normals.as_deref(),
             p.colour,
             p.vertex_colours,
+            crate::raster::AMBIENT,
             i as u32 + 1,
             out,
         );
@@ -213,40 +215,46 @@ pub fn render(
     } else {
         Vec::new()
     };
-    let mut stack: Vec<(f32, usize)> = Vec::with_capacity(ghosts.len());
-    for y in 0..h as usize {
-        for x in 0..w as usize {
-            let i = y * w as usize + x;
-            let mut c = if solid.id[i] != 0 {
-                solid.colour[i]
-            } else {
-                opts.background
-            };
-            if solid_edge.get(i) == Some(&true) {
-                c = mix(c, INK, 0.75);
-            }
-            stack.clear();
-            for (k, g) in ghosts.iter().enumerate() {
-                if g.0.id[i] != 0 && g.0.depth[i] < solid.depth[i] {
-                    stack.push((g.0.depth[i], k));
-                }
-            }
-            stack.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-            for &(_, k) in &stack {
-                let (layer, edge, a) = &ghosts[k];
-                if edge[i] {
-                    c = mix(
-                        c,
-                        mix(layer.colour[i], [255, 255, 255], 0.35),
-                        (a * 2.2).min(0.9),
-                    );
+    let wu = w as usize;
+    img.pixels
+        .par_chunks_mut(wu * 4)
+        .enumerate()
+        .for_each(|(y, row)| {
+            let mut stack: Vec<(f32, usize)> = Vec::new();
+            for (x, px) in row.chunks_exact_mut(4).enumerate() {
+                let i = y * wu + x;
+                let mut c = if solid.id[i] != 0 {
+                    solid.colour[i]
                 } else {
-                    c = mix(c, layer.colour[i], *a);
+                    opts.background
+                };
+                if solid_edge.get(i) == Some(&true) {
+                    c = mix(c, INK, 0.75);
                 }
+                if !ghosts.is_empty() {
+                    stack.clear();
+                    for (k, g) in ghosts.iter().enumerate() {
+                        if g.0.id[i] != 0 && g.0.depth[i] < solid.depth[i] {
+                            stack.push((g.0.depth[i], k));
+                        }
+                    }
+                    stack.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                    for &(_, k) in &stack {
+                        let (layer, edge, a) = &ghosts[k];
+                        if edge[i] {
+                            c = mix(
+                                c,
+                                mix(layer.colour[i], [255, 255, 255], 0.35),
+                                (a * 2.2).min(0.9),
+                            );
+                        } else {
+                            c = mix(c, layer.colour[i], *a);
+                        }
+                    }
+                }
+                px.copy_from_slice(&[c[0], c[1], c[2], 255]);
             }
-            img.put(x as i32, y as i32, c);
-        }
-    }
+        });
 
     // 3. Bones over everything.
     if let Some(b) = bones {
@@ -348,7 +356,10 @@ fn draw_bones(img: &mut Image, b: &Bones, cam: &Camera, opts: &RenderOptions) {
             has_child[*p] = true;
         }
     }
-    let r = 1.6 * unit;
+    let r = match opts.bone_style {
+        BoneStyle::Octahedral => 1.6 * unit,
+        BoneStyle::Stick => 1.1 * unit,
+    };
     for i in 0..n {
         let mut pts = vec![b.heads[i]];
         if !has_child[i] {
@@ -383,8 +394,8 @@ fn draw_labels(img: &mut Image, labels: &[(Vec3, String)], cam: &Camera, scale: 
         }
         let by0 = y.round() as i32 - lh / 2;
         let mut by = by0;
-        for k in 0..24 {
-            let step = (k as i32 + 1) / 2 * (lh + 1) * if k % 2 == 0 { 1 } else { -1 };
+        for k in 0..24i32 {
+            let step = (k + 1) / 2 * (lh + 1) * if k % 2 == 0 { 1 } else { -1 };
             by = by0 + step;
             let r = [bx, by, bx + lw, by + lh];
             if !placed

@@ -33,7 +33,7 @@ pub struct Sheet {
 impl Sheet {
     /// Font scale used for captions in cells `cell_w` pixels wide.
     pub fn text_scale(cell_w: u32) -> u32 {
-        if cell_w >= 420 {
+        if cell_w >= 360 {
             2
         } else {
             1

@@ -3,7 +3,8 @@
 //! Every sheet takes plain data (the caller poses the mesh and passes positions) and
 //! returns an [`Image`] made of labelled panels ([`crate::sheet::Sheet`]). Sizes: `size`
 //! is the sheet's width in pixels; panels are `size / 2` squares; the height follows
-//! from the number of rows plus a title strip ([`Sheet::header_height`]).
+//! from the number of rows plus a title strip ([`Sheet::header_height`]). Widths above
+//! [`MAX_SIZE`] are drawn at [`MAX_SIZE`], so a stray size never allocates gigabytes.
 //!
 //! * [`placement_sheet`]: bones over an x-ray body seen from the front, the right and
 //!   the top, plus a close-up of the head with the names of the bones in it. Are the
@@ -27,8 +28,30 @@ use crate::{
     heat, part_colour, render, BoneStyle, Bones, Camera, DrawPart, Image, RenderOptions, View,
 };
 
+/// One row of a [`pose_sheet`]: the pose's name, posed positions per part (metres),
+/// posed bones `(head, tail)` (metres, in skeleton order).
+pub type PoseRow = (String, Vec<Vec<Vec3>>, Vec<(Vec3, Vec3)>);
+
+/// One item of a [`joint_sheet`]: a label, posed positions per part, the joint centre
+/// and the flesh radius at the joint (metres).
+pub type JointItem = (String, Vec<Vec<Vec3>>, Vec3, f32);
+
+/// Joint close-ups keep the triangles within this many joint radii of the centre.
+pub const JOINT_KEEP: f32 = 2.6;
+
+/// Joint close-ups cut away what lies more than this many joint radii in front of the centre.
+pub const JOINT_NEAR: f32 = 1.8;
+
 /// Colour of parts without weights in a heat map.
 const UNWEIGHTED: [u8; 3] = [95, 95, 100];
+
+/// Largest sheet width accepted; larger requests are drawn at this width.
+pub const MAX_SIZE: u32 = 8192;
+
+/// Panel size for a sheet `size` wide: half of it, within 8 and [`MAX_SIZE`] / 2.
+fn cell_size(size: u32) -> u32 {
+    (size.min(MAX_SIZE) / 2).max(8)
+}
 
 /// Bounds `(min, max)` of finite points; `None` when there are none.
 fn bounds<'a>(points: impl IntoIterator<Item = &'a Vec3>) -> Option<(Vec3, Vec3)> {
@@ -99,7 +122,7 @@ fn head_sphere(s: &Skeleton, lo: Vec3, hi: Vec3) -> (Vec3, f32) {
 /// `s` is the skeleton to judge (a fitted one, or `c.skeleton`); the parts come from
 /// `c` at rest. The sheet is `size` wide, panels are `size / 2` squares.
 pub fn placement_sheet(c: &Character, s: &Skeleton, size: u32) -> Image {
-    let cell = (size / 2).max(8);
+    let cell = cell_size(size);
     let title = format!(
         "placement: {} bones over {} parts (x-ray)",
         s.bones.len(),
@@ -201,12 +224,8 @@ fn skipped_note(n: usize) -> String {
 /// positions of part `i` must have as many points as `c.parts[i]` (parts that do not are
 /// left out and said in the caption). Bones are drawn as sticks (with the parents of
 /// `c.skeleton` when its bone count matches). The sheet is `size` wide.
-pub fn pose_sheet(
-    rows: &[(String, Vec<Vec<Vec3>>, Vec<(Vec3, Vec3)>)],
-    c: &Character,
-    size: u32,
-) -> Image {
-    let cell = (size / 2).max(8);
+pub fn pose_sheet(rows: &[PoseRow], c: &Character, size: u32) -> Image {
+    let cell = cell_size(size);
     let title = format!("poses: {} ({} parts)", rows.len(), c.parts.len());
     let mut sheet = Sheet::new(&title, 2, rows.len().max(1) as u32, cell, cell);
     if rows.is_empty() {
@@ -227,7 +246,7 @@ pub fn pose_sheet(
     let (lo, hi) = all.unwrap_or((Vec3::ZERO, Vec3::ONE));
     let opts = RenderOptions {
         bone_style: BoneStyle::Stick,
-        bone_alpha: 0.85,
+        bone_alpha: 0.75,
         ..RenderOptions::default()
     };
     let rest_parents: Vec<Option<usize>> = c
@@ -264,18 +283,14 @@ pub fn pose_sheet(
 }
 
 /// Close-ups of joints: per item a front and a side view framed on the joint, with
-/// everything more than `1.6 * radius` in front of the joint centre cut away and the
-/// centre marked.
+/// everything more than [`JOINT_NEAR`] radii in front of the joint centre cut away, only the
+/// flesh within [`JOINT_KEEP`] radii of the centre drawn, and the centre marked.
 ///
 /// Each item is `(label, posed positions per part, joint centre, joint radius)`:
 /// metres; the radius is the flesh radius at the joint (a close-up spans 2.5 of it).
 /// The side view looks at the side the label is on (`elbow_120.L` from the left).
-pub fn joint_sheet(
-    items: &[(String, Vec<Vec<Vec3>>, Vec3, f32)],
-    c: &Character,
-    size: u32,
-) -> Image {
-    let cell = (size / 2).max(8);
+pub fn joint_sheet(items: &[JointItem], c: &Character, size: u32) -> Image {
+    let cell = cell_size(size);
     let title = format!("joint close-ups: {}", items.len());
     let mut sheet = Sheet::new(&title, 2, items.len().max(1) as u32, cell, cell);
     if items.is_empty() {
@@ -288,7 +303,6 @@ pub fn joint_sheet(
         return sheet.finish();
     }
     for (r, (label, posed, centre, radius)) in items.iter().enumerate() {
-        let (parts, skipped) = posed_parts(c, posed);
         let radius = if radius.is_finite() && *radius > 0.0 {
             *radius
         } else {
@@ -297,13 +311,46 @@ pub fn joint_sheet(
                 0.1 * (b - a).max_element().max(f32::MIN_POSITIVE)
             })
         };
+        // Keep only the flesh around the joint: triangles whose corners all lie within
+        // `KEEP` radii of the centre, so a face or a chest far off does not intrude.
+        let keep = (JOINT_KEEP * radius).powi(2);
+        let mut kept: Vec<Vec<[u32; 3]>> = Vec::with_capacity(c.parts.len());
+        let mut skipped = 0;
+        for (i, p) in c.parts.iter().enumerate() {
+            match posed.get(i) {
+                Some(pos) if pos.len() == p.mesh.positions.len() => kept.push(
+                    p.mesh
+                        .triangles
+                        .iter()
+                        .filter(|t| {
+                            t.iter().all(|&v| {
+                                pos.get(v as usize)
+                                    .is_some_and(|q| q.distance_squared(*centre) <= keep)
+                            })
+                        })
+                        .copied()
+                        .collect(),
+                ),
+                _ => {
+                    skipped += 1;
+                    kept.push(Vec::new());
+                }
+            }
+        }
+        let parts: Vec<DrawPart> = c
+            .parts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !kept[*i].is_empty())
+            .map(|(i, _)| DrawPart::new(&posed[i], &kept[i], part_colour(i)))
+            .collect();
         let opts = RenderOptions {
             markers: vec![(*centre, [255, 230, 60])],
             ..RenderOptions::default()
         };
         for (k, view) in [View::Front, side_view(label)].into_iter().enumerate() {
             let mut cam = Camera::closeup(view, *centre, 2.5 * radius, cell, cell);
-            cam.near = Some(-1.6 * radius);
+            cam.near = Some(-JOINT_NEAR * radius);
             let img = render(&parts, None, &cam, &opts);
             let caption = if k == 0 {
                 format!("{label}  {}{}", view.name(), skipped_note(skipped))
@@ -320,7 +367,7 @@ pub fn joint_sheet(
 /// 0, cyan, green, yellow, red 1 (a legend sits in the title strip). Parts without
 /// weights are grey. The skeleton is drawn as sticks with the bone highlighted.
 pub fn weight_heatmap(c: &Character, bone: usize, size: u32) -> Image {
-    let cell = (size / 2).max(8);
+    let cell = cell_size(size);
     let skel = c.skeleton.as_ref();
     let nb = skel.map_or(0, |s| s.bones.len());
     let title = match skel.and_then(|s| s.bones.get(bone)) {

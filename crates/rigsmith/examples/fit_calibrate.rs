@@ -27,11 +27,10 @@ fn back_front(m: &rigsmith::Mesh, cx: f32, y: f32) -> (f32, f32) {
 }
 
 fn main() {
-    let dir = acc::corpus_dir();
-    let base = acc::read_base(&dir);
+    let corpus = acc::open(&acc::corpus_dir());
     let mut sums: std::collections::BTreeMap<String, Vec<f32>> = Default::default();
-    for v in acc::VARIANTS {
-        let (ch, gt) = acc::load(&dir, &base, v);
+    for v in rigsmith::io::mpfb2::VARIANTS {
+        let (ch, gt) = acc::load(&corpus, v.name);
         let lm = match find_landmarks(&ch, &LandmarkOptions::default()) {
             Ok(l) => l,
             Err(e) => {
@@ -73,6 +72,15 @@ fn main() {
             put(&format!("SPINE_F{k}"), (p.y - hip_y) / (neck_n - hip_y));
             let (bz, fz) = back_front(m, cx, p.y);
             put(&format!("SPINE_G{k}"), (p.z - bz) / (fz - bz));
+        }
+        let ap = l("armpit_l").y;
+        put("HEADR", (lm.floor + h - neck_n) / h);
+        for (k, b) in ["spine_02", "spine_03", "neck_01", "clavicle_l"]
+            .iter()
+            .enumerate()
+        {
+            put(&format!("ARMPIT_REL{k}"), (g(b).y - ap) / h);
+            put(&format!("ARMPIT_FR{k}"), (g(b).y - hip_y) / (ap - hip_y));
         }
         let hd = g("head");
         let top = lm.floor + h;

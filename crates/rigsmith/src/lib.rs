@@ -30,6 +30,7 @@ pub mod io;
 pub mod mannequin;
 pub mod model;
 pub mod parts;
+pub mod pipeline;
 pub mod pose;
 pub mod report;
 pub mod review;

@@ -383,3 +383,70 @@ fn without_a_probe_no_part_is_dropped() {
     assert_eq!(built.textures.len(), 11);
     assert_eq!(node(&built, "torso")["visual"]["box"], Value::Null);
 }
+
+#[test]
+fn recoloured_textures_are_addressed_by_their_content() {
+    let (_t, dir) = sample("kit");
+    let (doc, _) = read_sample(&dir);
+    std::fs::create_dir_all(dir.join("style")).unwrap();
+    std::fs::write(
+        dir.join("style/torso_red.svg"),
+        r#"<svg width="200" height="300"><rect width="200" height="300" fill="red"/></svg>"#,
+    )
+    .unwrap();
+    let mut o = opts(&dir, "kit");
+    o.texture_srcs.insert(
+        "parts/torso.svg".into(),
+        "characters/kit/style/torso_red.svg".into(),
+    );
+    let built = build_rig("kit", &doc, &o).unwrap();
+    let t = built
+        .textures
+        .iter()
+        .find(|t| t.alias.starts_with("kit/torso/torso"))
+        .unwrap();
+    assert_eq!(t.src, "characters/kit/style/torso_red.svg");
+    assert_eq!(t.alias.len(), "kit/torso/torso@".len() + 12);
+    // Sized from the stored file.
+    close(
+        &node(&built, "torso")["visual"]["box"],
+        [200.0 * K, 300.0 * K],
+    );
+    // A different recolour is a different texture.
+    std::fs::write(
+        dir.join("style/torso_red.svg"),
+        r#"<svg width="200" height="300"><rect width="200" height="300" fill="blue"/></svg>"#,
+    )
+    .unwrap();
+    let again = build_rig("kit", &doc, &o).unwrap();
+    let t2 = again
+        .textures
+        .iter()
+        .find(|t| t.alias.starts_with("kit/torso/torso"))
+        .unwrap();
+    assert_ne!(t.alias, t2.alias);
+}
+
+#[test]
+fn a_declared_box_of_another_aspect_contains_the_art_and_is_said() {
+    let (_t, dir) = sample("lamp");
+    let (mut doc, _) = read_sample(&dir);
+    let o = BuildOptions {
+        probe: Some(PartProbe {
+            root: dir.clone(),
+            prefix: "characters/lamp/".into(),
+        }),
+        ..BuildOptions::default()
+    };
+    let clean = build_rig("lamp", &doc, &o).unwrap();
+    assert!(clean.warnings.is_empty());
+    doc.skins[0].get_mut("glow", "glow").unwrap().height = Some(160.0);
+    let built = build_rig("lamp", &doc, &o).unwrap();
+    close(
+        &node(&built, "shade/glow")["visual"]["box"],
+        [160.0 * K, 100.0 * K],
+    );
+    assert_eq!(built.warnings.len(), 1, "{:?}", built.warnings);
+    assert!(built.warnings[0]
+        .contains("declared box 160.0x160.0 and the art's 160.0x100.0 differ in aspect"));
+}

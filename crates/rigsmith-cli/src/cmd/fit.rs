@@ -1,15 +1,204 @@
-//! `rigsmith fit`: Fit a skeleton to an unrigged character.
+//! `rigsmith fit MESH`: fit a named skeleton to an unrigged character.
+//!
+//! ```text
+//! rigsmith fit body.glb [--template game|basic|mixamo|vrm] [--twist N] [--check-only]
+//!                       [--fix] [--override name=x,y,z]... [-o skeleton.json]
+//!                       [--glb out.glb] [--json]
+//! ```
+//!
+//! The model check runs first (`--fix` moves all parts together to the floor, the
+//! centre and +Z); `--check-only` stops there. Then the fit: `-o` writes the skeleton
+//! as `skeleton.json`, `--glb` the character with the skeleton, `--json` prints the
+//! model report, the landmarks (method, confidence), the placement checks and the VRM
+//! humanoid map as one JSON object. Exit 0 when no blocker check fails, 1 when one
+//! does (or the model check finds a problem with `--check-only`), 2 on bad input (a
+//! file that cannot be read, a body whose landmarks cannot be found).
 
-use crate::util::{Ctx, Outcome};
+use std::path::PathBuf;
+
+use anyhow::Context;
+use glam::Vec3;
+use rigsmith::fit::{fit, fix_model, model_check, FitOptions, Template};
+use rigsmith::{Counts, Severity};
+
+use crate::util::{BadInput, Ctx, Outcome};
 
 /// Arguments of `rigsmith fit`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input file.
-    pub input: Option<std::path::PathBuf>,
+    /// The unrigged character: .glb, .gltf, .vrm or .obj.
+    pub input: PathBuf,
+    /// Naming scheme of the skeleton: game, basic, mixamo or vrm.
+    #[arg(long, default_value = "game")]
+    pub template: String,
+    /// Twist bones per limb segment (upper arm, forearm, thigh, calf).
+    #[arg(long, default_value_t = 0)]
+    pub twist: usize,
+    /// Only run the model check.
+    #[arg(long)]
+    pub check_only: bool,
+    /// Fix what the model check can fix (floor, centre, facing) before fitting.
+    #[arg(long)]
+    pub fix: bool,
+    /// Force a landmark: `name=x,y,z` (metres, glTF space), e.g. `knee_l=0.1,0.5,0.02`.
+    #[arg(long = "override", value_name = "NAME=X,Y,Z")]
+    pub overrides: Vec<String>,
+    /// Write the skeleton as skeleton.json here.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Write the character with the fitted skeleton (no weights) as GLB here.
+    #[arg(long)]
+    pub glb: Option<PathBuf>,
+    /// Print one JSON object (model report, landmarks, checks, humanoid map).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Parses `name=x,y,z`.
+fn parse_override(s: &str) -> Result<(String, Vec3), BadInput> {
+    let bad = || {
+        BadInput(format!(
+            "--override {s:?}: expected name=x,y,z (three numbers)"
+        ))
+    };
+    let (name, xyz) = s.split_once('=').ok_or_else(bad)?;
+    let v: Vec<f32> = xyz
+        .split(',')
+        .map(|t| t.trim().parse::<f32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad())?;
+    if name.is_empty() || v.len() != 3 || !v.iter().all(|x| x.is_finite()) {
+        return Err(bad());
+    }
+    Ok((name.to_string(), Vec3::new(v[0], v[1], v[2])))
 }
 
 /// Runs the command.
-pub fn run(_a: Args, _ctx: &Ctx) -> anyhow::Result<Outcome> {
-    anyhow::bail!("`fit` is not available in this build")
+pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let template = Template::parse(&a.template).map_err(|e| BadInput(e.to_string()))?;
+    let overrides = a
+        .overrides
+        .iter()
+        .map(|s| parse_override(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let pb = ctx.stage(&format!("reading {}", a.input.display()));
+    let c = rigsmith::io::read_character(&a.input).map_err(|e| BadInput(e.to_string()));
+    pb.finish_and_clear();
+    let mut c = c?;
+    let mut report = model_check(&c);
+    let mut fixed = Vec::new();
+    if a.fix {
+        fixed = fix_model(&mut c, &report);
+        for f in &fixed {
+            ctx.info(&format!("fixed: {f}"));
+        }
+        report = model_check(&c);
+    }
+    if a.check_only {
+        if a.json {
+            let v = serde_json::json!({ "model": report, "fixed": fixed });
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&v).context("serializing the report")?
+            );
+        } else {
+            println!(
+                "body {:?}: height {:.3} m, floor {:.4}, centre x {:.4}, facing {}",
+                report.body, report.height, report.floor, report.center_x, report.facing
+            );
+            println!(
+                "symmetry: {:.2}% of height (general), {:.0}% of vertices mirrored exactly",
+                report.symmetry_general,
+                100.0 * report.symmetry_vertex
+            );
+            for p in &report.problems {
+                println!(
+                    "problem {}: {}{}",
+                    p.id,
+                    p.message,
+                    if p.fixable { " (--fix fixes it)" } else { "" }
+                );
+            }
+            for w in &report.warnings {
+                println!("warning: {w}");
+            }
+        }
+        return Ok(if report.problems.is_empty() {
+            Outcome::Ok
+        } else {
+            Outcome::CheckFailed
+        });
+    }
+    for p in &report.problems {
+        ctx.info(&format!("model check: {}: {}", p.id, p.message));
+    }
+    let pb = ctx.stage("fitting the skeleton");
+    let r = fit(
+        &c,
+        &FitOptions {
+            template,
+            twist: a.twist,
+            overrides,
+        },
+    );
+    pb.finish_and_clear();
+    let r = r.map_err(|e| BadInput(format!("{}: {e}", a.input.display())))?;
+    if let Some(o) = &a.output {
+        rigsmith::io::skeleton_json::write(o, &r.skeleton)?;
+    }
+    if let Some(g) = &a.glb {
+        let mut out = c.clone();
+        out.skeleton = Some(r.skeleton.clone());
+        for p in &mut out.parts {
+            p.weights = None;
+        }
+        rigsmith::io::write_character(g, &out, &Default::default())?;
+    }
+    let counts = Counts::of(&r.checks);
+    if a.json {
+        let v = serde_json::json!({
+            "template": template,
+            "bones": r.skeleton.bones.iter().map(|b| &b.name).collect::<Vec<_>>(),
+            "model": report,
+            "fixed": fixed,
+            "landmarks": r.landmarks,
+            "checks": r.checks,
+            "failed": counts,
+            "humanoid": r.humanoid,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).context("serializing the result")?
+        );
+    } else {
+        println!(
+            "fitted {} bones ({:?} template) to {:?}: height {:.3} m, {} pose, arms {:.1} deg below horizontal",
+            r.skeleton.bones.len(),
+            template,
+            report.body,
+            r.landmarks.height,
+            r.landmarks.pose,
+            r.landmarks.arm_angle_deg
+        );
+        for k in &r.checks {
+            let mark = if k.passed { "ok  " } else { "FAIL" };
+            println!(
+                "{mark} {:<28} {:>9.3} (limit {:.3}, {:?}) {}",
+                k.id, k.value, k.threshold, k.severity, k.detail
+            );
+        }
+        println!(
+            "failed: {} blocker, {} major, {} minor",
+            counts.blocker, counts.major, counts.minor
+        );
+    }
+    let blocker = r
+        .checks
+        .iter()
+        .any(|k| !k.passed && k.severity == Severity::Blocker);
+    Ok(if blocker {
+        Outcome::CheckFailed
+    } else {
+        Outcome::Ok
+    })
 }

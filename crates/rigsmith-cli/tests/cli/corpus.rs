@@ -157,7 +157,7 @@ fn mannequin_writes_the_same_bytes_twice() {
         m.vertex_count()
     });
     // Bad numbers are refused.
-    let e = run_bad(&["mannequin", "--height", "-1", "-o", obj.to_str().unwrap()]);
+    let e = run_bad(&["mannequin", "--height=-1", "-o", obj.to_str().unwrap()]);
     assert!(e.contains("height"), "{e}");
     run_bad(&["mannequin", "--pose", "x", "-o", obj.to_str().unwrap()]);
 }

@@ -1,1 +1,142 @@
 //! Tests of `rigsmith fit`.
+
+use crate::common::{mpfb2_dir, rigsmith};
+
+fn unrigged_base(dir: &std::path::Path) -> std::path::PathBuf {
+    let glb = dir.join("base.glb");
+    let out = rigsmith(&[
+        "corpus",
+        "mpfb2",
+        "--variant",
+        "base",
+        "--unrigged",
+        "-o",
+        glb.to_str().unwrap(),
+        "--data",
+        mpfb2_dir().to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    glb
+}
+
+#[test]
+fn fit_writes_skeleton_json_and_reports_checks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let glb = unrigged_base(tmp.path());
+    let skel = tmp.path().join("skeleton.json");
+    let out = rigsmith(&[
+        "-q",
+        "fit",
+        glb.to_str().unwrap(),
+        "-o",
+        skel.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["bones"].as_array().unwrap().len(), 53);
+    assert_eq!(v["failed"]["blocker"], 0);
+    assert!(
+        v["landmarks"]["points"]["knee_l"]["confidence"]
+            .as_f64()
+            .unwrap()
+            > 0.5
+    );
+    assert_eq!(v["humanoid"]["leftUpperArm"], "upperarm_l");
+    let s = rigsmith::io::skeleton_json::read(&skel).unwrap();
+    assert_eq!(s.bones.len(), 53);
+    assert!(s.find("pinky_03_r").is_some());
+    // Same input, same bytes.
+    let skel2 = tmp.path().join("skeleton2.json");
+    let out = rigsmith(&[
+        "-q",
+        "fit",
+        glb.to_str().unwrap(),
+        "-o",
+        skel2.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read(&skel).unwrap(),
+        std::fs::read(&skel2).unwrap()
+    );
+    // Mixamo names with twist bones.
+    let out = rigsmith(&[
+        "-q",
+        "fit",
+        glb.to_str().unwrap(),
+        "--template",
+        "mixamo",
+        "--twist",
+        "1",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bones: Vec<&str> = v["bones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap())
+        .collect();
+    assert!(
+        bones.contains(&"mixamorig:LeftForeArm") && bones.contains(&"mixamorig:LeftArmTwist01"),
+        "{bones:?}"
+    );
+}
+
+#[test]
+fn fit_check_only_and_bad_input() {
+    let tmp = tempfile::tempdir().unwrap();
+    let glb = unrigged_base(tmp.path());
+    // The corpus leaves the feet forward of z = 0: the check finds it, --fix fixes it.
+    let out = rigsmith(&["fit", glb.to_str().unwrap(), "--check-only"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("facing +Z") && text.contains("problem model.center"),
+        "{text}"
+    );
+    let out = rigsmith(&["-q", "fit", glb.to_str().unwrap(), "--check-only", "--fix"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // A blocker: a knee forced behind the leg exits 1.
+    let out = rigsmith(&[
+        "-q",
+        "fit",
+        glb.to_str().unwrap(),
+        "--override",
+        "knee_l=0.1,0.45,-0.2",
+        "--override",
+        "knee_r=-0.1,0.45,-0.2",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("FAIL place.knee_bend.L"));
+    // Bad input: exit 2 with the reason.
+    for args in [
+        vec!["fit", glb.to_str().unwrap(), "--template", "quadruped"],
+        vec!["fit", glb.to_str().unwrap(), "--override", "knee_l=1,2"],
+        vec!["fit", "/nonexistent/body.glb"],
+    ] {
+        let out = rigsmith(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty());
+    }
+}

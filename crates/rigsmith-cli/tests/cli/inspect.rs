@@ -1,1 +1,135 @@
-//! Tests of `rigsmith inspect`.
+//! Tests of `rigsmith inspect`: text (snapshot), JSON fields, OBJ, exit codes.
+
+use std::path::PathBuf;
+
+use crate::common::rigsmith;
+
+fn quaternius(file: &str) -> PathBuf {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/quaternius")
+        .join(file);
+    if p.exists() {
+        return p;
+    }
+    let alt = std::env::var_os("RIGSMITH_DATA")
+        .map(|d| PathBuf::from(d).join("../quaternius").join(file));
+    let alt = alt.filter(|p| p.exists());
+    alt.unwrap_or_else(|| panic!("the Quaternius characters are missing at {}", p.display()))
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn inspect_text_knight() {
+    let out = rigsmith(&[
+        "inspect",
+        quaternius("knight_KnightCharacter.glb").to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    insta::assert_snapshot!("inspect_knight", stdout(&out));
+}
+
+#[test]
+fn inspect_json_casual() {
+    let out = rigsmith(&[
+        "inspect",
+        "--json",
+        quaternius("men_Casual.glb").to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("one JSON object");
+    assert_eq!(v["parts"].as_array().unwrap().len(), 10);
+    assert_eq!(v["vertices"], 12_516);
+    assert_eq!(v["triangles"], 6_206);
+    assert_eq!(v["parts"][3]["name"], "Casual_Feet.1");
+    assert_eq!(v["parts"][3]["material"], "White");
+    assert_eq!(v["parts"][3]["skinned"], true);
+    assert_eq!(v["skeleton"]["joints"], 49);
+    assert_eq!(v["skeleton"]["roots"][0], "Root");
+    assert_eq!(v["skeleton"]["depth"], 12);
+    let w = &v["weights"];
+    assert_eq!(w["authored"], true);
+    assert_eq!(w["max_influences"], 4);
+    let hist: Vec<u64> = w["influence_histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert_eq!(hist, [0, 5726, 4650, 898, 1242, 0, 0, 0, 0]);
+    assert_eq!(w["unweighted_vertices"], 0);
+    assert_eq!(w["non_normalized_vertices"], 0);
+    assert_eq!(w["legs"][0], "UpperLeg.L");
+    assert_eq!(w["both_legs_vertices"], 66);
+    assert!(v["vrm"].is_null());
+}
+
+#[test]
+fn inspect_obj() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("box.obj");
+    std::fs::write(
+        &p,
+        "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\ng panel\nf 1 2 3 4\n",
+    )
+    .unwrap();
+    let out = rigsmith(&["inspect", "--json", p.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["parts"][0]["name"], "panel");
+    assert_eq!(v["parts"][0]["triangles"], 2);
+    assert!(v["skeleton"].is_null());
+    assert_eq!(v["weights"]["authored"], false);
+    let text = stdout(&rigsmith(&["inspect", p.to_str().unwrap()]));
+    assert!(text.contains("skeleton: none"), "{text}");
+}
+
+#[test]
+fn inspect_bad_input_exits_2_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("broken.glb");
+    std::fs::write(&bad, b"glTF\x02\x00\x00\x00\xff\xff\xff\x7f").unwrap();
+    for (path, needle) in [
+        (bad.to_str().unwrap().to_string(), "header.length"),
+        (
+            dir.path().join("absent.glb").to_str().unwrap().to_string(),
+            "absent.glb",
+        ),
+        ("model.fbx".to_string(), "unsupported"),
+    ] {
+        let out = rigsmith(&["inspect", &path]);
+        assert_eq!(out.status.code(), Some(2), "{path}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{err}");
+        assert!(
+            err.contains(
+                std::path::Path::new(&path)
+                    .file_name()
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+            ),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+    // Usage error: no file.
+    assert_eq!(rigsmith(&["inspect"]).status.code(), Some(2));
+}

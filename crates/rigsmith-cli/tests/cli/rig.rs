@@ -1,1 +1,178 @@
-//! Tests of `rigsmith rig`.
+//! Tests of `rigsmith rig`: the demo, a MakeHuman body as an unrigged GLB, batch mode
+//! with a bad file, and the refusal of an already rigged input.
+
+use crate::common::{mpfb2_dir, rigsmith};
+
+fn json_of(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+#[test]
+fn demo_rigs_the_mannequin_with_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("m.glb");
+    let rep = dir.path().join("report");
+    let out = rigsmith(&[
+        "rig",
+        "--demo",
+        "-o",
+        glb.to_str().unwrap(),
+        "--report",
+        rep.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_of(&out);
+    assert_eq!(v["counts"]["blocker"], 0, "{}", v["counts"]);
+    assert!(glb.exists() && dir.path().join("m.rig.json").exists());
+    for f in ["report.json", "report.html", "placement.png", "poses.png"] {
+        assert!(rep.join(f).exists(), "{f} missing");
+    }
+    // The written file reads back with every part and a 53-bone game skeleton.
+    let c = rigsmith::io::read_character(&glb).unwrap();
+    assert_eq!(c.skeleton.as_ref().unwrap().len(), 53);
+    assert!(c.parts.iter().all(|p| p.weights.is_some()));
+    let stages: Vec<&str> = v["result"]["timings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["stage"].as_str().unwrap())
+        .collect();
+    assert_eq!(stages, ["model", "fit", "weights", "chains", "review"]);
+}
+
+#[test]
+fn refuses_a_rigged_input_unless_rerig() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("rigged.glb");
+    let data = mpfb2_dir();
+    let out = rigsmith(&[
+        "corpus",
+        "mpfb2",
+        "--variant",
+        "base",
+        "-o",
+        src.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = data;
+    let dst = dir.path().join("out.glb");
+    let out = rigsmith(&[
+        "rig",
+        src.to_str().unwrap(),
+        "-o",
+        dst.to_str().unwrap(),
+        "--no-review",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("already rigged") && err.contains("--rerig"),
+        "{err}"
+    );
+    assert!(!dst.exists());
+    let out = rigsmith(&[
+        "rig",
+        src.to_str().unwrap(),
+        "-o",
+        dst.to_str().unwrap(),
+        "--rerig",
+        "--no-review",
+        "-q",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dst.exists());
+}
+
+#[test]
+fn refuses_to_overwrite_its_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("m.glb");
+    assert!(rigsmith(&["mannequin", "-o", src.to_str().unwrap()])
+        .status
+        .success());
+    let before = std::fs::read(&src).unwrap();
+    let out = rigsmith(&["rig", src.to_str().unwrap(), "-o", src.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(&src).unwrap(), before);
+}
+
+#[test]
+fn batch_keeps_going_past_a_bad_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let inp = dir.path().join("in");
+    std::fs::create_dir_all(&inp).unwrap();
+    let a = inp.join("a_pose.glb");
+    assert!(
+        rigsmith(&["mannequin", "--pose", "a", "-o", a.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let t = inp.join("b_unrigged_body.glb");
+    let out = rigsmith(&[
+        "corpus",
+        "mpfb2",
+        "--variant",
+        "base",
+        "--unrigged",
+        "--parts",
+        "body,eyes",
+        "-o",
+        t.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(inp.join("c_broken.glb"), b"glTF not really").unwrap();
+    let outdir = dir.path().join("out");
+    let out = rigsmith(&[
+        "rig",
+        inp.to_str().unwrap(),
+        "-o",
+        outdir.to_str().unwrap(),
+        "--jobs",
+        "2",
+        "--no-review",
+        "--json",
+    ]);
+    // One bad file: exit 1, the others rigged.
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = json_of(&out);
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0]["ok"], true, "{}", rows[0]);
+    assert_eq!(rows[1]["ok"], true, "{}", rows[1]);
+    assert_eq!(rows[2]["ok"], false);
+    assert!(
+        rows[2]["error"].as_str().unwrap().contains("c_broken.glb"),
+        "{}",
+        rows[2]
+    );
+    assert!(outdir.join("a_pose.glb").exists() && outdir.join("b_unrigged_body.glb").exists());
+    assert!(outdir.join("summary.json").exists());
+}

@@ -1,1 +1,96 @@
-//! Tests of `rigsmith simulate`.
+//! Tests of `rigsmith simulate` and `rigsmith vrm`, and the VRM loaded by the reference
+//! runtime (`@pixiv/three-vrm`, through `scripts/three-vrm-load.mjs`).
+
+use crate::common::{repo_root, rigsmith};
+
+fn mannequin(dir: &std::path::Path) -> std::path::PathBuf {
+    let m = dir.join("m.glb");
+    let out = rigsmith(&[
+        "mannequin",
+        "--pose",
+        "a",
+        "--skirt",
+        "--hair",
+        "-o",
+        m.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    m
+}
+
+#[test]
+fn simulate_reports_json_and_passes_on_the_mannequin() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = mannequin(dir.path());
+    let out = rigsmith(&[
+        "simulate",
+        m.to_str().unwrap(),
+        "--motion",
+        "run",
+        "--seconds",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["motion"], "run");
+    assert!(v["worst_penetration_mm_at_1_7m"].as_f64().unwrap() < 5.0);
+    assert_eq!(v["skirt_joints_between_legs"], 0);
+    assert!(v["chains"].as_u64().unwrap() >= 14);
+    // Bad input: exit 2 with the file named.
+    let out = rigsmith(&["simulate", "/nonexistent/x.glb"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("x.glb"));
+    let out = rigsmith(&["simulate", m.to_str().unwrap(), "--seconds", "-1"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn vrm_export_loads_in_three_vrm() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = mannequin(dir.path());
+    let vrm = dir.path().join("m.vrm");
+    let out = rigsmith(&["vrm", m.to_str().unwrap(), "-o", vrm.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dir.path().join("m.rig.json").exists());
+    let script = repo_root().join("scripts/three-vrm-load.mjs");
+    let modules = repo_root().join("scripts/node_modules/@pixiv/three-vrm");
+    let ci = std::env::var_os("CI").is_some();
+    let node = std::process::Command::new("node")
+        .arg(&script)
+        .arg(&vrm)
+        .output();
+    match node {
+        Ok(o) if modules.exists() => {
+            assert!(
+                o.status.success(),
+                "{}\n{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            assert_eq!(v["finite"], true);
+            assert!(v["humanBones"].as_array().unwrap().len() >= 15);
+            assert!(v["joints"].as_u64().unwrap() > 50, "{v}");
+            assert!(v["colliders"].as_u64().unwrap() >= 5, "{v}");
+            assert!(v["maxTailTravel"].as_f64().unwrap() > 0.01, "{v}");
+        }
+        _ => assert!(
+            !ci,
+            "node or scripts/node_modules (@pixiv/three-vrm) missing: run npm install in scripts/"
+        ),
+    }
+}

@@ -122,8 +122,12 @@ const BALL_T: f32 = 0.712;
 /// Ball height above the floor.
 const BALL_Y: f32 = 0.005;
 /// Spine joints (pelvis, spine_01, spine_02, spine_03, neck base) as fractions of the
-/// height from the hip joints to the neck's narrowest section.
-const SPINE_F: [f32; 5] = [0.024, 0.154, 0.276, 0.410, 0.972];
+/// height from the hip joints to the neck's narrowest section: `A + B r`, where `r` is
+/// the head's share of the height (neck to top, clamped to 0.1..0.3): big-headed
+/// bodies (babies, children, stylized figures) carry the spine joints higher.
+const SPINE_A: [f32; 5] = [-0.0897, 0.0978, 0.1407, 0.1811, 0.8377];
+/// See [`SPINE_A`].
+const SPINE_B: [f32; 5] = [0.7787, 0.3875, 0.9270, 1.5754, 0.9259];
 /// Depth of those joints as fractions from the back (0) to the front (1).
 const SPINE_G: [f32; 5] = [0.393, 0.182, 0.210, 0.214, 0.318];
 /// Head pivot as a fraction from the neck's narrowest section to the top.
@@ -438,7 +442,17 @@ impl<'a> Side<'a> {
         let h = self.h;
         let y25 = self.y(0.25);
         let cut = self.hcut(y25);
-        let this_side = cut.iter().filter(|l| l.lo.x > self.cx).count();
+        let big = |l: &&Loop| l.perimeter > 0.05 * h;
+        let this_side = cut.iter().filter(|l| l.lo.x > self.cx).filter(big).count();
+        if this_side > 1 {
+            return Err(Error::stage(
+                "fit",
+                format!(
+                    "crotch: the cut at 25% of the height (y = {y25:.3}) shows {this_side} leg                      sections on the {side} side [{}]: not a biped (a quadruped?)",
+                    describe(&cut)
+                ),
+            ));
+        }
         let spanning = cut.iter().any(|l| l.lo.x < self.cx && l.hi.x > self.cx);
         if spanning || this_side == 0 {
             return Err(Error::stage(
@@ -664,7 +678,8 @@ impl<'a> Side<'a> {
             "neck_c",
         ];
         for (k, n) in names.iter().enumerate() {
-            let y = hip_y + SPINE_F[k] * (neck_y - hip_y);
+            let r = ((top - neck_y) / h).clamp(0.1, 0.3);
+            let y = hip_y + (SPINE_A[k] + SPINE_B[k] * r) * (neck_y - hip_y);
             let (b, fz) = self.back_front(y).ok_or_else(|| {
                 Error::stage(
                     "fit",

@@ -81,7 +81,11 @@ pub(crate) fn inside(m: &Mesh, p: Vec3) -> bool {
     // (axis along the ray, sign, the two other axes)
     let rays: [(usize, f32, usize, usize); 3] = [(0, 1.0, 1, 2), (0, -1.0, 1, 2), (2, 1.0, 0, 1)];
     let mut votes = 0;
-    for (ax, sign, u, v) in rays {
+    for (k, (ax, sign, u, v)) in rays.into_iter().enumerate() {
+        // Two agreeing rays already make the majority.
+        if k == 2 && votes != 1 {
+            break;
+        }
         let mut n = 0u32;
         for t in &m.triangles {
             let (Some(&a), Some(&b), Some(&c)) = (
@@ -130,21 +134,23 @@ pub fn placement_checks(c: &Character, s: &Skeleton) -> Vec<Check> {
     let cx = 0.5 * (lo.x + hi.x);
     // Inside the volume.
     if let Some(m) = body.filter(|m| !m.triangles.is_empty()) {
-        let mut outside = Vec::new();
-        let mut n = 0;
-        for b in &s.bones {
-            if !b.deform
-                || b.parent.is_none()
-                || b.length() <= 0.0
-                || b.name.to_ascii_lowercase().contains("root")
-            {
-                continue;
-            }
-            n += 1;
-            if !inside(m, b.middle()) {
-                outside.push(b.name.clone());
-            }
-        }
+        use rayon::prelude::*;
+        let tested: Vec<&crate::model::Bone> = s
+            .bones
+            .iter()
+            .filter(|b| {
+                b.deform
+                    && b.parent.is_some()
+                    && b.length() > 0.0
+                    && !b.name.to_ascii_lowercase().contains("root")
+            })
+            .collect();
+        let n = tested.len();
+        let outside: Vec<String> = tested
+            .par_iter()
+            .filter(|b| !inside(m, b.middle()))
+            .map(|b| b.name.clone())
+            .collect();
         out.push(Check::at_most(
             "place.inside",
             "A",

@@ -17,6 +17,7 @@ pub mod mpfb2;
 pub mod obj;
 pub mod skeleton_json;
 pub mod vrm;
+pub mod vrm_write;
 
 use std::path::Path;
 

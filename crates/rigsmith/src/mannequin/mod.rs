@@ -238,6 +238,7 @@ pub fn build(o: &MannequinOptions) -> Character {
     let u = body_union(&lay);
     let body = body_mesh(&o, &lay, &u);
     let nz = normalization(&body.0, o.height);
+    remember_normalization(&o, nz);
     let body_normals = Mesh {
         positions: body.0.clone(),
         triangles: body.1.clone(),
@@ -297,10 +298,52 @@ pub fn build(o: &MannequinOptions) -> Character {
 pub fn reference_joints(o: &MannequinOptions) -> Vec<(&'static str, Vec3)> {
     let (o, _) = o.sanitized();
     let lay = layout::layout(&o);
-    let u = body_union(&lay);
-    let body = body_mesh(&o, &lay, &u);
-    let nz = normalization(&body.0, o.height);
+    let nz = match cached_normalization(&o) {
+        Some(nz) => nz,
+        None => {
+            let u = body_union(&lay);
+            let body = body_mesh(&o, &lay, &u);
+            let nz = normalization(&body.0, o.height);
+            remember_normalization(&o, nz);
+            nz
+        }
+    };
     lay.joints.iter().map(|(n, p)| (*n, nz.apply(*p))).collect()
+}
+
+/// The normalization depends on the extracted body; remember the last few so that
+/// [`reference_joints`] after [`build`] does not extract the body again. The cached
+/// value is exactly the one a fresh extraction gives (extraction is deterministic).
+static NORMALIZATIONS: std::sync::Mutex<Vec<(MannequinOptions, Normalize)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Options that change the body's shape (eyes, shirt, skirt, hair do not).
+fn shape_key(o: &MannequinOptions) -> MannequinOptions {
+    MannequinOptions {
+        eyes: false,
+        shirt: false,
+        skirt: false,
+        hair: false,
+        ..o.clone()
+    }
+}
+
+fn cached_normalization(o: &MannequinOptions) -> Option<Normalize> {
+    let k = shape_key(o);
+    let cache = NORMALIZATIONS.lock().ok()?;
+    cache.iter().find(|(c, _)| *c == k).map(|(_, n)| *n)
+}
+
+fn remember_normalization(o: &MannequinOptions, nz: Normalize) {
+    if let Ok(mut cache) = NORMALIZATIONS.lock() {
+        let k = shape_key(o);
+        if !cache.iter().any(|(c, _)| *c == k) {
+            if cache.len() >= 16 {
+                cache.remove(0);
+            }
+            cache.push((k, nz));
+        }
+    }
 }
 
 /// Wavefront OBJ text of a character's parts: one `o` object per part (named as the

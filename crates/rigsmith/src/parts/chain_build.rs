@@ -504,7 +504,7 @@ fn build_hair(
         }
         .bounds();
         let cen = pts.iter().copied().sum::<Vec3>() / pts.len() as f32;
-        let wraps = (cen - centre).length() < 0.6 * radius
+        let wraps = (cen - centre).length() < radius
             && hi.x - lo.x > 1.2 * radius
             && hi.z - lo.z > 1.2 * radius;
         if wraps {

@@ -16,7 +16,7 @@
 //!   runs along the bone (head to tail) with the radius at the 85th percentile of its
 //!   vertices' distances to the bone, over the middle 80 % of its length.
 //! * **Waist and chest lids**: a horizontal capsule across the body at the height of
-//!   the hip joints (chest: the chest bone's middle), radius the median half-depth of
+//!   the hip joints (chest: the chest bone's middle), radius the half-depth (90th percentile of |z| over the front and back) of
 //!   the body in a band 0.03 H high, ends inset by the radius from the body's sides.
 //! * **Head**: a sphere at the centroid of the vertices above the neck, radius their
 //!   75th-percentile distance.
@@ -355,7 +355,7 @@ fn lid(pts: &[Vec3], y: f32, h: f32, skel: &Skeleton, bone: usize, name: &str) -
             .filter(|p| (p.x - cx).abs() < 0.5 * w)
             .map(|p| (p.z - cz).abs())
             .collect(),
-        0.5,
+        0.9,
     )?;
     if d <= 0.002 * h {
         return None;

@@ -9,7 +9,8 @@
 //! The gaits move the thighs and shins (hinge about world X: a negative angle swings
 //! the leg forward, +Z), swing the arms against the legs, bob the hips and carry the
 //! body forward; jump crouches, flies a ballistic arc and lands; spin turns the body
-//! about the vertical through the hips at one turn per second. Speeds and heights are
+//! about the vertical through the hips at one turn per second. Walk and run ease in
+//! over their first half second, as a body starts moving. Speeds and heights are
 //! in units of the body height H (the run carries the body 2.5 H per second).
 
 use glam::{Mat4, Quat, Vec3};
@@ -78,23 +79,37 @@ impl Motion {
                 p.rotations[i] = q;
             }
         };
+        // Gaits ease in over RAMP seconds (amplitude and speed), as a body starts moving.
+        const RAMP: f32 = 0.5;
+        let amp = (t / RAMP).min(1.0);
+        let dist = if t < RAMP {
+            t * t / (2.0 * RAMP)
+        } else {
+            t - 0.5 * RAMP
+        };
         let gait =
             |period: f32, thigh: f32, knee: f32, arm: f32, bob: f32, speed: f32, lean: f32| {
                 let ph = std::f32::consts::TAU * t / period;
                 let s = ph.sin();
                 let legs = [
-                    (-thigh * s, knee * (0.5 + 0.5 * (ph - 1.2).sin()).max(0.0)),
-                    (thigh * s, knee * (0.5 - 0.5 * (ph - 1.2).sin()).max(0.0)),
+                    (
+                        -thigh * amp * s,
+                        amp * knee * (0.5 + 0.5 * (ph - 1.2).sin()).max(0.0),
+                    ),
+                    (
+                        thigh * amp * s,
+                        amp * knee * (0.5 - 0.5 * (ph - 1.2).sin()).max(0.0),
+                    ),
                 ];
-                let arms = [arm * s, -arm * s];
+                let arms = [arm * amp * s, -arm * amp * s];
                 let root = Mat4::from_translation(Vec3::new(
                     0.0,
-                    bob * h * (2.0 * ph).cos().abs(),
-                    speed * h * t,
+                    amp * bob * h * (2.0 * ph).cos().abs(),
+                    speed * h * dist,
                 )) * Mat4::from_rotation_translation(Quat::IDENTITY, hips_c)
-                    * Mat4::from_quat(Quat::from_rotation_y((4.0f32 * s).to_radians()))
+                    * Mat4::from_quat(Quat::from_rotation_y((4.0f32 * amp * s).to_radians()))
                     * Mat4::from_translation(-hips_c);
-                (legs, arms, root, lean)
+                (legs, arms, root, lean * amp)
             };
         match self {
             Motion::Rest => {}

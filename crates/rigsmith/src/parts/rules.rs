@@ -12,7 +12,9 @@
 //!    the list of bones that have tracks. Value: offending bones.
 //! 4. `parts.joined_garment` (major): per part, the share of vertices pulled by BOTH
 //!    legs (each at least 0.1): such a vertex sits between the legs and stays there
-//!    while they separate. At most 1 % of a part's vertices; the worst part is reported.
+//!    while they separate. At most 5 % of a part's vertices (a bound body has a few at
+//!    the crotch; a joined garment rebound by nearest bone had 16 %); the worst part
+//!    is reported.
 //!
 //! Each check reports its value, threshold and a detail naming the worst offenders.
 
@@ -187,7 +189,7 @@ pub fn rule_checks(c: &Character, chains: &[Chain], animated_bones: &[String]) -
         "No vertex is pulled by both legs (joined body and garment)",
         "% of a part's vertices",
         worst_part.0,
-        1.0,
+        5.0,
         Severity::Major,
         if worst_part.1.is_empty() {
             "no skinned part".to_string()

@@ -68,13 +68,18 @@ pub struct SpringParams {
     pub hit_radius: f32,
     /// Collider groups the class collides with.
     pub collider_groups: Vec<String>,
+    /// Integrate in the space of the chain's root parent (VRM's spring `center`): the
+    /// body's own travel (walking, running) then drags nothing; only its turns, bobs and
+    /// the colliders move the chain. On for cloth, off for hair.
+    #[serde(default)]
+    pub center: bool,
 }
 
 impl SpringParams {
     /// The default parameters of a chain class.
     pub fn for_class(class: &str) -> SpringParams {
         let (stiffness, drag, gravity_power, groups): (f32, f32, f32, &[&str]) = match class {
-            "skirt" | "cloth" | "coat" | "cape" => (1.2, 0.45, 0.3, &["legs", "waist"]),
+            "skirt" | "cloth" | "coat" | "cape" => (2.5, 0.2, 0.1, &["legs", "waist"]),
             "hair" => (1.0, 0.4, 0.2, &["head", "chest"]),
             "breast" | "bust" => (4.0, 0.6, 0.0, &[]),
             _ => (1.5, 0.5, 0.1, &["head", "chest"]),
@@ -84,8 +89,14 @@ impl SpringParams {
             drag,
             gravity_power,
             gravity_dir: [0.0, -1.0, 0.0],
-            hit_radius: 0.008,
+            // Cloth joints are too big to slip into the gap between the knees.
+            hit_radius: if super::chains::is_cloth_class(class) {
+                0.015
+            } else {
+                0.008
+            },
             collider_groups: groups.iter().map(|s| s.to_string()).collect(),
+            center: super::chains::is_cloth_class(class),
         }
     }
 }

@@ -7,11 +7,14 @@
 //! on the joints it moves:
 //!
 //! * **penetration**: how deep a joint (or the middle of a non-root bone) is inside a
-//!   collider of its chain's groups, metres (the hit radius is not counted). Reported
+//!   collider of its chain's groups, or (whatever the solver is told) a leg collider
+//!   for cloth and a head collider for hair, metres (the hit radius is not counted). Reported
 //!   as metres and as millimetres on a 1.7 m figure.
 //! * **between the legs**: a skirt joint below the hip joints that lies inside the
 //!   corridor joining the two legs' axes at its height (its projection falls between
-//!   them and it is within half a leg radius of the line joining them).
+//!   them and it is within half a leg radius of the line joining them). Only leg
+//!   segments within 45 degrees of the hips' vertical count: a skirt on a crouched
+//!   lap hangs between the knees without having passed between the legs.
 //! * **hair in the head**: hair joints deeper than 0.3 % H inside a head collider.
 //! * **stability**: every coordinate finite and no joint faster than 40 H/s.
 
@@ -44,14 +47,21 @@ pub struct SimReport {
     pub chains: usize,
     /// Joints simulated.
     pub joints: usize,
-    /// Worst collider penetration, metres.
+    /// Worst collider penetration of a cloth (skirt) joint, metres.
     pub worst_penetration_m: f32,
     /// The same in millimetres on a 1.7 m figure.
     pub worst_penetration_mm_at_1_7m: f32,
-    /// The collider and bone of the worst penetration (empty when none).
+    /// The collider and bone of the worst cloth penetration (empty when none).
     pub worst_at: String,
+    /// Worst collider penetration of any other spring joint (hair, ribbons...), mm on a
+    /// 1.7 m figure: reported, not part of the verdict (hair in the head is).
+    pub worst_other_mm_at_1_7m: f32,
+    /// Where that was.
+    pub worst_other_at: String,
     /// Distinct skirt (cloth) joints that were ever between the legs.
     pub skirt_joints_between_legs: usize,
+    /// The first skirt joint found between the legs and when (empty when none).
+    pub between_at: String,
     /// Distinct hair joints that were ever inside a head collider.
     pub hair_in_head: usize,
     /// Largest joint speed, H per second.
@@ -61,7 +71,7 @@ pub struct SimReport {
     pub max_swing_deg: f32,
     /// Every coordinate stayed finite and speeds bounded.
     pub stable: bool,
-    /// The done-when verdict: stable, worst penetration under 5 mm at 1.7 m, no skirt
+    /// The verdict: stable, worst cloth penetration under 5 mm at 1.7 m, no skirt
     /// joint between the legs, no hair in the head.
     pub passed: bool,
 }
@@ -147,7 +157,9 @@ fn run(
         .map(|&i| skel.bones[i].head.y)
         .fold(f32::NEG_INFINITY, f32::max);
     let mut worst = (0.0f32, String::new());
+    let mut worst_other = (0.0f32, String::new());
     let mut between: std::collections::BTreeSet<(usize, usize)> = Default::default();
+    let mut between_at = String::new();
     let mut in_head: std::collections::BTreeSet<(usize, usize)> = Default::default();
     let mut max_speed = 0.0f32;
     let mut max_swing = 0.0f32;
@@ -179,15 +191,18 @@ fn run(
                 if k > 0 {
                     probes.push(0.5 * (p + tails[ci][k - 1]));
                 }
-                for &ci2 in &sys.chain_colliders[ci] {
-                    let (col, _) = &sys.colliders[ci2];
-                    if col.inside {
+                for (ci2, (col, _)) in sys.colliders.iter().enumerate() {
+                    let measured = sys.chain_colliders[ci].contains(&ci2)
+                        || (cloth && col.group == "legs")
+                        || (class == "hair" && col.group == "head");
+                    if col.inside || !measured {
                         continue;
                     }
                     for q in &probes {
                         let depth = -shapes[ci2].signed_distance(*q);
-                        if depth > worst.0 {
-                            worst = (
+                        let slot = if cloth { &mut worst } else { &mut worst_other };
+                        if depth > slot.0 {
+                            *slot = (
                                 depth,
                                 format!(
                                     "{} in {} at {:.2} s",
@@ -201,6 +216,13 @@ fn run(
                     }
                 }
                 if cloth && between_legs(p, &legs, &shapes, &skin, hip_y0, &roles) {
+                    if between.is_empty() {
+                        let q = skin[roles.hips.unwrap_or(0)].inverse().transform_point3(p);
+                        between_at = format!(
+                            "{} at {:.2} s (hips frame {:.3} {:.3} {:.3})",
+                            skel.bones[j.bone].name, t, q.x, q.y, q.z
+                        );
+                    }
                     between.insert((ci, k));
                 }
             }
@@ -229,7 +251,10 @@ fn run(
         worst_penetration_m: worst.0,
         worst_penetration_mm_at_1_7m: mm,
         worst_at: worst.1,
+        worst_other_mm_at_1_7m: worst_other.0 / h * 1.7 * 1000.0,
+        worst_other_at: worst_other.1,
         skirt_joints_between_legs: between.len(),
+        between_at,
         hair_in_head: in_head.len(),
         max_speed_h: max_speed,
         max_swing_deg: max_swing,
@@ -268,8 +293,14 @@ fn between_legs(
             }
         }
     }
+    // Only legs within 45 degrees of the hips' vertical bound a gap: a skirt draped
+    // over a crouched lap lies between the knees without being between the legs.
+    let up = skin[hips].transform_vector3(Vec3::Y).normalize_or_zero();
     let nearest = |caps: &[(Vec3, Vec3, f32)]| -> Option<(Vec3, f32)> {
         caps.iter()
+            .filter(|&&(a, b, _)| {
+                (b - a).normalize_or_zero().dot(up).abs() > std::f32::consts::FRAC_1_SQRT_2
+            })
             .map(|&(a, b, r)| (closest_on_segment(p, a, b), r))
             .min_by(|x, y| (x.0 - p).length().total_cmp(&(y.0 - p).length()))
     };

@@ -18,7 +18,9 @@
 //! and the bone turns by the shortest arc from its rest direction (after its parent's
 //! motion) to `next - head`. After all chains are stepped, each [`Link`] pulls its two
 //! tails half-way back toward their rest distance (two passes), and the chains are
-//! walked again root to tip to restore bone lengths and collisions. Stiffness and
+//! walked again root to tip to restore bone lengths and collisions. A chain with a
+//! `center` (cloth: its root parent) integrates in that bone's space, as VRM's spring
+//! `center` does: its state is carried along by the centre's motion each step. Stiffness and
 //! gravity are given for a 1.7 m figure and scaled by H / 1.7 m, so the motion of a
 //! figure does not depend on its size.
 //!
@@ -57,6 +59,8 @@ pub struct SpringJoint {
 pub struct SpringSystem {
     /// Per spring chain: its class and joints, root first.
     pub chains: Vec<(String, Vec<SpringJoint>)>,
+    /// Per spring chain: the bone whose space it integrates in (VRM `center`), if any.
+    pub centers: Vec<Option<usize>>,
     /// Per spring chain: indices into `colliders` it collides with.
     pub chain_colliders: Vec<Vec<usize>>,
     /// Colliders and the bone index each rides.
@@ -65,6 +69,7 @@ pub struct SpringSystem {
     pub links: Vec<((usize, usize), (usize, usize), f32)>,
     prev: Vec<Vec<Vec3>>,
     cur: Vec<Vec<Vec3>>,
+    center_prev: Vec<Mat4>,
     started: bool,
 }
 
@@ -94,6 +99,7 @@ impl SpringSystem {
             .collect::<Result<_>>()?;
         let mut chains = Vec::new();
         let mut chain_colliders = Vec::new();
+        let mut centers = Vec::new();
         let mut where_: std::collections::HashMap<&str, (usize, usize)> = Default::default();
         let mut order: Vec<&super::Chain> = sc.chains.iter().filter(|c| c.springs()).collect();
         order.sort_by_key(|c| skel.find(&c.bones[0]).unwrap_or(usize::MAX));
@@ -130,6 +136,11 @@ impl SpringSystem {
                     .map(|(i, _)| i)
                     .collect(),
             );
+            centers.push(if p.center {
+                joints.first().and_then(|j: &SpringJoint| j.parent)
+            } else {
+                None
+            });
             chains.push((ch.class.clone(), joints));
         }
         let links = sc
@@ -145,6 +156,8 @@ impl SpringSystem {
             .collect();
         let n = chains.len();
         Ok(SpringSystem {
+            center_prev: vec![Mat4::IDENTITY; n],
+            centers,
             chains,
             chain_colliders,
             colliders,
@@ -186,7 +199,22 @@ impl SpringSystem {
                 self.prev[ci] = tails.clone();
                 self.cur[ci] = tails;
             }
+            for (ci, c) in self.centers.iter().enumerate() {
+                if let Some(c) = c {
+                    self.center_prev[ci] = skin[*c];
+                }
+            }
             self.started = true;
+        }
+        // Chains integrating in a centre's space carry their state along with it.
+        for (ci, c) in self.centers.iter().enumerate() {
+            if let Some(c) = c {
+                let d = skin[*c] * self.center_prev[ci].inverse();
+                for p in self.prev[ci].iter_mut().chain(self.cur[ci].iter_mut()) {
+                    *p = d.transform_point3(*p);
+                }
+                self.center_prev[ci] = skin[*c];
+            }
         }
         for ci in 0..self.chains.len() {
             let next = self.solve_chain(ci, skel, skin, &shapes, Some(dt));

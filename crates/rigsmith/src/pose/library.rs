@@ -6,11 +6,11 @@
 //! | `arm_up.L/R`             | upper arm aimed up and out, clavicle raised 25 deg | shoulder       |
 //! | `arm_forward.L/R`        | upper arm aimed to the front                       | shoulder       |
 //! | `clavicle_up.L/R`        | clavicle raised 25 deg                             | shoulder       |
-//! | `elbow_120.L/R`          | forearm hinged 120 deg toward the front            | elbow          |
+//! | `elbow_120.L/R`          | forearm hinged to 120 deg flexion, toward the front | elbow          |
 //! | `wrist_twist_80.L/R`     | hand twisted 80 deg about its own axis             | wrist          |
 //! | `leg_forward.L/R`        | thigh swung 60 deg forward                         | hip            |
 //! | `leg_side.L/R`           | thigh swung 45 deg out                             | hip            |
-//! | `knee_120.L/R`           | calf hinged 120 deg toward the back                | knee           |
+//! | `knee_120.L/R`           | calf hinged to 120 deg flexion, toward the back    | knee           |
 //! | `squat`                  | thighs forward 80, knees 110 back, pelvis lowered so the ankles keep their height | knees |
 //! | `spine_twist`            | 45 deg about world Y spread over the spine         | -              |
 //! | `spine_bend`             | 40 deg forward spread over the spine               | -              |
@@ -19,8 +19,9 @@
 //! | `fist.L/R`               | every finger bone hinged toward the palm           | -              |
 //! | `jaw_open`               | jaw hinged 20 deg down, when there is a jaw        | -              |
 //!
-//! Thresholds on the measured joint come from the rubric (section D): shoulder band
-//! >= 0.6 arm down, elbow and knee >= 0.85, wrist twist >= 0.9, bulge <= 1.25 arm up.
+//! Thresholds on the measured joint come from the rubric (section D): shoulder band at
+//! least 0.6 arm down, elbow and knee at least 0.85, wrist twist at least 0.9, bulge at
+//! most 1.25 arm up.
 //! A pose whose bones cannot be found is skipped and the reason returned.
 
 use glam::Vec3;
@@ -160,7 +161,7 @@ pub fn library_for(s: &Skeleton, rig: &Rig) -> (Vec<NamedPose>, Vec<String>) {
             &mut skipped,
         ) {
             let mut p = Pose::rest(s);
-            ops::hinge(s, &mut p, b[0], 120.0, Vec3::Z);
+            ops::hinge_to(s, &mut p, b[0], 120.0, Vec3::Z);
             out.push(mk(
                 "elbow_120",
                 p,
@@ -196,7 +197,7 @@ pub fn library_for(s: &Skeleton, rig: &Rig) -> (Vec<NamedPose>, Vec<String>) {
         }
         if let Some(b) = need(&format!("knee_120.{l}"), &[Role::Calf(side)], &mut skipped) {
             let mut p = Pose::rest(s);
-            ops::hinge(s, &mut p, b[0], 120.0, Vec3::NEG_Z);
+            ops::hinge_to(s, &mut p, b[0], 120.0, Vec3::NEG_Z);
             out.push(mk("knee_120", p, vec![jt("knee", side, Some(0.85), None)]));
         }
         let fingers = rig
@@ -241,7 +242,7 @@ pub fn library_for(s: &Skeleton, rig: &Rig) -> (Vec<NamedPose>, Vec<String>) {
         let mut p = Pose::rest(s);
         for k in 0..2 {
             ops::rotate_world(s, &mut p, b[1 + k], Vec3::X, -80.0);
-            ops::hinge(s, &mut p, b[3 + k], 110.0, Vec3::NEG_Z);
+            ops::hinge_to(s, &mut p, b[3 + k], 110.0, Vec3::NEG_Z);
             // Keep the foot level: turn it back to its rest direction.
             let rest_dir = s.bones[b[5 + k]].y_axis();
             ops::aim(s, &mut p, b[5 + k], rest_dir);

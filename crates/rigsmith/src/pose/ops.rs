@@ -15,7 +15,7 @@
 //!
 //! Angles are in degrees; positive is counter-clockwise about the axis (right hand).
 
-use glam::{Mat3, Quat, Vec3};
+use glam::{Quat, Vec3};
 
 use super::fk::{world_matrices, Pose};
 use crate::model::Skeleton;
@@ -86,6 +86,29 @@ pub fn hinge(s: &Skeleton, p: &mut Pose, i: usize, deg: f32, toward: Vec3) -> f3
     a
 }
 
+/// Hinges bone `i` about its own x axis (as [`hinge`]) until the angle between its
+/// parent's posed direction and its own reaches `deg` (flexion from straight), bending
+/// toward `toward`. A rig modelled with a pre-bent elbow or knee ends at the same
+/// flexion as a straight one. Without a parent it is [`hinge`] by `deg`.
+pub fn hinge_to(s: &Skeleton, p: &mut Pose, i: usize, deg: f32, toward: Vec3) {
+    let Some(parent) = s.bones.get(i).and_then(|b| b.parent) else {
+        hinge(s, p, i, deg, toward);
+        return;
+    };
+    for _ in 0..16 {
+        let cur = posed_y(s, p, parent)
+            .dot(posed_y(s, p, i))
+            .clamp(-1.0, 1.0)
+            .acos()
+            .to_degrees();
+        let step = deg - cur;
+        if step.abs() < 0.05 {
+            break;
+        }
+        hinge(s, p, i, step, toward);
+    }
+}
+
 /// How well bone `i`'s hinge axis suits a bend toward `toward`: `|x . n|` where `n` is
 /// the axis that turns the bone straight toward `toward` (1 = perfect, 0 = rolled
 /// 90 deg). Measured at rest.
@@ -96,7 +119,7 @@ pub fn hinge_alignment(s: &Skeleton, i: usize, toward: Vec3) -> f32 {
     let Some(n) = y.cross(t).try_normalize() else {
         return 0.0;
     };
-    let x = Mat3::from(b.frame()).x_axis;
+    let x: Vec3 = b.frame().x_axis;
     x.dot(n).abs()
 }
 

@@ -91,7 +91,7 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
         .ok_or_else(|| Error::stage("check", "no part carries skin weights: nothing to check"))?;
     let (lo, hi) = c.bounds();
     let h = hi.y - lo.y;
-    if !(h > 0.0) {
+    if h.is_nan() || h <= 0.0 {
         return Err(Error::stage("check", "the character has no height"));
     }
     let rig = Rig::of(c).unwrap_or_default();
@@ -349,6 +349,28 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
                 Severity::Major,
                 "a garment should take its weights from the body under it",
             ));
+        }
+    }
+
+    // Placement checks of the fitting stage (any skeleton, by name): gathered under
+    // their own ids; where an id is also measured above, ours is kept.
+    let mine: HashSet<String> = checks.iter().map(|k| k.id.clone()).collect();
+    for k in crate::fit::placement_checks(c, s) {
+        if !mine.contains(&k.id) {
+            checks.push(k);
+        }
+    }
+
+    // Weight-report checks of the binding stage that this module does not measure
+    // itself (same meaning under another id is not repeated).
+    let mine: HashSet<String> = checks.iter().map(|k| k.id.clone()).collect();
+    for k in crate::bind::weight_report(c).checks() {
+        let dup = matches!(
+            k.id.as_str(),
+            "weights.sum" | "weights.influences" | "weights.non_deform" | "weights.mirror"
+        );
+        if !dup && !mine.contains(&k.id) {
+            checks.push(k);
         }
     }
 

@@ -1,1 +1,516 @@
-//! Tests for the fit stage.
+//! Tests for the fit stage: sections, landmarks, templates, fitting accuracy against the
+//! MakeHuman `game_engine` skeleton, placement checks (positive controls and clean
+//! twins), model check and fix, and bad input.
+
+#[path = "../../examples/fit_accuracy.rs"]
+#[allow(dead_code)]
+mod acc;
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use glam::{Mat4, Vec3};
+use rigsmith::fit::{
+    cross_sections, find_landmarks, fit, fix_model, model_check, placement_checks, FitOptions,
+    LandmarkOptions, Template,
+};
+use rigsmith::{Character, Mesh, Part, Severity, Skeleton};
+
+use crate::common;
+
+type Gt = BTreeMap<String, (Vec3, Vec3)>;
+
+fn corpus() -> &'static rigsmith::io::mpfb2::Corpus {
+    static B: OnceLock<rigsmith::io::mpfb2::Corpus> = OnceLock::new();
+    B.get_or_init(|| acc::open(&common::mpfb2_dir()))
+}
+
+fn variant(name: &str) -> (Character, Gt) {
+    acc::load(corpus(), name)
+}
+
+fn base_body() -> &'static (Character, Gt) {
+    static C: OnceLock<(Character, Gt)> = OnceLock::new();
+    C.get_or_init(|| variant("base"))
+}
+
+fn base_fit() -> &'static rigsmith::fit::FitResult {
+    static F: OnceLock<rigsmith::fit::FitResult> = OnceLock::new();
+    F.get_or_init(|| fit(&base_body().0, &FitOptions::default()).unwrap())
+}
+
+fn height(c: &Character) -> f32 {
+    let (lo, hi) = c.bounds();
+    hi.y - lo.y
+}
+
+fn failed<'a>(checks: &'a [rigsmith::Check], id: &str) -> Option<&'a rigsmith::Check> {
+    checks.iter().find(|k| k.id == id && !k.passed)
+}
+
+fn check<'a>(checks: &'a [rigsmith::Check], id: &str) -> &'a rigsmith::Check {
+    checks
+        .iter()
+        .find(|k| k.id == id)
+        .unwrap_or_else(|| panic!("no check {id}"))
+}
+
+fn transformed(c: &Character, m: Mat4) -> Character {
+    let mut c = c.clone();
+    for p in &mut c.parts {
+        for v in &mut p.mesh.positions {
+            *v = m.transform_point3(*v);
+        }
+    }
+    c
+}
+
+fn one_part(mesh: Mesh) -> Character {
+    Character {
+        parts: vec![Part {
+            name: "body".into(),
+            mesh,
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+/// An axis-aligned box as 12 triangles, outward winding.
+fn cuboid(lo: Vec3, hi: Vec3) -> Mesh {
+    let p: Vec<Vec3> = (0..8)
+        .map(|i| {
+            Vec3::new(
+                if i & 1 == 0 { lo.x } else { hi.x },
+                if i & 2 == 0 { lo.y } else { hi.y },
+                if i & 4 == 0 { lo.z } else { hi.z },
+            )
+        })
+        .collect();
+    let q = [
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+    ];
+    let triangles = q
+        .iter()
+        .flat_map(|f| [[f[0], f[1], f[2]], [f[0], f[2], f[3]]])
+        .collect();
+    Mesh {
+        positions: p,
+        triangles,
+        ..Default::default()
+    }
+}
+
+fn merge(ms: &[Mesh]) -> Mesh {
+    let mut out = Mesh::default();
+    for m in ms {
+        let o = out.positions.len() as u32;
+        out.positions.extend(&m.positions);
+        out.triangles
+            .extend(m.triangles.iter().map(|t| t.map(|i| i + o)));
+    }
+    out
+}
+
+// ---------------------------------------------------------------- sections
+
+#[test]
+fn sections_split_touching_parts_by_topology() {
+    // Two boxes sharing a face plane (touching thighs) stay two loops.
+    let m = merge(&[
+        cuboid(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(0.0, 1.0, 1.0)),
+        cuboid(Vec3::new(0.0, 0.0, 0.0), Vec3::new(1.0, 1.0, 1.0)),
+    ]);
+    let loops = cross_sections(&[&m], Vec3::new(0.0, 0.5, 0.0), Vec3::Y);
+    assert_eq!(loops.len(), 2);
+    for l in &loops {
+        assert!(l.closed);
+        assert!((l.perimeter - 4.0).abs() < 1e-4, "{}", l.perimeter);
+        assert!((l.center.y - 0.5).abs() < 1e-6);
+        assert!((l.center.x.abs() - 0.5).abs() < 1e-4);
+    }
+    // Clean twin: one box, one loop; a plane missing the mesh: none.
+    let one = cuboid(Vec3::ZERO, Vec3::ONE);
+    assert_eq!(cross_sections(&[&one], Vec3::splat(0.5), Vec3::Y).len(), 1);
+    assert!(cross_sections(&[&one], Vec3::new(0.0, 2.0, 0.0), Vec3::Y).is_empty());
+    assert!(cross_sections(&[&one], Vec3::splat(0.5), Vec3::ZERO).is_empty());
+}
+
+#[test]
+fn sections_on_open_meshes_return_open_chains() {
+    // The box without its -X face: the cut is an open chain of 3 sides.
+    let mut m = cuboid(Vec3::ZERO, Vec3::ONE);
+    m.triangles.drain(8..10);
+    let loops = cross_sections(&[&m], Vec3::splat(0.5), Vec3::Y);
+    assert_eq!(loops.len(), 1);
+    assert!(!loops[0].closed);
+    assert!(
+        (loops[0].perimeter - 4.0).abs() < 1e-4,
+        "closed by a straight line: {}",
+        loops[0].perimeter
+    );
+}
+
+// ---------------------------------------------------------------- accuracy
+
+fn accuracy(name: &str) -> (f32, f32, f32, String) {
+    let (c, gt) = variant(name);
+    let r = fit(&c, &FitOptions::default()).unwrap();
+    let e = acc::errors(&r.skeleton, &gt, height(&c));
+    let (mm, mw, mk) = acc::summary(&e, |k| acc::MAJOR.contains(&k));
+    let (fm, _, _) = acc::summary(&e, acc::is_finger);
+    assert!(
+        !r.checks
+            .iter()
+            .any(|k| !k.passed && k.severity == Severity::Blocker),
+        "{name}: blocker failed: {:?}",
+        r.checks.iter().filter(|k| !k.passed).collect::<Vec<_>>()
+    );
+    (mm, mw, fm, mk)
+}
+
+#[test]
+fn issue3_accuracy_against_game_engine_rig() {
+    for name in ["base", "heavy", "child", "baby"] {
+        let (mm, mw, fm, mk) = accuracy(name);
+        eprintln!("{name}: major mean {mm:.2}% worst {mw:.2}% ({mk}) fingers {fm:.2}%");
+        assert!(mm <= 2.0, "{name}: major joints mean {mm:.2}% H");
+        assert!(mw <= 5.0, "{name}: worst major joint {mk} {mw:.2}% H");
+        assert!(fm <= 2.5, "{name}: fingers mean {fm:.2}% H");
+    }
+}
+
+#[test]
+fn game_template_matches_game_engine_names_and_parents() {
+    let rig: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(common::mpfb2_dir().join("rigs/standard/rig.game_engine.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let s = &base_fit().skeleton;
+    assert_eq!(s.bones.len(), 53);
+    for (name, b) in rig.as_object().unwrap() {
+        let i = s.find(name).unwrap_or_else(|| panic!("{name} missing"));
+        let parent = s.bones[i].parent.map_or("", |p| s.bones[p].name.as_str());
+        assert_eq!(parent, b["parent"].as_str().unwrap(), "parent of {name}");
+    }
+}
+
+#[test]
+fn fit_is_scale_invariant_and_deterministic() {
+    let (c, _) = base_body();
+    let r0 = base_fit();
+    let h = height(c);
+    for k in [0.3f32, 100.0] {
+        let ck = transformed(c, Mat4::from_scale(Vec3::splat(k)));
+        let rk = fit(&ck, &FitOptions::default()).unwrap();
+        for (a, b) in r0.skeleton.bones.iter().zip(&rk.skeleton.bones) {
+            assert_eq!(a.name, b.name);
+            let d = (a.head * k - b.head).length() / (k * h);
+            assert!(d < 2e-3, "scale {k}: {} off by {:.4}% H", a.name, 100.0 * d);
+        }
+    }
+    let again = fit(c, &FitOptions::default()).unwrap();
+    assert_eq!(again.skeleton, r0.skeleton);
+}
+
+// ---------------------------------------------------------------- fitting rules
+
+#[test]
+fn base_fit_passes_placement_checks_and_mirrors_exactly() {
+    let r = base_fit();
+    let sym = check(&r.checks, "place.symmetry");
+    assert!(sym.passed && sym.value < 1e-3, "{sym:?}");
+    for id in [
+        "place.inside",
+        "place.knee_bend.L",
+        "place.knee_bend.R",
+        "place.elbow_bend.L",
+        "place.hinge_roll",
+        "place.finger_axes",
+        "place.disjoint",
+        "place.landmarks",
+    ] {
+        let k = check(&r.checks, id);
+        assert!(k.passed, "{k:?}");
+    }
+    let knee = check(&r.checks, "place.knee_bend.L").value;
+    assert!((1.0..=15.0).contains(&knee), "knee bend {knee}");
+    // Every landmark has a method and a confidence.
+    for (n, l) in &r.landmarks.points {
+        assert!(
+            !l.method.is_empty() && (0.0..=1.0).contains(&l.confidence),
+            "{n}"
+        );
+    }
+    assert_eq!(r.landmarks.pose, "A");
+    assert!(
+        (40.0..60.0).contains(&r.landmarks.arm_angle_deg),
+        "{}",
+        r.landmarks.arm_angle_deg
+    );
+}
+
+#[test]
+fn templates_rename_the_same_joints() {
+    let (c, _) = base_body();
+    let g = &base_fit().skeleton;
+    let mix = fit(
+        c,
+        &FitOptions {
+            template: Template::Mixamo,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let vrm = fit(
+        c,
+        &FitOptions {
+            template: Template::Vrm,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let basic = fit(
+        c,
+        &FitOptions {
+            template: Template::Basic,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let head = |s: &Skeleton, n: &str| s.bones[s.find(n).unwrap_or_else(|| panic!("{n}"))].head;
+    assert_eq!(
+        head(&mix.skeleton, "mixamorig:LeftForeArm"),
+        head(g, "lowerarm_l")
+    );
+    assert_eq!(head(&vrm.skeleton, "rightUpperLeg"), head(g, "thigh_r"));
+    assert_eq!(
+        head(&vrm.skeleton, "leftThumbMetacarpal"),
+        head(g, "thumb_01_l")
+    );
+    assert_eq!(mix.skeleton.bones.len(), 52);
+    assert_eq!(basic.skeleton.bones.len(), 53 - 30);
+    assert!(basic.skeleton.find("index_01_l").is_none());
+    assert_eq!(vrm.humanoid["hips"], "hips");
+    assert_eq!(base_fit().humanoid["leftLowerArm"], "lowerarm_l");
+    assert_eq!(mix.humanoid["rightHand"], "mixamorig:RightHand");
+    assert_eq!(base_fit().humanoid.len(), 52);
+    // Twist bones.
+    let tw = fit(
+        c,
+        &FitOptions {
+            twist: 2,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(tw.skeleton.bones.len(), 53 + 2 * 8);
+    let t = tw.skeleton.find("upperarm_twist_02_l").unwrap();
+    assert_eq!(
+        tw.skeleton.bones[tw.skeleton.bones[t].parent.unwrap()].name,
+        "upperarm_l"
+    );
+    assert!(fit(
+        c,
+        &FitOptions {
+            twist: 99,
+            ..Default::default()
+        }
+    )
+    .is_err());
+}
+
+#[test]
+fn overrides_replace_landmarks_by_name() {
+    let (c, _) = base_body();
+    let k = base_fit().landmarks.get("knee_l").unwrap() + Vec3::new(0.0, 0.0, 0.01);
+    let r = fit(
+        c,
+        &FitOptions {
+            overrides: vec![("knee_l".into(), k)],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let s = &r.skeleton;
+    assert_eq!(s.bones[s.find("calf_l").unwrap()].head, k);
+    assert_eq!(r.landmarks.points["knee_l"].method, "override");
+    let bad = LandmarkOptions {
+        overrides: vec![("knee_l".into(), Vec3::NAN)],
+        ..Default::default()
+    };
+    assert!(find_landmarks(c, &bad).is_err());
+}
+
+// ---------------------------------------------------------------- placement controls
+
+#[test]
+fn placement_checks_fire_on_broken_skeletons() {
+    let (c, _) = base_body();
+    let good = base_fit().skeleton.clone();
+    let clean = placement_checks(c, &good);
+    let idx = |n: &str| good.find(n).unwrap();
+    // Knee bent backward: the blocker fires.
+    let mut s = good.clone();
+    let (hip, ankle) = (s.bones[idx("thigh_l")].head, s.bones[idx("calf_l")].tail);
+    let back = hip.lerp(ankle, 0.5) - Vec3::Z * 0.03;
+    s.bones[idx("thigh_l")].tail = back;
+    s.bones[idx("calf_l")].head = back;
+    let broken = placement_checks(c, &s);
+    let k = failed(&broken, "place.knee_bend.L").expect("knee backward must fail");
+    assert!(k.value < 0.0 && k.severity == Severity::Blocker, "{k:?}");
+    assert!(check(&clean, "place.knee_bend.L").passed);
+    // Hinge rolled 90 deg.
+    let mut s = good.clone();
+    let b = &mut s.bones[idx("calf_r")];
+    b.x_axis = b.frame().z_axis;
+    assert!(failed(&placement_checks(c, &s), "place.hinge_roll").is_some());
+    assert!(check(&clean, "place.hinge_roll").passed);
+    // A bone moved out of the body.
+    let mut s = good.clone();
+    let i = idx("spine_02");
+    s.bones[i].head += Vec3::Z * 0.5;
+    s.bones[i].tail += Vec3::Z * 0.5;
+    let out = placement_checks(c, &s);
+    assert!(failed(&out, "place.inside")
+        .unwrap()
+        .detail
+        .contains("spine_02"));
+    // ... which also disconnects its chain and breaks nothing on the other side.
+    assert!(failed(&out, "place.disjoint").is_some());
+    assert!(check(&clean, "place.disjoint").passed && check(&clean, "place.inside").passed);
+    // One hand moved: asymmetry.
+    let mut s = good.clone();
+    s.bones[idx("hand_r")].tail += Vec3::Y * 0.05;
+    let a = placement_checks(c, &s);
+    assert!(failed(&a, "place.symmetry").unwrap().value > 2.0);
+    // A finger rolled: its chain no longer curls on one axis.
+    let mut s = good.clone();
+    let b = &mut s.bones[idx("index_02_l")];
+    b.x_axis = b.frame().z_axis;
+    assert!(failed(&placement_checks(c, &s), "place.finger_axes").is_some());
+    assert!(check(&clean, "place.finger_axes").passed);
+}
+
+// ---------------------------------------------------------------- model check
+
+#[test]
+fn model_check_finds_and_fix_model_repairs_placement() {
+    let (raw, _) = base_body();
+    // The corpus leaves the feet 4% of the height forward of z = 0: found and fixed.
+    let r = model_check(raw);
+    let ids: Vec<&str> = r.problems.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids, ["model.center"], "{:?}", r.problems);
+    assert!((r.mid_foot_z - 0.07).abs() < 0.01, "{}", r.mid_foot_z);
+    assert_eq!(r.facing, "+Z");
+    assert!(
+        r.symmetry_general < 0.1 && r.symmetry_vertex > 0.95,
+        "{r:?}"
+    );
+    let mut centred = raw.clone();
+    assert_eq!(fix_model(&mut centred, &r).len(), 1);
+    assert!(model_check(&centred).problems.is_empty());
+    let c = &centred;
+    // Turned around, lifted and moved sideways.
+    let m = Mat4::from_translation(Vec3::new(0.3, 0.2, -0.4))
+        * Mat4::from_rotation_y(std::f32::consts::PI);
+    let mut moved = transformed(c, m);
+    let bad = model_check(&moved);
+    for id in ["model.facing", "model.floor", "model.center"] {
+        assert!(bad.has(id), "{id}: {:?}", bad.problems);
+    }
+    let did = fix_model(&mut moved, &bad);
+    assert_eq!(did.len(), 2, "{did:?}");
+    let after = model_check(&moved);
+    assert!(after.problems.is_empty(), "{:?}", after.problems);
+    // The fixed body fits like the original, moved to the same place.
+    let r2 = fit(&moved, &FitOptions::default()).unwrap();
+    let a = &base_fit().skeleton.bones[base_fit().skeleton.find("pelvis").unwrap()];
+    let b = &r2.skeleton.bones[r2.skeleton.find("pelvis").unwrap()];
+    assert!(
+        (a.head.y - b.head.y).abs() < 0.005,
+        "{} vs {}",
+        a.head,
+        b.head
+    );
+    // Lying down is reported, not fixed.
+    let lying = transformed(c, Mat4::from_rotation_x(std::f32::consts::FRAC_PI_2));
+    assert!(model_check(&lying).has("model.up"));
+}
+
+// ---------------------------------------------------------------- bad input
+
+fn fit_err(c: &Character) -> String {
+    match fit(c, &FitOptions::default()) {
+        Ok(_) => panic!("fit must fail"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn bad_input_names_the_landmark() {
+    // No mesh at all, and a part without triangles.
+    assert!(fit_err(&Character::default()).contains("no mesh"));
+    assert!(fit_err(&one_part(Mesh {
+        positions: vec![Vec3::ZERO],
+        ..Default::default()
+    }))
+    .contains("no triangles"));
+    // Lying down.
+    let (c, _) = base_body();
+    let e = fit_err(&transformed(
+        c,
+        Mat4::from_rotation_x(std::f32::consts::FRAC_PI_2),
+    ));
+    assert!(e.contains("lying down"), "{e}");
+    // A column (legs not separated) and a sphere-like blob (not a biped).
+    let e = fit_err(&one_part(cuboid(
+        Vec3::new(-0.2, 0.0, -0.1),
+        Vec3::new(0.2, 1.8, 0.1),
+    )));
+    assert!(
+        e.contains("crotch") && e.contains("legs not separated"),
+        "{e}"
+    );
+    let e = fit_err(&one_part(cuboid(Vec3::splat(-0.5), Vec3::splat(0.5))));
+    assert!(e.contains("crotch"), "{e}");
+    // A quadruped: four legs under a long body.
+    let leg = |x: f32, z: f32| {
+        cuboid(
+            Vec3::new(x - 0.05, 0.0, z - 0.05),
+            Vec3::new(x + 0.05, 0.5, z + 0.05),
+        )
+    };
+    let dog = merge(&[
+        leg(-0.15, -0.3),
+        leg(0.15, -0.3),
+        leg(-0.15, 0.3),
+        leg(0.15, 0.3),
+        cuboid(Vec3::new(-0.2, 0.45, -0.45), Vec3::new(0.2, 0.75, 0.45)),
+    ]);
+    let e = fit_err(&one_part(dog));
+    assert!(e.contains("not a biped"), "{e}");
+    // Arms removed (or fused into the body): the armpit cannot be found.
+    let h = height(c);
+    let crotch = base_fit().landmarks.get("crotch").unwrap().y;
+    let m = &c.parts[0].mesh;
+    let keep = |p: Vec3| !(p.x.abs() > 0.1 * h && p.y > crotch);
+    let armless = Mesh {
+        positions: m.positions.clone(),
+        triangles: m
+            .triangles
+            .iter()
+            .copied()
+            .filter(|t| t.iter().all(|&i| keep(m.positions[i as usize])))
+            .collect(),
+        ..Default::default()
+    };
+    let e = fit_err(&one_part(armless));
+    assert!(e.contains("armpit"), "{e}");
+}

@@ -438,6 +438,18 @@ fn quaternius_read_and_round_trip() {
                 b.length()
             );
         }
+        // The skeleton sits in the mesh: every head inside the bounds grown by 5 %
+        // (IK pole targets float in front of the knees by design).
+        let (lo, hi) = c.bounds();
+        for b in s.bones.iter().filter(|b| !b.name.starts_with("PoleTarget")) {
+            let inside =
+                (b.head - lo).min_element() > -0.05 * h && (hi - b.head).min_element() > -0.05 * h;
+            assert!(
+                inside,
+                "{file} {} head {} outside {lo}..{hi}",
+                b.name, b.head
+            );
+        }
         let (_, back) = write_read(&c, tmp.path(), file, &WriteOptions::default());
         assert_same(&c, &back, 4);
     }
@@ -885,4 +897,183 @@ fn vrm0_names_translated_and_turned_to_face_plus_z() {
     std::fs::write(&q, write_glb_bytes(&src, &WriteOptions::default()).unwrap()).unwrap();
     let e = read_character(&q).unwrap_err().to_string();
     assert!(e.contains("plain.vrm") && e.contains("not a VRM"), "{e}");
+}
+
+// ---------------------------------------------------------------- inspect (the quick check)
+
+/// The synthetic character with every body vertex weighted 1.0 to the pelvis: a clean
+/// twin on which no weight check fires.
+fn clean_for_inspect() -> Character {
+    let mut c = synthetic(4);
+    let n = c.parts[0].mesh.positions.len();
+    c.parts[0].weights = Some(Weights::rigid(n, 0));
+    c
+}
+
+#[test]
+fn inspect_clean_twin() {
+    let r = rigsmith::inspect::inspect(&clean_for_inspect());
+    assert_eq!(r.parts.len(), 2);
+    assert_eq!((r.parts[0].vertices, r.parts[0].triangles), (60, 108));
+    assert!(r.parts[0].skinned && !r.parts[1].skinned);
+    let s = r.skeleton.as_ref().unwrap();
+    assert_eq!((s.joints, s.depth), (8, 4));
+    assert_eq!(s.roots, ["pelvis"]);
+    assert!(r.twist_bones.is_empty());
+    assert_eq!(r.cosmetic_chains.len(), 1);
+    assert_eq!(r.cosmetic_chains[0].class, "hair");
+    assert_eq!(r.cosmetic_chains[0].root_parent.as_deref(), Some("spine"));
+    assert_eq!(r.cosmetic_chains[0].bones, ["hair_01", "hair_02"]);
+    let w = &r.weights;
+    assert_eq!(
+        w.legs.as_ref().unwrap(),
+        &["thigh.L".to_string(), "thigh.R".to_string()]
+    );
+    assert_eq!(
+        (
+            w.unweighted_vertices,
+            w.non_normalized_vertices,
+            w.both_legs_vertices
+        ),
+        (0, 0, 0)
+    );
+    assert_eq!(w.influence_histogram, vec![0, 60, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!((w.skinned_vertices, w.unskinned_vertices), (60, 3));
+    assert!(w.authored);
+}
+
+#[test]
+fn inspect_positive_controls() {
+    let mut c = clean_for_inspect();
+    {
+        let w = c.parts[0].weights.as_mut().unwrap();
+        w.vertices[0].clear();
+        w.vertices[1].clear();
+        w.vertices[2][0].weight = 0.5; // sums to 0.5
+        for v in 3..6 {
+            // Pulled 50/50 by both legs (shin.L is in the left chain).
+            w.vertices[v] = vec![
+                Influence {
+                    bone: 4,
+                    weight: 0.5,
+                },
+                Influence {
+                    bone: 3,
+                    weight: 0.5,
+                },
+            ];
+        }
+        // A 15/85 split still counts, 5/95 does not.
+        w.vertices[6] = vec![
+            Influence {
+                bone: 2,
+                weight: 0.85,
+            },
+            Influence {
+                bone: 3,
+                weight: 0.15,
+            },
+        ];
+        w.vertices[7] = vec![
+            Influence {
+                bone: 2,
+                weight: 0.95,
+            },
+            Influence {
+                bone: 3,
+                weight: 0.05,
+            },
+        ];
+    }
+    let sk = c.skeleton.as_mut().unwrap();
+    sk.bones.push(Bone::new(
+        "thigh.L.001",
+        Some(2),
+        Vec3::new(0.11, 0.8, 0.0),
+        Vec3::new(0.12, 0.55, 0.02),
+    ));
+    sk.bones.push(Bone::new(
+        "upperarm_twist_01_l",
+        Some(1),
+        Vec3::new(0.2, 1.4, 0.0),
+        Vec3::new(0.4, 1.4, 0.0),
+    ));
+    sk.bones.push(Bone::new(
+        "chairbone",
+        Some(1),
+        Vec3::new(0.0, 1.4, 0.0),
+        Vec3::new(0.0, 1.5, 0.0),
+    ));
+    sk.bones.push(Bone::new(
+        "skirt_front",
+        Some(0),
+        Vec3::new(0.0, 1.0, 0.1),
+        Vec3::new(0.0, 0.8, 0.15),
+    ));
+    let r = rigsmith::inspect::inspect(&c);
+    assert_eq!(r.twist_bones, ["thigh.L.001", "upperarm_twist_01_l"]);
+    let classes: Vec<&str> = r.cosmetic_chains.iter().map(|c| c.class.as_str()).collect();
+    assert_eq!(classes, ["hair", "skirt"], "chairbone is not hair");
+    let w = &r.weights;
+    assert_eq!(w.unweighted_vertices, 2);
+    assert_eq!(w.non_normalized_vertices, 1);
+    assert_eq!(w.both_legs_vertices, 4);
+    assert_eq!(w.influence_histogram, vec![2, 53, 5, 0, 0, 0, 0, 0, 0]);
+    // Every vertex at exactly 4 influences: the signature of automatic weights.
+    let mut auto = clean_for_inspect();
+    for l in &mut auto.parts[0].weights.as_mut().unwrap().vertices {
+        *l = (0..4)
+            .map(|b| Influence {
+                bone: b,
+                weight: 0.25,
+            })
+            .collect();
+    }
+    assert!(!rigsmith::inspect::inspect(&auto).weights.authored);
+    // No skeleton: nothing to report but parts.
+    let mut bare = clean_for_inspect();
+    bare.skeleton = None;
+    bare.parts[0].weights = None;
+    let r = rigsmith::inspect::inspect(&bare);
+    assert!(r.skeleton.is_none() && !r.weights.authored && r.weights.legs.is_none());
+    assert!(r.to_text().contains("skeleton: none"));
+}
+
+#[test]
+fn corrupted_files_never_panic() {
+    // Every truncation, and 3000 deterministic random byte changes, of a valid skinned
+    // GLB (and of a written synthetic character): each reads or fails with an error.
+    let (doc, bin) = tiny();
+    let files = [
+        glb_of(&doc, &bin),
+        write_glb_bytes(&synthetic(4), &WriteOptions::default()).unwrap(),
+    ];
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut ok, mut err) = (0, 0);
+    for g in &files {
+        for len in 0..g.len().min(400) {
+            assert!(read_gltf_bytes(&g[..len], Path::new("t.glb")).is_err());
+        }
+        for _ in 0..1500 {
+            let mut m = g.clone();
+            for _ in 0..1 + next() % 3 {
+                let at = (next() % m.len() as u64) as usize;
+                m[at] = (next() & 0xFF) as u8;
+            }
+            match read_gltf_bytes(&m, Path::new("t.glb")) {
+                Ok(c) => {
+                    ok += 1;
+                    c.validate().expect("a character that reads is valid");
+                }
+                Err(_) => err += 1,
+            }
+        }
+    }
+    assert!(ok > 0 && err > 0, "ok {ok} err {err}");
 }

@@ -400,4 +400,14 @@ fn same_glb_bytes_twice() {
     let (x, y) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     assert!(x.len() > 100_000);
     assert_eq!(x, y);
+    assert_eq!(crate::common::validate_gltf(&a).0, 0, "validator errors");
+    // The raw variant too.
+    let r = tmp.path().join("raw.glb");
+    let raw = mannequin::build(&MannequinOptions {
+        raw: true,
+        pose: Pose::A,
+        ..Default::default()
+    });
+    rigsmith::io::write_character(&r, &raw, &Default::default()).unwrap();
+    assert_eq!(crate::common::validate_gltf(&r).0, 0, "validator errors");
 }

@@ -255,7 +255,7 @@ impl Doc {
             }
             None => {
                 // All zeros, filled by a sparse accessor: bound the count by the data we hold.
-                if count > self.total_bytes().max(1 << 16) {
+                if count > (self.total_bytes() / 4).max(1 << 16) {
                     return Err(self.err(
                         format!("{at} ({aat}.count)"),
                         format!("declares {count} elements without a buffer view; the file holds only {} bytes", self.total_bytes()),

@@ -5,7 +5,9 @@
 //!    `children` (a node with two parents or a parent cycle is an error), world matrices.
 //! 2. The skeleton: every skin's joints, merged by node into one skeleton. A bone's
 //!    rest transform is `M * inverse(inverseBindMatrix)` where `M = world(joint0) *
-//!    IBM0` maps the skin's bind space into the world (identity for most exporters); with
+//!    IBM` maps the skin's bind space into the world: the value most joints agree on
+//!    (the mesh node's world matrix when no majority agrees, as when the nodes hold an
+//!    animation frame rather than the bind pose); with
 //!    no inverse bind matrices it is the joint node's world matrix. Non-joint ancestors
 //!    are dropped, their transforms baked. A bone's parent is its nearest joint ancestor.
 //!    Heads are the rest positions; the x_axis is the rest rotation's X; tails point at
@@ -225,22 +227,54 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
                 Some(m)
             }
         };
-        let bind = match (&ibm, joints.first()) {
-            (Some(m), Some(&j0)) => {
-                let b = world[j0] * m[0];
-                let scale = b.x_axis.length().max(1e-6);
-                let off = joints.iter().enumerate().any(|(k, &j)| {
-                    let d = world[j] * m[k] - b;
-                    d.to_cols_array()
-                        .iter()
-                        .any(|x| x.abs() > 1e-3 * scale.max(1.0))
-                });
-                if off {
+        // The bind space -> world map M: each joint proposes world(joint) * IBM; they
+        // agree when the nodes hold the bind pose. The mesh node's world matrix (what
+        // most exporters mean) is proposed first; the proposal most joints agree with wins.
+        let bind = match &ibm {
+            Some(m) if !joints.is_empty() => {
+                let per_joint: Vec<Mat4> = joints
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &j)| world[j] * m[k])
+                    .collect();
+                let mesh_world = nodes
+                    .iter()
+                    .position(|nd| {
+                        nd.get("skin").and_then(Value::as_u64) == Some(s as u64)
+                            && nd.get("mesh").is_some()
+                    })
+                    .map(|i| world[i]);
+                let close = |a: &Mat4, b: &Mat4| {
+                    let tol = 1e-3
+                        * (1.0
+                            + a.abs()
+                                .to_cols_array()
+                                .iter()
+                                .fold(0.0f32, |x, y| x.max(*y)));
+                    (*a - *b).to_cols_array().iter().all(|x| x.abs() <= tol)
+                };
+                let mut best = (0usize, per_joint[0]);
+                for cand in mesh_world.iter().chain(per_joint.iter().take(64)) {
+                    let votes = per_joint.iter().filter(|m| close(cand, m)).count();
+                    if votes > best.0 {
+                        best = (votes, *cand);
+                    }
+                }
+                // Nodes in some other pose (an animation frame): no majority; trust the
+                // mesh node's world matrix.
+                if best.0 * 2 < joints.len() {
+                    if let Some(w) = mesh_world {
+                        best.1 = w;
+                    }
+                }
+                if best.0 < joints.len() {
                     warnings.push(format!(
-                        "{at}: node transforms differ from the bind pose; the inverse bind matrices define the rest pose"
+                        "{at}: {} of {} joints are not at their bind pose in the node transforms; the inverse bind matrices define the rest pose",
+                        joints.len() - best.0,
+                        joints.len()
                     ));
                 }
-                Some(b)
+                Some(best.1)
             }
             _ => None,
         };
@@ -586,6 +620,12 @@ fn read_primitive(
         .chunks_exact(3)
         .map(|p| bake.transform_point3(Vec3::from_slice(p)))
         .collect();
+    if let Some(k) = positions.iter().position(|p| !p.is_finite()) {
+        return Err(doc.err(
+            pat,
+            format!("vertex {k} is not finite once placed by its node or skin transform"),
+        ));
+    }
     let count_check = |a: u64, key: &str| -> Result<()> {
         let c = doc.count(a, &format!("{at}.{key}"))?;
         if c as usize != nv {
@@ -691,11 +731,14 @@ fn read_primitive(
                     if f.iter().any(|x| !x.is_finite()) {
                         return Err(doc.err(kat, "non-finite morph delta"));
                     }
-                    Ok(Some(
-                        f.chunks_exact(3)
-                            .map(|d| lin * Vec3::from_slice(d))
-                            .collect(),
-                    ))
+                    let d: Vec<Vec3> = f
+                        .chunks_exact(3)
+                        .map(|d| lin * Vec3::from_slice(d))
+                        .collect();
+                    if d.iter().any(|x| !x.is_finite()) {
+                        return Err(doc.err(kat, "non-finite morph delta once transformed"));
+                    }
+                    Ok(Some(d))
                 }
             }
         };

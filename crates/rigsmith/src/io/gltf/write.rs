@@ -138,6 +138,22 @@ fn pack_weights(part: &Part, slots: usize, fallback: u16) -> (Vec<u16>, Vec<f32>
 /// Builds the glTF document (as JSON), the binary buffer, and each bone's node index.
 pub(super) fn build_json(c: &Character, opts: &WriteOptions) -> Result<(Value, Vec<u8>, Vec<u32>)> {
     c.validate()?;
+    for p in &c.parts {
+        for m in &p.morphs {
+            if m.normal_deltas
+                .as_ref()
+                .is_some_and(|d| d.len() != p.mesh.positions.len())
+            {
+                return Err(Error::invalid(
+                    format!("part {:?}", p.name),
+                    format!(
+                        "morph {:?} has a normal delta count unlike its vertex count",
+                        m.name
+                    ),
+                ));
+            }
+        }
+    }
     if c.parts.is_empty() {
         return Err(Error::invalid("character", "has no parts to write"));
     }

@@ -1,0 +1,342 @@
+//! VRM 1.0 export: the glTF document of a rigged character plus
+//!
+//! * `VRMC_vrm`: `specVersion` 1.0, `meta` with the license fields ([`VrmMeta`]) and the
+//!   humanoid map (`humanBones`: VRM bone name -> node). The required bones (hips,
+//!   spine, head, upper/lower arms, hands, upper/lower legs, feet) must be mapped.
+//! * `VRMC_springBone`: one spring per spring chain of the sidecar, its joints the
+//!   chain's bones plus an end node at the last bone's measured tip (VRM joints need a
+//!   tail node), with per-class parameters (stiffness and gravity scaled from the 1.7 m
+//!   reference to the figure's height, hit radius in metres); colliders (sphere and
+//!   capsule shapes in their node's space) and collider groups by name; cloth springs
+//!   get their root parent as `center`. Inside and plane colliders are written with the
+//!   `VRMC_springBone_extended_collider` extension and a sphere fallback.
+//! * `VRMC_node_constraint`: a roll constraint (Y axis, weight 0.5) on every twist bone,
+//!   its source the limb bone below it.
+//!
+//! Node transforms are the skeleton's rest frames (see [`crate::io::gltf`]), so a
+//! collider's offset in its bone's rest frame is its offset in node space.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use crate::error::{Error, Result};
+use crate::io::gltf::{build_document, WriteOptions};
+use crate::model::Character;
+use crate::parts::{ColliderShape, Sidecar, SpringParams};
+
+/// The humanoid bones VRM 1.0 requires.
+pub const REQUIRED_BONES: [&str; 15] = [
+    "hips",
+    "spine",
+    "head",
+    "leftUpperArm",
+    "leftLowerArm",
+    "leftHand",
+    "rightUpperArm",
+    "rightLowerArm",
+    "rightHand",
+    "leftUpperLeg",
+    "leftLowerLeg",
+    "leftFoot",
+    "rightUpperLeg",
+    "rightLowerLeg",
+    "rightFoot",
+];
+
+/// VRM 1.0 meta: who made the avatar and what others may do with it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VrmMeta {
+    /// Avatar name.
+    pub name: String,
+    /// Version string.
+    pub version: String,
+    /// Authors (at least one).
+    pub authors: Vec<String>,
+    /// License URL (default: the VRM Public License 1.0).
+    pub license_url: String,
+    /// `onlyAuthor`, `onlySeparatelyLicensedPerson` or `everyone`.
+    pub avatar_permission: String,
+    /// `personalNonProfit`, `personalProfit` or `corporation`.
+    pub commercial_usage: String,
+    /// `required` or `unnecessary`.
+    pub credit_notation: String,
+    /// Whether redistribution is allowed.
+    pub allow_redistribution: bool,
+    /// `prohibited`, `allowModification` or `allowModificationRedistribution`.
+    pub modification: String,
+}
+
+impl Default for VrmMeta {
+    fn default() -> Self {
+        VrmMeta {
+            name: "rigsmith character".into(),
+            version: "1.0".into(),
+            authors: vec!["rigsmith".into()],
+            license_url: "https://vrm.dev/licenses/1.0/".into(),
+            avatar_permission: "onlyAuthor".into(),
+            commercial_usage: "personalNonProfit".into(),
+            credit_notation: "required".into(),
+            allow_redistribution: false,
+            modification: "prohibited".into(),
+        }
+    }
+}
+
+fn r4(v: f32) -> f64 {
+    ((v as f64) * 1e5).round() / 1e5
+}
+
+fn arr(a: [f32; 3]) -> Value {
+    json!([r4(a[0]), r4(a[1]), r4(a[2])])
+}
+
+/// Builds the VRM 1.0 GLB bytes (see the module docs).
+pub fn vrm_bytes(
+    c: &Character,
+    humanoid: &BTreeMap<String, String>,
+    sc: &Sidecar,
+    meta: &VrmMeta,
+) -> Result<Vec<u8>> {
+    let skel = c
+        .skeleton
+        .as_ref()
+        .ok_or_else(|| Error::invalid("character", "has no skeleton: a VRM needs a rig"))?;
+    sc.check_bones(skel)?;
+    let missing: Vec<&str> = REQUIRED_BONES
+        .iter()
+        .copied()
+        .filter(|b| !humanoid.contains_key(*b))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::invalid(
+            "VRM humanoid",
+            format!("required bones not mapped: {}", missing.join(", ")),
+        ));
+    }
+    if meta.authors.is_empty() || meta.name.is_empty() {
+        return Err(Error::invalid(
+            "VRM meta",
+            "needs a name and at least one author",
+        ));
+    }
+    let (root, bin, bone_nodes) = build_document(c, &WriteOptions::default())?;
+    let mut doc =
+        serde_json::to_value(&root).map_err(|e| Error::invalid("glTF document", e.to_string()))?;
+    let node_of = |name: &str| -> Result<usize> {
+        let i = skel.find(name).ok_or_else(|| {
+            Error::invalid(
+                "VRM export",
+                format!("bone {name:?} is not in the skeleton"),
+            )
+        })?;
+        Ok(bone_nodes[i] as usize)
+    };
+    let mut human = serde_json::Map::new();
+    for (vrm, bone) in humanoid {
+        human.insert(vrm.clone(), json!({"node": node_of(bone)?}));
+    }
+    // End nodes at the last tip of every spring chain.
+    let nodes = doc["nodes"]
+        .as_array_mut()
+        .ok_or_else(|| Error::invalid("glTF document", "no nodes"))?;
+    let h = if sc.height > 0.0 {
+        sc.height
+    } else {
+        skel.height()
+    };
+    let scale = h / 1.7;
+    let mut springs = Vec::new();
+    let mut group_names: Vec<String> = Vec::new();
+    for col in &sc.colliders {
+        if !group_names.contains(&col.group) {
+            group_names.push(col.group.clone());
+        }
+    }
+    for ch in sc.chains.iter().filter(|c| c.springs()) {
+        let p = sc
+            .springs
+            .get(&ch.class)
+            .cloned()
+            .unwrap_or_else(|| SpringParams::for_class(&ch.class));
+        let last = ch.bones.last().expect("validated chains have bones");
+        let parent_node = bone_nodes[skel.find(last).expect("checked")] as usize;
+        let end = nodes.len();
+        let tip = *ch.tips.last().expect("validated");
+        nodes.push(json!({"name": format!("{last}_end"), "translation": arr(tip)}));
+        let kids = nodes[parent_node]
+            .as_object_mut()
+            .expect("node objects")
+            .entry("children")
+            .or_insert_with(|| json!([]));
+        kids.as_array_mut()
+            .expect("children array")
+            .push(json!(end));
+        let joint = |node: usize| {
+            json!({
+                "node": node,
+                "hitRadius": r4(p.hit_radius * h),
+                "stiffness": r4(p.stiffness * scale),
+                "gravityPower": r4(p.gravity_power * scale),
+                "gravityDir": arr(p.gravity_dir),
+                "dragForce": r4(p.drag),
+            })
+        };
+        let mut joints: Vec<Value> = Vec::with_capacity(ch.bones.len() + 1);
+        for b in &ch.bones {
+            joints.push(joint(bone_nodes[skel.find(b).expect("checked")] as usize));
+        }
+        joints.push(joint(end));
+        let groups: Vec<usize> = group_names
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| p.collider_groups.contains(g))
+            .map(|(i, _)| i)
+            .collect();
+        let mut spring = json!({"name": ch.bones[0], "joints": joints, "colliderGroups": groups});
+        if p.center {
+            if let Some(rp) = &ch.root_parent {
+                spring["center"] = json!(node_of(rp)?);
+            }
+        }
+        springs.push(spring);
+    }
+    let mut colliders = Vec::new();
+    let mut groups: Vec<Value> = group_names
+        .iter()
+        .map(|g| json!({"name": g, "colliders": []}))
+        .collect();
+    let mut extended = false;
+    for (i, col) in sc.colliders.iter().enumerate() {
+        let node = node_of(&col.bone)?;
+        let mut shape = match col.shape {
+            ColliderShape::Sphere { offset, radius } => {
+                json!({"sphere": {"offset": arr(offset), "radius": r4(radius)}})
+            }
+            ColliderShape::Capsule {
+                offset,
+                tail,
+                radius,
+            } => {
+                json!({"capsule": {"offset": arr(offset), "radius": r4(radius), "tail": arr(tail)}})
+            }
+            ColliderShape::Plane { offset, .. } => {
+                json!({"sphere": {"offset": arr(offset), "radius": 0.0}})
+            }
+        };
+        let mut entry = json!({"node": node});
+        if col.inside || matches!(col.shape, ColliderShape::Plane { .. }) {
+            extended = true;
+            let ext_shape = match col.shape {
+                ColliderShape::Plane { offset, normal } => {
+                    json!({"plane": {"offset": arr(offset), "normal": arr(normal)}})
+                }
+                ColliderShape::Sphere { offset, radius } => {
+                    json!({"sphere": {"offset": arr(offset), "radius": r4(radius), "inside": true}})
+                }
+                ColliderShape::Capsule {
+                    offset,
+                    tail,
+                    radius,
+                } => {
+                    json!({"capsule": {"offset": arr(offset), "radius": r4(radius), "tail": arr(tail), "inside": true}})
+                }
+            };
+            entry["extensions"] = json!({"VRMC_springBone_extended_collider": {"specVersion": "1.0", "shape": ext_shape}});
+            // The base shape must not push anything when the extension is unknown.
+            if col.inside {
+                shape = json!({"sphere": {"offset": [0.0, 0.0, 0.0], "radius": 0.0}});
+            }
+        }
+        entry["shape"] = shape;
+        colliders.push(entry);
+        let g = group_names
+            .iter()
+            .position(|n| *n == col.group)
+            .expect("listed");
+        groups[g]["colliders"]
+            .as_array_mut()
+            .expect("array")
+            .push(json!(i));
+    }
+    // Roll constraints on twist bones.
+    let children = skel.children();
+    let mut constrained = 0;
+    for name in &sc.twist_bones {
+        let Some(i) = skel.find(name) else { continue };
+        let is_twist = |k: usize| sc.twist_bones.contains(&skel.bones[k].name);
+        let source = children[i]
+            .iter()
+            .copied()
+            .find(|&k| !is_twist(k))
+            .or_else(|| {
+                skel.bones[i].parent.and_then(|p| {
+                    children[p]
+                        .iter()
+                        .copied()
+                        .find(|&k| k != i && !is_twist(k))
+                })
+            });
+        let Some(src) = source else { continue };
+        let node = bone_nodes[i] as usize;
+        let n = doc["nodes"][node].as_object_mut().expect("node object");
+        let ext = n.entry("extensions").or_insert_with(|| json!({}));
+        ext["VRMC_node_constraint"] = json!({
+            "specVersion": "1.0",
+            "constraint": {"roll": {"source": bone_nodes[src], "rollAxis": "Y", "weight": 0.5}}
+        });
+        constrained += 1;
+    }
+    doc["extensions"] = json!({
+        "VRMC_vrm": {
+            "specVersion": "1.0",
+            "meta": {
+                "name": meta.name,
+                "version": meta.version,
+                "authors": meta.authors,
+                "licenseUrl": meta.license_url,
+                "avatarPermission": meta.avatar_permission,
+                "allowExcessivelyViolentUsage": false,
+                "allowExcessivelySexualUsage": false,
+                "commercialUsage": meta.commercial_usage,
+                "allowPoliticalOrReligiousUsage": false,
+                "allowAntisocialOrHateUsage": false,
+                "creditNotation": meta.credit_notation,
+                "allowRedistribution": meta.allow_redistribution,
+                "modification": meta.modification,
+            },
+            "humanoid": {"humanBones": Value::Object(human)},
+        },
+        "VRMC_springBone": {
+            "specVersion": "1.0",
+            "colliders": colliders,
+            "colliderGroups": groups,
+            "springs": springs,
+        },
+    });
+    let mut used = vec![json!("VRMC_vrm"), json!("VRMC_springBone")];
+    if extended {
+        used.push(json!("VRMC_springBone_extended_collider"));
+    }
+    if constrained > 0 {
+        used.push(json!("VRMC_node_constraint"));
+    }
+    doc["extensionsUsed"] = json!(used);
+    let json =
+        serde_json::to_vec(&doc).map_err(|e| Error::invalid("VRM document", e.to_string()))?;
+    Ok(crate::io::gltf::container::pack(&json, &bin))
+}
+
+/// Writes `c` as a VRM 1.0 file (atomically). `humanoid` maps VRM bone names to
+/// skeleton bone names (the fitter's `FitResult::humanoid`).
+pub fn write_vrm(
+    path: &Path,
+    c: &Character,
+    humanoid: &BTreeMap<String, String>,
+    sidecar: &Sidecar,
+    meta: &VrmMeta,
+) -> Result<()> {
+    let bytes = vrm_bytes(c, humanoid, sidecar, meta)?;
+    crate::io::atomic::write_atomic(path, &bytes)
+}

@@ -1,0 +1,101 @@
+//! The whole parts stage in one call, for exporters and the CLI: rig an unrigged
+//! character (fit the VRM template, bind), build chains for unrigged skirt and hair
+//! parts, measure colliders, and assemble the sidecar, keeping what an artist authored.
+
+use std::collections::BTreeMap;
+
+use super::chain_build::{build_chains, BuildOptions};
+use super::colliders::measure_colliders;
+use super::sidecar::Sidecar;
+use crate::error::Result;
+use crate::fit::{fit, humanoid_map, FitOptions, Template};
+use crate::model::Character;
+
+/// What [`prepare`] did and found.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The sidecar (chains, colliders, links, surfaces...).
+    pub sidecar: Sidecar,
+    /// VRM humanoid bone -> skeleton bone.
+    pub humanoid: BTreeMap<String, String>,
+    /// Whether the character had no skeleton and was fitted and bound here.
+    pub rigged_here: bool,
+    /// One line per decision.
+    pub notes: Vec<String>,
+}
+
+/// Runs the parts stage on `c` (see the module docs). `authored` is an existing
+/// sidecar whose hand-authored colliders and spring parameters win.
+pub fn prepare(c: &mut Character, authored: Option<&Sidecar>) -> Result<Prepared> {
+    let mut notes = Vec::new();
+    let mut humanoid = c
+        .vrm
+        .as_ref()
+        .map(|v| v.humanoid.clone())
+        .unwrap_or_default();
+    let rigged_here = c.skeleton.is_none();
+    if rigged_here {
+        let r = fit(
+            c,
+            &FitOptions {
+                template: Template::Vrm,
+                ..Default::default()
+            },
+        )?;
+        notes.push(format!(
+            "fitted the vrm template: {} bones",
+            r.skeleton.len()
+        ));
+        let b = crate::bind::bind(c, &r.skeleton, &crate::bind::BindOptions::default())?;
+        notes.push(format!("bound {} parts ({:?})", b.weights.len(), b.route));
+        for (p, w) in c.parts.iter_mut().zip(b.weights) {
+            p.weights = w;
+        }
+        c.skeleton = Some(r.skeleton);
+        humanoid = r.humanoid;
+    }
+    if humanoid.is_empty() {
+        let skel = c.skeleton.as_ref().expect("set above");
+        for t in [
+            Template::Vrm,
+            Template::Game,
+            Template::Basic,
+            Template::Mixamo,
+        ] {
+            let m = humanoid_map(t);
+            let present: BTreeMap<String, String> = m
+                .into_iter()
+                .filter(|(_, b)| skel.find(b).is_some())
+                .collect();
+            if present.len() > humanoid.len() {
+                humanoid = present;
+            }
+        }
+        notes.push(format!(
+            "humanoid map from bone names: {} bones",
+            humanoid.len()
+        ));
+    }
+    let before = c.skeleton.as_ref().map_or(0, |s| s.len());
+    let chains = build_chains(c, &BuildOptions::default())?;
+    let added = c.skeleton.as_ref().map_or(0, |s| s.len()) - before;
+    notes.push(format!(
+        "{} chains ({added} bones added for unrigged skirt/hair parts)",
+        chains.len()
+    ));
+    let colliders = measure_colliders(c);
+    let mut sidecar = Sidecar::build(c, &chains, &colliders);
+    if let Some(a) = authored {
+        sidecar.merge_colliders(&a.colliders);
+        for (k, p) in &a.springs {
+            sidecar.springs.insert(k.clone(), p.clone());
+        }
+        notes.push("kept authored colliders and spring parameters".into());
+    }
+    Ok(Prepared {
+        sidecar,
+        humanoid,
+        rigged_here,
+        notes,
+    })
+}
