@@ -176,3 +176,34 @@ fn batch_keeps_going_past_a_bad_file() {
     assert!(outdir.join("a_pose.glb").exists() && outdir.join("b_unrigged_body.glb").exists());
     assert!(outdir.join("summary.json").exists());
 }
+
+#[test]
+fn rigs_an_obj_in_a_pose() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("a.obj");
+    assert!(
+        rigsmith(&["mannequin", "--pose", "a", "-o", obj.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let glb = dir.path().join("a.glb");
+    let out = rigsmith(&[
+        "rig",
+        obj.to_str().unwrap(),
+        "-o",
+        glb.to_str().unwrap(),
+        "--template",
+        "mixamo",
+        "--no-review",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let c = rigsmith::io::read_character(&glb).unwrap();
+    let s = c.skeleton.as_ref().unwrap();
+    assert!(s.find("mixamorig:LeftForeArm").is_some());
+    assert!(c.parts.iter().all(|p| p.weights.is_some()));
+}

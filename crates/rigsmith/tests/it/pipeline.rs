@@ -135,6 +135,15 @@ fn vrm_template_gives_a_complete_humanoid_map() {
         assert!(s.find(bone).is_some(), "{r} -> {bone} is not a bone");
     }
     assert!(out.humanoid.len() >= 50, "{}", out.humanoid.len());
+    // The rigged file passes the Khronos validator and reads back with its weights.
+    let dir = crate::common::tmpdir();
+    let glb = dir.path().join("vrm_template.glb");
+    rigsmith::io::write_character(&glb, &out.character, &Default::default()).unwrap();
+    let (errors, _) = crate::common::validate_gltf(&glb);
+    assert_eq!(errors, 0);
+    let back = rigsmith::io::read_character(&glb).unwrap();
+    assert_eq!(back.skeleton.as_ref().unwrap().len(), s.len());
+    assert!(back.parts.iter().all(|p| p.weights.is_some()));
 }
 
 #[test]
