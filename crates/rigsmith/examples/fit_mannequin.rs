@@ -71,7 +71,7 @@ fn main() {
                     .checks
                     .iter()
                     .filter(|k| !k.passed)
-                    .map(|k| format!("{} ({:.2})", k.id, k.value))
+                    .map(|k| format!("{} ({:.2}: {})", k.id, k.value, k.detail))
                     .collect();
                 println!(
                     "| {name} | {mean:.2} | {:.2} ({}) | {} |",

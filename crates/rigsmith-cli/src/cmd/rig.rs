@@ -98,16 +98,11 @@ fn rig_one_and_report(
     ctx: &Ctx,
 ) -> anyhow::Result<Outcome> {
     let t0 = Instant::now();
-    let pb = if ctx.quiet || a.json {
+    let pb = if a.json {
         ProgressBar::hidden()
     } else {
-        ProgressBar::new_spinner()
+        ctx.stage("rigging")
     };
-    pb.set_style(
-        ProgressStyle::with_template("{spinner} {msg} {elapsed}")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
-    pb.enable_steady_tick(std::time::Duration::from_millis(100));
     let mut progress = |stage: &str, secs: Option<f64>| match secs {
         None => pb.set_message(format!("{stage}...")),
         Some(s) => pb.println(format!("  {stage:<8} {:>7.1} ms", s * 1000.0)),

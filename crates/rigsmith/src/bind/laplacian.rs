@@ -41,7 +41,7 @@ pub fn cotangent(positions: &[DVec3], triangles: &[[u32; 3]]) -> Laplacian {
             .length_squared()
             .max((p[2] - p[1]).length_squared())
             .max((p[0] - p[2]).length_squared());
-        if !(area2 > 1e-10 * longest) || longest == 0.0 {
+        if area2.is_nan() || area2 <= 1e-10 * longest || longest == 0.0 {
             degenerate += 1;
             continue;
         }

@@ -326,7 +326,7 @@ pub fn volumetric(
                         }
                         let q = g.lo + (c.as_vec3() + Vec3::splat(0.5)) * h;
                         let d = (q - *p).length_squared();
-                        if best.is_none_or(|(bd, bj)| d < bd || (d == bd && j < bj)) {
+                        if best.map_or(true, |(bd, bj)| d < bd || (d == bd && j < bj)) {
                             best = Some((d, j));
                         }
                     }

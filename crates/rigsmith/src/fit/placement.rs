@@ -81,7 +81,11 @@ pub(crate) fn inside(m: &Mesh, p: Vec3) -> bool {
     // (axis along the ray, sign, the two other axes)
     let rays: [(usize, f32, usize, usize); 3] = [(0, 1.0, 1, 2), (0, -1.0, 1, 2), (2, 1.0, 0, 1)];
     let mut votes = 0;
-    for (ax, sign, u, v) in rays {
+    for (k, (ax, sign, u, v)) in rays.into_iter().enumerate() {
+        // Two agreeing rays already make the majority.
+        if k == 2 && votes != 1 {
+            break;
+        }
         let mut n = 0u32;
         for t in &m.triangles {
             let (Some(&a), Some(&b), Some(&c)) = (

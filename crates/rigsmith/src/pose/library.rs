@@ -19,8 +19,9 @@
 //! | `fist.L/R`               | every finger bone hinged toward the palm           | -              |
 //! | `jaw_open`               | jaw hinged 20 deg down, when there is a jaw        | -              |
 //!
-//! Thresholds on the measured joint come from the rubric (section D): shoulder band
-//! >= 0.6 arm down, elbow and knee >= 0.85, wrist twist >= 0.9, bulge <= 1.25 arm up.
+//! Thresholds on the measured joint come from the rubric (section D): shoulder band at
+//! least 0.6 arm down, elbow and knee at least 0.85, wrist twist at least 0.9, bulge at
+//! most 1.25 arm up.
 //! A pose whose bones cannot be found is skipped and the reason returned.
 
 use glam::Vec3;

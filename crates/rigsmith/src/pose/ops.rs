@@ -15,7 +15,7 @@
 //!
 //! Angles are in degrees; positive is counter-clockwise about the axis (right hand).
 
-use glam::{Mat3, Quat, Vec3};
+use glam::{Quat, Vec3};
 
 use super::fk::{world_matrices, Pose};
 use crate::model::Skeleton;
@@ -119,7 +119,7 @@ pub fn hinge_alignment(s: &Skeleton, i: usize, toward: Vec3) -> f32 {
     let Some(n) = y.cross(t).try_normalize() else {
         return 0.0;
     };
-    let x = Mat3::from(b.frame()).x_axis;
+    let x: Vec3 = b.frame().x_axis;
     x.dot(n).abs()
 }
 

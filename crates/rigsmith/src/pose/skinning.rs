@@ -76,8 +76,8 @@ pub fn skin_dqs(positions: &[Vec3], w: &Weights, m: &[Mat4]) -> Vec<Vec3> {
                 };
                 let piv = *pivot.get_or_insert(d.real);
                 let s = if piv.dot(d.real) < 0.0 { -1.0 } else { 1.0 };
-                real = real + d.real * (s * inf.weight);
-                dual = dual + d.dual * (s * inf.weight);
+                real += d.real * (s * inf.weight);
+                dual += d.dual * (s * inf.weight);
             }
             let n = real.length();
             if n < 1e-12 {

@@ -91,7 +91,7 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
         .ok_or_else(|| Error::stage("check", "no part carries skin weights: nothing to check"))?;
     let (lo, hi) = c.bounds();
     let h = hi.y - lo.y;
-    if !(h > 0.0) {
+    if h.is_nan() || h <= 0.0 {
         return Err(Error::stage("check", "the character has no height"));
     }
     let rig = Rig::of(c).unwrap_or_default();

@@ -8,5 +8,6 @@ mod fit;
 mod gltf_io;
 mod mannequin;
 mod parts;
+mod pipeline;
 mod pose;
 mod review;
