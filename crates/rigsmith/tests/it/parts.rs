@@ -625,11 +625,23 @@ fn mannequin_with_skirt_and_hair_rigs_swings_and_exports_vrm() {
     let meta = rigsmith::io::vrm_write::VrmMeta::default();
     rigsmith::io::vrm_write::write_vrm(&out, &c, &p.humanoid, sc, &meta).unwrap();
     let back = rigsmith::io::read_character(&out).unwrap();
-    let vrm = back.vrm.expect("VRM data");
+    let vrm = back.vrm.clone().expect("VRM data");
     assert_eq!(vrm.version, 1);
     for b in rigsmith::io::vrm_write::REQUIRED_BONES {
         assert!(vrm.humanoid.contains_key(b), "{b}");
     }
+    // Read back as a rigged model with hair and skirt bones, its chains are found again
+    // from the skeleton alone, with tips, hulls and neighbours measured from the weights.
+    let again = parts::chains_from_skeleton(&back);
+    let springing: Vec<_> = again.iter().filter(|c| c.springs()).collect();
+    assert_eq!(springing.len(), skirt + hair);
+    assert!(springing
+        .iter()
+        .all(|c| c.hulls.iter().all(|h| !h.is_empty())));
+    assert!(springing
+        .iter()
+        .filter(|c| c.class == "skirt")
+        .all(|c| c.neighbours.iter().any(|m| !m.is_empty())));
     let sb = vrm.spring_bone.expect("springs");
     assert_eq!(sb["springs"].as_array().unwrap().len(), skirt + hair);
     assert_eq!(
