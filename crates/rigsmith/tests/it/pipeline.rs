@@ -163,3 +163,35 @@ fn already_rigged_is_refused_and_empty_is_an_error() {
     .to_string();
     assert!(e.contains("no mesh"), "{e}");
 }
+
+#[test]
+fn check_runs_the_cloth_rules_on_a_rig_with_a_skirt() {
+    let c = mannequin::build(&MannequinOptions {
+        skirt: true,
+        ..MannequinOptions::default()
+    });
+    let out = rig(
+        &c,
+        &RigOptions {
+            review: false,
+            ..RigOptions::default()
+        },
+        &mut |_, _| {},
+    )
+    .unwrap();
+    let opts = rigsmith::review::CheckOptions {
+        self_intersections: false,
+        library: Some(Vec::new()),
+        ..Default::default()
+    };
+    let clean = rigsmith::review::check(&out.character, &opts).unwrap();
+    let id = "parts.cloth_on_leg";
+    let k = clean
+        .checks
+        .iter()
+        .find(|k| k.id == id)
+        .expect("check runs the cloth rules");
+    assert!(k.passed, "{k:?}");
+    // The rule's positive controls (a skirt skinned to a thigh, cloth parented to a leg,
+    // a joined garment) are in `parts.rs`.
+}
