@@ -195,3 +195,36 @@ fn check_runs_the_cloth_rules_on_a_rig_with_a_skirt() {
     // The rule's positive controls (a skirt skinned to a thigh, cloth parented to a leg,
     // a joined garment) are in `parts.rs`.
 }
+
+#[test]
+fn mannequin_with_skirt_and_hair_is_fully_weighted() {
+    let c = mannequin::build(&MannequinOptions {
+        skirt: true,
+        hair: true,
+        ..MannequinOptions::default()
+    });
+    let out = rig(
+        &c,
+        &RigOptions {
+            review: false,
+            ..RigOptions::default()
+        },
+        &mut |_, _| {},
+    )
+    .unwrap();
+    for p in &out.character.parts {
+        let w = p.weights.as_ref().unwrap();
+        let empty = w.vertices.iter().filter(|l| l.is_empty()).count();
+        assert_eq!(
+            empty,
+            0,
+            "part {} has {empty} unweighted vertices of {}",
+            p.name,
+            w.len()
+        );
+    }
+    assert!(
+        out.chains.iter().any(|c| c.class == "skirt")
+            && out.chains.iter().any(|c| c.class == "hair")
+    );
+}
