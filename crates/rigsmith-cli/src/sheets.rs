@@ -4,50 +4,86 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use glam::Vec3;
 use rigsmith::model::Character;
 use rigsmith::review::{self, CheckReport, Skinning};
+use rigsmith_render::Image;
 
-/// Edge of one sheet panel in pixels.
-pub const SHEET_SIZE: u32 = 384;
-
-/// Renders the three review sheets of a rigged character: `(file name, PNG bytes)`.
-pub fn render_sheets(c: &Character, r: &CheckReport) -> Vec<(String, Vec<u8>)> {
-    let Some(s) = &c.skeleton else {
+/// Renders the three review sheets of a rigged character as `(name, image)`:
+/// `placement` (bones over an x-ray body: front, right, top and a head close-up),
+/// `poses` (a row per pose of the library) and `joints` (close-ups of every flagged
+/// joint). Posed with `skinning`.
+pub fn render_sheets(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<(String, Image)> {
+    let Some(s) = c.skeleton.as_ref() else {
         return Vec::new();
     };
-    let mut out = Vec::new();
-    let placement = rigsmith_render::placement_sheet(c, s, SHEET_SIZE);
-    out.push(("placement.png".to_string(), placement.to_png_bytes()));
-    let rows: Vec<(String, Vec<Vec<glam::Vec3>>, Vec<(glam::Vec3, glam::Vec3)>)> = r
+    let mut out = vec![(
+        "placement".to_string(),
+        rigsmith_render::placement_sheet(c, s, 1024),
+    )];
+    let rows: Vec<(String, Vec<Vec<Vec3>>, Vec<(Vec3, Vec3)>)> = r
         .poses
         .iter()
         .map(|p| {
-            let (parts, bones) = review::posed_character(c, p, Skinning::Lbs);
+            let (parts, bones) = review::posed_character(c, p, skinning);
             (p.name.clone(), parts, bones)
         })
         .collect();
     if !rows.is_empty() {
         out.push((
-            "poses.png".to_string(),
-            rigsmith_render::pose_sheet(&rows, c, SHEET_SIZE).to_png_bytes(),
+            "poses".to_string(),
+            rigsmith_render::pose_sheet(&rows, c, 512),
         ));
     }
-    let items: Vec<(String, Vec<Vec<glam::Vec3>>, glam::Vec3, f32)> = r
+    let items: Vec<(String, Vec<Vec<Vec3>>, Vec3, f32)> = r
         .flagged_joints
         .iter()
         .filter_map(|f| {
-            let pose = r.poses.iter().find(|p| p.name == f.pose)?;
-            let (parts, _) = review::posed_character(c, pose, Skinning::Lbs);
-            Some((format!("{} {}", f.pose, f.joint), parts, f.centre, f.radius))
+            let p = r.poses.iter().find(|p| p.name == f.pose)?;
+            let (parts, _) = review::posed_character(c, p, skinning);
+            Some((
+                format!("{} {}", f.pose, f.joint),
+                parts,
+                f.centre,
+                3.0 * f.radius,
+            ))
         })
         .collect();
     if !items.is_empty() {
         out.push((
-            "joints.png".to_string(),
-            rigsmith_render::joint_sheet(&items, c, SHEET_SIZE).to_png_bytes(),
+            "joints".to_string(),
+            rigsmith_render::joint_sheet(&items, c, 512),
         ));
     }
     out
+}
+
+/// One weight heat map per deform bone that carries weight, named `weights_<bone>`
+/// (bone names with `:` and `/` replaced by `_`).
+pub fn render_heatmaps(c: &Character) -> Vec<(String, Image)> {
+    let Some(s) = c.skeleton.as_ref() else {
+        return Vec::new();
+    };
+    let mut used = vec![false; s.len()];
+    for p in &c.parts {
+        if let Some(w) = &p.weights {
+            for i in w.vertices.iter().flatten() {
+                if let Some(u) = used.get_mut(i.bone as usize) {
+                    *u |= i.weight > 0.0;
+                }
+            }
+        }
+    }
+    (0..s.len())
+        .filter(|&b| used[b] && s.bones[b].deform)
+        .map(|b| {
+            let name = s.bones[b].name.replace([':', '/', '\\'], "_");
+            (
+                format!("weights_{name}"),
+                rigsmith_render::weight_heatmap(c, b, 512),
+            )
+        })
+        .collect()
 }
 
 /// Writes `report.json` (the check report merged with `extra` fields), `report.html`
@@ -60,10 +96,13 @@ pub fn write_review_dir(
 ) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("{}: cannot create folder", dir.display()))?;
-    let sheets = render_sheets(c, r);
+    let sheets: Vec<(String, Vec<u8>)> = render_sheets(c, r, Skinning::Lbs)
+        .into_iter()
+        .map(|(n, img)| (n, img.to_png_bytes()))
+        .collect();
     let mut written = Vec::new();
     for (name, png) in &sheets {
-        let p = dir.join(name);
+        let p = dir.join(format!("{name}.png"));
         rigsmith::io::atomic::write_atomic(&p, png)?;
         written.push(p);
     }

@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use rigsmith::review::{check, html_report, posed_character, CheckOptions, Skinning};
+use rigsmith::review::{check, html_report, CheckOptions, Skinning};
 
 use crate::util::{BadInput, Ctx, Outcome};
 
@@ -26,6 +26,9 @@ pub struct Args {
     /// Write the review sheets (placement.png, poses.png, joints.png) into this folder.
     #[arg(long, value_name = "DIR")]
     pub sheets: Option<PathBuf>,
+    /// Also draw a weight heat map per deform bone (`weights_<bone>.png`, front and back).
+    #[arg(long)]
+    pub heatmaps: bool,
     /// Measure poses with dual-quaternion skinning instead of linear blend.
     #[arg(long)]
     pub dqs: bool,
@@ -48,7 +51,11 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let mut pngs: Vec<(String, Vec<u8>)> = Vec::new();
     if a.sheets.is_some() || a.html.is_some() {
         let pb = ctx.stage("drawing sheets");
-        for (name, img) in sheets(&c, &r, o.skinning) {
+        let mut imgs = crate::sheets::render_sheets(&c, &r, o.skinning);
+        if a.heatmaps {
+            imgs.extend(crate::sheets::render_heatmaps(&c));
+        }
+        for (name, img) in imgs {
             if let Some(dir) = &a.sheets {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
@@ -102,51 +109,4 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     } else {
         Outcome::Ok
     })
-}
-
-/// Renders the three review sheets: placement, poses (a row per pose) and joint
-/// close-ups of every flagged joint (or of the band poses when none is flagged).
-fn sheets(
-    c: &rigsmith::Character,
-    r: &rigsmith::review::CheckReport,
-    skinning: Skinning,
-) -> Vec<(String, rigsmith_render::Image)> {
-    let Some(s) = c.skeleton.as_ref() else {
-        return Vec::new();
-    };
-    let mut out = vec![(
-        "placement".to_string(),
-        rigsmith_render::placement_sheet(c, s, 1024),
-    )];
-    let rows: Vec<(String, Vec<Vec<glam::Vec3>>, Vec<(glam::Vec3, glam::Vec3)>)> = r
-        .poses
-        .iter()
-        .map(|p| {
-            let (parts, bones) = posed_character(c, p, skinning);
-            (p.name.clone(), parts, bones)
-        })
-        .collect();
-    out.push((
-        "poses".to_string(),
-        rigsmith_render::pose_sheet(&rows, c, 512),
-    ));
-    let items: Vec<(String, Vec<Vec<glam::Vec3>>, glam::Vec3, f32)> = r
-        .flagged_joints
-        .iter()
-        .filter_map(|f| {
-            let p = r.poses.iter().find(|p| p.name == f.pose)?;
-            let (parts, _) = posed_character(c, p, skinning);
-            Some((
-                format!("{} {}", f.pose, f.joint),
-                parts,
-                f.centre,
-                3.0 * f.radius,
-            ))
-        })
-        .collect();
-    out.push((
-        "joints".to_string(),
-        rigsmith_render::joint_sheet(&items, c, 512),
-    ));
-    out
 }

@@ -207,3 +207,52 @@ fn rigs_an_obj_in_a_pose() {
     assert!(s.find("mixamorig:LeftForeArm").is_some());
     assert!(c.parts.iter().all(|p| p.weights.is_some()));
 }
+
+#[test]
+fn check_draws_sheets_and_a_heat_map_per_bone() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("m.glb");
+    let out = rigsmith(&[
+        "rig",
+        "--demo",
+        "-o",
+        glb.to_str().unwrap(),
+        "--template",
+        "basic",
+        "--no-review",
+        "-q",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sheets = dir.path().join("sheets");
+    let out = rigsmith(&[
+        "check",
+        glb.to_str().unwrap(),
+        "--sheets",
+        sheets.to_str().unwrap(),
+        "--heatmaps",
+        "--json",
+    ]);
+    assert!(
+        out.status.code() == Some(0) || out.status.code() == Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(sheets.join("placement.png").exists() && sheets.join("poses.png").exists());
+    let heat = std::fs::read_dir(&sheets)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("weights_")
+        })
+        .count();
+    // The basic template has 23 deform bones (no fingers); every one that carries weight gets a map.
+    assert!(heat >= 15, "{heat} heat maps");
+    assert!(sheets.join("weights_thigh_l.png").exists());
+}
