@@ -39,6 +39,7 @@ pub fn read_obj(path: &Path) -> Result<Character> {
             Vec::new()
         }
     };
+    let file_order = vertex_file_order(path);
     let mut parts: Vec<Part> = Vec::new();
     for (i, model) in models.iter().enumerate() {
         let m = &model.mesh;
@@ -108,15 +109,19 @@ pub fn read_obj(path: &Path) -> Result<Character> {
             name = format!("{base}.{k}");
             k += 1;
         }
+        let mut mesh = Mesh {
+            positions,
+            triangles,
+            normals,
+            uvs,
+        };
+        if let Some(order) = &file_order {
+            to_file_order(&mut mesh, order);
+        }
         parts.push(Part {
             name,
             material,
-            mesh: Mesh {
-                positions,
-                triangles,
-                normals,
-                uvs,
-            },
+            mesh,
             weights: None,
             morphs: Vec::new(),
         });
@@ -134,4 +139,70 @@ pub fn read_obj(path: &Path) -> Result<Character> {
         vrm: None,
         warnings,
     })
+}
+
+/// Key of a position for matching it with the file's `v` lines.
+fn key(p: Vec3) -> [u32; 3] {
+    [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()]
+}
+
+/// For every `v` line's position, the index of its first occurrence in the file (parsed
+/// both straight to `f32` and through `f64`, so either rounding matches). `None` when
+/// the file cannot be read again (the part then keeps the reader's order).
+fn vertex_file_order(path: &Path) -> Option<std::collections::HashMap<[u32; 3], u32>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut map = std::collections::HashMap::new();
+    let mut n = 0u32;
+    for line in text.lines() {
+        let mut it = line.split_whitespace();
+        if it.next() != Some("v") {
+            continue;
+        }
+        let f: Vec<&str> = it.take(3).collect();
+        if f.len() == 3 {
+            let a = f
+                .iter()
+                .map(|t| t.parse::<f32>().unwrap_or(f32::NAN))
+                .collect::<Vec<_>>();
+            let b = f
+                .iter()
+                .map(|t| t.parse::<f64>().unwrap_or(f64::NAN) as f32)
+                .collect::<Vec<_>>();
+            map.entry(key(Vec3::new(a[0], a[1], a[2]))).or_insert(n);
+            map.entry(key(Vec3::new(b[0], b[1], b[2]))).or_insert(n);
+        }
+        n += 1;
+    }
+    Some(map)
+}
+
+/// Puts a part's vertices in the order their `v` lines have in the file (the reader
+/// numbers them by first use in a face), so vertex order is preserved from input to
+/// output. Vertices not found keep their relative order, after the others.
+fn to_file_order(mesh: &mut Mesh, order: &std::collections::HashMap<[u32; 3], u32>) {
+    let n = mesh.positions.len();
+    let keys: Vec<u32> = mesh
+        .positions
+        .iter()
+        .map(|p| order.get(&key(*p)).copied().unwrap_or(u32::MAX))
+        .collect();
+    let mut perm: Vec<usize> = (0..n).collect();
+    perm.sort_by_key(|&i| keys[i]); // stable: ties keep the reader's order
+    if perm.iter().enumerate().all(|(a, &b)| a == b) {
+        return;
+    }
+    let mut new_index = vec![0u32; n];
+    for (new, &old) in perm.iter().enumerate() {
+        new_index[old] = new as u32;
+    }
+    mesh.positions = perm.iter().map(|&i| mesh.positions[i]).collect();
+    if let Some(nr) = &mesh.normals {
+        mesh.normals = Some(perm.iter().map(|&i| nr[i]).collect());
+    }
+    if let Some(uv) = &mesh.uvs {
+        mesh.uvs = Some(perm.iter().map(|&i| uv[i]).collect());
+    }
+    for t in &mut mesh.triangles {
+        *t = t.map(|i| new_index[i as usize]);
+    }
 }

@@ -822,6 +822,32 @@ fn obj_groups_and_materials_become_parts() {
 }
 
 #[test]
+fn obj_vertices_keep_their_file_order() {
+    // Faces use the vertices out of order; the part keeps the order of the `v` lines.
+    let dir = tmpdir();
+    let obj = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0.5 2 0.25\n\
+        o body\nf 5 4 3\nf 3 2 1\nf 1 4 3\n";
+    let p = dir.path().join("order.obj");
+    std::fs::write(&p, obj).unwrap();
+    let c = read_character(&p).unwrap();
+    let m = &c.parts[0].mesh;
+    let want = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.5, 2.0, 0.25],
+    ];
+    assert_eq!(m.positions.len(), 5);
+    for (p, w) in m.positions.iter().zip(want) {
+        assert_eq!(p.to_array(), w);
+    }
+    // Triangles still name the same corners.
+    assert_eq!(m.triangles[0], [4, 3, 2]);
+    assert_eq!(m.triangles[1], [2, 1, 0]);
+}
+
+#[test]
 fn obj_bad_input() {
     let dir = tmpdir();
     let p = dir.path().join("bad.obj");
