@@ -32,3 +32,14 @@ pub fn mpfb2_dir() -> PathBuf {
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
+
+/// Asserts that a run succeeded, showing its stderr when it did not.
+#[allow(dead_code)]
+pub fn assert_ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -1,7 +1,7 @@
 //! Tests of `rigsmith rig`: the demo, a MakeHuman body as an unrigged GLB, batch mode
 //! with a bad file, and the refusal of an already rigged input.
 
-use crate::common::{mpfb2_dir, rigsmith};
+use crate::common::{assert_ok, mpfb2_dir, rigsmith};
 
 fn json_of(out: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -64,11 +64,7 @@ fn refuses_a_rigged_input_unless_rerig() {
         "-o",
         src.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let _ = data;
     let dst = dir.path().join("out.glb");
     let out = rigsmith(&[
@@ -94,11 +90,7 @@ fn refuses_a_rigged_input_unless_rerig() {
         "--no-review",
         "-q",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     assert!(dst.exists());
 }
 
@@ -138,11 +130,7 @@ fn batch_keeps_going_past_a_bad_file() {
         "-o",
         t.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     std::fs::write(inp.join("c_broken.glb"), b"glTF not really").unwrap();
     let outdir = dir.path().join("out");
     let out = rigsmith(&[
@@ -197,11 +185,7 @@ fn rigs_an_obj_in_a_pose() {
         "--no-review",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let c = rigsmith::io::read_character(&glb).unwrap();
     let s = c.skeleton.as_ref().unwrap();
     assert!(s.find("mixamorig:LeftForeArm").is_some());
@@ -222,11 +206,7 @@ fn check_draws_sheets_and_a_heat_map_per_bone() {
         "--no-review",
         "-q",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let sheets = dir.path().join("sheets");
     let out = rigsmith(&[
         "check",
