@@ -46,6 +46,9 @@ pub struct Check {
 
 impl Check {
     /// A check that passes when `value <= threshold`.
+    ///
+    /// Every field of a check is named at the call site, in the order of the report.
+    #[allow(clippy::too_many_arguments)]
     pub fn at_most(
         id: impl Into<String>,
         section: &str,
@@ -70,6 +73,7 @@ impl Check {
     }
 
     /// A check that passes when `value >= threshold`.
+    #[allow(clippy::too_many_arguments)]
     pub fn at_least(
         id: impl Into<String>,
         section: &str,

@@ -207,15 +207,10 @@ pub const COSMETIC_CLASSES: [&str; 15] = [
 /// `wings` count).
 pub fn cosmetic_class(name: &str) -> Option<&'static str> {
     let toks = tokens(name);
-    for class in COSMETIC_CLASSES {
-        if toks
-            .iter()
-            .any(|t| t == class || t.strip_suffix('s') == Some(class))
-        {
-            return Some(class);
-        }
-    }
-    None
+    COSMETIC_CLASSES.into_iter().find(|class| {
+        toks.iter()
+            .any(|t| t == class || t.strip_suffix('s') == Some(*class))
+    })
 }
 
 #[cfg(test)]
