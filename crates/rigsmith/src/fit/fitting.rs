@@ -22,12 +22,13 @@ use std::collections::BTreeMap;
 use glam::Vec3;
 use serde::Serialize;
 
-use super::landmarks::{find_landmarks, LandmarkOptions, Landmarks};
-use super::placement::{landmark_checks, placement_checks};
+use super::landmarks::{body_index, find_landmarks, LandmarkOptions, Landmarks};
+use super::placement::{landmark_checks, placement_checks_with};
 use super::templates::{bone_name, humanoid_map, twist_name, Role, Template, CENTRE, LEFT};
 use crate::error::{Error, Result};
 use crate::model::{Bone, Character, Skeleton};
 use crate::report::Check;
+use crate::review::bvh::Bvh;
 
 /// The smallest knee/elbow pre-bend the fitter leaves, degrees.
 pub const MIN_BEND_DEG: f32 = 2.0;
@@ -120,6 +121,34 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
         l.position = nb;
         let r = lm.points.get_mut(&format!("{b}_r")).unwrap();
         r.position = mir(nb);
+    }
+    // Clavicle inside the shoulder volume: when the clavicle bone's middle (left, or
+    // its mirror on the right) is outside the body, its head near the sternum is
+    // lowered in steps of 0.2% H (at most 5% H) until both middles are inside.
+    let body = &c.parts[body_index(c, &lo)?].mesh;
+    let bvh = Bvh::build(&body.positions, &body.triangles);
+    if let (Some(cl), Some(sh)) = (lm.get("clavicle_l"), lm.get("shoulder_l")) {
+        if !overridden.contains(&"clavicle_l") {
+            let ok = |p: Vec3| {
+                let m = 0.5 * (p + sh);
+                bvh.contains(m) && bvh.contains(mir(m))
+            };
+            if !ok(cl) {
+                if let Some(k) = (1..=25).find(|k| ok(cl - Vec3::Y * (0.002 * h * *k as f32))) {
+                    let p = cl - Vec3::Y * (0.002 * h * k as f32);
+                    for (n, q) in [("clavicle_l", p), ("clavicle_r", mir(p))] {
+                        if let Some(l) = lm.points.get_mut(n) {
+                            l.position = q;
+                            l.method.push_str(", lowered into the shoulder volume");
+                        }
+                    }
+                    lm.notes.push(format!(
+                        "clavicle head lowered {:.1}% H to keep the clavicle inside the body",
+                        0.2 * k as f32
+                    ));
+                }
+            }
+        }
     }
     let n_palm = lm.axes.get("palm_normal_l").copied().unwrap_or(-Vec3::Y);
     // Left and centre bones in game names.
@@ -278,7 +307,7 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
     }
     let skeleton = Skeleton { bones };
     skeleton.validate()?;
-    let mut checks = placement_checks(c, &skeleton);
+    let mut checks = placement_checks_with(c, &skeleton, Some(&bvh));
     let used: Vec<String> = CENTRE
         .iter()
         .flat_map(|r| [r.head.to_string(), r.tail.to_string()])

@@ -962,27 +962,88 @@ impl<'a> Side<'a> {
             "template: hand scaled to the measured hand",
             0.7,
         );
+        // The hand alone (triangles with every corner beyond the wrist), cut many times.
+        let near = |p: &Vec3| {
+            let q = *p - origin;
+            q.dot(a) > -0.01 * h && (q - a * q.dot(a)).length() < 0.12 * h
+        };
+        let hand_mesh = Mesh {
+            positions: self.m.positions.clone(),
+            triangles: self
+                .m
+                .triangles
+                .iter()
+                .copied()
+                .filter(|t| t.iter().all(|&i| near(&self.m.positions[i as usize])))
+                .collect(),
+            normals: None,
+            uvs: None,
+        };
+        // Separate digits or a mitten: count the loops across the finger region.
+        let digits = cross_sections(&[&hand_mesh], origin + d * (0.8 * len), d)
+            .into_iter()
+            .filter(|l| l.perimeter > 0.002 * h)
+            .count();
+        let mitten = digits < 3;
+        if mitten {
+            self.notes.push(format!(
+                "{side} hand: {digits} loop(s) across the fingers: a mitten; the finger \
+                 chains are spread inside it"
+            ));
+        }
         for (fi, f) in FINGERS.iter().enumerate() {
             let chain: [Vec3; 4] = std::array::from_fn(|j| to(HAND[fi][j]));
             let mut chain_out: Vec<(Vec3, &str)> = Vec::with_capacity(4);
-            for j in 0..4 {
-                let mut p = chain[j];
-                let mut method = "template: hand scaled to the measured hand";
-                // Centre the middle joints in the finger's own section.
-                if j == 1 || j == 2 {
-                    let dir = (chain[j + 1] - chain[j - 1]).normalize_or_zero();
-                    let near = cross_sections(&[self.m], p, dir)
-                        .into_iter()
-                        .filter(|l| {
-                            l.closed && l.radius < 0.02 * h && (l.center - p).length() < 0.015 * h
-                        })
-                        .min_by(|a, b| (a.center - p).length().total_cmp(&(b.center - p).length()));
-                    if let Some(l) = near {
-                        p = l.center;
-                        method = "template, centred in the finger section";
+            if mitten {
+                for (j, c) in chain.iter().enumerate() {
+                    let (p, ok) = inside_mitten(&hand_mesh, *c, origin, d, w, n, len, h);
+                    let method = if ok {
+                        "sections: spread inside the mitten, centred in its thickness"
+                    } else {
+                        "template: hand scaled to the measured hand"
+                    };
+                    let _ = j;
+                    chain_out.push((p, method));
+                }
+            } else {
+                for j in 0..4 {
+                    let mut p = chain[j];
+                    let mut method = "template: hand scaled to the measured hand";
+                    // Centre the middle joints in the finger's own section.
+                    if j == 1 || j == 2 {
+                        let dir = (chain[j + 1] - chain[j - 1]).normalize_or_zero();
+                        if let Some(l) = digit_loop(&hand_mesh, p, dir, h, 0.015 * h) {
+                            p = l;
+                            method = "template, centred in the finger section";
+                        }
+                    }
+                    chain_out.push((p, method));
+                }
+                // The thumb's base joint sits where its sections merge with the palm's
+                // web, and its own cut may catch a neighbour: follow the thumb back
+                // from its last joint and put the base joint on that axis, one
+                // template phalanx length back (extended straight past the web).
+                if fi == 0 {
+                    let back = (chain[1] - chain[2]).normalize_or_zero();
+                    let span = (chain[1] - chain[2]).length();
+                    let axis = follow_digit(&hand_mesh, chain_out[2].0, back, h, span);
+                    if axis.len() >= 3 {
+                        let (first, last) = (axis[0], axis[axis.len() - 1]);
+                        let dir = (last - first).normalize_or_zero();
+                        chain_out[1] = (
+                            first + dir * span,
+                            "sections: on the thumb's axis, followed back from its last joint",
+                        );
                     }
                 }
-                chain_out.push((p, method));
+                // Follow the digit from its middle joint to its end: the tip is the
+                // last section's centre, on the digit's axis.
+                let start = chain_out[2].0;
+                let dir = (chain[3] - chain[2]).normalize_or_zero();
+                let axis = follow_digit(&hand_mesh, start, dir, h, 0.1 * len + 0.05 * h);
+                if let Some(&end) = axis.last().filter(|_| axis.len() >= 3) {
+                    chain_out[3] = (end, "sections: end of the digit's sections");
+                }
             }
             // A finger curls on one axis: keep its joints on one plane through the
             // knuckle, spanned by the chain's direction and the palm normal.
@@ -1007,6 +1068,104 @@ impl<'a> Side<'a> {
         }
         Ok(())
     }
+}
+
+/// The centre of the small closed loop (a digit's section) of the cut through `p`
+/// normal to `dir` whose centre is nearest `p`, if within `reach`.
+fn digit_loop(m: &Mesh, p: Vec3, dir: Vec3, h: f32, reach: f32) -> Option<Vec3> {
+    cross_sections(&[m], p, dir)
+        .into_iter()
+        .filter(|l| l.closed && l.radius < 0.02 * h && l.perimeter > 0.001 * h)
+        .map(|l| l.center)
+        .filter(|c| (*c - p).length() < reach)
+        .min_by(|a, b| (*a - p).length().total_cmp(&(*b - p).length()))
+}
+
+/// Follows a digit from `start` along `dir` by sections 0.3% H apart, re-centring in
+/// each; returns the centres (the digit's axis) until the sections end or `max_len`.
+fn follow_digit(m: &Mesh, start: Vec3, dir: Vec3, h: f32, max_len: f32) -> Vec<Vec3> {
+    let step = 0.003 * h;
+    let mut out = Vec::new();
+    let Some(mut p) = digit_loop(m, start, dir, h, 0.012 * h) else {
+        return out;
+    };
+    out.push(p);
+    let mut d = dir;
+    let mut gone = 0.0;
+    while gone < max_len {
+        let q = p + d * step;
+        let Some(c) = digit_loop(m, q, d, h, 0.5 * step + 0.002 * h) else {
+            break;
+        };
+        if let Some(nd) = (c - p).try_normalize() {
+            d = (0.6 * d + 0.4 * nd).normalize_or_zero();
+        }
+        gone += (c - p).length();
+        p = c;
+        out.push(p);
+    }
+    out
+}
+
+/// Puts the template point `c` inside a mitten hand (no separate fingers): the cut
+/// normal to the hand direction `d` through `c` gives the hand's section; `c` is kept
+/// at its place along the hand (at most 95% of the hand length `len` from the wrist
+/// `origin`), moved across the hand (toward the thumb side `w`) to within the middle
+/// 60% of the section's width, and centred in the section's thickness (along the palm
+/// normal `n`) there. Returns the point and whether a section was found.
+#[allow(clippy::too_many_arguments)]
+fn inside_mitten(
+    m: &Mesh,
+    c: Vec3,
+    origin: Vec3,
+    d: Vec3,
+    w: Vec3,
+    n: Vec3,
+    len: f32,
+    h: f32,
+) -> (Vec3, bool) {
+    let s = (c - origin).dot(d).min(0.95 * len);
+    let p = origin + d * s + w * (c - origin).dot(w) + n * (c - origin).dot(n);
+    let Some(l) = cross_sections(&[m], p, d)
+        .into_iter()
+        .filter(|l| l.perimeter > 0.002 * h)
+        .min_by(|a, b| (a.center - p).length().total_cmp(&(b.center - p).length()))
+    else {
+        return (c, false);
+    };
+    // The loop in (across, thickness) coordinates about its centre.
+    let pts: Vec<(f32, f32)> = l
+        .points
+        .iter()
+        .map(|q| ((*q - l.center).dot(w), (*q - l.center).dot(n)))
+        .collect();
+    let (wlo, whi) = pts
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), q| {
+            (a.min(q.0), b.max(q.0))
+        });
+    let x = (p - l.center)
+        .dot(w)
+        .clamp(wlo + 0.2 * (whi - wlo), whi - 0.2 * (whi - wlo));
+    // Thickness at x: the crossings of the loop with the line across = x.
+    let k = pts.len();
+    let mut ys = Vec::new();
+    for i in 0..k {
+        let (a, b) = (pts[i], pts[(i + 1) % k]);
+        if (a.0 - x) * (b.0 - x) <= 0.0 && a.0 != b.0 {
+            ys.push(a.1 + (x - a.0) / (b.0 - a.0) * (b.1 - a.1));
+        }
+    }
+    let y = if ys.len() >= 2 {
+        let lo = ys.iter().copied().fold(f32::INFINITY, f32::min);
+        let hi = ys.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        0.5 * (lo + hi)
+    } else {
+        0.0
+    };
+    let along = (l.center - origin).dot(d);
+    let base = l.center - d * (along - s);
+    (base + w * x + n * y, true)
 }
 
 /// Face landmarks from the head's geometry and eye parts.
