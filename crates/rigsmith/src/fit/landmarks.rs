@@ -44,7 +44,7 @@ use std::collections::BTreeMap;
 use glam::{Mat3, Vec3};
 use serde::Serialize;
 
-use super::sections::{bounds, cross_sections, Loop};
+use super::sections::{bounds, cross_sections, Loop, Slicer};
 use crate::error::{Error, Result};
 use crate::model::{Character, Mesh};
 
@@ -360,6 +360,10 @@ fn describe(loops: &[Loop]) -> String {
 /// ending in `_c` are on the centre plane.
 struct Side<'a> {
     m: &'a Mesh,
+    /// Horizontal cuts of `m`.
+    ys: Slicer<'a>,
+    /// Cuts of `m` normal to X.
+    xs: Slicer<'a>,
     floor: f32,
     h: f32,
     cx: f32,
@@ -387,7 +391,8 @@ impl<'a> Side<'a> {
 
     fn hcut(&self, y: f32) -> Vec<Loop> {
         let min = 0.01 * self.h;
-        cross_sections(&[self.m], Vec3::new(0.0, y, 0.0), Vec3::Y)
+        self.ys
+            .cut(Vec3::new(0.0, y, 0.0))
             .into_iter()
             .filter(|l| l.perimeter > min)
             .collect()
@@ -424,6 +429,8 @@ impl<'a> Side<'a> {
     fn measure(m: &'a Mesh, lo: Vec3, h: f32, cx: f32, side: &str) -> Result<Side<'a>> {
         let mut s = Side {
             m,
+            ys: Slicer::new(m, Vec3::Y, 256),
+            xs: Slicer::new(m, Vec3::X, 256),
             floor: lo.y,
             h,
             cx,
@@ -718,7 +725,8 @@ impl<'a> Side<'a> {
         let span = xmax - self.cx;
         let crotch_y = self.points["crotch_c"].position.y;
         let xcut = |x: f32| -> Vec<Loop> {
-            cross_sections(&[self.m], Vec3::new(x, 0.0, 0.0), Vec3::X)
+            self.xs
+                .cut(Vec3::new(x, 0.0, 0.0))
                 .into_iter()
                 .filter(|l| l.perimeter > 0.01 * h)
                 .collect()
@@ -823,11 +831,13 @@ impl<'a> Side<'a> {
             })
             .map(|p| (*p - armpit_pt).dot(a))
             .fold(0.0f32, f32::max);
+        let along = Slicer::new(self.m, a, 256);
         let mut prof: Vec<(f32, Loop)> = Vec::new();
         let mut s = 0.55 * tip_s;
         while s < 0.9 * tip_s {
             let p = armpit_pt + a * s;
-            let near = cross_sections(&[self.m], p, a)
+            let near = along
+                .cut(p)
                 .into_iter()
                 .filter(|l| l.perimeter > 0.002 * h && (l.center - p).length() < 0.06 * h)
                 .min_by(|x, y| (x.center - p).length().total_cmp(&(y.center - p).length()));
@@ -874,7 +884,8 @@ impl<'a> Side<'a> {
         let ss = (shoulder - armpit_pt).dot(a);
         let es = ss + ELB_T * (ws - ss);
         let ep = armpit_pt + a * es;
-        let el = cross_sections(&[self.m], ep, a)
+        let el = along
+            .cut(ep)
             .into_iter()
             .filter(|l| (l.center - ep).length() < 0.06 * h)
             .min_by(|x, y| {

@@ -42,7 +42,7 @@ pub use landmarks::{find_landmarks, Landmark, LandmarkOptions, Landmarks, FINGER
 pub use limb_bend::modelled_bend;
 pub use model_check::{fix_model, model_check, ModelReport, Problem};
 pub use placement::{landmark_checks, placement_checks, FOLLOW_TOL_DEG, STRAIGHT_DEG};
-pub use sections::{cross_sections, Loop};
+pub use sections::{cross_sections, Loop, Slicer};
 pub use templates::{
     bone_name, humanoid_map, role_of, to_right, twist_name, Role, Row, Template, CENTRE, LEFT,
 };

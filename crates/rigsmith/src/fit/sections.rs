@@ -118,16 +118,29 @@ pub fn cross_sections(parts: &[&Mesh], plane_point: Vec3, plane_normal: Vec3) ->
 }
 
 fn cut_one(part: usize, m: &Mesh, p0: Vec3, n: Vec3, out: &mut Vec<Loop>) {
-    let nv = m.positions.len();
-    let dist: Vec<f32> = m.positions.iter().map(|p| (*p - p0).dot(n)).collect();
+    cut_tris(part, &m.positions, m.triangles.iter().copied(), p0, n, out);
+}
+
+/// Cuts the triangles `tris` (indices into `positions`, in the mesh's order) with
+/// the plane through `p0` with unit normal `n`.
+fn cut_tris(
+    part: usize,
+    positions: &[Vec3],
+    tris: impl Iterator<Item = [u32; 3]>,
+    p0: Vec3,
+    n: Vec3,
+    out: &mut Vec<Loop>,
+) {
+    let nv = positions.len();
     // Per crossed triangle: its two crossed edges (a < b keys) and their crossing points.
     let mut segs: Vec<[(u32, u32); 2]> = Vec::new();
     let mut pts: Vec<[Vec3; 2]> = Vec::new();
-    for t in &m.triangles {
+    for t in tris {
         if t.iter().any(|&i| i as usize >= nv) {
             continue;
         }
-        let s = t.map(|i| dist[i as usize] >= 0.0);
+        let dist = t.map(|i| (positions[i as usize] - p0).dot(n));
+        let s = dist.map(|d| d >= 0.0);
         if s[0] == s[1] && s[1] == s[2] {
             continue;
         }
@@ -137,8 +150,8 @@ fn cut_one(part: usize, m: &Mesh, p0: Vec3, n: Vec3, out: &mut Vec<Loop>) {
         for j in 0..3 {
             let (a, b) = (t[j], t[(j + 1) % 3]);
             if s[j] != s[(j + 1) % 3] && k < 2 {
-                let (da, db) = (dist[a as usize], dist[b as usize]);
-                let (pa, pb) = (m.positions[a as usize], m.positions[b as usize]);
+                let (da, db) = (dist[j], dist[(j + 1) % 3]);
+                let (pa, pb) = (positions[a as usize], positions[b as usize]);
                 e[k] = (a.min(b), a.max(b));
                 // Same point whichever triangle computes it: interpolate from the smaller index.
                 let (lo, hi, dl, dh) = if a < b {
@@ -236,6 +249,86 @@ fn cut_one(part: usize, m: &Mesh, p0: Vec3, n: Vec3, out: &mut Vec<Loop>) {
             out.push(Loop::from_points(part, fwd, closed));
         }
     }
+}
+
+/// Many cuts of one mesh by parallel planes: the triangles are sorted once into slabs
+/// along the planes' normal, and each cut looks only at the triangles of its slab.
+/// [`Slicer::cut`] returns the loops [`cross_sections`] returns for the same plane, in
+/// the same order.
+#[derive(Debug, Clone)]
+pub struct Slicer<'a> {
+    m: &'a Mesh,
+    n: Vec3,
+    lo: f32,
+    width: f32,
+    /// Per slab, the triangles (indices into `m.triangles`, increasing) it touches.
+    slabs: Vec<Vec<u32>>,
+}
+
+impl<'a> Slicer<'a> {
+    /// Sorts the triangles of `m` into `count` slabs along `normal` (any length but
+    /// zero; a zero normal gives a slicer that finds nothing).
+    pub fn new(m: &'a Mesh, normal: Vec3, count: usize) -> Slicer<'a> {
+        let n = normal.try_normalize().unwrap_or(Vec3::ZERO);
+        let nv = m.positions.len();
+        let proj: Vec<f32> = m.positions.iter().map(|p| p.dot(n)).collect();
+        let (lo, hi) = proj
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &x| {
+                (a.min(x), b.max(x))
+            });
+        let count = count.max(1);
+        let width = if hi > lo {
+            (hi - lo) / count as f32
+        } else {
+            1.0
+        };
+        let mut slabs = vec![Vec::new(); if n == Vec3::ZERO { 0 } else { count }];
+        if !slabs.is_empty() && lo.is_finite() {
+            for (k, t) in m.triangles.iter().enumerate() {
+                if t.iter().any(|&i| i as usize >= nv) {
+                    continue;
+                }
+                let d = t.map(|i| proj[i as usize]);
+                let (a, b) = (d[0].min(d[1]).min(d[2]), d[0].max(d[1]).max(d[2]));
+                let (sa, sb) = (slab(a, lo, width, count), slab(b, lo, width, count));
+                for s in &mut slabs[sa..=sb] {
+                    s.push(k as u32);
+                }
+            }
+        }
+        Slicer {
+            m,
+            n,
+            lo,
+            width,
+            slabs,
+        }
+    }
+
+    /// The loops of the plane through `plane_point` normal to the slicer's direction.
+    pub fn cut(&self, plane_point: Vec3) -> Vec<Loop> {
+        let mut out = Vec::new();
+        if self.slabs.is_empty() {
+            return out;
+        }
+        let c = plane_point.dot(self.n);
+        let k = slab(c, self.lo, self.width, self.slabs.len());
+        // A plane beyond the mesh crosses nothing.
+        let below = c < self.lo - 1e-6 * self.width;
+        let above = c > self.lo + self.width * self.slabs.len() as f32 + 1e-6 * self.width;
+        if below || above {
+            return out;
+        }
+        // Every triangle the plane crosses spans c, so slab k holds it.
+        let tris = self.slabs[k].iter().map(|&i| self.m.triangles[i as usize]);
+        cut_tris(0, &self.m.positions, tris, plane_point, self.n, &mut out);
+        out
+    }
+}
+
+fn slab(x: f32, lo: f32, width: f32, count: usize) -> usize {
+    (((x - lo) / width).floor().max(0.0) as usize).min(count - 1)
 }
 
 /// Axis-aligned bounds of points; `(0, 0)` when empty.
