@@ -124,7 +124,7 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
     }
     // Clavicle inside the shoulder volume: when the clavicle bone's middle (left, or
     // its mirror on the right) is outside the body, its head near the sternum is
-    // lowered in steps of 0.2% H (at most 5% H) until both middles are inside.
+    // lowered in steps of 0.2% H (at most 8% H) until both middles are inside.
     let body = &c.parts[body_index(c, &lo)?].mesh;
     let bvh = Bvh::build(&body.positions, &body.triangles);
     if let (Some(cl), Some(sh)) = (lm.get("clavicle_l"), lm.get("shoulder_l")) {
@@ -134,7 +134,7 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
                 bvh.contains(m) && bvh.contains(mir(m))
             };
             if !ok(cl) {
-                if let Some(k) = (1..=25).find(|k| ok(cl - Vec3::Y * (0.002 * h * *k as f32))) {
+                if let Some(k) = (1..=40).find(|k| ok(cl - Vec3::Y * (0.002 * h * *k as f32))) {
                     let p = cl - Vec3::Y * (0.002 * h * k as f32);
                     for (n, q) in [("clavicle_l", p), ("clavicle_r", mir(p))] {
                         if let Some(l) = lm.points.get_mut(n) {

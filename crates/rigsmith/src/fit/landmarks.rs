@@ -29,9 +29,11 @@
 //!   normal); the five finger chains (thumb included), three joints and a tip each,
 //!   and the knuckle line come from a hand template scaled to the measured hand and
 //!   then centred in each finger's own section.
-//! * **Face.** Eyes from eye parts (mean of each eye island) when present, else from
-//!   the sockets' estimate; nose tip = most forward point of the face; chin and jaw
-//!   from the head proportions.
+//! * **Face.** Eyes from eye parts (the mean of their vertices on each side of the
+//!   centre plane) when present, else from
+//!   an estimate from the head proportions (confidence 0.4); nose tip = most forward
+//!   point of the face above its lowest quarter; chin = lowest forward point of the
+//!   face above the neck; jaw pivot estimated between them, behind.
 //!
 //! Overrides replace a landmark by name (method `override`, confidence 1).
 //!
@@ -1186,18 +1188,23 @@ fn face(c: &Character, body: usize, lm: &mut Landmarks) {
         return;
     };
     let m = &c.parts[body].mesh;
+    let neck_y = lm.get("neck_narrowest").map_or(head.y, |p| p.y);
+    // The face: points near the mid-line above the neck's narrowest section.
     let head_pts: Vec<Vec3> = m
         .positions
         .iter()
         .copied()
-        .filter(|p| p.y > head.y && (p.x - lm.center_x).abs() < 0.06 * h)
+        .filter(|p| p.y > neck_y && (p.x - lm.center_x).abs() < 0.06 * h)
         .collect();
+    // Nose tip: the most forward point above the lowest quarter of the head (the chin
+    // and lips lie there) and below the crown.
     if let Some(nose) = head_pts
         .iter()
         .copied()
-        .filter(|p| p.y < top.y - 0.03 * h)
+        .filter(|p| p.y > neck_y + 0.25 * (top.y - neck_y) && p.y < top.y - 0.03 * h)
         .max_by(|a, b| a.z.total_cmp(&b.z))
     {
+        let nose = Vec3::new(lm.center_x, nose.y, nose.z);
         lm.points.insert(
             "nose_tip".into(),
             Landmark {
@@ -1208,18 +1215,25 @@ fn face(c: &Character, body: usize, lm: &mut Landmarks) {
         );
         let eye_y = nose.y + 0.3 * (top.y - nose.y);
         let mut eyes: Vec<(String, Vec3, &str, f32)> = Vec::new();
+        // Eye parts (one part for both eyes, or one per eye): the vertices on each side
+        // of the centre plane, averaged.
+        let mut sums = [(Vec3::ZERO, 0usize); 2];
         for p in &c.parts {
-            if p.name.to_ascii_lowercase().contains("eye")
-                && !p.name.to_ascii_lowercase().contains("lash")
-                && !p.mesh.positions.is_empty()
-            {
-                let mean =
-                    p.mesh.positions.iter().copied().sum::<Vec3>() / p.mesh.positions.len() as f32;
-                let side = if mean.x >= lm.center_x { "l" } else { "r" };
+            let name = p.name.to_ascii_lowercase();
+            if name.contains("eye") && !name.contains("lash") && !name.contains("brow") {
+                for v in &p.mesh.positions {
+                    let k = usize::from(v.x < lm.center_x);
+                    sums[k].0 += *v;
+                    sums[k].1 += 1;
+                }
+            }
+        }
+        for (k, side) in ["l", "r"].into_iter().enumerate() {
+            if sums[k].1 > 0 {
                 eyes.push((
                     format!("eye_{side}"),
-                    mean,
-                    "eye part: mean of its vertices",
+                    sums[k].0 / sums[k].1 as f32,
+                    "eye part: mean of its vertices on this side",
                     1.0,
                 ));
             }

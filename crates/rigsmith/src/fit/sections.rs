@@ -6,8 +6,10 @@
 //! the same loop when they cross the same mesh edge; following shared edges gives the
 //! loops. Topology, not distance, decides: two thighs that touch stay two loops.
 //!
-//! Open meshes (holes, cut garments) give chains that do not close: they are returned
-//! too, with `closed == false`, and measured as if closed by a straight line.
+//! Open meshes (holes, cut garments) give chains that do not close. Chains whose ends
+//! lie within four mean segment lengths of each other (and a quarter of their length)
+//! are joined across the gap (a small hole does not split a section); what still does not close is returned too,
+//! with `closed == false`, and measured as if closed by a straight line.
 //!
 //! ```
 //! use glam::Vec3;
@@ -180,6 +182,7 @@ fn cut_tris(
     }
     keys.sort_unstable();
     let mut used = vec![false; segs.len()];
+    let mut chains: Vec<(Vec<Vec3>, bool)> = Vec::new();
     let find = |key: (u32, u32), not: u32| -> Option<u32> {
         let start = keys.partition_point(|(k, _)| *k < key);
         keys[start..]
@@ -246,9 +249,81 @@ fn cut_tris(
             fwd = back;
         }
         if fwd.len() >= 2 {
-            out.push(Loop::from_points(part, fwd, closed));
+            chains.push((fwd, closed));
         }
     }
+    for (points, closed) in stitch(chains) {
+        out.push(Loop::from_points(part, points, closed));
+    }
+}
+
+/// Joins open chains across small holes: an open chain's end is joined to the nearest
+/// end of another open chain (or closed onto its own start) when the gap is at most
+/// four times the cut's mean segment length and at most a quarter of the joined
+/// chains' length (a missing face of a coarse box is not a small hole). Closed chains pass unchanged; the order
+/// is kept (a joined chain takes the place of its first piece).
+fn stitch(chains: Vec<(Vec<Vec3>, bool)>) -> Vec<(Vec<Vec3>, bool)> {
+    if chains.iter().all(|c| c.1) {
+        return chains;
+    }
+    let (mut len, mut n) = (0.0f32, 0usize);
+    for (p, closed) in &chains {
+        let k = if *closed { p.len() } else { p.len() - 1 };
+        for i in 0..k {
+            len += (p[(i + 1) % p.len()] - p[i]).length();
+            n += 1;
+        }
+    }
+    let tol = 4.0 * len / n.max(1) as f32;
+    let mut slots: Vec<Option<(Vec<Vec3>, bool)>> = chains.into_iter().map(Some).collect();
+    for i in 0..slots.len() {
+        let Some((mut pts, false)) = slots[i].clone() else {
+            continue;
+        };
+        let mut closed = false;
+        // Grow the end, then (reversed) the start.
+        for _pass in 0..2 {
+            loop {
+                let end = pts[pts.len() - 1];
+                let mut best: Option<(f32, usize, bool)> = None;
+                for (j, c) in slots.iter().enumerate() {
+                    let Some((q, false)) = c else { continue };
+                    if j == i {
+                        continue;
+                    }
+                    let reach = tol.min(0.25 * (polyline(&pts) + polyline(q)));
+                    for (rev, e) in [(false, q[0]), (true, q[q.len() - 1])] {
+                        let d = (e - end).length();
+                        if d <= reach && best.is_none_or(|b| d < b.0) {
+                            best = Some((d, j, rev));
+                        }
+                    }
+                }
+                let own = (pts[0] - end).length();
+                let own_reach = tol.min(0.25 * polyline(&pts));
+                match best {
+                    Some((d, j, rev)) if pts.len() < 3 || d < own || own > own_reach => {
+                        let Some((mut q, _)) = slots[j].take() else {
+                            break;
+                        };
+                        if rev {
+                            q.reverse();
+                        }
+                        pts.extend(q);
+                    }
+                    _ => break,
+                }
+            }
+            pts.reverse();
+        }
+        if pts.len() >= 3
+            && (pts[0] - pts[pts.len() - 1]).length() <= tol.min(0.25 * polyline(&pts))
+        {
+            closed = true;
+        }
+        slots[i] = Some((pts, closed));
+    }
+    slots.into_iter().flatten().collect()
 }
 
 /// Many cuts of one mesh by parallel planes: the triangles are sorted once into slabs
@@ -329,6 +404,11 @@ impl<'a> Slicer<'a> {
 
 fn slab(x: f32, lo: f32, width: f32, count: usize) -> usize {
     (((x - lo) / width).floor().max(0.0) as usize).min(count - 1)
+}
+
+/// Length of a polyline (not closed).
+fn polyline(p: &[Vec3]) -> f32 {
+    p.windows(2).map(|w| (w[1] - w[0]).length()).sum()
 }
 
 /// Axis-aligned bounds of points; `(0, 0)` when empty.
