@@ -8,8 +8,10 @@
 //! Rules (rubric A):
 //! * **Pre-bend.** The knee lies forward of the hip-ankle line and the elbow behind
 //!   the shoulder-wrist line. A limb modelled straight (or bent the wrong way) gets
-//!   [`DEFAULT_BEND_DEG`]; a limb modelled bent the right way keeps the mesh's bend
-//!   (at least [`MIN_BEND_DEG`], at most [`MAX_BEND_DEG`]). In the other view the
+//!   [`DEFAULT_BEND_DEG`]. Otherwise the joint keeps the bend of the limb's middle
+//!   section (at least [`MIN_BEND_DEG`]), at most 15 deg when the limb is modelled
+//!   straight ([`modelled_bend`](super::modelled_bend) at most 15 deg) and at most
+//!   [`MAX_BEND_DEG`] when it is modelled bent. In the other view the
 //!   chain is straight (the joint is moved onto the plane of the line and the bend
 //!   direction).
 //! * **Hinge on local X.** Thigh, calf, upper arm and forearm get `x_axis` normal to
@@ -23,7 +25,8 @@ use glam::Vec3;
 use serde::Serialize;
 
 use super::landmarks::{body_index, find_landmarks, LandmarkOptions, Landmarks};
-use super::placement::{landmark_checks, placement_checks_with};
+use super::limb_bend::modelled_bend;
+use super::placement::{landmark_checks, placement_checks_with, STRAIGHT_DEG};
 use super::templates::{bone_name, humanoid_map, twist_name, Role, Template, CENTRE, LEFT};
 use crate::error::{Error, Result};
 use crate::model::{Bone, Character, Skeleton};
@@ -116,7 +119,12 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
         if overridden.contains(&format!("{b}_l").as_str()) {
             continue;
         }
-        let nb = prebend(pa, pb, pc, dir);
+        // A limb modelled straight gets at most the rubric's 15 deg; a limb modelled
+        // bent keeps its bend.
+        let body = &c.parts[body_index(c, &lo)?].mesh;
+        let straight = modelled_bend(body, pa, pc, dir, h).is_none_or(|m| m <= STRAIGHT_DEG);
+        let max = if straight { STRAIGHT_DEG } else { MAX_BEND_DEG };
+        let nb = prebend(pa, pb, pc, dir, max);
         let l = lm.points.get_mut(&format!("{b}_l")).unwrap();
         l.position = nb;
         let r = lm.points.get_mut(&format!("{b}_r")).unwrap();
@@ -354,8 +362,8 @@ pub fn bend_angle(a: Vec3, b: Vec3, c: Vec3) -> f32 {
 }
 
 /// Moves the middle joint `b` onto the plane of the line a-c and `dir`, with a bend
-/// toward `dir` between [`MIN_BEND_DEG`] and [`MAX_BEND_DEG`].
-fn prebend(a: Vec3, b: Vec3, c: Vec3, dir: Vec3) -> Vec3 {
+/// toward `dir` between [`MIN_BEND_DEG`] and `max_deg`.
+fn prebend(a: Vec3, b: Vec3, c: Vec3, dir: Vec3, max_deg: f32) -> Vec3 {
     let l = c - a;
     let len = l.length();
     if len <= 0.0 {
@@ -369,8 +377,8 @@ fn prebend(a: Vec3, b: Vec3, c: Vec3, dir: Vec3) -> Vec3 {
     let angle = |o: f32| bend_angle(a, base + bend * o, c);
     let target = if off <= 0.0 || angle(off) < MIN_BEND_DEG {
         DEFAULT_BEND_DEG
-    } else if angle(off) > MAX_BEND_DEG {
-        MAX_BEND_DEG
+    } else if angle(off) > max_deg {
+        max_deg
     } else {
         return base + bend * off;
     };

@@ -449,7 +449,32 @@ impl<'a> Side<'a> {
 
     fn legs(&mut self, side: &str) -> Result<()> {
         let h = self.h;
-        let y25 = self.y(0.25);
+        // Legs are looked for at 25% of the height; short-legged (stylized, big-headed)
+        // figures whose cut there is one body section are looked at lower, down to 8%.
+        let two_legs = |f: f32| {
+            let cut = self.hcut(self.y(f));
+            let left = cut
+                .iter()
+                .filter(|l| l.lo.x > self.cx && l.perimeter > 0.05 * h)
+                .count();
+            let spanning = cut.iter().any(|l| l.lo.x < self.cx && l.hi.x > self.cx);
+            left == 1 && !spanning
+        };
+        let start = if two_legs(0.25) {
+            0.25
+        } else {
+            (0..6)
+                .map(|k| 0.22 - 0.028 * k as f32)
+                .find(|&f| two_legs(f))
+                .unwrap_or(0.25)
+        };
+        if start < 0.25 {
+            self.notes.push(format!(
+                "{side} leg: the legs separate only below 25% of the height (found at {:.0}%): short legs",
+                100.0 * start
+            ));
+        }
+        let y25 = self.y(start);
         let cut = self.hcut(y25);
         let big = |l: &&Loop| l.perimeter > 0.05 * h;
         let this_side = cut.iter().filter(|l| l.lo.x > self.cx).filter(big).count();
@@ -457,7 +482,9 @@ impl<'a> Side<'a> {
             return Err(Error::stage(
                 "fit",
                 format!(
-                    "crotch: the cut at 25% of the height (y = {y25:.3}) shows {this_side} leg                      sections on the {side} side [{}]: not a biped (a quadruped?)",
+                    "crotch: the cut at {:.0}% of the height (y = {y25:.3}) shows {this_side} leg \
+                     sections on the {side} side [{}]: not a biped (a quadruped?)",
+                    100.0 * start,
                     describe(&cut)
                 ),
             ));
@@ -467,9 +494,10 @@ impl<'a> Side<'a> {
             return Err(Error::stage(
                 "fit",
                 format!(
-                    "crotch: the cut at 25% of the height (y = {y25:.3}) shows {} loop(s) \
+                    "crotch: the cut at {:.0}% of the height (y = {y25:.3}) shows {} loop(s) \
                      [{}] where two separate legs, one each side of x = {:.3}, were expected \
                      ({} leg): not a standing biped, or legs not separated",
+                    100.0 * start,
                     cut.len(),
                     describe(&cut),
                     self.cx,
@@ -478,9 +506,9 @@ impl<'a> Side<'a> {
             ));
         }
         // Crotch: first cut, going up, where one loop spans the centre.
-        let mut below = 0.25;
+        let mut below = start;
         let mut above = None;
-        let mut f = 0.25;
+        let mut f = start;
         while f < 0.8 {
             f += 0.01;
             if self.central_loop(self.y(f)).is_some() {
@@ -552,6 +580,28 @@ impl<'a> Side<'a> {
             }
             f += 0.005;
         }
+        // Short stylized legs (boots, no round ankle): the narrowest leg section in the
+        // lower half of the leg, as an estimate.
+        let mut ankle_conf = 0.9;
+        if ankle.is_none() {
+            let mut f = 0.02;
+            let mut best: Option<Loop> = None;
+            while self.y(f) < self.floor + 0.5 * (crotch_y - self.floor) {
+                if let Some(l) = self.leg_loop(self.y(f)) {
+                    if best.as_ref().is_none_or(|b| l.perimeter < b.perimeter) {
+                        best = Some(l);
+                    }
+                }
+                f += 0.005;
+            }
+            if best.is_some() {
+                ankle_conf = 0.5;
+                self.notes.push(format!(
+                    "{side} ankle: no round leg section; the narrowest section of the lower leg is used"
+                ));
+            }
+            ankle = best;
+        }
         let Some(al) = ankle else {
             return Err(Error::stage(
                 "fit",
@@ -565,7 +615,12 @@ impl<'a> Side<'a> {
             "sections: first round leg section",
             1.0,
         );
-        self.put("ankle", ankle, "sections: first round leg section", 0.9);
+        self.put(
+            "ankle",
+            ankle,
+            "sections: first round leg section",
+            ankle_conf,
+        );
         let ky = ankle.y + KNEE_T * (hip.y - ankle.y);
         let kl = self.leg_loop(ky).ok_or_else(|| {
             Error::stage("fit", format!("knee: no {side} leg section at y = {ky:.3}"))
@@ -817,6 +872,20 @@ impl<'a> Side<'a> {
             1.0,
         );
         let _ = al;
+        // The widest thing above the crotch is not an arm when it lies above the neck
+        // (ears, a hat brim, hair): refuse rather than fit arms to it.
+        let neck_y = self.points["neck_narrowest_c"].position.y;
+        if centres[0].y > neck_y {
+            return Err(Error::stage(
+                "fit",
+                format!(
+                    "armpit: the widest {side} limb (out to x = {xmax:.3}) is at y = {:.3}, \
+                     above the neck's narrowest section (y = {neck_y:.3}): ears, hair or a hat \
+                     wider than the arms? Fit the body part alone",
+                    centres[0].y
+                ),
+            ));
+        }
         self.axes.insert("arm".into(), a);
         let up = (Vec3::Y - a * a.y).normalize_or_zero();
         let fwd = a.cross(up).normalize_or_zero() * -1.0; // +Z-ish for the left arm

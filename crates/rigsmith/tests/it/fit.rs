@@ -5,6 +5,9 @@
 #[path = "../../examples/fit_accuracy.rs"]
 #[allow(dead_code)]
 mod acc;
+#[path = "../../examples/fit_quaternius.rs"]
+#[allow(dead_code)]
+mod quat;
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -807,4 +810,48 @@ fn face_landmarks_sit_on_the_face() {
         let d = (s.bones[s.find(f).unwrap()].head - gt[f].0).length() / h * 100.0;
         assert!(d < 1.0, "{f}: {d:.2}% H");
     }
+}
+
+#[test]
+fn quaternius_humanoids_fit_without_blocker_and_odd_ones_are_refused() {
+    let dir = common::quaternius_dir();
+    let read = |f: &str| rigsmith::io::read_character(&dir.join(format!("{f}.glb"))).unwrap();
+    // The man (T pose) and the knight (A pose, 5.6 m tall): fitted, no blocker fails,
+    // the legs within 5% H of the artist's joints.
+    for (f, names) in [
+        ("men_Casual", ["UpperLeg.L", "LowerLeg.L", "UpperArm.L"]),
+        (
+            "knight_KnightCharacter",
+            ["UpperLeg.L", "LowerLeg.L", "UpperArm.L"],
+        ),
+    ] {
+        let c = read(f);
+        let artist = c.skeleton.clone().unwrap();
+        let body = quat::as_one_body(&c, "");
+        let r = fit(&body, &FitOptions::default()).unwrap();
+        assert!(
+            !r.checks
+                .iter()
+                .any(|k| !k.passed && k.severity == Severity::Blocker),
+            "{f}: {:?}",
+            failures(&r)
+        );
+        let h = height(&body);
+        for n in names {
+            let g = quat::MAP.iter().find(|m| m.0 == n).unwrap().1;
+            let a = artist.bones[artist.find(n).unwrap()].head;
+            let b = r.skeleton.bones[r.skeleton.find(g).unwrap()].head;
+            let d = 100.0 * (a - b).length() / h;
+            assert!(d < 5.0, "{f} {g}: {d:.2}% H from the artist's {n}");
+        }
+    }
+    // The chibi's ears are wider than its arms: a clear refusal, not arms on the ears.
+    let e = fit_err(&quat::as_one_body(
+        &read("platformer_Character_HumanoidRig"),
+        "",
+    ));
+    assert!(e.contains("armpit") && e.contains("ears"), "{e}");
+    // The fox lies along Z: refused.
+    let e = fit_err(&quat::as_one_body(&read("animals_Fox"), ""));
+    assert!(e.contains("biped"), "{e}");
 }
