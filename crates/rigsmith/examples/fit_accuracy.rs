@@ -122,6 +122,7 @@ fn main() {
     let corpus = open(&corpus_dir());
     let opts = rigsmith::fit::FitOptions::default();
     let mut all: BTreeMap<String, Vec<f32>> = BTreeMap::new();
+    let mut bends: Vec<String> = Vec::new();
     println!("| variant | height m | major mean % H | major worst % H (joint) | fingers mean % H | fingers worst % H | fit ms |");
     println!("|---|---|---|---|---|---|---|");
     for v in VARIANTS {
@@ -142,6 +143,20 @@ fn main() {
                 v.name, k.id, k.severity, k.value, k.threshold, k.detail
             );
         }
+        bends.push(format!(
+            "| {} | {} | {} |",
+            v.name,
+            bend_row(
+                &ch,
+                &r.skeleton,
+                &gt,
+                "upperarm_l",
+                "lowerarm_l",
+                -Vec3::Z,
+                h
+            ),
+            bend_row(&ch, &r.skeleton, &gt, "thigh_l", "calf_l", Vec3::Z, h)
+        ));
         let e = errors(&r.skeleton, &gt, h);
         for (k, x) in &e {
             all.entry(k.clone()).or_default().push(*x);
@@ -164,4 +179,42 @@ fn main() {
         let worst = xs.iter().cloned().fold(0.0, f32::max);
         println!("| {k} | {mean:.2} | {worst:.2} |");
     }
+    println!();
+    println!(
+        "| variant | elbow modelled / fitted / artist deg | knee modelled / fitted / artist deg |"
+    );
+    println!("|---|---|---|");
+    for b in &bends {
+        println!("{b}");
+    }
+}
+
+/// `modelled / fitted / artist` bend (deg, toward `dir`) of the limb whose upper bone is
+/// `upper` and lower bone `lower`: the mesh's modelled bend measured between the fitted
+/// root and end joints, the fitted bones' bend and the artist rig's bend.
+fn bend_row(
+    c: &Character,
+    s: &Skeleton,
+    gt: &BTreeMap<String, (Vec3, Vec3)>,
+    upper: &str,
+    lower: &str,
+    dir: Vec3,
+    h: f32,
+) -> String {
+    let signed = |a: Vec3, j: Vec3, e: Vec3| {
+        let u = (e - a).normalize_or_zero();
+        let off = (j - a) - u * (j - a).dot(u);
+        rigsmith::fit::bend_angle(a, j, e) * off.dot(dir).signum()
+    };
+    let (Some(iu), Some(il)) = (s.find(upper), s.find(lower)) else {
+        return "- | -".into();
+    };
+    let (a, j, e) = (s.bones[iu].head, s.bones[il].head, s.bones[il].tail);
+    let modelled = rigsmith::fit::modelled_bend(&c.parts[0].mesh, a, e, dir, h)
+        .map_or("-".to_string(), |m| format!("{m:.1}"));
+    let artist = match (gt.get(upper), gt.get(lower)) {
+        (Some(u), Some(l)) => format!("{:.1}", signed(u.0, l.0, l.1)),
+        _ => "-".into(),
+    };
+    format!("{modelled} / {:.1} / {artist}", signed(a, j, e))
 }

@@ -8,8 +8,10 @@
 //! Rules (rubric A):
 //! * **Pre-bend.** The knee lies forward of the hip-ankle line and the elbow behind
 //!   the shoulder-wrist line. A limb modelled straight (or bent the wrong way) gets
-//!   [`DEFAULT_BEND_DEG`]; a limb modelled bent the right way keeps the mesh's bend
-//!   (at least [`MIN_BEND_DEG`], at most [`MAX_BEND_DEG`]). In the other view the
+//!   [`DEFAULT_BEND_DEG`]. Otherwise the joint keeps the bend of the limb's middle
+//!   section (at least [`MIN_BEND_DEG`]), at most 15 deg when the limb is modelled
+//!   straight ([`modelled_bend`](super::modelled_bend) at most 15 deg) and at most
+//!   [`MAX_BEND_DEG`] when it is modelled bent. In the other view the
 //!   chain is straight (the joint is moved onto the plane of the line and the bend
 //!   direction).
 //! * **Hinge on local X.** Thigh, calf, upper arm and forearm get `x_axis` normal to
@@ -22,12 +24,14 @@ use std::collections::BTreeMap;
 use glam::Vec3;
 use serde::Serialize;
 
-use super::landmarks::{find_landmarks, LandmarkOptions, Landmarks};
-use super::placement::{landmark_checks, placement_checks};
+use super::landmarks::{body_index, find_landmarks, LandmarkOptions, Landmarks};
+use super::limb_bend::modelled_bend;
+use super::placement::{landmark_checks, placement_checks_with, STRAIGHT_DEG};
 use super::templates::{bone_name, humanoid_map, twist_name, Role, Template, CENTRE, LEFT};
 use crate::error::{Error, Result};
 use crate::model::{Bone, Character, Skeleton};
 use crate::report::Check;
+use crate::review::bvh::Bvh;
 
 /// The smallest knee/elbow pre-bend the fitter leaves, degrees.
 pub const MIN_BEND_DEG: f32 = 2.0;
@@ -115,11 +119,44 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
         if overridden.contains(&format!("{b}_l").as_str()) {
             continue;
         }
-        let nb = prebend(pa, pb, pc, dir);
+        // A limb modelled straight gets at most the rubric's 15 deg; a limb modelled
+        // bent keeps its bend.
+        let body = &c.parts[body_index(c, &lo)?].mesh;
+        let straight = modelled_bend(body, pa, pc, dir, h).is_none_or(|m| m <= STRAIGHT_DEG);
+        let max = if straight { STRAIGHT_DEG } else { MAX_BEND_DEG };
+        let nb = prebend(pa, pb, pc, dir, max);
         let l = lm.points.get_mut(&format!("{b}_l")).unwrap();
         l.position = nb;
         let r = lm.points.get_mut(&format!("{b}_r")).unwrap();
         r.position = mir(nb);
+    }
+    // Clavicle inside the shoulder volume: when the clavicle bone's middle (left, or
+    // its mirror on the right) is outside the body, its head near the sternum is
+    // lowered in steps of 0.2% H (at most 8% H) until both middles are inside.
+    let body = &c.parts[body_index(c, &lo)?].mesh;
+    let bvh = Bvh::build(&body.positions, &body.triangles);
+    if let (Some(cl), Some(sh)) = (lm.get("clavicle_l"), lm.get("shoulder_l")) {
+        if !overridden.contains(&"clavicle_l") {
+            let ok = |p: Vec3| {
+                let m = 0.5 * (p + sh);
+                bvh.contains(m) && bvh.contains(mir(m))
+            };
+            if !ok(cl) {
+                if let Some(k) = (1..=40).find(|k| ok(cl - Vec3::Y * (0.002 * h * *k as f32))) {
+                    let p = cl - Vec3::Y * (0.002 * h * k as f32);
+                    for (n, q) in [("clavicle_l", p), ("clavicle_r", mir(p))] {
+                        if let Some(l) = lm.points.get_mut(n) {
+                            l.position = q;
+                            l.method.push_str(", lowered into the shoulder volume");
+                        }
+                    }
+                    lm.notes.push(format!(
+                        "clavicle head lowered {:.1}% H to keep the clavicle inside the body",
+                        0.2 * k as f32
+                    ));
+                }
+            }
+        }
     }
     let n_palm = lm.axes.get("palm_normal_l").copied().unwrap_or(-Vec3::Y);
     // Left and centre bones in game names.
@@ -278,7 +315,7 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
     }
     let skeleton = Skeleton { bones };
     skeleton.validate()?;
-    let mut checks = placement_checks(c, &skeleton);
+    let mut checks = placement_checks_with(c, &skeleton, Some(&bvh));
     let used: Vec<String> = CENTRE
         .iter()
         .flat_map(|r| [r.head.to_string(), r.tail.to_string()])
@@ -325,8 +362,8 @@ pub fn bend_angle(a: Vec3, b: Vec3, c: Vec3) -> f32 {
 }
 
 /// Moves the middle joint `b` onto the plane of the line a-c and `dir`, with a bend
-/// toward `dir` between [`MIN_BEND_DEG`] and [`MAX_BEND_DEG`].
-fn prebend(a: Vec3, b: Vec3, c: Vec3, dir: Vec3) -> Vec3 {
+/// toward `dir` between [`MIN_BEND_DEG`] and `max_deg`.
+fn prebend(a: Vec3, b: Vec3, c: Vec3, dir: Vec3, max_deg: f32) -> Vec3 {
     let l = c - a;
     let len = l.length();
     if len <= 0.0 {
@@ -340,8 +377,8 @@ fn prebend(a: Vec3, b: Vec3, c: Vec3, dir: Vec3) -> Vec3 {
     let angle = |o: f32| bend_angle(a, base + bend * o, c);
     let target = if off <= 0.0 || angle(off) < MIN_BEND_DEG {
         DEFAULT_BEND_DEG
-    } else if angle(off) > MAX_BEND_DEG {
-        MAX_BEND_DEG
+    } else if angle(off) > max_deg {
+        max_deg
     } else {
         return base + bend * off;
     };

@@ -29,9 +29,11 @@
 //!   normal); the five finger chains (thumb included), three joints and a tip each,
 //!   and the knuckle line come from a hand template scaled to the measured hand and
 //!   then centred in each finger's own section.
-//! * **Face.** Eyes from eye parts (mean of each eye island) when present, else from
-//!   the sockets' estimate; nose tip = most forward point of the face; chin and jaw
-//!   from the head proportions.
+//! * **Face.** Eyes from eye parts (the mean of their vertices on each side of the
+//!   centre plane) when present, else from
+//!   an estimate from the head proportions (confidence 0.4); nose tip = most forward
+//!   point of the face above its lowest quarter; chin = lowest forward point of the
+//!   face above the neck; jaw pivot estimated between them, behind.
 //!
 //! Overrides replace a landmark by name (method `override`, confidence 1).
 //!
@@ -44,7 +46,7 @@ use std::collections::BTreeMap;
 use glam::{Mat3, Vec3};
 use serde::Serialize;
 
-use super::sections::{bounds, cross_sections, Loop};
+use super::sections::{bounds, cross_sections, Loop, Slicer};
 use crate::error::{Error, Result};
 use crate::model::{Character, Mesh};
 
@@ -360,6 +362,10 @@ fn describe(loops: &[Loop]) -> String {
 /// ending in `_c` are on the centre plane.
 struct Side<'a> {
     m: &'a Mesh,
+    /// Horizontal cuts of `m`.
+    ys: Slicer<'a>,
+    /// Cuts of `m` normal to X.
+    xs: Slicer<'a>,
     floor: f32,
     h: f32,
     cx: f32,
@@ -387,7 +393,8 @@ impl<'a> Side<'a> {
 
     fn hcut(&self, y: f32) -> Vec<Loop> {
         let min = 0.01 * self.h;
-        cross_sections(&[self.m], Vec3::new(0.0, y, 0.0), Vec3::Y)
+        self.ys
+            .cut(Vec3::new(0.0, y, 0.0))
             .into_iter()
             .filter(|l| l.perimeter > min)
             .collect()
@@ -424,6 +431,8 @@ impl<'a> Side<'a> {
     fn measure(m: &'a Mesh, lo: Vec3, h: f32, cx: f32, side: &str) -> Result<Side<'a>> {
         let mut s = Side {
             m,
+            ys: Slicer::new(m, Vec3::Y, 256),
+            xs: Slicer::new(m, Vec3::X, 256),
             floor: lo.y,
             h,
             cx,
@@ -440,7 +449,32 @@ impl<'a> Side<'a> {
 
     fn legs(&mut self, side: &str) -> Result<()> {
         let h = self.h;
-        let y25 = self.y(0.25);
+        // Legs are looked for at 25% of the height; short-legged (stylized, big-headed)
+        // figures whose cut there is one body section are looked at lower, down to 8%.
+        let two_legs = |f: f32| {
+            let cut = self.hcut(self.y(f));
+            let left = cut
+                .iter()
+                .filter(|l| l.lo.x > self.cx && l.perimeter > 0.05 * h)
+                .count();
+            let spanning = cut.iter().any(|l| l.lo.x < self.cx && l.hi.x > self.cx);
+            left == 1 && !spanning
+        };
+        let start = if two_legs(0.25) {
+            0.25
+        } else {
+            (0..6)
+                .map(|k| 0.22 - 0.028 * k as f32)
+                .find(|&f| two_legs(f))
+                .unwrap_or(0.25)
+        };
+        if start < 0.25 {
+            self.notes.push(format!(
+                "{side} leg: the legs separate only below 25% of the height (found at {:.0}%): short legs",
+                100.0 * start
+            ));
+        }
+        let y25 = self.y(start);
         let cut = self.hcut(y25);
         let big = |l: &&Loop| l.perimeter > 0.05 * h;
         let this_side = cut.iter().filter(|l| l.lo.x > self.cx).filter(big).count();
@@ -448,7 +482,9 @@ impl<'a> Side<'a> {
             return Err(Error::stage(
                 "fit",
                 format!(
-                    "crotch: the cut at 25% of the height (y = {y25:.3}) shows {this_side} leg                      sections on the {side} side [{}]: not a biped (a quadruped?)",
+                    "crotch: the cut at {:.0}% of the height (y = {y25:.3}) shows {this_side} leg \
+                     sections on the {side} side [{}]: not a biped (a quadruped?)",
+                    100.0 * start,
                     describe(&cut)
                 ),
             ));
@@ -458,9 +494,10 @@ impl<'a> Side<'a> {
             return Err(Error::stage(
                 "fit",
                 format!(
-                    "crotch: the cut at 25% of the height (y = {y25:.3}) shows {} loop(s) \
+                    "crotch: the cut at {:.0}% of the height (y = {y25:.3}) shows {} loop(s) \
                      [{}] where two separate legs, one each side of x = {:.3}, were expected \
                      ({} leg): not a standing biped, or legs not separated",
+                    100.0 * start,
                     cut.len(),
                     describe(&cut),
                     self.cx,
@@ -469,9 +506,9 @@ impl<'a> Side<'a> {
             ));
         }
         // Crotch: first cut, going up, where one loop spans the centre.
-        let mut below = 0.25;
+        let mut below = start;
         let mut above = None;
-        let mut f = 0.25;
+        let mut f = start;
         while f < 0.8 {
             f += 0.01;
             if self.central_loop(self.y(f)).is_some() {
@@ -543,6 +580,28 @@ impl<'a> Side<'a> {
             }
             f += 0.005;
         }
+        // Short stylized legs (boots, no round ankle): the narrowest leg section in the
+        // lower half of the leg, as an estimate.
+        let mut ankle_conf = 0.9;
+        if ankle.is_none() {
+            let mut f = 0.02;
+            let mut best: Option<Loop> = None;
+            while self.y(f) < self.floor + 0.5 * (crotch_y - self.floor) {
+                if let Some(l) = self.leg_loop(self.y(f)) {
+                    if best.as_ref().is_none_or(|b| l.perimeter < b.perimeter) {
+                        best = Some(l);
+                    }
+                }
+                f += 0.005;
+            }
+            if best.is_some() {
+                ankle_conf = 0.5;
+                self.notes.push(format!(
+                    "{side} ankle: no round leg section; the narrowest section of the lower leg is used"
+                ));
+            }
+            ankle = best;
+        }
         let Some(al) = ankle else {
             return Err(Error::stage(
                 "fit",
@@ -556,7 +615,12 @@ impl<'a> Side<'a> {
             "sections: first round leg section",
             1.0,
         );
-        self.put("ankle", ankle, "sections: first round leg section", 0.9);
+        self.put(
+            "ankle",
+            ankle,
+            "sections: first round leg section",
+            ankle_conf,
+        );
         let ky = ankle.y + KNEE_T * (hip.y - ankle.y);
         let kl = self.leg_loop(ky).ok_or_else(|| {
             Error::stage("fit", format!("knee: no {side} leg section at y = {ky:.3}"))
@@ -718,7 +782,8 @@ impl<'a> Side<'a> {
         let span = xmax - self.cx;
         let crotch_y = self.points["crotch_c"].position.y;
         let xcut = |x: f32| -> Vec<Loop> {
-            cross_sections(&[self.m], Vec3::new(x, 0.0, 0.0), Vec3::X)
+            self.xs
+                .cut(Vec3::new(x, 0.0, 0.0))
                 .into_iter()
                 .filter(|l| l.perimeter > 0.01 * h)
                 .collect()
@@ -807,6 +872,20 @@ impl<'a> Side<'a> {
             1.0,
         );
         let _ = al;
+        // The widest thing above the crotch is not an arm when it lies above the neck
+        // (ears, a hat brim, hair): refuse rather than fit arms to it.
+        let neck_y = self.points["neck_narrowest_c"].position.y;
+        if centres[0].y > neck_y {
+            return Err(Error::stage(
+                "fit",
+                format!(
+                    "armpit: the widest {side} limb (out to x = {xmax:.3}) is at y = {:.3}, \
+                     above the neck's narrowest section (y = {neck_y:.3}): ears, hair or a hat \
+                     wider than the arms? Fit the body part alone",
+                    centres[0].y
+                ),
+            ));
+        }
         self.axes.insert("arm".into(), a);
         let up = (Vec3::Y - a * a.y).normalize_or_zero();
         let fwd = a.cross(up).normalize_or_zero() * -1.0; // +Z-ish for the left arm
@@ -823,11 +902,13 @@ impl<'a> Side<'a> {
             })
             .map(|p| (*p - armpit_pt).dot(a))
             .fold(0.0f32, f32::max);
+        let along = Slicer::new(self.m, a, 256);
         let mut prof: Vec<(f32, Loop)> = Vec::new();
         let mut s = 0.55 * tip_s;
         while s < 0.9 * tip_s {
             let p = armpit_pt + a * s;
-            let near = cross_sections(&[self.m], p, a)
+            let near = along
+                .cut(p)
                 .into_iter()
                 .filter(|l| l.perimeter > 0.002 * h && (l.center - p).length() < 0.06 * h)
                 .min_by(|x, y| (x.center - p).length().total_cmp(&(y.center - p).length()));
@@ -874,7 +955,8 @@ impl<'a> Side<'a> {
         let ss = (shoulder - armpit_pt).dot(a);
         let es = ss + ELB_T * (ws - ss);
         let ep = armpit_pt + a * es;
-        let el = cross_sections(&[self.m], ep, a)
+        let el = along
+            .cut(ep)
             .into_iter()
             .filter(|l| (l.center - ep).length() < 0.06 * h)
             .min_by(|x, y| {
@@ -962,27 +1044,88 @@ impl<'a> Side<'a> {
             "template: hand scaled to the measured hand",
             0.7,
         );
+        // The hand alone (triangles with every corner beyond the wrist), cut many times.
+        let near = |p: &Vec3| {
+            let q = *p - origin;
+            q.dot(a) > -0.01 * h && (q - a * q.dot(a)).length() < 0.12 * h
+        };
+        let hand_mesh = Mesh {
+            positions: self.m.positions.clone(),
+            triangles: self
+                .m
+                .triangles
+                .iter()
+                .copied()
+                .filter(|t| t.iter().all(|&i| near(&self.m.positions[i as usize])))
+                .collect(),
+            normals: None,
+            uvs: None,
+        };
+        // Separate digits or a mitten: count the loops across the finger region.
+        let digits = cross_sections(&[&hand_mesh], origin + d * (0.8 * len), d)
+            .into_iter()
+            .filter(|l| l.perimeter > 0.002 * h)
+            .count();
+        let mitten = digits < 3;
+        if mitten {
+            self.notes.push(format!(
+                "{side} hand: {digits} loop(s) across the fingers: a mitten; the finger \
+                 chains are spread inside it"
+            ));
+        }
         for (fi, f) in FINGERS.iter().enumerate() {
             let chain: [Vec3; 4] = std::array::from_fn(|j| to(HAND[fi][j]));
             let mut chain_out: Vec<(Vec3, &str)> = Vec::with_capacity(4);
-            for j in 0..4 {
-                let mut p = chain[j];
-                let mut method = "template: hand scaled to the measured hand";
-                // Centre the middle joints in the finger's own section.
-                if j == 1 || j == 2 {
-                    let dir = (chain[j + 1] - chain[j - 1]).normalize_or_zero();
-                    let near = cross_sections(&[self.m], p, dir)
-                        .into_iter()
-                        .filter(|l| {
-                            l.closed && l.radius < 0.02 * h && (l.center - p).length() < 0.015 * h
-                        })
-                        .min_by(|a, b| (a.center - p).length().total_cmp(&(b.center - p).length()));
-                    if let Some(l) = near {
-                        p = l.center;
-                        method = "template, centred in the finger section";
+            if mitten {
+                for (j, c) in chain.iter().enumerate() {
+                    let (p, ok) = inside_mitten(&hand_mesh, *c, origin, d, w, n, len, h);
+                    let method = if ok {
+                        "sections: spread inside the mitten, centred in its thickness"
+                    } else {
+                        "template: hand scaled to the measured hand"
+                    };
+                    let _ = j;
+                    chain_out.push((p, method));
+                }
+            } else {
+                for j in 0..4 {
+                    let mut p = chain[j];
+                    let mut method = "template: hand scaled to the measured hand";
+                    // Centre the middle joints in the finger's own section.
+                    if j == 1 || j == 2 {
+                        let dir = (chain[j + 1] - chain[j - 1]).normalize_or_zero();
+                        if let Some(l) = digit_loop(&hand_mesh, p, dir, h, 0.015 * h) {
+                            p = l;
+                            method = "template, centred in the finger section";
+                        }
+                    }
+                    chain_out.push((p, method));
+                }
+                // The thumb's base joint sits where its sections merge with the palm's
+                // web, and its own cut may catch a neighbour: follow the thumb back
+                // from its last joint and put the base joint on that axis, one
+                // template phalanx length back (extended straight past the web).
+                if fi == 0 {
+                    let back = (chain[1] - chain[2]).normalize_or_zero();
+                    let span = (chain[1] - chain[2]).length();
+                    let axis = follow_digit(&hand_mesh, chain_out[2].0, back, h, span);
+                    if axis.len() >= 3 {
+                        let (first, last) = (axis[0], axis[axis.len() - 1]);
+                        let dir = (last - first).normalize_or_zero();
+                        chain_out[1] = (
+                            first + dir * span,
+                            "sections: on the thumb's axis, followed back from its last joint",
+                        );
                     }
                 }
-                chain_out.push((p, method));
+                // Follow the digit from its middle joint to its end: the tip is the
+                // last section's centre, on the digit's axis.
+                let start = chain_out[2].0;
+                let dir = (chain[3] - chain[2]).normalize_or_zero();
+                let axis = follow_digit(&hand_mesh, start, dir, h, 0.1 * len + 0.05 * h);
+                if let Some(&end) = axis.last().filter(|_| axis.len() >= 3) {
+                    chain_out[3] = (end, "sections: end of the digit's sections");
+                }
             }
             // A finger curls on one axis: keep its joints on one plane through the
             // knuckle, spanned by the chain's direction and the palm normal.
@@ -1009,6 +1152,104 @@ impl<'a> Side<'a> {
     }
 }
 
+/// The centre of the small closed loop (a digit's section) of the cut through `p`
+/// normal to `dir` whose centre is nearest `p`, if within `reach`.
+fn digit_loop(m: &Mesh, p: Vec3, dir: Vec3, h: f32, reach: f32) -> Option<Vec3> {
+    cross_sections(&[m], p, dir)
+        .into_iter()
+        .filter(|l| l.closed && l.radius < 0.02 * h && l.perimeter > 0.001 * h)
+        .map(|l| l.center)
+        .filter(|c| (*c - p).length() < reach)
+        .min_by(|a, b| (*a - p).length().total_cmp(&(*b - p).length()))
+}
+
+/// Follows a digit from `start` along `dir` by sections 0.3% H apart, re-centring in
+/// each; returns the centres (the digit's axis) until the sections end or `max_len`.
+fn follow_digit(m: &Mesh, start: Vec3, dir: Vec3, h: f32, max_len: f32) -> Vec<Vec3> {
+    let step = 0.003 * h;
+    let mut out = Vec::new();
+    let Some(mut p) = digit_loop(m, start, dir, h, 0.012 * h) else {
+        return out;
+    };
+    out.push(p);
+    let mut d = dir;
+    let mut gone = 0.0;
+    while gone < max_len {
+        let q = p + d * step;
+        let Some(c) = digit_loop(m, q, d, h, 0.5 * step + 0.002 * h) else {
+            break;
+        };
+        if let Some(nd) = (c - p).try_normalize() {
+            d = (0.6 * d + 0.4 * nd).normalize_or_zero();
+        }
+        gone += (c - p).length();
+        p = c;
+        out.push(p);
+    }
+    out
+}
+
+/// Puts the template point `c` inside a mitten hand (no separate fingers): the cut
+/// normal to the hand direction `d` through `c` gives the hand's section; `c` is kept
+/// at its place along the hand (at most 95% of the hand length `len` from the wrist
+/// `origin`), moved across the hand (toward the thumb side `w`) to within the middle
+/// 60% of the section's width, and centred in the section's thickness (along the palm
+/// normal `n`) there. Returns the point and whether a section was found.
+#[allow(clippy::too_many_arguments)]
+fn inside_mitten(
+    m: &Mesh,
+    c: Vec3,
+    origin: Vec3,
+    d: Vec3,
+    w: Vec3,
+    n: Vec3,
+    len: f32,
+    h: f32,
+) -> (Vec3, bool) {
+    let s = (c - origin).dot(d).min(0.95 * len);
+    let p = origin + d * s + w * (c - origin).dot(w) + n * (c - origin).dot(n);
+    let Some(l) = cross_sections(&[m], p, d)
+        .into_iter()
+        .filter(|l| l.perimeter > 0.002 * h)
+        .min_by(|a, b| (a.center - p).length().total_cmp(&(b.center - p).length()))
+    else {
+        return (c, false);
+    };
+    // The loop in (across, thickness) coordinates about its centre.
+    let pts: Vec<(f32, f32)> = l
+        .points
+        .iter()
+        .map(|q| ((*q - l.center).dot(w), (*q - l.center).dot(n)))
+        .collect();
+    let (wlo, whi) = pts
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), q| {
+            (a.min(q.0), b.max(q.0))
+        });
+    let x = (p - l.center)
+        .dot(w)
+        .clamp(wlo + 0.2 * (whi - wlo), whi - 0.2 * (whi - wlo));
+    // Thickness at x: the crossings of the loop with the line across = x.
+    let k = pts.len();
+    let mut ys = Vec::new();
+    for i in 0..k {
+        let (a, b) = (pts[i], pts[(i + 1) % k]);
+        if (a.0 - x) * (b.0 - x) <= 0.0 && a.0 != b.0 {
+            ys.push(a.1 + (x - a.0) / (b.0 - a.0) * (b.1 - a.1));
+        }
+    }
+    let y = if ys.len() >= 2 {
+        let lo = ys.iter().copied().fold(f32::INFINITY, f32::min);
+        let hi = ys.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        0.5 * (lo + hi)
+    } else {
+        0.0
+    };
+    let along = (l.center - origin).dot(d);
+    let base = l.center - d * (along - s);
+    (base + w * x + n * y, true)
+}
+
 /// Face landmarks from the head's geometry and eye parts.
 fn face(c: &Character, body: usize, lm: &mut Landmarks) {
     let h = lm.height;
@@ -1016,18 +1257,23 @@ fn face(c: &Character, body: usize, lm: &mut Landmarks) {
         return;
     };
     let m = &c.parts[body].mesh;
+    let neck_y = lm.get("neck_narrowest").map_or(head.y, |p| p.y);
+    // The face: points near the mid-line above the neck's narrowest section.
     let head_pts: Vec<Vec3> = m
         .positions
         .iter()
         .copied()
-        .filter(|p| p.y > head.y && (p.x - lm.center_x).abs() < 0.06 * h)
+        .filter(|p| p.y > neck_y && (p.x - lm.center_x).abs() < 0.06 * h)
         .collect();
+    // Nose tip: the most forward point above the lowest quarter of the head (the chin
+    // and lips lie there) and below the crown.
     if let Some(nose) = head_pts
         .iter()
         .copied()
-        .filter(|p| p.y < top.y - 0.03 * h)
+        .filter(|p| p.y > neck_y + 0.25 * (top.y - neck_y) && p.y < top.y - 0.03 * h)
         .max_by(|a, b| a.z.total_cmp(&b.z))
     {
+        let nose = Vec3::new(lm.center_x, nose.y, nose.z);
         lm.points.insert(
             "nose_tip".into(),
             Landmark {
@@ -1038,18 +1284,25 @@ fn face(c: &Character, body: usize, lm: &mut Landmarks) {
         );
         let eye_y = nose.y + 0.3 * (top.y - nose.y);
         let mut eyes: Vec<(String, Vec3, &str, f32)> = Vec::new();
+        // Eye parts (one part for both eyes, or one per eye): the vertices on each side
+        // of the centre plane, averaged.
+        let mut sums = [(Vec3::ZERO, 0usize); 2];
         for p in &c.parts {
-            if p.name.to_ascii_lowercase().contains("eye")
-                && !p.name.to_ascii_lowercase().contains("lash")
-                && !p.mesh.positions.is_empty()
-            {
-                let mean =
-                    p.mesh.positions.iter().copied().sum::<Vec3>() / p.mesh.positions.len() as f32;
-                let side = if mean.x >= lm.center_x { "l" } else { "r" };
+            let name = p.name.to_ascii_lowercase();
+            if name.contains("eye") && !name.contains("lash") && !name.contains("brow") {
+                for v in &p.mesh.positions {
+                    let k = usize::from(v.x < lm.center_x);
+                    sums[k].0 += *v;
+                    sums[k].1 += 1;
+                }
+            }
+        }
+        for (k, side) in ["l", "r"].into_iter().enumerate() {
+            if sums[k].1 > 0 {
                 eyes.push((
                     format!("eye_{side}"),
-                    mean,
-                    "eye part: mean of its vertices",
+                    sums[k].0 / sums[k].1 as f32,
+                    "eye part: mean of its vertices on this side",
                     1.0,
                 ));
             }

@@ -29,6 +29,7 @@
 
 mod fitting;
 mod landmarks;
+mod limb_bend;
 mod model_check;
 mod placement;
 mod sections;
@@ -38,9 +39,10 @@ pub use fitting::{
     bend_angle, fit, FitOptions, FitResult, DEFAULT_BEND_DEG, MAX_BEND_DEG, MIN_BEND_DEG,
 };
 pub use landmarks::{find_landmarks, Landmark, LandmarkOptions, Landmarks, FINGERS};
+pub use limb_bend::modelled_bend;
 pub use model_check::{fix_model, model_check, ModelReport, Problem};
-pub use placement::{landmark_checks, placement_checks};
-pub use sections::{cross_sections, Loop};
+pub use placement::{landmark_checks, placement_checks, FOLLOW_TOL_DEG, STRAIGHT_DEG};
+pub use sections::{cross_sections, Loop, Slicer};
 pub use templates::{
     bone_name, humanoid_map, role_of, to_right, twist_name, Role, Row, Template, CENTRE, LEFT,
 };

@@ -9,7 +9,7 @@
 //! | `place.inside` | bones whose middle lies outside the body (majority of three ray parities) | 0 | major |
 //! | `place.knee_bend.L` / `.R` | knee bend toward the front, deg (negative = backward) | 1 to 60 | blocker |
 //! | `place.elbow_bend.L` / `.R` | elbow bend toward the back, deg | 1 to 60 | blocker |
-//! | `place.knee_bend_small.L`, `place.elbow_bend_small.L` / `.R` | bend, deg | <= 15 (the rubric's pre-bend; more is right only for a limb modelled bent) | minor |
+//! | `place.knee_bend_modelled.L`, `place.elbow_bend_modelled.L` / `.R` | limb modelled straight (bent <= 15 deg, see [`modelled_bend`](super::limb_bend::modelled_bend)): the bend, deg; modelled bent more: the bend minus the modelled bend, deg | modelled straight: 1 to 15 toward the front (knee) / back (elbow); modelled bent: within 15 and the right way | minor |
 //! | `place.knee_straight.L` / `.R` | knee bend sideways (front view), deg | <= 2 | major |
 //! | `place.elbow_straight.L` / `.R` | elbow bend out of the front-back plane, deg | <= 2 | major |
 //! | `place.hinge_roll` | smallest abs(x_axis . bend-plane normal) over thighs, shins, upper arms, forearms | >= 0.98 | major |
@@ -24,10 +24,18 @@ use glam::Vec3;
 
 use super::fitting::{bend_angle, MAX_BEND_DEG};
 use super::landmarks::{body_index, LandmarkOptions, Landmarks};
+use super::limb_bend::modelled_bend;
 use super::sections::bounds;
 use crate::model::naming::{split_side, Side};
-use crate::model::{Character, Mesh, Skeleton};
+use crate::model::{Character, Skeleton};
 use crate::report::{Check, Severity};
+use crate::review::bvh::Bvh;
+
+/// A limb modelled bent at most this much (deg) counts as modelled straight: its bones
+/// get the rubric's pre-bend of 1 to 15 deg.
+pub const STRAIGHT_DEG: f32 = 15.0;
+/// How closely (deg) the bones of a limb modelled bent must follow the modelled bend.
+pub const FOLLOW_TOL_DEG: f32 = 15.0;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Limb {
@@ -74,57 +82,21 @@ fn limb_of(name: &str) -> Option<(Limb, Side)> {
     Some((limb, side))
 }
 
-/// Whether `p` lies inside a triangle mesh: crossings of three axis rays (+X, -X, +Z)
-/// are counted and the majority of the three parities decides, so a ray that slips
-/// through a small hole or grazes an edge is outvoted.
-pub(crate) fn inside(m: &Mesh, p: Vec3) -> bool {
-    // (axis along the ray, sign, the two other axes)
-    let rays: [(usize, f32, usize, usize); 3] = [(0, 1.0, 1, 2), (0, -1.0, 1, 2), (2, 1.0, 0, 1)];
-    let mut votes = 0;
-    for (k, (ax, sign, u, v)) in rays.into_iter().enumerate() {
-        // Two agreeing rays already make the majority.
-        if k == 2 && votes != 1 {
-            break;
-        }
-        let mut n = 0u32;
-        for t in &m.triangles {
-            let (Some(&a), Some(&b), Some(&c)) = (
-                m.positions.get(t[0] as usize),
-                m.positions.get(t[1] as usize),
-                m.positions.get(t[2] as usize),
-            ) else {
-                continue;
-            };
-            let (pu, pv) = (p[u], p[v]);
-            if (a[u] < pu && b[u] < pu && c[u] < pu) || (a[u] > pu && b[u] > pu && c[u] > pu) {
-                continue;
-            }
-            if (a[v] < pv && b[v] < pv && c[v] < pv) || (a[v] > pv && b[v] > pv && c[v] > pv) {
-                continue;
-            }
-            // Barycentric coordinates of (pu, pv) in the projected triangle.
-            let d = (b[u] - a[u]) * (c[v] - a[v]) - (c[u] - a[u]) * (b[v] - a[v]);
-            if d.abs() < 1e-30 {
-                continue;
-            }
-            let l1 = ((pu - a[u]) * (c[v] - a[v]) - (c[u] - a[u]) * (pv - a[v])) / d;
-            let l2 = ((b[u] - a[u]) * (pv - a[v]) - (pu - a[u]) * (b[v] - a[v])) / d;
-            if l1 < 0.0 || l2 < 0.0 || l1 + l2 > 1.0 {
-                continue;
-            }
-            let x = a[ax] + l1 * (b[ax] - a[ax]) + l2 * (c[ax] - a[ax]);
-            if (x - p[ax]) * sign > 0.0 {
-                n += 1;
-            }
-        }
-        votes += (n % 2) as u32;
-    }
-    votes >= 2
+/// Whether `p` lies inside the body: the majority of three skew-ray crossing parities
+/// over a bounding-volume hierarchy of the body's triangles (a ray that slips through
+/// a small hole or grazes an edge is outvoted).
+pub(crate) fn inside(bvh: &Bvh, p: Vec3) -> bool {
+    bvh.contains(p)
 }
 
 /// Runs the placement checks of the table above on skeleton `s` against the body of
 /// `c` (the part named `body`, else the largest part).
 pub fn placement_checks(c: &Character, s: &Skeleton) -> Vec<Check> {
+    placement_checks_with(c, s, None)
+}
+
+/// [`placement_checks`] with the body's BVH when the caller has built it already.
+pub(crate) fn placement_checks_with(c: &Character, s: &Skeleton, bvh: Option<&Bvh>) -> Vec<Check> {
     let mut out = Vec::new();
     let body = body_index(c, &LandmarkOptions::default())
         .ok()
@@ -133,8 +105,16 @@ pub fn placement_checks(c: &Character, s: &Skeleton) -> Vec<Check> {
     let h = (hi.y - lo.y).max(1e-9);
     let cx = 0.5 * (lo.x + hi.x);
     // Inside the volume.
-    if let Some(m) = body.filter(|m| !m.triangles.is_empty()) {
-        use rayon::prelude::*;
+    let built;
+    let bvh = match (bvh, body.filter(|m| !m.triangles.is_empty())) {
+        (Some(b), Some(_)) => Some(b),
+        (None, Some(m)) => {
+            built = Bvh::build(&m.positions, &m.triangles);
+            Some(&built)
+        }
+        _ => None,
+    };
+    if let Some(bvh) = bvh {
         let tested: Vec<&crate::model::Bone> = s
             .bones
             .iter()
@@ -147,8 +127,8 @@ pub fn placement_checks(c: &Character, s: &Skeleton) -> Vec<Check> {
             .collect();
         let n = tested.len();
         let outside: Vec<String> = tested
-            .par_iter()
-            .filter(|b| !inside(m, b.middle()))
+            .iter()
+            .filter(|b| !inside(bvh, b.middle()))
             .map(|b| b.name.clone())
             .collect();
         out.push(Check::at_most(
@@ -217,22 +197,58 @@ pub fn placement_checks(c: &Character, s: &Skeleton) -> Vec<Check> {
                 ),
             )
         });
-        out.push(Check::at_most(
-            format!("place.{joint}_bend_small.{letter}"),
-            "A",
-            format!(
-                "{} pre-bend is small",
-                if joint == "knee" { "Knee" } else { "Elbow" }
-            ),
-            format!("{joint} bend, deg"),
-            ang_f.abs() as f64,
-            15.0,
-            Severity::Minor,
-            format!(
-                "{} -> {}: over 15 deg is right only for a limb modelled bent",
-                b.name, cb.name
-            ),
-        ));
+        let title = format!(
+            "{} bend follows the modelled limb",
+            if joint == "knee" { "Knee" } else { "Elbow" }
+        );
+        let toward = if joint == "knee" { "front" } else { "back" };
+        let modelled = body.and_then(|m| modelled_bend(m, a, e, dir, h));
+        out.push(match modelled {
+            Some(mb) if mb > STRAIGHT_DEG => {
+                let dev = (ang_f - mb).abs();
+                Check {
+                    passed: dev <= FOLLOW_TOL_DEG && ang_f > 0.0,
+                    ..Check::at_most(
+                        format!("place.{joint}_bend_modelled.{letter}"),
+                        "A",
+                        title,
+                        format!("{joint} bend minus the modelled bend, deg"),
+                        dev as f64,
+                        FOLLOW_TOL_DEG as f64,
+                        Severity::Minor,
+                        format!(
+                            "{} -> {}: modelled bent {mb:.0} deg toward the {toward}; the bones \
+                             bend {ang_f:.1} deg and must follow within {FOLLOW_TOL_DEG} deg, \
+                             toward the {toward}",
+                            b.name, cb.name
+                        ),
+                    )
+                }
+            }
+            _ => Check {
+                passed: (1.0..=STRAIGHT_DEG).contains(&ang_f),
+                ..Check::at_most(
+                    format!("place.{joint}_bend_modelled.{letter}"),
+                    "A",
+                    title,
+                    format!("{joint} bend toward the {toward}, deg"),
+                    ang_f as f64,
+                    STRAIGHT_DEG as f64,
+                    Severity::Minor,
+                    format!(
+                        "{} -> {}: {}; a limb modelled straight gets a pre-bend of 1 to \
+                         {STRAIGHT_DEG} deg toward the {toward}",
+                        b.name,
+                        cb.name,
+                        match modelled {
+                            Some(mb) => format!("modelled bent {mb:.0} deg"),
+                            None =>
+                                "modelled bend not measured (limb sections not found)".to_string(),
+                        }
+                    ),
+                )
+            },
+        });
         out.push(Check::at_most(
             format!("place.{joint}_straight.{letter}"),
             "A",

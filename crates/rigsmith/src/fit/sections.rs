@@ -6,8 +6,10 @@
 //! the same loop when they cross the same mesh edge; following shared edges gives the
 //! loops. Topology, not distance, decides: two thighs that touch stay two loops.
 //!
-//! Open meshes (holes, cut garments) give chains that do not close: they are returned
-//! too, with `closed == false`, and measured as if closed by a straight line.
+//! Open meshes (holes, cut garments) give chains that do not close. Chains whose ends
+//! lie within four mean segment lengths of each other (and a quarter of their length)
+//! are joined across the gap (a small hole does not split a section); what still does not close is returned too,
+//! with `closed == false`, and measured as if closed by a straight line.
 //!
 //! ```
 //! use glam::Vec3;
@@ -118,16 +120,29 @@ pub fn cross_sections(parts: &[&Mesh], plane_point: Vec3, plane_normal: Vec3) ->
 }
 
 fn cut_one(part: usize, m: &Mesh, p0: Vec3, n: Vec3, out: &mut Vec<Loop>) {
-    let nv = m.positions.len();
-    let dist: Vec<f32> = m.positions.iter().map(|p| (*p - p0).dot(n)).collect();
+    cut_tris(part, &m.positions, m.triangles.iter().copied(), p0, n, out);
+}
+
+/// Cuts the triangles `tris` (indices into `positions`, in the mesh's order) with
+/// the plane through `p0` with unit normal `n`.
+fn cut_tris(
+    part: usize,
+    positions: &[Vec3],
+    tris: impl Iterator<Item = [u32; 3]>,
+    p0: Vec3,
+    n: Vec3,
+    out: &mut Vec<Loop>,
+) {
+    let nv = positions.len();
     // Per crossed triangle: its two crossed edges (a < b keys) and their crossing points.
     let mut segs: Vec<[(u32, u32); 2]> = Vec::new();
     let mut pts: Vec<[Vec3; 2]> = Vec::new();
-    for t in &m.triangles {
+    for t in tris {
         if t.iter().any(|&i| i as usize >= nv) {
             continue;
         }
-        let s = t.map(|i| dist[i as usize] >= 0.0);
+        let dist = t.map(|i| (positions[i as usize] - p0).dot(n));
+        let s = dist.map(|d| d >= 0.0);
         if s[0] == s[1] && s[1] == s[2] {
             continue;
         }
@@ -137,8 +152,8 @@ fn cut_one(part: usize, m: &Mesh, p0: Vec3, n: Vec3, out: &mut Vec<Loop>) {
         for j in 0..3 {
             let (a, b) = (t[j], t[(j + 1) % 3]);
             if s[j] != s[(j + 1) % 3] && k < 2 {
-                let (da, db) = (dist[a as usize], dist[b as usize]);
-                let (pa, pb) = (m.positions[a as usize], m.positions[b as usize]);
+                let (da, db) = (dist[j], dist[(j + 1) % 3]);
+                let (pa, pb) = (positions[a as usize], positions[b as usize]);
                 e[k] = (a.min(b), a.max(b));
                 // Same point whichever triangle computes it: interpolate from the smaller index.
                 let (lo, hi, dl, dh) = if a < b {
@@ -167,6 +182,7 @@ fn cut_one(part: usize, m: &Mesh, p0: Vec3, n: Vec3, out: &mut Vec<Loop>) {
     }
     keys.sort_unstable();
     let mut used = vec![false; segs.len()];
+    let mut chains: Vec<(Vec<Vec3>, bool)> = Vec::new();
     let find = |key: (u32, u32), not: u32| -> Option<u32> {
         let start = keys.partition_point(|(k, _)| *k < key);
         keys[start..]
@@ -233,9 +249,166 @@ fn cut_one(part: usize, m: &Mesh, p0: Vec3, n: Vec3, out: &mut Vec<Loop>) {
             fwd = back;
         }
         if fwd.len() >= 2 {
-            out.push(Loop::from_points(part, fwd, closed));
+            chains.push((fwd, closed));
         }
     }
+    for (points, closed) in stitch(chains) {
+        out.push(Loop::from_points(part, points, closed));
+    }
+}
+
+/// Joins open chains across small holes: an open chain's end is joined to the nearest
+/// end of another open chain (or closed onto its own start) when the gap is at most
+/// four times the cut's mean segment length and at most a quarter of the joined
+/// chains' length (a missing face of a coarse box is not a small hole). Closed chains pass unchanged; the order
+/// is kept (a joined chain takes the place of its first piece).
+fn stitch(chains: Vec<(Vec<Vec3>, bool)>) -> Vec<(Vec<Vec3>, bool)> {
+    if chains.iter().all(|c| c.1) {
+        return chains;
+    }
+    let (mut len, mut n) = (0.0f32, 0usize);
+    for (p, closed) in &chains {
+        let k = if *closed { p.len() } else { p.len() - 1 };
+        for i in 0..k {
+            len += (p[(i + 1) % p.len()] - p[i]).length();
+            n += 1;
+        }
+    }
+    let tol = 4.0 * len / n.max(1) as f32;
+    let mut slots: Vec<Option<(Vec<Vec3>, bool)>> = chains.into_iter().map(Some).collect();
+    for i in 0..slots.len() {
+        let Some((mut pts, false)) = slots[i].clone() else {
+            continue;
+        };
+        let mut closed = false;
+        // Grow the end, then (reversed) the start.
+        for _pass in 0..2 {
+            loop {
+                let end = pts[pts.len() - 1];
+                let mut best: Option<(f32, usize, bool)> = None;
+                for (j, c) in slots.iter().enumerate() {
+                    let Some((q, false)) = c else { continue };
+                    if j == i {
+                        continue;
+                    }
+                    let reach = tol.min(0.25 * (polyline(&pts) + polyline(q)));
+                    for (rev, e) in [(false, q[0]), (true, q[q.len() - 1])] {
+                        let d = (e - end).length();
+                        if d <= reach && best.is_none_or(|b| d < b.0) {
+                            best = Some((d, j, rev));
+                        }
+                    }
+                }
+                let own = (pts[0] - end).length();
+                let own_reach = tol.min(0.25 * polyline(&pts));
+                match best {
+                    Some((d, j, rev)) if pts.len() < 3 || d < own || own > own_reach => {
+                        let Some((mut q, _)) = slots[j].take() else {
+                            break;
+                        };
+                        if rev {
+                            q.reverse();
+                        }
+                        pts.extend(q);
+                    }
+                    _ => break,
+                }
+            }
+            pts.reverse();
+        }
+        if pts.len() >= 3
+            && (pts[0] - pts[pts.len() - 1]).length() <= tol.min(0.25 * polyline(&pts))
+        {
+            closed = true;
+        }
+        slots[i] = Some((pts, closed));
+    }
+    slots.into_iter().flatten().collect()
+}
+
+/// Many cuts of one mesh by parallel planes: the triangles are sorted once into slabs
+/// along the planes' normal, and each cut looks only at the triangles of its slab.
+/// [`Slicer::cut`] returns the loops [`cross_sections`] returns for the same plane, in
+/// the same order.
+#[derive(Debug, Clone)]
+pub struct Slicer<'a> {
+    m: &'a Mesh,
+    n: Vec3,
+    lo: f32,
+    width: f32,
+    /// Per slab, the triangles (indices into `m.triangles`, increasing) it touches.
+    slabs: Vec<Vec<u32>>,
+}
+
+impl<'a> Slicer<'a> {
+    /// Sorts the triangles of `m` into `count` slabs along `normal` (any length but
+    /// zero; a zero normal gives a slicer that finds nothing).
+    pub fn new(m: &'a Mesh, normal: Vec3, count: usize) -> Slicer<'a> {
+        let n = normal.try_normalize().unwrap_or(Vec3::ZERO);
+        let nv = m.positions.len();
+        let proj: Vec<f32> = m.positions.iter().map(|p| p.dot(n)).collect();
+        let (lo, hi) = proj
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &x| {
+                (a.min(x), b.max(x))
+            });
+        let count = count.max(1);
+        let width = if hi > lo {
+            (hi - lo) / count as f32
+        } else {
+            1.0
+        };
+        let mut slabs = vec![Vec::new(); if n == Vec3::ZERO { 0 } else { count }];
+        if !slabs.is_empty() && lo.is_finite() {
+            for (k, t) in m.triangles.iter().enumerate() {
+                if t.iter().any(|&i| i as usize >= nv) {
+                    continue;
+                }
+                let d = t.map(|i| proj[i as usize]);
+                let (a, b) = (d[0].min(d[1]).min(d[2]), d[0].max(d[1]).max(d[2]));
+                let (sa, sb) = (slab(a, lo, width, count), slab(b, lo, width, count));
+                for s in &mut slabs[sa..=sb] {
+                    s.push(k as u32);
+                }
+            }
+        }
+        Slicer {
+            m,
+            n,
+            lo,
+            width,
+            slabs,
+        }
+    }
+
+    /// The loops of the plane through `plane_point` normal to the slicer's direction.
+    pub fn cut(&self, plane_point: Vec3) -> Vec<Loop> {
+        let mut out = Vec::new();
+        if self.slabs.is_empty() {
+            return out;
+        }
+        let c = plane_point.dot(self.n);
+        let k = slab(c, self.lo, self.width, self.slabs.len());
+        // A plane beyond the mesh crosses nothing.
+        let below = c < self.lo - 1e-6 * self.width;
+        let above = c > self.lo + self.width * self.slabs.len() as f32 + 1e-6 * self.width;
+        if below || above {
+            return out;
+        }
+        // Every triangle the plane crosses spans c, so slab k holds it.
+        let tris = self.slabs[k].iter().map(|&i| self.m.triangles[i as usize]);
+        cut_tris(0, &self.m.positions, tris, plane_point, self.n, &mut out);
+        out
+    }
+}
+
+fn slab(x: f32, lo: f32, width: f32, count: usize) -> usize {
+    (((x - lo) / width).floor().max(0.0) as usize).min(count - 1)
+}
+
+/// Length of a polyline (not closed).
+fn polyline(p: &[Vec3]) -> f32 {
+    p.windows(2).map(|w| (w[1] - w[0]).length()).sum()
 }
 
 /// Axis-aligned bounds of points; `(0, 0)` when empty.

@@ -5,6 +5,9 @@
 #[path = "../../examples/fit_accuracy.rs"]
 #[allow(dead_code)]
 mod acc;
+#[path = "../../examples/fit_quaternius.rs"]
+#[allow(dead_code)]
+mod quat;
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -513,4 +516,342 @@ fn bad_input_names_the_landmark() {
     };
     let e = fit_err(&one_part(armless));
     assert!(e.contains("armpit"), "{e}");
+}
+
+// ---------------------------------------------------------------- issue 3: done-when
+
+/// Every placement check of a fit that failed, as text.
+fn failures(r: &rigsmith::fit::FitResult) -> Vec<String> {
+    r.checks
+        .iter()
+        .filter(|k| !k.passed)
+        .map(|k| format!("{} {:.2}: {}", k.id, k.value, k.detail))
+        .collect()
+}
+
+#[test]
+fn issue3_mannequin_fits_with_every_placement_check_passing() {
+    use rigsmith::mannequin::{build, reference_joints, MannequinOptions, Pose};
+    for (pose, arm) in [(Pose::T, 0.0f32), (Pose::A, 45.0)] {
+        for hs in [1.0f32, 1.5] {
+            let o = MannequinOptions {
+                pose,
+                arm_angle_deg: arm,
+                head_scale: hs,
+                ..Default::default()
+            };
+            let c = build(&o);
+            let r = fit(&c, &FitOptions::default()).unwrap();
+            assert!(
+                failures(&r).is_empty(),
+                "{pose:?} x{hs}: {:?}",
+                failures(&r)
+            );
+            let inside = check(&r.checks, "place.inside");
+            assert!(
+                inside.detail.contains("all 52 bone middles inside"),
+                "{inside:?}"
+            );
+            // The mannequin's hands are mittens: the chains are spread inside them.
+            assert!(
+                r.landmarks.notes.iter().any(|n| n.contains("mitten")),
+                "{:?}",
+                r.landmarks.notes
+            );
+            // Eyes from the `eyes` part, one per side, within 0.5% H of the generator's.
+            let reference = reference_joints(&o);
+            for e in ["eye_l", "eye_r"] {
+                let want = reference.iter().find(|(n, _)| *n == e).unwrap().1;
+                let got = &r.landmarks.points[e];
+                assert_eq!(got.confidence, 1.0, "{e}: {}", got.method);
+                let d = 100.0 * (got.position - want).length() / o.height;
+                assert!(d < 0.5, "{pose:?} x{hs} {e}: {d:.2}% H");
+            }
+            // The arm angle is measured.
+            assert!(
+                (r.landmarks.arm_angle_deg - arm).abs() < 5.0,
+                "{pose:?}: arm angle {}",
+                r.landmarks.arm_angle_deg
+            );
+        }
+    }
+}
+
+#[test]
+fn issue3_every_variant_passes_every_placement_check() {
+    for v in rigsmith::io::mpfb2::VARIANTS {
+        let (c, _) = variant(v.name);
+        let r = fit(&c, &FitOptions::default()).unwrap();
+        assert!(failures(&r).is_empty(), "{}: {:?}", v.name, failures(&r));
+    }
+}
+
+#[test]
+fn a_pose_from_0_to_60_deg_is_measured() {
+    use rigsmith::mannequin::{build, MannequinOptions, Pose};
+    for arm in [10.0f32, 30.0, 60.0] {
+        let o = MannequinOptions {
+            pose: Pose::A,
+            arm_angle_deg: arm,
+            ..Default::default()
+        };
+        let r = fit(&build(&o), &FitOptions::default()).unwrap();
+        assert!(
+            (r.landmarks.arm_angle_deg - arm).abs() < 5.0,
+            "{arm}: measured {}",
+            r.landmarks.arm_angle_deg
+        );
+        assert_eq!(r.landmarks.pose, if arm <= 20.0 { "T" } else { "A" });
+        assert!(failures(&r).is_empty(), "{arm} deg: {:?}", failures(&r));
+    }
+}
+
+/// Moves the middle joint of the chain `upper` -> `lower` so that the chain bends
+/// `deg` toward `dir` (negative: away from it), in the plane of the chain's line and
+/// `dir`, keeping the joint halfway.
+fn bend_chain(s: &mut Skeleton, upper: &str, lower: &str, dir: Vec3, deg: f32) {
+    let (iu, il) = (s.find(upper).unwrap(), s.find(lower).unwrap());
+    let (a, e) = (s.bones[iu].head, s.bones[il].tail);
+    let u = (e - a).normalize();
+    let f = (dir - u * dir.dot(u)).normalize();
+    let j = a.lerp(e, 0.5) + f * (0.5 * (e - a).length() * (0.5 * deg).to_radians().tan());
+    s.bones[iu].tail = j;
+    s.bones[il].head = j;
+}
+
+#[test]
+fn elbow_bend_follows_the_modelled_limb() {
+    use rigsmith::fit::{bend_angle, modelled_bend};
+    use rigsmith::mannequin::{build, MannequinOptions, Pose};
+    // A straight-modelled arm (mannequin, T pose): measured straight, the fit pre-bends
+    // it 1 to 15 deg and passes; a 40 deg bone bend fails.
+    let o = MannequinOptions {
+        pose: Pose::T,
+        ..Default::default()
+    };
+    let man = build(&o);
+    let r = fit(&man, &FitOptions::default()).unwrap();
+    let s = &r.skeleton;
+    let (a, e) = (
+        s.bones[s.find("upperarm_l").unwrap()].head,
+        s.bones[s.find("lowerarm_l").unwrap()].tail,
+    );
+    let mb = modelled_bend(&man.parts[0].mesh, a, e, -Vec3::Z, o.height).unwrap();
+    assert!(mb.abs() < 3.0, "mannequin arm modelled bent {mb}");
+    let k = check(&r.checks, "place.elbow_bend_modelled.L");
+    assert!(k.passed && (1.0..=15.0).contains(&k.value), "{k:?}");
+    let mut bent = s.clone();
+    bend_chain(&mut bent, "upperarm_l", "lowerarm_l", -Vec3::Z, 40.0);
+    let k = failed(
+        &placement_checks(&man, &bent),
+        "place.elbow_bend_modelled.L",
+    )
+    .expect("a straight arm fitted with a 40 deg bend must fail")
+    .clone();
+    assert!((k.value - 40.0).abs() < 0.5, "{k:?}");
+    assert!(
+        k.detail.contains("modelled bent 0 deg") || k.detail.contains("modelled bent -0 deg"),
+        "{k:?}"
+    );
+    // A bent-modelled arm (MakeHuman's A pose): measured about 40 deg, the fit follows
+    // it; fitted straight (4 deg) it fails, and so does a bend the wrong way.
+    let (c, gt) = base_body();
+    let r = base_fit();
+    let s = &r.skeleton;
+    let (a, e) = (
+        s.bones[s.find("upperarm_l").unwrap()].head,
+        s.bones[s.find("lowerarm_l").unwrap()].tail,
+    );
+    let mb = modelled_bend(&c.parts[0].mesh, a, e, -Vec3::Z, height(c)).unwrap();
+    assert!((35.0..45.0).contains(&mb), "base arm modelled bent {mb}");
+    // The artist rig bends it 46.9 deg.
+    let artist = bend_angle(gt["upperarm_l"].0, gt["lowerarm_l"].0, gt["lowerarm_l"].1);
+    assert!((artist - 46.9).abs() < 0.5, "{artist}");
+    let k = check(&r.checks, "place.elbow_bend_modelled.L");
+    assert!(k.passed && k.value <= 15.0, "{k:?}");
+    assert!(k.detail.contains("modelled bent 40 deg"), "{k:?}");
+    let mut straight = s.clone();
+    bend_chain(&mut straight, "upperarm_l", "lowerarm_l", -Vec3::Z, 4.0);
+    let k = failed(
+        &placement_checks(c, &straight),
+        "place.elbow_bend_modelled.L",
+    )
+    .expect("a bent arm fitted straight must fail")
+    .clone();
+    assert!((k.value - (mb - 4.0) as f64).abs() < 0.5, "{k:?}");
+    let mut wrong = s.clone();
+    bend_chain(&mut wrong, "upperarm_l", "lowerarm_l", -Vec3::Z, -40.0);
+    let w = placement_checks(c, &wrong);
+    assert!(failed(&w, "place.elbow_bend_modelled.L").is_some());
+    assert!(
+        failed(&w, "place.elbow_bend.L").is_some(),
+        "wrong way is a blocker"
+    );
+    // The right arm (clean twin) is untouched.
+    assert!(check(&w, "place.elbow_bend_modelled.R").passed);
+    // Knees: MakeHuman models them straight; the fit pre-bends them 1 to 15 deg.
+    let (a, e) = (
+        s.bones[s.find("thigh_l").unwrap()].head,
+        s.bones[s.find("calf_l").unwrap()].tail,
+    );
+    let mk = modelled_bend(&c.parts[0].mesh, a, e, Vec3::Z, height(c)).unwrap();
+    assert!(mk.abs() < 8.0, "base knee modelled bent {mk}");
+    let k = check(&r.checks, "place.knee_bend_modelled.L");
+    assert!(k.passed && (1.0..=15.0).contains(&k.value), "{k:?}");
+    let mut knee = s.clone();
+    bend_chain(&mut knee, "thigh_l", "calf_l", Vec3::Z, 30.0);
+    assert!(failed(&placement_checks(c, &knee), "place.knee_bend_modelled.L").is_some());
+}
+
+#[test]
+fn thumb_and_fingers_lie_inside_their_digits() {
+    // `short` and `old_female` had their thumb's middle bones just outside the thumb.
+    for name in ["short", "old_female", "baby"] {
+        let (c, gt) = variant(name);
+        let r = fit(&c, &FitOptions::default()).unwrap();
+        assert!(
+            check(&r.checks, "place.inside").passed,
+            "{name}: {:?}",
+            failures(&r)
+        );
+        let h = height(&c);
+        let s = &r.skeleton;
+        for b in ["thumb_02_l", "thumb_03_l", "index_03_l", "pinky_03_l"] {
+            let d = 100.0 * (s.bones[s.find(b).unwrap()].head - gt[b].0).length() / h;
+            assert!(d < 1.1, "{name} {b}: {d:.2}% H from the artist joint");
+        }
+        let m = &r.landmarks.points["thumb_02_l"].method;
+        assert!(m.contains("thumb's axis"), "{m}");
+    }
+}
+
+#[test]
+fn bodies_with_holes_fit_like_the_closed_body() {
+    // Cut small holes (every 40th triangle of the torso and arms) into the base body.
+    let (c, _) = base_body();
+    let r0 = base_fit();
+    let mut holed = c.clone();
+    let crotch = r0.landmarks.get("crotch").unwrap().y;
+    let m = &mut holed.parts[0].mesh;
+    let pos = m.positions.clone();
+    let mut k = 0;
+    m.triangles.retain(|t| {
+        if pos[t[0] as usize].y > crotch {
+            k += 1;
+            k % 40 != 0
+        } else {
+            true
+        }
+    });
+    let r = fit(&holed, &FitOptions::default()).unwrap();
+    let h = height(c);
+    let mut worst = 0.0f32;
+    for (a, b) in r0.skeleton.bones.iter().zip(&r.skeleton.bones) {
+        worst = worst.max((a.head - b.head).length() / h * 100.0);
+    }
+    assert!(worst < 1.0, "holes moved a joint {worst:.2}% H");
+    assert!(
+        !r.checks
+            .iter()
+            .any(|k| !k.passed && k.severity == Severity::Blocker),
+        "{:?}",
+        failures(&r)
+    );
+}
+
+#[test]
+fn face_landmarks_sit_on_the_face() {
+    let r = base_fit();
+    let lm = &r.landmarks;
+    let h = lm.height;
+    let (head, top) = (lm.get("head").unwrap(), lm.get("head_top").unwrap());
+    let nose = lm.get("nose_tip").unwrap();
+    let chin = lm.get("chin").unwrap();
+    let jaw = lm.get("jaw").unwrap();
+    // Nose ahead of the head pivot, chin below the nose, jaw between pivot and chin.
+    assert!((nose.x - lm.center_x).abs() < 1e-4);
+    assert!(
+        nose.z - head.z > 0.04 * h && nose.z - head.z < 0.09 * h,
+        "{nose} {head}"
+    );
+    // MakeHuman's head pivot sits level with the nose tip; the chin is 4% H lower.
+    assert!(
+        (nose.y - head.y).abs() < 0.03 * h && nose.y < top.y,
+        "{nose}"
+    );
+    assert!(
+        (nose.y - chin.y) / h > 0.03 && (nose.y - chin.y) / h < 0.07,
+        "{nose} {chin}"
+    );
+    assert!(
+        chin.y < nose.y - 0.02 * h && chin.y > head.y - 0.05 * h,
+        "{chin}"
+    );
+    assert!(jaw.y < nose.y && jaw.y > chin.y && jaw.z < chin.z, "{jaw}");
+    // Without eye parts the eyes are an estimate, marked as such.
+    for e in ["eye_l", "eye_r"] {
+        let l = &lm.points[e];
+        assert!(
+            l.confidence < 0.5 && l.method.starts_with("estimate"),
+            "{l:?}"
+        );
+    }
+    assert!(
+        (lm.get("eye_l").unwrap().x + lm.get("eye_r").unwrap().x - 2.0 * lm.center_x).abs() < 1e-4
+    );
+    // The knuckle line: the finger bases (index to pinky) and the hand bone's tail
+    // lie within 1% H of the artist's.
+    let (_, gt) = base_body();
+    let s = &r.skeleton;
+    let hand = &s.bones[s.find("hand_l").unwrap()];
+    let d = (hand.tail - gt["hand_l"].1).length() / h * 100.0;
+    assert!(d < 1.0, "hand tail {d:.2}% H from the artist's");
+    for f in ["index_01_l", "middle_01_l", "ring_01_l", "pinky_01_l"] {
+        let d = (s.bones[s.find(f).unwrap()].head - gt[f].0).length() / h * 100.0;
+        assert!(d < 1.0, "{f}: {d:.2}% H");
+    }
+}
+
+#[test]
+fn quaternius_humanoids_fit_without_blocker_and_odd_ones_are_refused() {
+    let dir = common::quaternius_dir();
+    let read = |f: &str| rigsmith::io::read_character(&dir.join(format!("{f}.glb"))).unwrap();
+    // The man (T pose) and the knight (A pose, 5.6 m tall): fitted, no blocker fails,
+    // the legs within 5% H of the artist's joints.
+    for (f, names) in [
+        ("men_Casual", ["UpperLeg.L", "LowerLeg.L", "UpperArm.L"]),
+        (
+            "knight_KnightCharacter",
+            ["UpperLeg.L", "LowerLeg.L", "UpperArm.L"],
+        ),
+    ] {
+        let c = read(f);
+        let artist = c.skeleton.clone().unwrap();
+        let body = quat::as_one_body(&c, "");
+        let r = fit(&body, &FitOptions::default()).unwrap();
+        assert!(
+            !r.checks
+                .iter()
+                .any(|k| !k.passed && k.severity == Severity::Blocker),
+            "{f}: {:?}",
+            failures(&r)
+        );
+        let h = height(&body);
+        for n in names {
+            let g = quat::MAP.iter().find(|m| m.0 == n).unwrap().1;
+            let a = artist.bones[artist.find(n).unwrap()].head;
+            let b = r.skeleton.bones[r.skeleton.find(g).unwrap()].head;
+            let d = 100.0 * (a - b).length() / h;
+            assert!(d < 5.0, "{f} {g}: {d:.2}% H from the artist's {n}");
+        }
+    }
+    // The chibi's ears are wider than its arms: a clear refusal, not arms on the ears.
+    let e = fit_err(&quat::as_one_body(
+        &read("platformer_Character_HumanoidRig"),
+        "",
+    ));
+    assert!(e.contains("armpit") && e.contains("ears"), "{e}");
+    // The fox lies along Z: refused.
+    let e = fit_err(&quat::as_one_body(&read("animals_Fox"), ""));
+    assert!(e.contains("biped"), "{e}");
 }
