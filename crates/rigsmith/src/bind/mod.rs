@@ -38,6 +38,7 @@
 //! Only deform bones receive weight. Vertex order and count of every part are kept.
 
 pub mod bone_heat;
+pub mod bone_reach;
 pub mod bvh;
 pub mod cleanup;
 pub mod laplacian;
