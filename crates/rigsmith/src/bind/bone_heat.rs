@@ -262,12 +262,29 @@ fn nearest_visible(
             (r.reach, i as u32, r)
         })
         .collect();
-    cand.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut rays = 0;
     let mut best: Option<(f32, f32)> = None;
     let mut out = Vec::new();
-    let reach = cand.first().map_or(0.0, |c| c.0) * FAR_FACTOR;
-    for &(d, i, r) in &cand {
+    let first = cand
+        .iter()
+        .map(|c| c.0)
+        .min_by(|a, b| a.total_cmp(b))
+        .unwrap_or(0.0);
+    let reach = first * FAR_FACTOR;
+    // Bones in increasing reach (ties by index), taken one at a time: most vertices see
+    // the first one, so the list is never sorted whole.
+    let mut left = cand.len();
+    while left > 0 {
+        let k = (0..left)
+            .min_by(|&a, &b| {
+                cand[a]
+                    .0
+                    .total_cmp(&cand[b].0)
+                    .then(cand[a].1.cmp(&cand[b].1))
+            })
+            .unwrap_or(0);
+        let (d, i, r) = cand.swap_remove(k);
+        left -= 1;
         if let Some((bd, _)) = best {
             if d > bd * (1.0 + 1e-4) {
                 break;
