@@ -140,7 +140,8 @@ pub fn bone_heat(
         |(l, h), p| (l.min(*p), h.max(*p)),
     );
     let far = (hi - lo).length().max(f32::MIN_POSITIVE);
-    let thick: Vec<[f32; 3]> = bone_reach::bone_thickness(&bvh, segments, far)
+    let thick0 = bone_reach::bone_thickness(&bvh, segments, far);
+    let thick: Vec<[f32; 5]> = thick0
         .iter()
         .map(|p| p.map(|r| r.powf(bone_reach::THICKNESS_POWER)))
         .collect();
@@ -250,7 +251,7 @@ pub fn bone_heat(
 fn nearest_visible(
     p: Vec3,
     segments: &[Segment],
-    thick: &[[f32; 3]],
+    thick: &[[f32; 5]],
     bvh: &Bvh,
 ) -> (f32, Vec<u32>, usize) {
     let mut cand: Vec<(f32, u32, bone_reach::Reach)> = segments

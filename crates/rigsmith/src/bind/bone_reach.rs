@@ -15,7 +15,8 @@
 //! * `o` how far `p` lies beyond the bone's ends along its axis (0 beside the bone),
 //!   weighted by `k` = [`OVERSHOOT`]: past a joint, the bone on the other side wins;
 //! * `r_b(t)` the body's thickness around the bone ([`bone_thickness`]), interpolated
-//!   along it, raised to `a` = [`THICKNESS_POWER`].
+//!   along it and tapered at a tail where a thinner bone continues, raised to
+//!   `a` = [`THICKNESS_POWER`].
 //!
 //! The nearest bone by this measure (that the vertex can see) heats the vertex; the heat
 //! itself still uses the true distance `|p - c|`. A uniform scale `s` multiplies every
@@ -23,8 +24,7 @@
 //! size of the character.
 //!
 //! The constants were chosen on the MakeHuman `base` and `female` bodies against the
-//! artist weights under test poses (BENCHMARKS.md, section *Weights*); the other bodies
-//! are held out.
+//! artist weights under test poses (BENCHMARKS.md, section *Weights*).
 
 use glam::Vec3;
 
@@ -45,16 +45,24 @@ pub const THICKNESS_QUANTILE: f32 = 0.625;
 /// Exponent `a` of the thickness in the reach.
 pub const THICKNESS_POWER: f32 = 0.75;
 
+/// A bone continues another when its head is within this fraction of the shorter
+/// bone's length of the other's tail.
+pub const JOINT_TOL: f32 = 0.01;
+
 /// Weight `k` of the distance past a bone's end (1 = plain distance).
 pub const OVERSHOOT: f32 = 1.5;
 
 /// The body's thickness around each bone (same unit as the mesh): at each point of
 /// [`THICKNESS_AT`], the [`THICKNESS_QUANTILE`] of the distances to the first surface
-/// hit along [`THICKNESS_RAYS`] directions perpendicular to the bone (rays that leave
-/// no hit are not counted). A sample with fewer than half of its rays hitting (a bone
-/// poking out of the body) takes the median of the bone's other samples, a bone with
-/// none the median of all samples of all bones. Returns one profile per segment.
-pub fn bone_thickness(bvh: &Bvh, segments: &[Segment], far: f32) -> Vec<[f32; 3]> {
+/// hit along [`THICKNESS_RAYS`] directions perpendicular to the bone (rays longer than
+/// `far` or that leave no hit are not counted). A sample with fewer than half of its
+/// rays hitting (a bone poking out of the body) takes the median of the bone's other
+/// samples, a bone with none the median of all samples of all bones.
+///
+/// Returns one profile per segment at t = 0, 0.25, 0.5, 0.75, 1: the ends repeat the
+/// nearest sample, except that a tail where another bone starts ([`JOINT_TOL`]) takes
+/// the smaller of its own and that bone's first sample.
+pub fn bone_thickness(bvh: &Bvh, segments: &[Segment], far: f32) -> Vec<[f32; 5]> {
     let mut prof: Vec<[Option<f32>; 3]> = segments
         .iter()
         .map(|s| {
@@ -84,22 +92,39 @@ pub fn bone_thickness(bvh: &Bvh, segments: &[Segment], far: f32) -> Vec<[f32; 3]
     let mut all: Vec<f32> = prof.iter().flatten().flatten().copied().collect();
     all.sort_by(f32::total_cmp);
     let fallback = all.get(all.len() / 2).copied().unwrap_or(far);
-    prof.iter_mut()
+    let mid: Vec<[f32; 3]> = prof
+        .iter_mut()
         .map(|p| {
             let mut own: Vec<f32> = p.iter().flatten().copied().collect();
             own.sort_by(f32::total_cmp);
             let m = own.get(own.len() / 2).copied().unwrap_or(fallback);
             p.map(|x| x.unwrap_or(m).max(far * 1e-6))
         })
-        .collect()
+        .collect();
+    // Ends: the head keeps the first sample; the tail tapers to the thickness of the
+    // bone that continues from it (a child whose head is the tail), so a thick bone
+    // does not swallow the thin limb it hands over to (the clavicle the shoulder, the
+    // thigh the knee).
+    let mut out: Vec<[f32; 5]> = mid.iter().map(|m| [m[0], m[0], m[1], m[2], m[2]]).collect();
+    for (c, sc) in segments.iter().enumerate() {
+        for (p, sp) in segments.iter().enumerate() {
+            let tol = JOINT_TOL
+                * (sc.tail - sc.head)
+                    .length()
+                    .min((sp.tail - sp.head).length());
+            if p != c && (sp.tail - sc.head).length() <= tol {
+                out[p][4] = out[p][4].min(mid[c][0]);
+            }
+        }
+    }
+    out
 }
 
-/// The thickness profile `prof` at bone parameter `t` (linear between the samples of
-/// [`THICKNESS_AT`], constant beyond them).
-pub fn thickness_at(prof: &[f32; 3], t: f32) -> f32 {
-    let (t0, t1) = (THICKNESS_AT[0], THICKNESS_AT[2]);
-    let x = ((t - t0) / (t1 - t0)).clamp(0.0, 1.0) * 2.0;
-    let i = (x.floor() as usize).min(1);
+/// The thickness profile `prof` (t = 0, 0.25, 0.5, 0.75, 1) at bone parameter `t`,
+/// linear in between.
+pub fn thickness_at(prof: &[f32; 5], t: f32) -> f32 {
+    let x = t.clamp(0.0, 1.0) * 4.0;
+    let i = (x.floor() as usize).min(3);
     let f = x - i as f32;
     prof[i] * (1.0 - f) + prof[i + 1] * f
 }
@@ -117,7 +142,7 @@ pub struct Reach {
 
 /// The reach of bone `s` (thickness profile `prof`, already raised to
 /// [`THICKNESS_POWER`]) from `p`.
-pub fn reach(s: &Segment, prof_pow: &[f32; 3], p: Vec3) -> Reach {
+pub fn reach(s: &Segment, prof_pow: &[f32; 5], p: Vec3) -> Reach {
     let axis = s.tail - s.head;
     let l2 = axis.length_squared();
     let traw = if l2 > 0.0 {
@@ -149,14 +174,15 @@ mod tests {
             tail: Vec3::Y,
         };
         let p = Vec3::new(0.5, 0.5, 0.0);
-        let a = reach(&thin, &[1.0; 3], p);
-        let b = reach(&thin, &[2.0; 3], p);
+        let a = reach(&thin, &[1.0; 5], p);
+        let b = reach(&thin, &[2.0; 5], p);
         assert!((a.dist - 0.5).abs() < 1e-6 && (b.dist - 0.5).abs() < 1e-6);
         assert!((a.reach / b.reach - 2.0).abs() < 1e-5);
         // Past the tail the overshoot counts k times.
-        let q = reach(&thin, &[1.0; 3], Vec3::new(0.0, 2.0, 0.0));
+        let q = reach(&thin, &[1.0; 5], Vec3::new(0.0, 2.0, 0.0));
         assert!((q.reach - OVERSHOOT).abs() < 1e-5);
-        assert!((thickness_at(&[1.0, 2.0, 4.0], 0.625) - 3.0).abs() < 1e-6);
-        assert_eq!(thickness_at(&[1.0, 2.0, 4.0], 0.0), 1.0);
+        assert!((thickness_at(&[1.0, 1.0, 2.0, 4.0, 4.0], 0.625) - 3.0).abs() < 1e-6);
+        assert_eq!(thickness_at(&[1.0, 1.0, 2.0, 4.0, 4.0], 0.0), 1.0);
+        assert_eq!(thickness_at(&[1.0, 1.0, 2.0, 4.0, 0.5], 1.0), 0.5);
     }
 }
