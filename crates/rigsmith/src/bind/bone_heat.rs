@@ -145,13 +145,45 @@ pub fn bone_heat(
         .iter()
         .map(|p| p.map(|r| r.powf(bone_reach::THICKNESS_POWER)))
         .collect();
-    let near: Vec<(f32, Vec<u32>, usize)> = (0..k)
+    // Rays from a maximal independent set of seed vertices first; every other vertex
+    // whose seed neighbours all saw their first bone, the same one that comes first
+    // for it, takes that bone without a ray (neighbours that disagree cast their own).
+    let mut nbr: Vec<Vec<u32>> = vec![Vec::new(); k];
+    for &(i, j, _) in &lap.edges {
+        nbr[i as usize].push(j);
+        nbr[j as usize].push(i);
+    }
+    let mut seed = vec![false; k];
+    for v in 0..k {
+        seed[v] = lap.mass[v] > 0.0 && !nbr[v].iter().any(|&u| seed[u as usize]);
+    }
+    let first_pass: Vec<Option<(f32, Vec<u32>, usize)>> = (0..k)
         .into_par_iter()
-        .map(|v| {
+        .map(|v| (seed[v]).then(|| nearest_visible(w.positions[v], segments, &thick, &bvh, None)))
+        .collect();
+    let near: Vec<(f32, Vec<u32>, usize)> = first_pass
+        .par_iter()
+        .enumerate()
+        .map(|(v, done)| {
+            if let Some(r) = done {
+                return r.clone();
+            }
             if lap.mass[v] <= 0.0 {
                 return (0.0, Vec::new(), 0);
             }
-            nearest_visible(w.positions[v], segments, &thick, &bvh)
+            let mut hint: Option<u32> = None;
+            let mut agree = true;
+            for &u in &nbr[v] {
+                if let Some((_, b, rays)) = &first_pass[u as usize] {
+                    if *rays != 1 || b.len() != 1 || hint.is_some_and(|h| h != b[0]) {
+                        agree = false;
+                        break;
+                    }
+                    hint = Some(b[0]);
+                }
+            }
+            let hint = if agree { hint } else { None };
+            nearest_visible(w.positions[v], segments, &thick, &bvh, hint)
         })
         .collect();
     let rays = near.iter().map(|x| x.2).sum();
@@ -247,12 +279,14 @@ pub fn bone_heat(
 }
 
 /// Distance to the nearest visible bone by reach ([`bone_reach`]), the bones tied with
-/// it, rays cast.
+/// it, rays cast. `seen`: a bone the neighbours see; when it comes first for `p` too
+/// (no tie), it is taken without a ray.
 fn nearest_visible(
     p: Vec3,
     segments: &[Segment],
     thick: &[[f32; 5]],
     bvh: &Bvh,
+    seen: Option<u32>,
 ) -> (f32, Vec<u32>, usize) {
     let mut cand: Vec<(f32, u32, bone_reach::Reach)> = segments
         .iter()
@@ -272,6 +306,14 @@ fn nearest_visible(
         .min_by(|a, b| a.total_cmp(b))
         .unwrap_or(0.0);
     let reach = first * FAR_FACTOR;
+    if let Some(b) = seen {
+        let mut at = cand.iter().filter(|c| c.0 <= first * (1.0 + 1e-4));
+        if let (Some(c), None) = (at.next(), at.next()) {
+            if c.1 == b {
+                return (c.2.dist, vec![b], 0);
+            }
+        }
+    }
     // Bones in increasing reach (ties by index), taken one at a time: most vertices see
     // the first one, so the list is never sorted whole.
     let mut left = cand.len();
