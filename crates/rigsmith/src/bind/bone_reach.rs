@@ -166,6 +166,54 @@ pub fn reach(s: &Segment, prof_pow: &[f32; 5], p: Vec3) -> Reach {
 mod tests {
     use super::*;
 
+    /// A closed cylinder along Y: `radius`, from y = -1 to 1, 32 sides.
+    fn cylinder(radius: f32) -> Bvh {
+        let n = 32u32;
+        let mut p = Vec::new();
+        let mut t = Vec::new();
+        for y in [-1.0f32, 1.0] {
+            for k in 0..n {
+                let a = k as f32 * std::f32::consts::TAU / n as f32;
+                p.push(Vec3::new(radius * a.cos(), y, radius * a.sin()));
+            }
+        }
+        p.push(Vec3::new(0.0, -1.0, 0.0));
+        p.push(Vec3::new(0.0, 1.0, 0.0));
+        for k in 0..n {
+            let k1 = (k + 1) % n;
+            t.push([k, k1, n + k]);
+            t.push([k1, n + k1, n + k]);
+            t.push([2 * n, k1, k]);
+            t.push([2 * n + 1, n + k, n + k1]);
+        }
+        Bvh::build(&p, &t)
+    }
+
+    #[test]
+    fn thickness_of_a_cylinder_is_its_radius() {
+        let bvh = cylinder(0.2);
+        let seg = |bone, a: f32, b: f32| Segment {
+            bone,
+            head: Vec3::new(0.0, a, 0.0),
+            tail: Vec3::new(0.0, b, 0.0),
+        };
+        // Two bones in a chain inside, one outside the body.
+        let outside = Segment {
+            bone: 2,
+            head: Vec3::new(3.0, 0.0, 0.0),
+            tail: Vec3::new(4.0, 0.0, 0.0),
+        };
+        let t = bone_thickness(&bvh, &[seg(0, -0.5, 0.0), seg(1, 0.0, 0.5), outside], 10.0);
+        for prof in &t {
+            for r in prof {
+                assert!((0.19..=0.2001).contains(r), "{t:?}");
+            }
+        }
+        // A thinner body shrinks it.
+        let thin = bone_thickness(&cylinder(0.05), &[seg(0, -0.5, 0.5)], 10.0);
+        assert!((0.047..=0.0501).contains(&thin[0][2]), "{thin:?}");
+    }
+
     #[test]
     fn a_thick_bone_reaches_farther() {
         let thin = Segment {
