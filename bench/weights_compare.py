@@ -5,7 +5,10 @@ vertex) under each test pose and measures, over the vertices the pose moves (art
 skinning moves them more than 0.1% of H), the distance to the artist-weighted result
 in % of body height H: mean, p95, max over all poses together.
 
-python weights_compare.py CASE_DIR  ->  prints one JSON line
+python weights_compare.py CASE_DIR            ->  prints one JSON line
+python weights_compare.py CASE_DIR --detail   ->  also prints, per pose, rigsmith's
+    worst vertices (index, position in % of H from the feet, error of each tool,
+    the three largest weights of rigsmith, the artist and Blender) to stderr
 """
 import json
 import sys
@@ -113,7 +116,31 @@ def skin(V, W, M):
     return out
 
 
-def main(case):
+def top(W, names, v, k=3):
+    o = np.argsort(-W[v])[:k]
+    return " ".join(f"{names[b]}:{W[v, b]:.2f}" for b in o if W[v, b] > 0.005)
+
+
+def detail(pname, V, H, names, moved, errs, sets, art, k=6):
+    if "rigsmith" not in errs:
+        return
+    e = errs["rigsmith"]
+    idxs = np.nonzero(moved)[0]
+    order = np.argsort(-e)[:k]
+    lo = V.min(0)
+    print(f"== {pname}: rigsmith p95 {np.percentile(e, 95):.2f} max {e.max():.2f}"
+          + (f" | blender p95 {np.percentile(errs['blender'], 95):.2f} max {errs['blender'].max():.2f}" if "blender" in errs else ""),
+          file=sys.stderr)
+    for o in order:
+        v = idxs[o]
+        p = (V[v] - lo) / H * 100
+        be = errs["blender"][o] if "blender" in errs else float("nan")
+        print(f"  v{v} at ({p[0]:.1f},{p[1]:.1f},{p[2]:.1f})%H err rs {e[o]:.2f} bl {be:.2f}", file=sys.stderr)
+        print(f"     rs [{top(sets['rigsmith'][0], names, v)}] art [{top(art, names, v)}]"
+              + (f" bl [{top(sets['blender'][0], names, v)}]" if "blender" in sets else ""), file=sys.stderr)
+
+
+def main(case, show_detail=False):
     V, names, idx, parent, head, tail = load(case)
     H = V[:, 1].max() - V[:, 1].min()
     art, _ = weights(case, "artist_weights.json", idx, len(V))
@@ -131,11 +158,15 @@ def main(case):
         Pa = skin(V, art, M)
         moved = np.linalg.norm(Pa - V, axis=1) > 1e-3 * H
         per_pose[pname] = {}
+        errs = {}
         for k, (W, _) in sets.items():
             P = skin(V, W, M)
             dd = np.linalg.norm(P - Pa, axis=1)[moved] / H * 100
             dists[k].append(dd)
+            errs[k] = dd
             per_pose[pname][k] = round(float(np.percentile(dd, 95)), 3)
+        if show_detail:
+            detail(pname, V, H, names, moved, errs, sets, art)
     for k, l in dists.items():
         a = np.concatenate(l)
         res[k] = {
@@ -156,4 +187,4 @@ def main(case):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], "--detail" in sys.argv[2:])

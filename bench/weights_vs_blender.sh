@@ -24,7 +24,7 @@ fi
 cargo build -q -p rigsmith --release --example bind_mpfb2
 EX=target/release/examples/bind_mpfb2
 # name variant scale subdiv repeat
-CASES_DEFAULT="base:base:1:0:3 female:female:1:0:3 male:male:1:0:3 old:old:1:0:3 child:child:1:0:3 baby:baby:1:0:3 heavy:heavy:1:0:3 adult_0.3x:base:0.3:0:3 base_53k:base:1:1:1 base_214k:base:1:2:1"
+CASES_DEFAULT="base:base:1:0:3 female:female:1:0:3 male:male:1:0:3 old:old:1:0:3 child:child:1:0:3 baby:baby:1:0:3 heavy:heavy:1:0:3 adult_0.3x:base:0.3:0:3 base_53k:base:1:1:3 base_214k:base:1:2:3"
 CASES=${CASES:-$CASES_DEFAULT}
 : > "$OUT/results.jsonl"
 for c in $CASES; do

@@ -98,6 +98,12 @@ fn main() {
     for line in &r.reasons {
         eprintln!("  {line}");
     }
+    let stages: Vec<String> = r
+        .stages
+        .iter()
+        .map(|(n, t)| format!("{n} {:.3}", t))
+        .collect();
+    eprintln!("  stages (s, last run): {}", stages.join(", "));
     let mut obj = String::new();
     for p in &mesh.positions {
         writeln!(obj, "v {} {} {}", p.x, p.y, p.z).unwrap();
@@ -122,6 +128,7 @@ fn main() {
         "variant": variant, "scale": scale, "subdiv": subdiv,
         "vertices": mesh.positions.len(), "seconds": best,
         "route": r.route, "reasons": r.reasons, "report": r.report,
+        "stages": r.stages,
     });
     std::fs::write(
         out.join("rigsmith.json"),

@@ -34,6 +34,7 @@
 use glam::{DVec3, Vec3};
 use rayon::prelude::*;
 
+use super::bone_reach;
 use super::bvh::Bvh;
 use super::laplacian;
 use super::solve;
@@ -82,6 +83,8 @@ pub struct HeatOutcome {
     pub degenerate: usize,
     /// Visibility rays cast.
     pub rays: usize,
+    /// Wall-clock seconds per stage, in order (for profiling; not part of the result).
+    pub stages: Vec<(&'static str, f64)>,
 }
 
 /// A bone farther than this many times the nearest bone (visible or not) is not tried:
@@ -118,23 +121,73 @@ pub fn bone_heat(
     segments: &[Segment],
 ) -> Result<HeatOutcome> {
     let n = positions.len();
+    let clock = std::time::Instant::now();
+    let mut stages: Vec<(&'static str, f64)> = Vec::new();
+    let lap_time = |name: &'static str, stages: &mut Vec<(&'static str, f64)>| {
+        let total: f64 = stages.iter().map(|s| s.1).sum();
+        stages.push((name, clock.elapsed().as_secs_f64() - total));
+    };
     let w = weld::weld(positions, triangles, WELD_TOL);
     let k = w.positions.len();
     let dpos: Vec<DVec3> = w.positions.iter().map(|p| p.as_dvec3()).collect();
     let lap = laplacian::cotangent(&dpos, &w.triangles);
     let bvh = Bvh::build(&w.positions, &w.triangles);
+    lap_time("weld, laplacian, bvh", &mut stages);
 
     // Nearest visible bone(s) of each welded vertex.
-    let near: Vec<(f32, Vec<u32>, usize)> = (0..k)
+    let (lo, hi) = w.positions.iter().fold(
+        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+        |(l, h), p| (l.min(*p), h.max(*p)),
+    );
+    let far = (hi - lo).length().max(f32::MIN_POSITIVE);
+    let thick0 = bone_reach::bone_thickness(&bvh, segments, far);
+    let thick: Vec<[f32; 5]> = thick0
+        .iter()
+        .map(|p| p.map(|r| r.powf(bone_reach::THICKNESS_POWER)))
+        .collect();
+    // Rays from a maximal independent set of seed vertices first; every other vertex
+    // whose seed neighbours all saw their first bone, the same one that comes first
+    // for it, takes that bone without a ray (neighbours that disagree cast their own).
+    let mut nbr: Vec<Vec<u32>> = vec![Vec::new(); k];
+    for &(i, j, _) in &lap.edges {
+        nbr[i as usize].push(j);
+        nbr[j as usize].push(i);
+    }
+    let mut seed = vec![false; k];
+    for v in 0..k {
+        seed[v] = lap.mass[v] > 0.0 && !nbr[v].iter().any(|&u| seed[u as usize]);
+    }
+    let first_pass: Vec<Option<(f32, Vec<u32>, usize)>> = (0..k)
         .into_par_iter()
-        .map(|v| {
+        .map(|v| (seed[v]).then(|| nearest_visible(w.positions[v], segments, &thick, &bvh, None)))
+        .collect();
+    let near: Vec<(f32, Vec<u32>, usize)> = first_pass
+        .par_iter()
+        .enumerate()
+        .map(|(v, done)| {
+            if let Some(r) = done {
+                return r.clone();
+            }
             if lap.mass[v] <= 0.0 {
                 return (0.0, Vec::new(), 0);
             }
-            nearest_visible(w.positions[v], segments, &bvh)
+            let mut hint: Option<u32> = None;
+            let mut agree = true;
+            for &u in &nbr[v] {
+                if let Some((_, b, rays)) = &first_pass[u as usize] {
+                    if *rays != 1 || b.len() != 1 || hint.is_some_and(|h| h != b[0]) {
+                        agree = false;
+                        break;
+                    }
+                    hint = Some(b[0]);
+                }
+            }
+            let hint = if agree { hint } else { None };
+            nearest_visible(w.positions[v], segments, &thick, &bvh, hint)
         })
         .collect();
     let rays = near.iter().map(|x| x.2).sum();
+    lap_time("visibility", &mut stages);
 
     // Islands over the Laplacian's edges; an island is lit when a vertex sees a bone.
     let edge_tris: Vec<[u32; 3]> = lap.edges.iter().map(|e| [e.0, e.1, e.1]).collect();
@@ -191,6 +244,7 @@ pub fn bone_heat(
             sources: &sources,
             bones: segments.len(),
         })?;
+        lap_time("factor and solve", &mut stages);
         for (b, x) in &sols {
             for (a, &val) in x.iter().enumerate() {
                 if val.is_finite() && val > 1e-6 {
@@ -220,40 +274,75 @@ pub fn bone_heat(
         welded: n - k,
         degenerate: lap.degenerate,
         rays,
+        stages,
     })
 }
 
-/// Distance to the nearest visible bone, the bones tied at that distance, rays cast.
-fn nearest_visible(p: Vec3, segments: &[Segment], bvh: &Bvh) -> (f32, Vec<u32>, usize) {
-    let mut cand: Vec<(f32, u32, Vec3)> = segments
+/// Distance to the nearest visible bone by reach ([`bone_reach`]), the bones tied with
+/// it, rays cast. `seen`: a bone the neighbours see; when it comes first for `p` too
+/// (no tie), it is taken without a ray.
+fn nearest_visible(
+    p: Vec3,
+    segments: &[Segment],
+    thick: &[[f32; 5]],
+    bvh: &Bvh,
+    seen: Option<u32>,
+) -> (f32, Vec<u32>, usize) {
+    let mut cand: Vec<(f32, u32, bone_reach::Reach)> = segments
         .iter()
+        .zip(thick)
         .enumerate()
-        .map(|(i, s)| {
-            let c = s.closest(p);
-            ((c - p).length(), i as u32, c)
+        .map(|(i, (s, t))| {
+            let r = bone_reach::reach(s, t, p);
+            (r.reach, i as u32, r)
         })
         .collect();
-    cand.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut rays = 0;
-    let mut best: Option<f32> = None;
+    let mut best: Option<(f32, f32)> = None;
     let mut out = Vec::new();
-    let reach = cand.first().map_or(0.0, |c| c.0) * FAR_FACTOR;
-    for &(d, i, c) in &cand {
-        if let Some(bd) = best {
-            if d > bd * (1.0 + 1e-4) + 1e-7 {
+    let first = cand
+        .iter()
+        .map(|c| c.0)
+        .min_by(|a, b| a.total_cmp(b))
+        .unwrap_or(0.0);
+    let reach = first * FAR_FACTOR;
+    if let Some(b) = seen {
+        let mut at = cand.iter().filter(|c| c.0 <= first * (1.0 + 1e-4));
+        if let (Some(c), None) = (at.next(), at.next()) {
+            if c.1 == b {
+                return (c.2.dist, vec![b], 0);
+            }
+        }
+    }
+    // Bones in increasing reach (ties by index), taken one at a time: most vertices see
+    // the first one, so the list is never sorted whole.
+    let mut left = cand.len();
+    while left > 0 {
+        let k = (0..left)
+            .min_by(|&a, &b| {
+                cand[a]
+                    .0
+                    .total_cmp(&cand[b].0)
+                    .then(cand[a].1.cmp(&cand[b].1))
+            })
+            .unwrap_or(0);
+        let (d, i, r) = cand.swap_remove(k);
+        left -= 1;
+        if let Some((bd, _)) = best {
+            if d > bd * (1.0 + 1e-4) {
                 break;
             }
         } else if d > reach || rays >= MAX_RAYS {
             break;
         }
         rays += 1;
-        let t_end = 1.0 - (END_TOL / d.max(1e-12)).min(0.5);
-        if !bvh.segment_blocked(p, c, 1e-4, t_end) {
+        let t_end = 1.0 - (END_TOL / r.dist.max(1e-12)).min(0.5);
+        if !bvh.segment_blocked(p, r.closest, 1e-4, t_end) {
             if best.is_none() {
-                best = Some(d);
+                best = Some((d, r.dist));
             }
             out.push(i);
         }
     }
-    (best.unwrap_or(0.0), out, rays)
+    (best.map_or(0.0, |b| b.1), out, rays)
 }

@@ -107,6 +107,44 @@ impl Bvh {
         false
     }
 
+    /// The smallest `t` in `(t_min, t_max)` at which the segment `a + t (b - a)` crosses
+    /// a triangle, if any.
+    pub fn first_hit(&self, a: Vec3, b: Vec3, t_min: f32, t_max: f32) -> Option<f32> {
+        if self.nodes.is_empty() {
+            return None;
+        }
+        let d = b - a;
+        let inv = Vec3::new(safe_inv(d.x), safe_inv(d.y), safe_inv(d.z));
+        let mut best = t_max;
+        let mut found = false;
+        let mut stack = [0u32; 64];
+        let mut sp = 1;
+        while sp > 0 {
+            sp -= 1;
+            let idx = stack[sp];
+            let node = self.nodes[idx as usize];
+            if !slab(node.lo, node.hi, a, inv, t_min, best) {
+                continue;
+            }
+            if node.count > 0 {
+                for k in node.start..node.start + node.count {
+                    let t = &self.tris[self.order[k as usize] as usize];
+                    if let Some(s) = ray_triangle(a, d, t) {
+                        if s > t_min && s < best {
+                            best = s;
+                            found = true;
+                        }
+                    }
+                }
+            } else if sp + 2 <= stack.len() {
+                stack[sp] = node.start;
+                stack[sp + 1] = idx + 1;
+                sp += 2;
+            }
+        }
+        found.then_some(best)
+    }
+
     /// The closest point of the mesh to `p`; `None` when the mesh has no triangle.
     pub fn closest(&self, p: Vec3) -> Option<Closest> {
         if self.nodes.is_empty() {

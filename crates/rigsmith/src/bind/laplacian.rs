@@ -11,6 +11,7 @@
 //! degenerate triangle contributes nothing instead of an infinite cotangent.
 
 use glam::DVec3;
+use rayon::slice::ParallelSliceMut;
 
 /// A sparse symmetric Laplacian (see the module docs).
 #[derive(Debug, Clone, Default)]
@@ -55,7 +56,7 @@ pub fn cotangent(positions: &[DVec3], triangles: &[[u32; 3]]) -> Laplacian {
             mass[t[k] as usize] += area2 / 6.0;
         }
     }
-    e.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    e.par_sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(a.2.total_cmp(&b.2)));
     let mut edges: Vec<(u32, u32, f64)> = Vec::with_capacity(e.len());
     for (i, j, w) in e {
         match edges.last_mut() {

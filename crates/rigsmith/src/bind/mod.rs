@@ -38,6 +38,7 @@
 //! Only deform bones receive weight. Vertex order and count of every part are kept.
 
 pub mod bone_heat;
+pub mod bone_reach;
 pub mod bvh;
 pub mod cleanup;
 pub mod laplacian;
@@ -124,6 +125,8 @@ pub struct BindResult {
     pub report: WeightReport,
     /// What each part was taken for, in part order.
     pub part_roles: Vec<PartRole>,
+    /// Wall-clock seconds per stage, in order (profiling only; varies run to run).
+    pub stages: Vec<(&'static str, f64)>,
 }
 
 /// Cross-side strip band, in units of H.
@@ -242,16 +245,31 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
 
     let bpos: Vec<Vec3> = bm.positions.iter().map(|p| norm(*p)).collect();
     let mut reasons = Vec::new();
+    let clock = std::time::Instant::now();
+    let mut stages: Vec<(&'static str, f64)> = Vec::new();
+    let lap = |name: &'static str, stages: &mut Vec<(&'static str, f64)>| {
+        let total: f64 = stages.iter().map(|s| s.1).sum();
+        stages.push((name, clock.elapsed().as_secs_f64() - total));
+    };
     let mut body_w: Option<Weights> = None;
     let mut route = Route::BoneHeat;
     let body_rigid = matches!(roles[body], PartRole::Rigid(_));
     if !body_rigid && o.force_route != Some(Route::Volumetric) {
         match bone_heat::bone_heat(&bpos, &bm.triangles, &segs) {
             Ok(out) => {
+                let total: f64 = stages.iter().map(|s| s.1).sum();
+                stages.extend(out.stages.iter().map(|&(n, t)| (n, t)));
+                let heat: f64 = out.stages.iter().map(|s| s.1).sum();
+                stages.push((
+                    "bone heat, other",
+                    clock.elapsed().as_secs_f64() - total - heat,
+                ));
                 let mut w = out.weights;
                 finish_body(&mut w, &bpos, bm, &ns, o);
+                lap("cleanup", &mut stages);
                 let probe = single_part(c, body, s, &w);
                 let rep = weight_report(&probe);
+                lap("weight report", &mut stages);
                 if out.welded > 0 {
                     reasons.push(format!(
                         "bone heat: welded {} coincident vertices",
@@ -308,10 +326,13 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
         let mut w = out.weights;
         finish_body(&mut w, &bpos, bm, &ns, o);
         body_w = Some(w);
+        lap("volumetric route", &mut stages);
     }
 
     // Everything else.
-    let body_bvh = bvh::Bvh::build(&bpos, &bm.triangles);
+    // Built only when a part other than the body needs it.
+    let body_bvh = std::sync::OnceLock::new();
+    let body_bvh = || body_bvh.get_or_init(|| bvh::Bvh::build(&bpos, &bm.triangles));
     let mut weights: Vec<Option<Weights>> = Vec::with_capacity(c.parts.len());
     for (i, p) in c.parts.iter().enumerate() {
         let w = match &roles[i] {
@@ -325,7 +346,8 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
                 };
                 match (b, &body_w) {
                     (None, Some(bw)) => {
-                        let votes = transfer::transfer(&body_bvh, &bm.triangles, bw, &pm.positions);
+                        let votes =
+                            transfer::transfer(body_bvh(), &bm.triangles, bw, &pm.positions);
                         rigid::rigid_weights_voted(&pm, &votes, &segs)
                     }
                     _ => rigid::rigid_weights(&pm, &segs, b),
@@ -336,7 +358,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
                 let bw = body_w
                     .as_ref()
                     .expect("body weights exist when a garment does");
-                let mut w = transfer::transfer(&body_bvh, &bm.triangles, bw, &tp);
+                let mut w = transfer::transfer(body_bvh(), &bm.triangles, bw, &tp);
                 smooth(&mut w, &p.mesh, GARMENT_SMOOTH);
                 keep_largest_smooth(&mut w, o.max_influences);
                 w
@@ -354,12 +376,14 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
         p.weights = w.clone();
     }
     let report = weight_report(&bound);
+    lap("other parts, final report", &mut stages);
     Ok(BindResult {
         weights,
         route,
         reasons,
         report,
         part_roles: roles,
+        stages,
     })
 }
 

@@ -1,0 +1,236 @@
+//! Which bone a skin vertex belongs to: the distance from a vertex to a bone measured
+//! relative to the thickness of the body around that bone.
+//!
+//! Plain Euclidean distance to the bone segment (Baran and Popović) hands the front of
+//! the hip to the thigh (its head is nearer than the thick pelvis and spine), the
+//! shoulder blade to the arm and the chin to the thin neck. A rigger instead thinks of
+//! each bone as carrying the flesh around it: a thick bone reaches farther. So each
+//! vertex `p` measures every bone `b` as
+//!
+//! ```text
+//! reach_b(p) = sqrt(|p - c|² + (k² - 1) o²) / r_b(t)^a
+//! ```
+//!
+//! * `c` the closest point of the segment, at parameter `t` in `[0, 1]`;
+//! * `o` how far `p` lies beyond the bone's ends along its axis (0 beside the bone),
+//!   weighted by `k` = [`OVERSHOOT`]: past a joint, the bone on the other side wins;
+//! * `r_b(t)` the body's thickness around the bone ([`bone_thickness`]), interpolated
+//!   along it and tapered at a tail where a thinner bone continues, raised to
+//!   `a` = [`THICKNESS_POWER`].
+//!
+//! The nearest bone by this measure (that the vertex can see) heats the vertex; the heat
+//! itself still uses the true distance `|p - c|`. A uniform scale `s` multiplies every
+//! reach by `s^(1 - a)`, so the order of bones, hence the weights, do not depend on the
+//! size of the character.
+//!
+//! The constants were chosen on the MakeHuman `base` and `female` bodies against the
+//! artist weights under test poses (BENCHMARKS.md, section *Weights*).
+
+use glam::Vec3;
+
+use super::bone_heat::Segment;
+use super::bvh::Bvh;
+
+/// Where along each bone (fraction from head to tail) the thickness is sampled.
+pub const THICKNESS_AT: [f32; 3] = [0.25, 0.5, 0.75];
+
+/// Rays per thickness sample, evenly spread in the plane perpendicular to the bone.
+pub const THICKNESS_RAYS: usize = 12;
+
+/// The quantile of the ray lengths taken as the thickness at a sample (0.5 = median).
+/// Above the median, a bone flattened against the skin on one side (the spine near the
+/// back) still measures the body it carries.
+pub const THICKNESS_QUANTILE: f32 = 0.625;
+
+/// Exponent `a` of the thickness in the reach.
+pub const THICKNESS_POWER: f32 = 0.75;
+
+/// A bone continues another when its head is within this fraction of the shorter
+/// bone's length of the other's tail.
+pub const JOINT_TOL: f32 = 0.01;
+
+/// Weight `k` of the distance past a bone's end (1 = plain distance).
+pub const OVERSHOOT: f32 = 1.5;
+
+/// The body's thickness around each bone (same unit as the mesh): at each point of
+/// [`THICKNESS_AT`], the [`THICKNESS_QUANTILE`] of the distances to the first surface
+/// hit along [`THICKNESS_RAYS`] directions perpendicular to the bone (rays longer than
+/// `far` or that leave no hit are not counted). A sample with fewer than half of its
+/// rays hitting (a bone poking out of the body) takes the median of the bone's other
+/// samples, a bone with none the median of all samples of all bones.
+///
+/// Returns one profile per segment at t = 0, 0.25, 0.5, 0.75, 1: the ends repeat the
+/// nearest sample, except that a tail where another bone starts ([`JOINT_TOL`]) takes
+/// the smaller of its own and that bone's first sample.
+pub fn bone_thickness(bvh: &Bvh, segments: &[Segment], far: f32) -> Vec<[f32; 5]> {
+    let mut prof: Vec<[Option<f32>; 3]> = segments
+        .iter()
+        .map(|s| {
+            let axis = s.tail - s.head;
+            let len = axis.length();
+            let a = if len > 0.0 { axis / len } else { Vec3::Y };
+            let u = a.any_orthonormal_vector();
+            let v = a.cross(u);
+            THICKNESS_AT.map(|t| {
+                let o = s.head + axis * t;
+                let mut d: Vec<f32> = (0..THICKNESS_RAYS)
+                    .filter_map(|k| {
+                        let ang = k as f32 * std::f32::consts::TAU / THICKNESS_RAYS as f32;
+                        let dir = (u * ang.cos() + v * ang.sin()) * far;
+                        bvh.first_hit(o, o + dir, 0.0, 1.0).map(|h| h * far)
+                    })
+                    .collect();
+                if d.len() * 2 < THICKNESS_RAYS {
+                    return None;
+                }
+                d.sort_by(f32::total_cmp);
+                let i = ((d.len() as f32 * THICKNESS_QUANTILE) as usize).min(d.len() - 1);
+                Some(d[i])
+            })
+        })
+        .collect();
+    let mut all: Vec<f32> = prof.iter().flatten().flatten().copied().collect();
+    all.sort_by(f32::total_cmp);
+    let fallback = all.get(all.len() / 2).copied().unwrap_or(far);
+    let mid: Vec<[f32; 3]> = prof
+        .iter_mut()
+        .map(|p| {
+            let mut own: Vec<f32> = p.iter().flatten().copied().collect();
+            own.sort_by(f32::total_cmp);
+            let m = own.get(own.len() / 2).copied().unwrap_or(fallback);
+            p.map(|x| x.unwrap_or(m).max(far * 1e-6))
+        })
+        .collect();
+    // Ends: the head keeps the first sample; the tail tapers to the thickness of the
+    // bone that continues from it (a child whose head is the tail), so a thick bone
+    // does not swallow the thin limb it hands over to (the clavicle the shoulder, the
+    // thigh the knee).
+    let mut out: Vec<[f32; 5]> = mid.iter().map(|m| [m[0], m[0], m[1], m[2], m[2]]).collect();
+    for (c, sc) in segments.iter().enumerate() {
+        for (p, sp) in segments.iter().enumerate() {
+            let tol = JOINT_TOL
+                * (sc.tail - sc.head)
+                    .length()
+                    .min((sp.tail - sp.head).length());
+            if p != c && (sp.tail - sc.head).length() <= tol {
+                out[p][4] = out[p][4].min(mid[c][0]);
+            }
+        }
+    }
+    out
+}
+
+/// The thickness profile `prof` (t = 0, 0.25, 0.5, 0.75, 1) at bone parameter `t`,
+/// linear in between.
+pub fn thickness_at(prof: &[f32; 5], t: f32) -> f32 {
+    let x = t.clamp(0.0, 1.0) * 4.0;
+    let i = (x.floor() as usize).min(3);
+    let f = x - i as f32;
+    prof[i] * (1.0 - f) + prof[i + 1] * f
+}
+
+/// How a vertex sees one bone.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Reach {
+    /// The reach (see the module docs): smaller is nearer.
+    pub reach: f32,
+    /// The true distance `|p - c|`.
+    pub dist: f32,
+    /// The closest point `c` of the bone.
+    pub closest: Vec3,
+}
+
+/// The reach of bone `s` (thickness profile `prof`, already raised to
+/// [`THICKNESS_POWER`]) from `p`.
+pub fn reach(s: &Segment, prof_pow: &[f32; 5], p: Vec3) -> Reach {
+    let axis = s.tail - s.head;
+    let l2 = axis.length_squared();
+    let traw = if l2 > 0.0 {
+        (p - s.head).dot(axis) / l2
+    } else {
+        0.0
+    };
+    let t = traw.clamp(0.0, 1.0);
+    let c = s.head + axis * t;
+    let over = (traw - t).abs() * l2.sqrt();
+    let d2 = (c - p).length_squared();
+    let eff = (d2 + (OVERSHOOT * OVERSHOOT - 1.0) * over * over).sqrt();
+    Reach {
+        reach: eff / thickness_at(prof_pow, t),
+        dist: d2.sqrt(),
+        closest: c,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A closed cylinder along Y: `radius`, from y = -1 to 1, 32 sides.
+    fn cylinder(radius: f32) -> Bvh {
+        let n = 32u32;
+        let mut p = Vec::new();
+        let mut t = Vec::new();
+        for y in [-1.0f32, 1.0] {
+            for k in 0..n {
+                let a = k as f32 * std::f32::consts::TAU / n as f32;
+                p.push(Vec3::new(radius * a.cos(), y, radius * a.sin()));
+            }
+        }
+        p.push(Vec3::new(0.0, -1.0, 0.0));
+        p.push(Vec3::new(0.0, 1.0, 0.0));
+        for k in 0..n {
+            let k1 = (k + 1) % n;
+            t.push([k, k1, n + k]);
+            t.push([k1, n + k1, n + k]);
+            t.push([2 * n, k1, k]);
+            t.push([2 * n + 1, n + k, n + k1]);
+        }
+        Bvh::build(&p, &t)
+    }
+
+    #[test]
+    fn thickness_of_a_cylinder_is_its_radius() {
+        let bvh = cylinder(0.2);
+        let seg = |bone, a: f32, b: f32| Segment {
+            bone,
+            head: Vec3::new(0.0, a, 0.0),
+            tail: Vec3::new(0.0, b, 0.0),
+        };
+        // Two bones in a chain inside, one outside the body.
+        let outside = Segment {
+            bone: 2,
+            head: Vec3::new(3.0, 0.0, 0.0),
+            tail: Vec3::new(4.0, 0.0, 0.0),
+        };
+        let t = bone_thickness(&bvh, &[seg(0, -0.5, 0.0), seg(1, 0.0, 0.5), outside], 10.0);
+        for prof in &t {
+            for r in prof {
+                assert!((0.19..=0.2001).contains(r), "{t:?}");
+            }
+        }
+        // A thinner body shrinks it.
+        let thin = bone_thickness(&cylinder(0.05), &[seg(0, -0.5, 0.5)], 10.0);
+        assert!((0.047..=0.0501).contains(&thin[0][2]), "{thin:?}");
+    }
+
+    #[test]
+    fn a_thick_bone_reaches_farther() {
+        let thin = Segment {
+            bone: 0,
+            head: Vec3::ZERO,
+            tail: Vec3::Y,
+        };
+        let p = Vec3::new(0.5, 0.5, 0.0);
+        let a = reach(&thin, &[1.0; 5], p);
+        let b = reach(&thin, &[2.0; 5], p);
+        assert!((a.dist - 0.5).abs() < 1e-6 && (b.dist - 0.5).abs() < 1e-6);
+        assert!((a.reach / b.reach - 2.0).abs() < 1e-5);
+        // Past the tail the overshoot counts k times.
+        let q = reach(&thin, &[1.0; 5], Vec3::new(0.0, 2.0, 0.0));
+        assert!((q.reach - OVERSHOOT).abs() < 1e-5);
+        assert!((thickness_at(&[1.0, 1.0, 2.0, 4.0, 4.0], 0.625) - 3.0).abs() < 1e-6);
+        assert_eq!(thickness_at(&[1.0, 1.0, 2.0, 4.0, 4.0], 0.0), 1.0);
+        assert_eq!(thickness_at(&[1.0, 1.0, 2.0, 4.0, 0.5], 1.0), 0.5);
+    }
+}
