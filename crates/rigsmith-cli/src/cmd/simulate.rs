@@ -1,5 +1,6 @@
-//! `rigsmith simulate FILE --motion walk|run|jump|spin [--seconds S] [--json]`: drives
-//! the body procedurally, runs the spring bones (VRM 1.0 model plus skirt links) and
+//! `rigsmith simulate FILE --motion walk|run|jump|spin [--animation NAME|INDEX]
+//! [--seconds S] [--json] [--sheet out.png]`: drives the body procedurally (or with one
+//! of the file's glTF animations, looped), runs the spring bones (VRM 1.0 model plus skirt links) and
 //! reports the worst collider penetration, skirt joints between the legs, hair in the
 //! head and stability. Exit 0 when it passes (penetration under 5 mm at 1.7 m, no
 //! joint between the legs, no hair in the head, stable), 1 when not, 2 on bad input.
@@ -11,8 +12,8 @@ use std::path::PathBuf;
 use anyhow::Context;
 use glam::{Mat4, Vec3};
 use rigsmith::parts::{
-    simulate, simulate_frames, ColliderShape, Motion, Sidecar, SimFrame, SimReport,
-    STEPS_PER_SECOND,
+    simulate, simulate_driven, simulate_frames, ColliderShape, Motion, Sidecar, SimFrame,
+    SimReport, STEPS_PER_SECOND,
 };
 use rigsmith::Character;
 use rigsmith_render::{
@@ -50,6 +51,10 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Drive the body with the file's glTF animation NAME (or INDEX) instead of the
+    /// procedural motion; the clip loops for `--seconds`.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub animation: Option<String>,
     /// Write a picture of the motion: six frames from the front (top row) and the right
     /// (bottom row), body, spring chains, colliders, the deepest joint marked (PNG).
     #[arg(long, value_name = "PNG")]
@@ -65,17 +70,39 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         MotionArg::Jump => Motion::Jump,
         MotionArg::Spin => Motion::Spin,
     };
+    let clip = match &a.animation {
+        None => None,
+        Some(sel) => {
+            let anims = rigsmith::io::gltf::animation::read_animations(&a.input)
+                .map_err(|e| BadInput(e.to_string()))?;
+            let i = anims
+                .find(sel)
+                .map_err(|e| BadInput(format!("{}: {e}", a.input.display())))?;
+            Some((anims, i))
+        }
+    };
     let (c, p) = super::vrm::load(&a.input, ctx)?;
-    let pb = ctx.stage(&format!("simulating {}", motion.name()));
-    let rep = if a.sheet.is_some() {
-        let steps = (a.seconds * STEPS_PER_SECOND).round().max(1.0) as usize;
-        simulate_frames(
-            &c,
-            &p.sidecar,
-            motion,
-            a.seconds,
-            steps.div_ceil(SHEET_FRAMES).max(1),
-        )
+    let label = match &clip {
+        Some((an, i)) => format!("animation {:?}", an.clips[*i].name),
+        None => motion.name().to_string(),
+    };
+    let pb = ctx.stage(&format!("simulating {label}"));
+    let steps = (a.seconds * STEPS_PER_SECOND).round().max(1.0) as usize;
+    let every = if a.sheet.is_some() {
+        steps.div_ceil(SHEET_FRAMES).max(1)
+    } else {
+        usize::MAX
+    };
+    let rep = if let Some((anims, i)) = &clip {
+        let parents: Vec<Option<usize>> = c
+            .skeleton
+            .as_ref()
+            .map(|s| s.bones.iter().map(|b| b.parent).collect())
+            .unwrap_or_default();
+        let drive = |t: f32| anims.skinning(*i, t, &parents);
+        simulate_driven(&c, &p.sidecar, a.seconds, every, &drive)
+    } else if a.sheet.is_some() {
+        simulate_frames(&c, &p.sidecar, motion, a.seconds, every)
     } else {
         simulate(&c, &p.sidecar, motion, a.seconds).map(|r| (r, Vec::new()))
     }
@@ -83,7 +110,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     pb.finish_and_clear();
     let (rep, frames) = rep?;
     if let Some(path) = &a.sheet {
-        let img = motion_sheet(&c, &p.sidecar, &rep, &frames);
+        let img = motion_sheet(&c, &p.sidecar, &rep, &label, &frames);
         img.save_png(path)
             .with_context(|| format!("writing {}", path.display()))?;
     }
@@ -92,9 +119,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     } else {
         println!(
             "motion            {} ({} s, {} steps)",
-            motion.name(),
-            rep.seconds,
-            rep.steps
+            label, rep.seconds, rep.steps
         );
         println!(
             "springs           {} chains, {} joints",
@@ -193,11 +218,17 @@ fn closest(q: Vec3, a: Vec3, b: Vec3) -> Vec3 {
 /// as yellow polylines with their joints, colliders as blue (legs) or grey outlines,
 /// and in every frame the joint deepest inside a collider as a red cross (its depth in
 /// the caption, mm on a 1.7 m figure).
-pub fn motion_sheet(c: &Character, sc: &Sidecar, rep: &SimReport, frames: &[SimFrame]) -> Image {
+pub fn motion_sheet(
+    c: &Character,
+    sc: &Sidecar,
+    rep: &SimReport,
+    label: &str,
+    frames: &[SimFrame],
+) -> Image {
     let (cw, ch) = SHEET_CELL;
     let title = format!(
         "simulate {}: worst {:.1} mm, {} between legs, {}",
-        rep.motion.name(),
+        label,
         rep.worst_penetration_mm_at_1_7m,
         rep.skirt_joints_between_legs,
         if rep.passed { "pass" } else { "FAIL" }

@@ -151,3 +151,41 @@ fn simulate_sheet_draws_the_motion() {
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("x.png"));
 }
+
+#[test]
+fn simulate_drives_the_body_with_a_gltf_animation() {
+    let fox = crate::common::mpfb2_dir().join("../quaternius/animals_Fox.glb");
+    let fox = fox.to_str().unwrap();
+    let out = rigsmith(&[
+        "simulate",
+        fox,
+        "--animation",
+        "AnimalArmature|Gallop",
+        "--seconds",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["motion"], "animation");
+    assert_eq!(v["joints"], 8);
+    assert_eq!(v["stable"], true);
+    assert!(v["max_swing_deg"].as_f64().unwrap() > 30.0, "{v}");
+    // By index, in text.
+    let out = rigsmith(&["simulate", fox, "--animation", "3", "--seconds", "1"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("AnimalArmature|Gallop"));
+    // No such clip: exit 2, the clips listed.
+    let out = rigsmith(&["simulate", fox, "--animation", "Swim"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Swim") && err.contains("AnimalArmature|Idle"),
+        "{err}"
+    );
+}

@@ -100,7 +100,38 @@ pub fn simulate(
     motion: Motion,
     seconds: f32,
 ) -> Result<SimReport> {
-    run(c, sidecar, motion, seconds, &mut |_| {})
+    run(c, sidecar, motion, seconds, None, &mut |_| {})
+}
+
+/// Like [`simulate_frames`], with the body driven by `drive` instead of a procedural
+/// motion: `drive(t)` returns the skinning matrices (rest -> posed, one per bone of the
+/// character's skeleton) at `t` seconds, e.g. a glTF clip through
+/// [`crate::io::gltf::animation::Animations::skinning`]. The report's motion is
+/// [`Motion::Animation`].
+pub fn simulate_driven(
+    c: &Character,
+    sidecar: &Sidecar,
+    seconds: f32,
+    every: usize,
+    drive: &dyn Fn(f32) -> Vec<Mat4>,
+) -> Result<(SimReport, Vec<SimFrame>)> {
+    let mut frames = Vec::new();
+    let every = every.max(1);
+    let mut k = 0usize;
+    let rep = run(
+        c,
+        sidecar,
+        Motion::Animation,
+        seconds,
+        Some(drive),
+        &mut |f| {
+            if k % every == 0 {
+                frames.push(f.clone());
+            }
+            k += 1;
+        },
+    )?;
+    Ok((rep, frames))
 }
 
 /// Like [`simulate`], also returning every `every`-th step for drawing.
@@ -114,7 +145,7 @@ pub fn simulate_frames(
     let mut frames = Vec::new();
     let every = every.max(1);
     let mut k = 0usize;
-    let rep = run(c, sidecar, motion, seconds, &mut |f| {
+    let rep = run(c, sidecar, motion, seconds, None, &mut |f| {
         if k % every == 0 {
             frames.push(f.clone());
         }
@@ -128,6 +159,7 @@ fn run(
     sc: &Sidecar,
     motion: Motion,
     seconds: f32,
+    drive: Option<&dyn Fn(f32) -> Vec<Mat4>>,
     sink: &mut dyn FnMut(&SimFrame),
 ) -> Result<SimReport> {
     let skel = c
@@ -173,8 +205,20 @@ fn run(
     let mut prev_tails: Option<Vec<Vec<Vec3>>> = None;
     for s in 0..steps {
         let t = (s + 1) as f32 * dt;
-        let pose = motion.pose(skel, &roles, h, t);
-        let mut skin = pose.skinning(skel);
+        let mut skin = match drive {
+            Some(d) => d(t),
+            None => motion.pose(skel, &roles, h, t).skinning(skel),
+        };
+        if skin.len() != skel.len() {
+            return Err(Error::stage(
+                "simulate",
+                format!(
+                    "the motion gave {} matrices for {} bones",
+                    skin.len(),
+                    skel.len()
+                ),
+            ));
+        }
         sys.step(skel, &mut skin, dt);
         let shapes = sys.world_colliders(skel, &skin);
         let tails = sys.tails().to_vec();
