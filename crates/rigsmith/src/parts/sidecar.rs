@@ -173,13 +173,17 @@ impl Sidecar {
             let p = springs
                 .entry(ch.class.clone())
                 .or_insert_with(|| SpringParams::for_class(&ch.class));
-            // Cloth hit radius by chain length: a long skirt swings its hem further and
-            // needs fatter joints to keep the striding shins out of the gaps between
-            // them (0.015 H up to 0.275 H of chain, growing to 0.03 H at 0.55 H).
+            // Cloth hit radius and stiffness by chain length: a long skirt swings its
+            // hem further, so it needs fatter joints to keep the striding shins out of
+            // the gaps between them, and stiffer ones so its many short bones do not
+            // fold (both x1 up to 0.275 H of chain, growing to x2 at 0.55 H).
             if is_cloth_class(&ch.class) && h > 0.0 {
                 let len = chain_length(ch, c.skeleton.as_ref());
-                let hr = (0.015 * len / (LONG_CLOTH * h)).clamp(0.015, 0.03);
-                p.hit_radius = p.hit_radius.max((hr * 1000.0).round() / 1000.0);
+                let k = (len / (LONG_CLOTH * h)).clamp(1.0, 2.0);
+                let base = SpringParams::for_class(&ch.class);
+                let round = |x: f32| (x * 1000.0).round() / 1000.0;
+                p.hit_radius = p.hit_radius.max(round(base.hit_radius * k));
+                p.stiffness = p.stiffness.max(round(base.stiffness * k));
             }
         }
         let weights_authored = c.is_skinned()

@@ -683,10 +683,20 @@ fn makehuman_body_with_skirt_and_tights_swings_without_entering_the_legs() {
     assert!(sc.colliders.iter().any(|c| c.name == "thigh.L"));
     // The MakeHuman skirt reaches the ankles: 11 segments per panel (short bones whose
     // hit spheres cover the cloth), a hit radius for a long chain, leg capsules per half
-    // bone shrunk to clear the skirt's rest pose. No motion puts a skirt joint into a
-    // leg; the skirt stretched between the spread knees still counts as between the
-    // legs in the walk and the jump (not met yet).
-    assert!(sc.springs["skirt"].hit_radius > 0.025);
+    // bone shrunk to clear the skirt's rest pose, hit radius and stiffness doubled for
+    // the long chains. No motion puts a skirt joint into a leg; walk, run and spin pass;
+    // in the jump's crouch the skirt's front still hangs between the spread knees
+    // (counted as between the legs: not met yet).
+    assert!(
+        sc.springs["skirt"].hit_radius > 0.028,
+        "{:?}",
+        sc.springs["skirt"]
+    );
+    assert!(
+        sc.springs["skirt"].stiffness > 4.5,
+        "{:?}",
+        sc.springs["skirt"]
+    );
     assert!(sc
         .chains
         .iter()
@@ -703,7 +713,9 @@ fn makehuman_body_with_skirt_and_tights_swings_without_entering_the_legs() {
             rep.worst_at
         );
         assert!(rep.max_swing_deg > 1.0, "{m:?}");
-        if matches!(m, Motion::Run | Motion::Spin) {
+        if m == Motion::Jump {
+            assert!(rep.skirt_joints_between_legs > 0, "{m:?}: now passes");
+        } else {
             assert!(rep.passed, "{m:?}: {}", rep.between_at);
         }
     }
