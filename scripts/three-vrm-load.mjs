@@ -5,9 +5,13 @@
 // Parses the file with three's GLTFLoader and the VRMLoaderPlugin, lists the humanoid
 // bones and the spring joints, swings the hips for one second at 60 steps per second
 // while the springs run, and checks every joint's world position stays finite.
+// Then, when the file has node constraints, turns the source of the first roll
+// constraint 60 degrees about its roll axis and measures how far the constrained node
+// followed (a roll constraint of weight 0.5 follows half: 30 degrees).
 // Prints one JSON object:
 //   {"file", "specVersion", "humanBones": [...], "springs", "joints", "colliders",
-//    "constraints", "steps", "maxTailTravel", "finite"}
+//    "colliderShapes": {"sphere", "capsule", "plane", "insideSphere", "insideCapsule"},
+//    "constraints", "rollFollowDeg", "steps", "maxTailTravel", "finite"}
 // Exits 0 when the file loads as VRM 1.0 with springs and every result is finite,
 // 1 when not, 2 on usage or unreadable files.
 import { readFile } from 'node:fs/promises';
@@ -48,8 +52,16 @@ const humanBones = Object.keys(vrm.humanoid.humanBones).filter((k) => vrm.humano
 const sbm = vrm.springBoneManager;
 const joints = sbm ? [...sbm.joints] : [];
 const colliders = sbm ? [...sbm.colliders] : [];
-const springs = new Set(joints.map((j) => j.bone.name.replace(/\.\d{3}$/, ''))).size;
+// Chains: joints whose bone's parent is not itself a spring joint's bone.
+const jointBones = new Set(joints.map((j) => j.bone));
+const springs = joints.filter((j) => !jointBones.has(j.bone.parent)).length;
 const constraints = vrm.nodeConstraintManager ? vrm.nodeConstraintManager.constraints.size : 0;
+const colliderShapes = { sphere: 0, capsule: 0, plane: 0, insideSphere: 0, insideCapsule: 0 };
+for (const c of colliders) {
+  const t = c.shape.type;
+  const key = c.shape.inside ? `inside${t[0].toUpperCase()}${t.slice(1)}` : t;
+  colliderShapes[key] = (colliderShapes[key] ?? 0) + 1;
+}
 
 vrm.scene.updateMatrixWorld(true);
 const start = joints.map((j) => j.bone.getWorldPosition(new THREE.Vector3()));
@@ -71,6 +83,19 @@ for (let i = 1; i <= 60; i++) {
     else maxTravel = Math.max(maxTravel, p.distanceTo(start[k]));
   }
 }
+// Roll constraints: turn the first one's source and see the destination follow.
+let rollFollowDeg = null;
+if (constraints > 0) {
+  const c = [...vrm.nodeConstraintManager.constraints][0];
+  const axis = { X: new THREE.Vector3(1, 0, 0), Y: new THREE.Vector3(0, 1, 0), Z: new THREE.Vector3(0, 0, 1) }[c.rollAxis] ?? new THREE.Vector3(0, 1, 0);
+  const dest0 = c.destination.quaternion.clone();
+  c.source.quaternion.multiply(new THREE.Quaternion().setFromAxisAngle(axis, Math.PI / 3));
+  vrm.scene.updateMatrixWorld(true);
+  vrm.nodeConstraintManager.update();
+  const delta = dest0.clone().invert().multiply(c.destination.quaternion);
+  rollFollowDeg = Number(((2 * Math.acos(Math.min(1, Math.abs(delta.w))) * 180) / Math.PI).toFixed(3));
+  if (!Number.isFinite(rollFollowDeg)) finite = false;
+}
 const out = {
   file,
   specVersion: vrm.meta && vrm.meta.metaVersion,
@@ -78,7 +103,9 @@ const out = {
   springs,
   joints: joints.length,
   colliders: colliders.length,
+  colliderShapes,
   constraints,
+  rollFollowDeg,
   steps: 60,
   maxTailTravel: Number(maxTravel.toFixed(5)),
   finite,

@@ -1,5 +1,6 @@
-//! `rigsmith simulate FILE --motion walk|run|jump|spin [--seconds S] [--json]`: drives
-//! the body procedurally, runs the spring bones (VRM 1.0 model plus skirt links) and
+//! `rigsmith simulate FILE --motion walk|run|jump|spin [--animation NAME|INDEX]
+//! [--seconds S] [--json] [--sheet out.png]`: drives the body procedurally (or with one
+//! of the file's glTF animations, looped), runs the spring bones (VRM 1.0 model plus skirt links) and
 //! reports the worst collider penetration, skirt joints between the legs, hair in the
 //! head and stability. Exit 0 when it passes (penetration under 5 mm at 1.7 m, no
 //! joint between the legs, no hair in the head, stable), 1 when not, 2 on bad input.
@@ -8,7 +9,16 @@
 
 use std::path::PathBuf;
 
-use rigsmith::parts::{simulate, Motion};
+use anyhow::Context;
+use glam::{Mat4, Vec3};
+use rigsmith::parts::{
+    simulate, simulate_driven, simulate_frames, ColliderShape, Motion, Sidecar, SimFrame,
+    SimReport, STEPS_PER_SECOND,
+};
+use rigsmith::Character;
+use rigsmith_render::{
+    lines, render, sheet::Sheet, BoneStyle, Camera, DrawPart, Image, RenderOptions, View,
+};
 
 use crate::util::{BadInput, Ctx, Outcome};
 
@@ -41,6 +51,14 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Drive the body with the file's glTF animation NAME (or INDEX) instead of the
+    /// procedural motion; the clip loops for `--seconds`.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub animation: Option<String>,
+    /// Write a picture of the motion: six frames from the front (top row) and the right
+    /// (bottom row), body, spring chains, colliders, the deepest joint marked (PNG).
+    #[arg(long, value_name = "PNG")]
+    pub sheet: Option<PathBuf>,
 }
 
 /// Runs the command.
@@ -52,19 +70,56 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         MotionArg::Jump => Motion::Jump,
         MotionArg::Spin => Motion::Spin,
     };
+    let clip = match &a.animation {
+        None => None,
+        Some(sel) => {
+            let anims = rigsmith::io::gltf::animation::read_animations(&a.input)
+                .map_err(|e| BadInput(e.to_string()))?;
+            let i = anims
+                .find(sel)
+                .map_err(|e| BadInput(format!("{}: {e}", a.input.display())))?;
+            Some((anims, i))
+        }
+    };
     let (c, p) = super::vrm::load(&a.input, ctx)?;
-    let pb = ctx.stage(&format!("simulating {}", motion.name()));
-    let rep = simulate(&c, &p.sidecar, motion, a.seconds).map_err(|e| BadInput(e.to_string()));
+    let label = match &clip {
+        Some((an, i)) => format!("animation {:?}", an.clips[*i].name),
+        None => motion.name().to_string(),
+    };
+    let pb = ctx.stage(&format!("simulating {label}"));
+    let steps = (a.seconds * STEPS_PER_SECOND).round().max(1.0) as usize;
+    let every = if a.sheet.is_some() {
+        steps.div_ceil(SHEET_FRAMES).max(1)
+    } else {
+        usize::MAX
+    };
+    let rep = if let Some((anims, i)) = &clip {
+        let parents: Vec<Option<usize>> = c
+            .skeleton
+            .as_ref()
+            .map(|s| s.bones.iter().map(|b| b.parent).collect())
+            .unwrap_or_default();
+        let drive = |t: f32| anims.skinning(*i, t, &parents);
+        simulate_driven(&c, &p.sidecar, a.seconds, every, &drive)
+    } else if a.sheet.is_some() {
+        simulate_frames(&c, &p.sidecar, motion, a.seconds, every)
+    } else {
+        simulate(&c, &p.sidecar, motion, a.seconds).map(|r| (r, Vec::new()))
+    }
+    .map_err(|e| BadInput(e.to_string()));
     pb.finish_and_clear();
-    let rep = rep?;
+    let (rep, frames) = rep?;
+    if let Some(path) = &a.sheet {
+        let img = motion_sheet(&c, &p.sidecar, &rep, &label, &frames);
+        img.save_png(path)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&rep)?);
     } else {
         println!(
             "motion            {} ({} s, {} steps)",
-            motion.name(),
-            rep.seconds,
-            rep.steps
+            label, rep.seconds, rep.steps
         );
         println!(
             "springs           {} chains, {} joints",
@@ -104,4 +159,177 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     } else {
         Outcome::CheckFailed
     })
+}
+
+/// Frames drawn by `--sheet`.
+pub const SHEET_FRAMES: usize = 6;
+/// Width and height of one cell of the sheet, pixels.
+pub const SHEET_CELL: (u32, u32) = (240, 360);
+
+/// The body posed by a frame's skinning matrices (linear blend), one list per part.
+fn posed_parts(c: &Character, skin: &[Mat4]) -> Vec<Vec<Vec3>> {
+    c.parts
+        .iter()
+        .map(|p| match &p.weights {
+            Some(w) => rigsmith::pose::skin_lbs(&p.mesh.positions, w, skin),
+            None => p.mesh.positions.clone(),
+        })
+        .collect()
+}
+
+/// A collider in world space at a frame: `(a, b, radius)` (a sphere has `a == b`);
+/// planes are not drawn.
+fn collider_world(c: &Character, sc: &Sidecar, skin: &[Mat4]) -> Vec<(Vec3, Vec3, f32, bool)> {
+    let Some(skel) = &c.skeleton else {
+        return Vec::new();
+    };
+    sc.colliders
+        .iter()
+        .filter_map(|col| {
+            let i = skel.find(&col.bone)?;
+            let m = skin[i] * skel.bones[i].rest_matrix();
+            let p = |a: [f32; 3]| m.transform_point3(Vec3::from_array(a));
+            match col.shape {
+                ColliderShape::Sphere { offset, radius } => {
+                    Some((p(offset), p(offset), radius, col.group == "legs"))
+                }
+                ColliderShape::Capsule {
+                    offset,
+                    tail,
+                    radius,
+                } => Some((p(offset), p(tail), radius, col.group == "legs")),
+                ColliderShape::Plane { .. } => None,
+            }
+        })
+        .collect()
+}
+
+fn closest(q: Vec3, a: Vec3, b: Vec3) -> Vec3 {
+    let ab = b - a;
+    let l2 = ab.length_squared();
+    if l2 <= 0.0 {
+        return a;
+    }
+    a + ab * ((q - a).dot(ab) / l2).clamp(0.0, 1.0)
+}
+
+/// The picture of a motion: [`SHEET_FRAMES`] frames spread over the run, from the front
+/// (top row) and the right (bottom row). The body is drawn see-through, spring chains
+/// as yellow polylines with their joints, colliders as blue (legs) or grey outlines,
+/// and in every frame the joint deepest inside a collider as a red cross (its depth in
+/// the caption, mm on a 1.7 m figure).
+pub fn motion_sheet(
+    c: &Character,
+    sc: &Sidecar,
+    rep: &SimReport,
+    label: &str,
+    frames: &[SimFrame],
+) -> Image {
+    let (cw, ch) = SHEET_CELL;
+    let title = format!(
+        "simulate {}: worst {:.1} mm, {} between legs, {}",
+        label,
+        rep.worst_penetration_mm_at_1_7m,
+        rep.skirt_joints_between_legs,
+        if rep.passed { "pass" } else { "FAIL" }
+    );
+    let mut sheet = Sheet::new(&title, SHEET_FRAMES as u32, 2, cw, ch);
+    let Some(skel) = &c.skeleton else {
+        return sheet.finish();
+    };
+    let h = rep.height.max(1e-6);
+    let heads: Vec<Vec<usize>> = sc
+        .chains
+        .iter()
+        .filter(|c| c.springs())
+        .map(|c| c.bones.iter().filter_map(|b| skel.find(b)).collect())
+        .collect();
+    let opts = RenderOptions {
+        xray: true,
+        bone_style: BoneStyle::Stick,
+        ..RenderOptions::default()
+    };
+    let pick: Vec<&SimFrame> = if frames.len() <= SHEET_FRAMES {
+        frames.iter().collect()
+    } else {
+        (0..SHEET_FRAMES)
+            .map(|k| &frames[(k * (frames.len() - 1)) / (SHEET_FRAMES - 1)])
+            .collect()
+    };
+    for (col, f) in pick.iter().enumerate() {
+        let posed = posed_parts(c, &f.skin);
+        let parts: Vec<DrawPart> = c
+            .parts
+            .iter()
+            .zip(&posed)
+            .enumerate()
+            .map(|(i, (p, q))| DrawPart::new(q, &p.mesh.triangles, rigsmith_render::part_colour(i)))
+            .collect();
+        // The frame's box, as tall as the body and centred on it.
+        let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+        for q in posed.iter().flatten() {
+            lo = lo.min(*q);
+            hi = hi.max(*q);
+        }
+        if !lo.is_finite() || !hi.is_finite() {
+            continue;
+        }
+        let mid = 0.5 * (lo + hi);
+        let half = Vec3::new(0.35 * h, 0.55 * h, 0.35 * h).max(0.5 * (hi - lo));
+        let (lo, hi) = (mid - half, mid + half);
+        let cols = collider_world(c, sc, &f.skin);
+        // The deepest joint inside any collider.
+        let mut worst: Option<(f32, Vec3)> = None;
+        for q in f.tails.iter().flatten() {
+            for &(a, b, r, _) in &cols {
+                let d = r - (*q - closest(*q, a, b)).length();
+                if d > 0.0 && worst.is_none_or(|w| d > w.0) {
+                    worst = Some((d, *q));
+                }
+            }
+        }
+        for (row, view) in [View::Front, View::Right].into_iter().enumerate() {
+            let cam = Camera::frame(view, lo, hi, cw, ch);
+            let mut img = render(&parts, None, &cam, &opts);
+            let px = 1.0 / cam.pixel_size();
+            for &(a, b, r, leg) in &cols {
+                let (ax, ay, _) = cam.project(a);
+                let (bx, by, _) = cam.project(b);
+                let colour = if leg { [90, 160, 255] } else { [170, 170, 170] };
+                lines::line(&mut img, ax, ay, bx, by, 2.0 * r * px, colour, 0.25);
+                lines::ring(&mut img, ax, ay, r * px, 1.0, colour, 0.8);
+                lines::ring(&mut img, bx, by, r * px, 1.0, colour, 0.8);
+            }
+            for (ci, tails) in f.tails.iter().enumerate() {
+                let root = heads
+                    .get(ci)
+                    .and_then(|b| b.first())
+                    .map(|&i| f.skin[i].transform_point3(skel.bones[i].head));
+                let mut prev = root.map(|p| cam.project(p));
+                for q in tails {
+                    let (x, y, _) = cam.project(*q);
+                    if let Some((px0, py0, _)) = prev {
+                        lines::line(&mut img, px0, py0, x, y, 1.5, [255, 210, 60], 0.95);
+                    }
+                    lines::disc(&mut img, x, y, 1.8, [255, 210, 60], 1.0);
+                    prev = Some((x, y, 0.0));
+                }
+            }
+            if let Some((_, q)) = worst {
+                let (x, y, _) = cam.project(q);
+                lines::cross(&mut img, x, y, 6.0, 2.0, [255, 40, 40], 1.0);
+            }
+            let caption = if row == 0 {
+                format!(
+                    "{:.2} s  {:.1} mm",
+                    f.time,
+                    worst.map_or(0.0, |w| w.0 / h * 1.7 * 1000.0)
+                )
+            } else {
+                format!("{:.2} s  {}", f.time, view.name())
+            };
+            sheet.place(col as u32, row as u32, &img, &caption);
+        }
+    }
+    sheet.finish()
 }

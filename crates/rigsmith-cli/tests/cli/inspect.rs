@@ -133,3 +133,90 @@ fn inspect_bad_input_exits_2_naming_the_file() {
     // Usage error: no file.
     assert_eq!(rigsmith(&["inspect"]).status.code(), Some(2));
 }
+
+#[test]
+fn inspect_lists_the_measured_chains_of_a_real_rig() {
+    // The Quaternius fox carries a tail chain of 8 bones.
+    let fox = quaternius("animals_Fox.glb");
+    let out = rigsmith(&["inspect", "--json", fox.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let chains = v["chains"].as_array().unwrap();
+    assert_eq!(chains.len(), 1, "{chains:?}");
+    let tail = &chains[0];
+    assert_eq!(tail["class"], "tail");
+    assert_eq!(tail["springs"], true);
+    assert_eq!(tail["root_parent"], "Back");
+    let n = tail["bones"].as_array().unwrap().len();
+    assert_eq!(n, 8);
+    assert_eq!(tail["tips"].as_array().unwrap().len(), n);
+    assert_eq!(tail["hull_sizes"].as_array().unwrap().len(), n);
+    assert!(tail["lengths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|l| l.as_f64().unwrap() > 0.0));
+    assert!(tail["hull_sizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s.as_u64().unwrap() > 0));
+    let text = stdout(&rigsmith(&["inspect", fox.to_str().unwrap()]));
+    assert!(text.contains("measured chains: 1"), "{text}");
+    assert!(text.contains("tail     spring from Back"), "{text}");
+    // The knight has none: its text output has no chain section.
+    let knight = quaternius("knight_KnightCharacter.glb");
+    let text = stdout(&rigsmith(&["inspect", knight.to_str().unwrap()]));
+    assert!(!text.contains("measured chains"), "{text}");
+}
+
+#[test]
+fn inspect_lists_skirt_and_hair_chains_of_a_rigged_mannequin() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.glb");
+    crate::common::assert_ok(&rigsmith(&[
+        "mannequin",
+        "--pose",
+        "a",
+        "--skirt",
+        "--hair",
+        "-o",
+        m.to_str().unwrap(),
+    ]));
+    let vrm = dir.path().join("m.vrm");
+    crate::common::assert_ok(&rigsmith(&[
+        "vrm",
+        m.to_str().unwrap(),
+        "-o",
+        vrm.to_str().unwrap(),
+    ]));
+    let out = rigsmith(&["inspect", "--json", vrm.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let chains = v["chains"].as_array().unwrap();
+    let of = |class: &str| -> Vec<&serde_json::Value> {
+        chains.iter().filter(|c| c["class"] == class).collect()
+    };
+    let (skirt, hair) = (of("skirt"), of("hair"));
+    assert!(skirt.len() >= 12, "{} skirt chains", skirt.len());
+    assert!(hair.len() >= 2, "{} hair chains", hair.len());
+    for ch in skirt.iter().chain(&hair) {
+        let n = ch["bones"].as_array().unwrap().len();
+        assert_eq!(ch["tips"].as_array().unwrap().len(), n);
+        assert_eq!(ch["hull_sizes"].as_array().unwrap().len(), n);
+        assert!(ch["hull_sizes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s.as_u64().unwrap() > 0));
+    }
+    // Skirt panels are sewn to their neighbours (shared vertices), hair hangs from the head.
+    assert!(skirt
+        .iter()
+        .all(|c| c["neighbours"].as_object().unwrap().len() >= 2));
+    assert!(hair.iter().all(|c| c["root_parent"] == "head"));
+    let text = stdout(&rigsmith(&["inspect", vrm.to_str().unwrap()]));
+    assert!(text.contains("skirt    spring from hips"), "{text}");
+    assert!(text.contains("hair     spring from head"), "{text}");
+    assert!(text.contains("neighbours  skirt."), "{text}");
+}

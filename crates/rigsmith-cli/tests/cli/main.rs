@@ -9,4 +9,5 @@ mod inspect;
 mod rig;
 mod simulate;
 mod twod;
+mod vrm;
 mod weights;

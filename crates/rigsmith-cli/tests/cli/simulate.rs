@@ -94,3 +94,98 @@ fn vrm_export_loads_in_three_vrm() {
         ),
     }
 }
+
+#[test]
+fn simulate_sheet_draws_the_motion() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = mannequin(dir.path());
+    let png = dir.path().join("walk.png");
+    let out = rigsmith(&[
+        "simulate",
+        m.to_str().unwrap(),
+        "--motion",
+        "walk",
+        "--seconds",
+        "1.5",
+        "--sheet",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let img = rigsmith_render::Image::load(&png).unwrap();
+    // Six frames from the front and the right, 240 x 360 each, under a title bar.
+    assert_eq!(img.width, 6 * 240);
+    let header = rigsmith_render::sheet::Sheet::header_height(240);
+    assert_eq!(img.height, header + 2 * 360);
+    // Not blank: the body, the chains (yellow) and the leg colliders (blue) are drawn.
+    let bg = [44, 46, 52];
+    assert!(img.count_not(bg) > (img.width * img.height / 5) as usize);
+    let (mut yellow, mut blue) = (0usize, 0usize);
+    for y in 0..img.height {
+        for x in 0..img.width {
+            let p = img.get(x, y).unwrap();
+            if p[0] > 200 && p[1] > 160 && p[2] < 120 {
+                yellow += 1;
+            }
+            if p[2] > 180 && p[0] < 150 {
+                blue += 1;
+            }
+        }
+    }
+    assert!(yellow > 2000, "{yellow} chain pixels");
+    assert!(blue > 2000, "{blue} collider pixels");
+    // An unwritable sheet path is an error naming it.
+    let bad = dir.path().join("missing/dir/x.png");
+    let out = rigsmith(&[
+        "simulate",
+        m.to_str().unwrap(),
+        "--seconds",
+        "0.5",
+        "--sheet",
+        bad.to_str().unwrap(),
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("x.png"));
+}
+
+#[test]
+fn simulate_drives_the_body_with_a_gltf_animation() {
+    let fox = crate::common::mpfb2_dir().join("../quaternius/animals_Fox.glb");
+    let fox = fox.to_str().unwrap();
+    let out = rigsmith(&[
+        "simulate",
+        fox,
+        "--animation",
+        "AnimalArmature|Gallop",
+        "--seconds",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["motion"], "animation");
+    assert_eq!(v["joints"], 8);
+    assert_eq!(v["stable"], true);
+    assert!(v["max_swing_deg"].as_f64().unwrap() > 30.0, "{v}");
+    // By index, in text.
+    let out = rigsmith(&["simulate", fox, "--animation", "3", "--seconds", "1"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("AnimalArmature|Gallop"));
+    // No such clip: exit 2, the clips listed.
+    let out = rigsmith(&["simulate", fox, "--animation", "Swim"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Swim") && err.contains("AnimalArmature|Idle"),
+        "{err}"
+    );
+}

@@ -81,15 +81,20 @@ pub(crate) fn shirt(
     (p, t)
 }
 
-/// The largest distance from `center` along `dir` (horizontal) at which the body is
-/// closer than `margin`: the ray's last exit from the body, or 0.
+/// The distance from `center` along `dir` (horizontal) at which the ray leaves the first
+/// piece of body it meets (closer than `margin`), or 0.
 fn body_extent(body: &Union, center: Vec3, dir: Vec3, margin: f32) -> f32 {
+    // An arm hanging beside the hips, beyond a gap, is not wrapped by the garment.
     let step = 0.002;
     let mut last = 0.0;
     let mut r = 0.0;
+    let mut seen = false;
     while r < 0.45 {
         if body.distance(center + dir * r) < margin {
             last = r;
+            seen = true;
+        } else if seen && r - last > 4.0 * margin {
+            break;
         }
         r += step;
     }

@@ -45,7 +45,8 @@ pub struct BuildOptions {
     pub segment_length: f32,
     /// Panel count bounds (default 8..=24).
     pub panels: (usize, usize),
-    /// Segment count bounds (default 2..=5).
+    /// Segment count bounds (default 2..=12): a long skirt needs short bones so the
+    /// joints' hit spheres cover the cloth between them.
     pub segments: (usize, usize),
     /// Target hair bone length, H (default 0.06); 2 to 4 bones per lock.
     pub hair_bone_length: f32,
@@ -59,7 +60,7 @@ impl Default for BuildOptions {
             panel_width: 0.04,
             segment_length: 0.05,
             panels: (8, 24),
-            segments: (2, 5),
+            segments: (2, 12),
             hair_bone_length: 0.06,
             min_lock: 0.03,
         }

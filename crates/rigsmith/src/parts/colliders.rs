@@ -14,7 +14,9 @@
 //!   (tights) counts; a skirt never does, so it can never fatten a thigh.
 //! * **Limb capsules**: each body vertex goes to its nearest bone segment; the capsule
 //!   runs along the bone (head to tail) with the radius at the 85th percentile of its
-//!   vertices' distances to the bone, over the middle 80 % of its length.
+//!   vertices' distances to the bone, over the middle 80 % of its length. Legs taper,
+//!   so each thigh and shin gets two capsules, one per half bone (`thigh.L` and
+//!   `thigh.L.lower`), each measured over the middle 80 % of its half.
 //! * **Waist and chest lids**: a horizontal capsule across the body at the height of
 //!   the hip joints (chest: the chest bone's middle), radius the half-depth (90th percentile of |z| over the front and back) of
 //!   the body in a band 0.03 H high, ends inset by the radius from the body's sides.
@@ -246,37 +248,59 @@ pub fn measure_colliders(c: &Character) -> Vec<Collider> {
         }
     }
     let mut out = Vec::new();
-    let limb = |bone: Option<usize>, name: String, group: &str, out: &mut Vec<Collider>| {
-        let Some(i) = bone else { return };
+    // A capsule along bone `i` over its parameter range `t0..t1` (0 = head, 1 = tail),
+    // radius from the vertices it owns in the inner 80 % of that range.
+    let capsule = |i: usize, (t0, t1): (f32, f32), name: String, group: &str| -> Option<Collider> {
+        let pad = 0.1 * (t1 - t0);
         let r = percentile(
             owned[i]
                 .iter()
-                .filter(|(_, t)| (0.1..=0.9).contains(t))
+                .filter(|(_, t)| (t0 + pad..=t1 - pad).contains(t))
                 .map(|(d, _)| *d)
                 .collect(),
             0.85,
-        );
-        let Some(r) = r.filter(|r| *r > 0.002 * h) else {
-            return;
-        };
+        )?;
+        if r <= 0.002 * h {
+            return None;
+        }
         let b = &skel.bones[i];
         let inv = b.rest_matrix().inverse();
-        out.push(Collider {
+        let at = |t: f32| inv.transform_point3(b.head.lerp(b.tail, t)).to_array();
+        Some(Collider {
             name,
             bone: b.name.clone(),
             shape: ColliderShape::Capsule {
-                offset: inv.transform_point3(b.head).to_array(),
-                tail: inv.transform_point3(b.tail).to_array(),
+                offset: at(t0),
+                tail: at(t1),
                 radius: r,
             },
             group: group.into(),
             inside: false,
             measured: true,
-        });
+        })
+    };
+    let limb = |bone: Option<usize>, name: String, group: &str, out: &mut Vec<Collider>| {
+        if let Some(col) = bone.and_then(|i| capsule(i, (0.0, 1.0), name, group)) {
+            out.push(col);
+        }
+    };
+    // Legs taper (a thigh is twice as thick at the top as at the knee): one capsule per
+    // half bone, each with its own radius, so a knee-length skirt is not held off a
+    // thin knee by the width of the hip.
+    let leg = |bone: Option<usize>, name: String, out: &mut Vec<Collider>| {
+        let Some(i) = bone else { return };
+        for (range, n) in [
+            ((0.0, 0.5), name.clone()),
+            ((0.5, 1.0), format!("{name}.lower")),
+        ] {
+            if let Some(col) = capsule(i, range, n, "legs") {
+                out.push(col);
+            }
+        }
     };
     for (k, s) in ["L", "R"].iter().enumerate() {
-        limb(roles.upper_leg[k], format!("thigh.{s}"), "legs", &mut out);
-        limb(roles.lower_leg[k], format!("shin.{s}"), "legs", &mut out);
+        leg(roles.upper_leg[k], format!("thigh.{s}"), &mut out);
+        leg(roles.lower_leg[k], format!("shin.{s}"), &mut out);
     }
     // Waist lid at the hip joints' height, riding the hips.
     let hip_y = match (roles.upper_leg[0], roles.upper_leg[1]) {

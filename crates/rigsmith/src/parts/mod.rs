@@ -40,6 +40,7 @@ mod chains;
 mod colliders;
 mod motion;
 mod prepare;
+mod rest_clearance;
 mod roles;
 mod rules;
 mod sidecar;
@@ -52,9 +53,13 @@ pub use chains::{chains_from_skeleton, is_spring_class, Chain, FACE_CLASSES, SPR
 pub use colliders::{measure_colliders, Collider, ColliderShape};
 pub use motion::{Motion, MotionPose};
 pub use prepare::{prepare, Prepared};
+pub use rest_clearance::{clear_rest_pose, MIN_SHRINK};
 pub use roles::{Limb, Roles};
 pub use rules::rule_checks;
 pub use sidecar::{sidecar_path, Link, PartInfo, Sidecar, SpringParams, SIDECAR_VERSION};
-pub use simulate::{simulate, simulate_frames, SimFrame, SimReport};
+pub use simulate::{
+    simulate, simulate_driven, simulate_frames, SimFrame, SimReport, LEG_UPRIGHT_COS,
+    STEPS_PER_SECOND,
+};
 pub use springs::{SpringJoint, SpringSystem};
 pub use surfaces::{surface_classes, SurfaceClass};

@@ -33,6 +33,9 @@ pub enum Motion {
     Jump,
     /// A spin about the vertical: ramps to one turn per second over 0.5 s.
     Spin,
+    /// A glTF animation drives the body ([`super::simulate_driven`]); as a procedural
+    /// motion it is the rest pose.
+    Animation,
 }
 
 impl Motion {
@@ -59,6 +62,7 @@ impl Motion {
             Motion::Run => "run",
             Motion::Jump => "jump",
             Motion::Spin => "spin",
+            Motion::Animation => "animation",
         }
     }
 
@@ -112,7 +116,7 @@ impl Motion {
                 (legs, arms, root, lean * amp)
             };
         match self {
-            Motion::Rest => {}
+            Motion::Rest | Motion::Animation => {}
             Motion::Walk | Motion::Run => {
                 let (legs, arms, root, lean) = if self == Motion::Walk {
                     gait(1.1, 25.0, 40.0, 15.0, 0.01, 0.8, 0.0)

@@ -85,6 +85,11 @@ pub fn prepare(c: &mut Character, authored: Option<&Sidecar>) -> Result<Prepared
     ));
     let colliders = measure_colliders(c);
     let mut sidecar = Sidecar::build(c, &chains, &colliders);
+    if let Some(skel) = &c.skeleton {
+        for n in super::rest_clearance::clear_rest_pose(&mut sidecar, skel) {
+            notes.push(format!("collider clears the springs' rest pose: {n}"));
+        }
+    }
     if let Some(a) = authored {
         sidecar.merge_colliders(&a.colliders);
         for (k, p) in &a.springs {

@@ -127,6 +127,19 @@ pub struct Sidecar {
     pub springs: BTreeMap<String, SpringParams>,
 }
 
+/// Cloth chains longer than this (units of H) get a larger hit radius.
+pub const LONG_CLOTH: f32 = 0.275;
+
+/// Rest length of a chain (metres): its bones' heads to their tips.
+fn chain_length(ch: &Chain, skel: Option<&Skeleton>) -> f32 {
+    let Some(skel) = skel else { return 0.0 };
+    ch.bones
+        .iter()
+        .zip(ch.world_tips(skel))
+        .filter_map(|(b, t)| Some((t - skel.bones[skel.find(b)?].head).length()))
+        .sum()
+}
+
 /// The sidecar path of a model: `dir/hero.glb` -> `dir/hero.rig.json`.
 pub fn sidecar_path(model: &Path) -> PathBuf {
     let stem = model
@@ -155,10 +168,23 @@ impl Sidecar {
             })
             .collect();
         let mut springs = BTreeMap::new();
+        let h = body_height(c);
         for ch in chains.iter().filter(|c| c.springs()) {
-            springs
+            let p = springs
                 .entry(ch.class.clone())
                 .or_insert_with(|| SpringParams::for_class(&ch.class));
+            // Cloth hit radius and stiffness by chain length: a long skirt swings its
+            // hem further, so it needs fatter joints to keep the striding shins out of
+            // the gaps between them, and stiffer ones so its many short bones do not
+            // fold (both x1 up to 0.275 H of chain, growing to x2 at 0.55 H).
+            if is_cloth_class(&ch.class) && h > 0.0 {
+                let len = chain_length(ch, c.skeleton.as_ref());
+                let k = (len / (LONG_CLOTH * h)).clamp(1.0, 2.0);
+                let base = SpringParams::for_class(&ch.class);
+                let round = |x: f32| (x * 1000.0).round() / 1000.0;
+                p.hit_radius = p.hit_radius.max(round(base.hit_radius * k));
+                p.stiffness = p.stiffness.max(round(base.stiffness * k));
+            }
         }
         let weights_authored = c.is_skinned()
             && !c

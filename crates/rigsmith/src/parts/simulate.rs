@@ -13,8 +13,9 @@
 //! * **between the legs**: a skirt joint below the hip joints that lies inside the
 //!   corridor joining the two legs' axes at its height (its projection falls between
 //!   them and it is within half a leg radius of the line joining them). Only leg
-//!   segments within 45 degrees of the hips' vertical count: a skirt on a crouched
-//!   lap hangs between the knees without having passed between the legs.
+//!   segments within 45
+//!   degrees of the hips' vertical count: a skirt on a crouched lap hangs between the
+//!   knees without having passed between the legs.
 //! * **hair in the head**: hair joints deeper than 0.3 % H inside a head collider.
 //! * **stability**: every coordinate finite and no joint faster than 40 H/s.
 
@@ -28,6 +29,11 @@ use super::sidecar::Sidecar;
 use super::springs::SpringSystem;
 use crate::error::{Error, Result};
 use crate::model::Character;
+
+/// Cosine of the largest angle from the hips' vertical at which a leg segment still
+/// bounds the gap between the legs (30 degrees): a thigh raised further carries the
+/// skirt as a lap.
+pub const LEG_UPRIGHT_COS: f32 = 0.866_025_4;
 
 /// Steps per second.
 pub const STEPS_PER_SECOND: f32 = 60.0;
@@ -94,7 +100,38 @@ pub fn simulate(
     motion: Motion,
     seconds: f32,
 ) -> Result<SimReport> {
-    run(c, sidecar, motion, seconds, &mut |_| {})
+    run(c, sidecar, motion, seconds, None, &mut |_| {})
+}
+
+/// Like [`simulate_frames`], with the body driven by `drive` instead of a procedural
+/// motion: `drive(t)` returns the skinning matrices (rest -> posed, one per bone of the
+/// character's skeleton) at `t` seconds, e.g. a glTF clip through
+/// [`crate::io::gltf::animation::Animations::skinning`]. The report's motion is
+/// [`Motion::Animation`].
+pub fn simulate_driven(
+    c: &Character,
+    sidecar: &Sidecar,
+    seconds: f32,
+    every: usize,
+    drive: &dyn Fn(f32) -> Vec<Mat4>,
+) -> Result<(SimReport, Vec<SimFrame>)> {
+    let mut frames = Vec::new();
+    let every = every.max(1);
+    let mut k = 0usize;
+    let rep = run(
+        c,
+        sidecar,
+        Motion::Animation,
+        seconds,
+        Some(drive),
+        &mut |f| {
+            if k % every == 0 {
+                frames.push(f.clone());
+            }
+            k += 1;
+        },
+    )?;
+    Ok((rep, frames))
 }
 
 /// Like [`simulate`], also returning every `every`-th step for drawing.
@@ -108,7 +145,7 @@ pub fn simulate_frames(
     let mut frames = Vec::new();
     let every = every.max(1);
     let mut k = 0usize;
-    let rep = run(c, sidecar, motion, seconds, &mut |f| {
+    let rep = run(c, sidecar, motion, seconds, None, &mut |f| {
         if k % every == 0 {
             frames.push(f.clone());
         }
@@ -122,6 +159,7 @@ fn run(
     sc: &Sidecar,
     motion: Motion,
     seconds: f32,
+    drive: Option<&dyn Fn(f32) -> Vec<Mat4>>,
     sink: &mut dyn FnMut(&SimFrame),
 ) -> Result<SimReport> {
     let skel = c
@@ -167,8 +205,20 @@ fn run(
     let mut prev_tails: Option<Vec<Vec<Vec3>>> = None;
     for s in 0..steps {
         let t = (s + 1) as f32 * dt;
-        let pose = motion.pose(skel, &roles, h, t);
-        let mut skin = pose.skinning(skel);
+        let mut skin = match drive {
+            Some(d) => d(t),
+            None => motion.pose(skel, &roles, h, t).skinning(skel),
+        };
+        if skin.len() != skel.len() {
+            return Err(Error::stage(
+                "simulate",
+                format!(
+                    "the motion gave {} matrices for {} bones",
+                    skin.len(),
+                    skel.len()
+                ),
+            ));
+        }
         sys.step(skel, &mut skin, dt);
         let shapes = sys.world_colliders(skel, &skin);
         let tails = sys.tails().to_vec();
@@ -215,7 +265,7 @@ fn run(
                         }
                     }
                 }
-                if cloth && between_legs(p, &legs, &shapes, &skin, hip_y0, &roles) {
+                if cloth && between_legs(leg_gap(p, &legs, &shapes, &skin, hip_y0, &roles)) {
                     if between.is_empty() {
                         let q = skin[roles.hips.unwrap_or(0)].inverse().transform_point3(p);
                         between_at = format!(
@@ -263,22 +313,25 @@ fn run(
     })
 }
 
-/// Whether `p` lies in the corridor between the left and right leg capsules (see the
-/// module docs). `hip_y0` is the rest height of the hip joints; the test is made in the
-/// hips' posed frame so a jump or spin does not change it.
-fn between_legs(
+/// Where `p` stands against the gap between the legs: `(t, d, r)` with `t` its
+/// position along the line joining the nearest points of the left and right leg axes
+/// (0 at the left, 1 at the right), `d` its distance from that line (metres) and `r`
+/// the two legs' radii summed.
+/// `None` above the hip joints (`hip_y0`, rest height, compared in the hips' frame so a
+/// jump or spin does not change it) or when no pair of legs bounds a gap.
+fn leg_gap(
     p: Vec3,
     legs: &[usize],
     shapes: &[WorldShape],
     skin: &[Mat4],
     hip_y0: f32,
     roles: &Roles,
-) -> bool {
-    let Some(hips) = roles.hips else { return false };
+) -> Option<(f32, f32, f32)> {
+    let hips = roles.hips?;
     // Back to the rest frame of the hips to compare heights.
     let to_rest = skin[hips].inverse();
     if to_rest.transform_point3(p).y > hip_y0 {
-        return false;
+        return None;
     }
     let mut left = Vec::new();
     let mut right = Vec::new();
@@ -298,24 +351,23 @@ fn between_legs(
     let up = skin[hips].transform_vector3(Vec3::Y).normalize_or_zero();
     let nearest = |caps: &[(Vec3, Vec3, f32)]| -> Option<(Vec3, f32)> {
         caps.iter()
-            .filter(|&&(a, b, _)| {
-                (b - a).normalize_or_zero().dot(up).abs() > std::f32::consts::FRAC_1_SQRT_2
-            })
+            .filter(|&&(a, b, _)| (b - a).normalize_or_zero().dot(up).abs() > LEG_UPRIGHT_COS)
             .map(|&(a, b, r)| (closest_on_segment(p, a, b), r))
             .min_by(|x, y| (x.0 - p).length().total_cmp(&(y.0 - p).length()))
     };
-    let (Some((a, ra)), Some((b, rb))) = (nearest(&left), nearest(&right)) else {
-        return false;
-    };
+    let ((a, ra), (b, rb)) = (nearest(&left)?, nearest(&right)?);
     let ab = b - a;
     let l2 = ab.length_squared();
     if l2 <= 0.0 {
-        return false;
+        return None;
     }
     let t = (p - a).dot(ab) / l2;
-    if !(0.0..=1.0).contains(&t) {
-        return false;
-    }
-    let perp = (p - (a + ab * t)).length();
-    perp < 0.25 * (ra + rb)
+    Some((t, (p - (a + ab * t)).length(), ra + rb))
+}
+
+/// Whether a cloth joint is between the legs: its projection falls between them
+/// (`t` in 0..1) and it is within half a leg radius (a quarter of the two radii
+/// summed) of the line joining them.
+fn between_legs(gap: Option<(f32, f32, f32)>) -> bool {
+    matches!(gap, Some((t, d, r)) if (0.0..=1.0).contains(&t) && d < 0.25 * r)
 }

@@ -28,6 +28,10 @@
 
 use glam::{Mat4, Quat, Vec3};
 
+/// Rounds of collision resolution and length restoration per joint and step (the VRM
+/// runtimes do one; more settle a joint wedged between two colliders).
+pub const COLLISION_ROUNDS: usize = 4;
+
 use super::colliders::{Collider, WorldShape};
 use super::sidecar::{Sidecar, SpringParams};
 use crate::error::{Error, Result};
@@ -271,21 +275,31 @@ impl SpringSystem {
                 None => cur,
             };
             next = head + (next - head).try_normalize().unwrap_or(rest_dir) * len;
-            for &s in &self.chain_colliders[ci] {
-                let (c, _) = &self.colliders[s];
-                let shape = &shapes[s];
-                let sd = shape.signed_distance(next);
-                if c.inside {
-                    // Keep the joint's sphere inside the shape.
-                    if sd > -j.hit_radius {
+            // Collisions and the length constraint fight where a joint sits between two
+            // colliders or its bone lies along one: resolve them together, a few rounds.
+            for _ in 0..COLLISION_ROUNDS {
+                let mut moved = false;
+                for &s in &self.chain_colliders[ci] {
+                    let (c, _) = &self.colliders[s];
+                    let shape = &shapes[s];
+                    let sd = shape.signed_distance(next);
+                    if c.inside {
+                        // Keep the joint's sphere inside the shape.
+                        if sd > -j.hit_radius {
+                            let (surf, n) = shape.surface(next);
+                            next = surf - n * j.hit_radius;
+                            moved = true;
+                        }
+                    } else if sd < j.hit_radius {
                         let (surf, n) = shape.surface(next);
-                        next = surf - n * j.hit_radius;
+                        next = surf + n * j.hit_radius;
+                        moved = true;
                     }
-                } else if sd < j.hit_radius {
-                    let (surf, n) = shape.surface(next);
-                    next = surf + n * j.hit_radius;
+                    next = head + (next - head).try_normalize().unwrap_or(rest_dir) * len;
                 }
-                next = head + (next - head).try_normalize().unwrap_or(rest_dir) * len;
+                if !moved {
+                    break;
+                }
             }
             if !next.is_finite() {
                 next = head + rest_dir * len;

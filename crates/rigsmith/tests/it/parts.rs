@@ -681,13 +681,210 @@ fn makehuman_body_with_skirt_and_tights_swings_without_entering_the_legs() {
         .unwrap();
     assert!(k.passed, "{k:?}");
     assert!(sc.colliders.iter().any(|c| c.name == "thigh.L"));
-    // The MakeHuman skirt reaches the ankles: striding shins pass through its hem, which
-    // the thigh/shin/waist collider set does not prevent yet. What holds: the springs
-    // stay stable and the measures are finite in every motion.
+    // The MakeHuman skirt reaches the ankles: 11 segments per panel (short bones whose
+    // hit spheres cover the cloth), a hit radius for a long chain, leg capsules per half
+    // bone shrunk to clear the skirt's rest pose, hit radius and stiffness doubled for
+    // the long chains. No motion puts a skirt joint into a leg; walk, run and spin pass;
+    // in the jump's crouch the skirt's front still hangs between the spread knees
+    // (counted as between the legs: not met yet).
+    assert!(
+        sc.springs["skirt"].hit_radius > 0.028,
+        "{:?}",
+        sc.springs["skirt"]
+    );
+    assert!(
+        sc.springs["skirt"].stiffness > 4.5,
+        "{:?}",
+        sc.springs["skirt"]
+    );
+    assert!(sc
+        .chains
+        .iter()
+        .filter(|c| c.class == "skirt")
+        .all(|c| c.bones.len() >= 8));
     for m in Motion::ALL {
-        let rep = parts::simulate(&c, sc, m, 2.0).unwrap();
+        let rep = parts::simulate(&c, sc, m, 3.0).unwrap();
         eprintln!("makehuman {m:?}: {rep:?}");
         assert!(rep.stable, "{m:?}");
-        assert!(rep.worst_penetration_m.is_finite() && rep.max_swing_deg > 1.0);
+        assert!(
+            rep.worst_penetration_mm_at_1_7m < 5.0,
+            "{m:?}: {} mm at {}",
+            rep.worst_penetration_mm_at_1_7m,
+            rep.worst_at
+        );
+        assert!(rep.max_swing_deg > 1.0, "{m:?}");
+        if m == Motion::Jump {
+            assert!(rep.skirt_joints_between_legs > 0, "{m:?}: now passes");
+        } else {
+            assert!(rep.passed, "{m:?}: {}", rep.between_at);
+        }
     }
+}
+
+/// A two-joint skinned GLB with one clip: `root` translates by STEP keys (0 -> 1 m in
+/// X at 1 s), `tip` (1 m above) turns 90 degrees about Z by LINEAR keys over 1 s.
+fn animated_glb() -> Vec<u8> {
+    let mut bin: Vec<u8> = Vec::new();
+    let f = |b: &mut Vec<u8>, v: &[f32]| v.iter().for_each(|x| b.extend(x.to_le_bytes()));
+    f(&mut bin, &[0.0, 1.0, 0.0, 0.1, 2.0, 0.0, -0.1, 2.0, 0.0]); // 0: positions
+    for _ in 0..3 {
+        for j in [1u16, 0, 0, 0] {
+            bin.extend(j.to_le_bytes()); // 36: joints
+        }
+    }
+    f(&mut bin, &[1.0, 0.0, 0.0, 0.0].repeat(3)); // 60: weights
+    for i in [0u16, 1, 2, 0] {
+        bin.extend(i.to_le_bytes()); // 108: indices (+ pad)
+    }
+    f(&mut bin, &[0.0, 1.0]); // 116: times
+    let s = std::f32::consts::FRAC_1_SQRT_2;
+    f(&mut bin, &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, s, s]); // 124: rotations
+    f(&mut bin, &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0]); // 156: translations
+    assert_eq!(bin.len(), 180);
+    let json = serde_json::json!({
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0, 2]}],
+        "nodes": [
+            {"name": "root", "children": [1]},
+            {"name": "tip", "translation": [0.0, 1.0, 0.0]},
+            {"name": "body", "mesh": 0, "skin": 0}
+        ],
+        "skins": [{"joints": [0, 1]}],
+        "meshes": [{"name": "body", "primitives": [{
+            "attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}, "indices": 3}]}],
+        "buffers": [{"byteLength": 180}],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": 36},
+            {"buffer": 0, "byteOffset": 36, "byteLength": 24},
+            {"buffer": 0, "byteOffset": 60, "byteLength": 48},
+            {"buffer": 0, "byteOffset": 108, "byteLength": 6},
+            {"buffer": 0, "byteOffset": 116, "byteLength": 8},
+            {"buffer": 0, "byteOffset": 124, "byteLength": 32},
+            {"buffer": 0, "byteOffset": 156, "byteLength": 24}
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+             "min": [-0.1, 1.0, 0.0], "max": [0.1, 2.0, 0.0]},
+            {"bufferView": 1, "componentType": 5123, "count": 3, "type": "VEC4"},
+            {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC4"},
+            {"bufferView": 3, "componentType": 5123, "count": 3, "type": "SCALAR"},
+            {"bufferView": 4, "componentType": 5126, "count": 2, "type": "SCALAR",
+             "min": [0.0], "max": [1.0]},
+            {"bufferView": 5, "componentType": 5126, "count": 2, "type": "VEC4"},
+            {"bufferView": 6, "componentType": 5126, "count": 2, "type": "VEC3"}
+        ],
+        "animations": [{"name": "wave", "samplers": [
+            {"input": 4, "output": 5, "interpolation": "LINEAR"},
+            {"input": 4, "output": 6, "interpolation": "STEP"}
+        ], "channels": [
+            {"sampler": 0, "target": {"node": 1, "path": "rotation"}},
+            {"sampler": 1, "target": {"node": 0, "path": "translation"}}
+        ]}]
+    });
+    let mut js = serde_json::to_vec(&json).unwrap();
+    while js.len() % 4 != 0 {
+        js.push(b' ');
+    }
+    let mut glb = Vec::new();
+    glb.extend(b"glTF");
+    glb.extend(2u32.to_le_bytes());
+    glb.extend(((12 + 8 + js.len() + 8 + bin.len()) as u32).to_le_bytes());
+    glb.extend((js.len() as u32).to_le_bytes());
+    glb.extend(b"JSON");
+    glb.extend(&js);
+    glb.extend((bin.len() as u32).to_le_bytes());
+    glb.extend(b"BIN\0");
+    glb.extend(&bin);
+    glb
+}
+
+#[test]
+fn gltf_animation_channels_are_read_linear_and_step() {
+    use rigsmith::io::gltf::animation::{read_animations, Target};
+    let dir = crate::common::tmpdir();
+    let path = dir.path().join("wave.glb");
+    std::fs::write(&path, animated_glb()).unwrap();
+    let a = read_animations(&path).unwrap();
+    assert_eq!(a.clips.len(), 1);
+    assert_eq!(a.find("wave").unwrap(), 0);
+    assert_eq!(a.find("0").unwrap(), 0);
+    let err = a.find("run").unwrap_err().to_string();
+    assert!(err.contains("wave"), "{err}");
+    let clip = &a.clips[0];
+    assert_eq!(clip.duration, 1.0);
+    let rot = clip
+        .channels
+        .iter()
+        .find(|c| c.target == Target::Rotation)
+        .unwrap();
+    // LINEAR: half way is 45 degrees about Z.
+    let q = glam::Quat::from_vec4(rot.sample(0.5));
+    let (axis, angle) = q.to_axis_angle();
+    assert!((angle.to_degrees() - 45.0).abs() < 0.01, "{angle}");
+    assert!(axis.abs_diff_eq(Vec3::Z, 1e-4));
+    // STEP: the key holds until the next one.
+    let tr = clip
+        .channels
+        .iter()
+        .find(|c| c.target == Target::Translation)
+        .unwrap();
+    assert_eq!(tr.sample(0.99).x, 0.0);
+    assert_eq!(tr.sample(1.0).x, 1.0);
+    // Skinning: the tip bone turns its vertex (0, 2, 0) about (0, 1, 0).
+    let c = rigsmith::io::read_character(&path).unwrap();
+    let skel = c.skeleton.as_ref().unwrap();
+    let parents: Vec<Option<usize>> = skel.bones.iter().map(|b| b.parent).collect();
+    let tip = skel.find("tip").unwrap();
+    let s = a.skinning(0, 0.5, &parents);
+    let p = s[tip].transform_point3(Vec3::new(0.0, 2.0, 0.0));
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    assert!(p.abs_diff_eq(Vec3::new(-h, 1.0 + h, 0.0), 1e-4), "{p}");
+    // At rest (t = 0) every matrix is the identity.
+    assert!(a
+        .skinning(0, 0.0, &parents)
+        .iter()
+        .all(|m| m.abs_diff_eq(glam::Mat4::IDENTITY, 1e-5)));
+    // A bad file: a channel pointing at a sampler that does not exist names the field.
+    let mut bad = animated_glb();
+    let needle = b"\"sampler\":1";
+    let at = bad.windows(needle.len()).position(|w| w == needle).unwrap();
+    bad[at + needle.len() - 1] = b'7';
+    std::fs::write(&path, bad).unwrap();
+    let err = read_animations(&path).unwrap_err().to_string();
+    assert!(err.contains("animations[0].channels[1].sampler"), "{err}");
+    assert!(err.contains("wave.glb"), "{err}");
+}
+
+#[test]
+fn a_real_gallop_drives_the_fox_tail() {
+    use rigsmith::io::gltf::animation::read_animations;
+    let path = crate::common::mpfb2_dir().join("../quaternius/animals_Fox.glb");
+    let mut c = rigsmith::io::read_character(&path).unwrap();
+    let p = parts::prepare(&mut c, None).unwrap();
+    let tail = p.sidecar.chains.iter().find(|c| c.class == "tail").unwrap();
+    assert_eq!(tail.bones.len(), 8);
+    let a = read_animations(&path).unwrap();
+    assert_eq!(a.clips.len(), 12);
+    let gallop = a.find("AnimalArmature|Gallop").unwrap();
+    let skel = c.skeleton.as_ref().unwrap();
+    let parents: Vec<Option<usize>> = skel.bones.iter().map(|b| b.parent).collect();
+    let drive = |t: f32| a.skinning(gallop, t, &parents);
+    let (rep, frames) = parts::simulate_driven(&c, &p.sidecar, 2.0, 30, &drive).unwrap();
+    assert_eq!(rep.motion, Motion::Animation);
+    assert_eq!(frames.len(), 4);
+    assert!(rep.stable);
+    // The body moves with the clip (the first leg bone's matrix changes) and the tail
+    // swings far more than standing still.
+    let still = parts::simulate(&c, &p.sidecar, Motion::Rest, 2.0).unwrap();
+    assert!(
+        rep.max_swing_deg > still.max_swing_deg + 20.0,
+        "{} vs {}",
+        rep.max_swing_deg,
+        still.max_swing_deg
+    );
+    let moved = frames
+        .windows(2)
+        .any(|w| !w[0].skin[0].abs_diff_eq(w[1].skin[0], 1e-4) || w[0].skin != w[1].skin);
+    assert!(moved);
 }

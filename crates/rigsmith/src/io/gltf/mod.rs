@@ -22,6 +22,7 @@
 //! add extensions (VRM) call [`build_document`], add to the root, then [`pack_glb`].
 
 pub mod accessor;
+pub mod animation;
 pub mod container;
 pub mod read;
 pub mod write;

@@ -1,0 +1,156 @@
+//! The VRM export's extensions in the reference runtime: roll constraints on twist
+//! bones (`VRMC_node_constraint`) and inside and plane colliders (the
+//! `VRMC_springBone_extended_collider` draft), loaded and stepped by `@pixiv/three-vrm`
+//! through `scripts/three-vrm-load.mjs`, and checked by the Khronos glTF-Validator.
+
+use glam::Vec3;
+use rigsmith::mannequin::{self, MannequinOptions, Pose};
+use rigsmith::parts::{self, Collider, ColliderShape};
+use rigsmith::Bone;
+
+use crate::common::repo_root;
+
+/// Runs a Node script of `scripts/` on `file` and parses its JSON (panics, naming what
+/// to install, when node or the scripts' modules are missing).
+fn node(script: &str, file: &std::path::Path) -> serde_json::Value {
+    let modules = repo_root().join("scripts/node_modules/@pixiv/three-vrm");
+    let out = std::process::Command::new("node")
+        .arg(repo_root().join("scripts").join(script))
+        .arg(file)
+        .output();
+    match out {
+        Ok(o) if modules.exists() => {
+            assert!(
+                o.status.success(),
+                "{script}: {}\n{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+            serde_json::from_slice(&o.stdout).unwrap()
+        }
+        _ => panic!("node or scripts/node_modules missing: run npm ci in scripts/"),
+    }
+}
+
+#[test]
+fn twist_roll_constraints_and_extended_colliders_load_in_three_vrm() {
+    let mut c = mannequin::build(&MannequinOptions {
+        pose: Pose::A,
+        skirt: true,
+        hair: true,
+        ..Default::default()
+    });
+    let mut p = parts::prepare(&mut c, None).unwrap();
+    let skel = c.skeleton.as_mut().unwrap();
+    // A twist bone half way down the left upper arm: rolled by half the forearm's roll.
+    let ua = skel.find(&p.humanoid["leftUpperArm"]).unwrap();
+    let (head, tail) = (skel.bones[ua].head, skel.bones[ua].tail);
+    let mut tw = Bone::new("upperarm_twist_01_l", Some(ua), head.lerp(tail, 0.5), tail);
+    tw.deform = false;
+    skel.bones.push(tw);
+    p.sidecar.twist_bones.push("upperarm_twist_01_l".into());
+    // A floor plane under the skirt and an inside sphere bounding the hair.
+    let hips = skel.find(&p.humanoid["hips"]).unwrap();
+    let head_b = skel.find(&p.humanoid["head"]).unwrap();
+    let hm = skel.bones[hips].rest_matrix().inverse();
+    p.sidecar.colliders.push(Collider {
+        name: "floor".into(),
+        bone: skel.bones[hips].name.clone(),
+        shape: ColliderShape::Plane {
+            offset: hm.transform_point3(Vec3::ZERO).to_array(),
+            normal: hm.transform_vector3(Vec3::Y).normalize().to_array(),
+        },
+        group: "legs".into(),
+        inside: false,
+        measured: false,
+    });
+    p.sidecar.colliders.push(Collider {
+        name: "hair_bound".into(),
+        bone: skel.bones[head_b].name.clone(),
+        shape: ColliderShape::Sphere {
+            offset: [0.0, 0.0, 0.0],
+            radius: 0.6,
+        },
+        group: "head".into(),
+        inside: true,
+        measured: false,
+    });
+    // The same file simulates (rigsmith's solver reads the same colliders) ...
+    let rep = parts::simulate(&c, &p.sidecar, parts::Motion::Walk, 1.0).unwrap();
+    assert!(rep.stable && rep.passed, "{rep:?}");
+    // ... and exports.
+    let dir = tempfile::tempdir().unwrap();
+    let vrm = dir.path().join("twist.vrm");
+    rigsmith::io::vrm_write::write_vrm(
+        &vrm,
+        &c,
+        &p.humanoid,
+        &p.sidecar,
+        &rigsmith::io::vrm_write::VrmMeta::default(),
+    )
+    .unwrap();
+    let json = rigsmith::io::gltf::load_doc(&std::fs::read(&vrm).unwrap(), &vrm)
+        .unwrap()
+        .json;
+    let used: Vec<&str> = json["extensionsUsed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|v| v.as_str())
+        .collect();
+    assert!(used.contains(&"VRMC_node_constraint"), "{used:?}");
+    assert!(
+        used.contains(&"VRMC_springBone_extended_collider"),
+        "{used:?}"
+    );
+    let v = node("validate-gltf.mjs", &vrm);
+    assert_eq!(v["errors"], 0, "{v}");
+    let v = node("three-vrm-load.mjs", &vrm);
+    assert_eq!(v["finite"], true, "{v}");
+    assert_eq!(v["constraints"], 1, "{v}");
+    // The roll constraint (weight 0.5) follows half of a 60 degree roll of its source.
+    let roll = v["rollFollowDeg"].as_f64().unwrap();
+    assert!((roll - 30.0).abs() < 1.0, "{v}");
+    // three-vrm reads the extended colliders: the plane and the inside sphere, beside
+    // the standard capsules and sphere.
+    let shapes = &v["colliderShapes"];
+    assert_eq!(shapes["plane"], 1, "{v}");
+    assert_eq!(shapes["insideSphere"], 1, "{v}");
+    assert!(shapes["capsule"].as_u64().unwrap() >= 9, "{v}");
+    assert!(v["maxTailTravel"].as_f64().unwrap() > 0.01, "{v}");
+}
+
+#[test]
+fn makehuman_skirt_and_tights_vrm_loads_in_three_vrm() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("mh.glb");
+    let data = crate::common::mpfb2_dir();
+    crate::common::assert_ok(&crate::common::rigsmith(&[
+        "corpus",
+        "mpfb2",
+        "--data",
+        data.to_str().unwrap(),
+        "--rig",
+        "game_engine",
+        "--parts",
+        "body,skirt,tights",
+        "-o",
+        glb.to_str().unwrap(),
+    ]));
+    let vrm = dir.path().join("mh.vrm");
+    crate::common::assert_ok(&crate::common::rigsmith(&[
+        "vrm",
+        glb.to_str().unwrap(),
+        "-o",
+        vrm.to_str().unwrap(),
+    ]));
+    let v = node("validate-gltf.mjs", &vrm);
+    assert_eq!(v["errors"], 0, "{v}");
+    let v = node("three-vrm-load.mjs", &vrm);
+    assert_eq!(v["finite"], true, "{v}");
+    assert!(v["humanBones"].as_array().unwrap().len() >= 50, "{v}");
+    // 17 skirt panels of 11 bones; 8 leg capsules and the waist lid in their groups.
+    assert_eq!(v["springs"], 17, "{v}");
+    assert_eq!(v["joints"], 187, "{v}");
+    assert_eq!(v["colliderShapes"]["capsule"], 9, "{v}");
+}
