@@ -31,29 +31,22 @@ pub fn clear_rest_pose(sc: &mut Sidecar, skel: &Skeleton) -> Vec<String> {
     } else {
         skel.height().max(1e-6)
     };
-    // Rest tails with hit radius (metres) and the groups they collide with.
-    let mut joints: Vec<(Vec3, f32, &[String])> = Vec::new();
+    // Rest tails with hit radius (metres) and the groups they collide with; a class
+    // without an entry uses its defaults, as the solver does.
+    let mut joints: Vec<(Vec3, f32, Vec<String>)> = Vec::new();
     for ch in sc
         .chains
         .iter()
         .filter(|c| c.springs() && is_cloth_class(&c.class))
     {
-        let p = sc.springs.get(&ch.class);
-        let (hr, groups) = match p {
-            Some(p) => (p.hit_radius, p.collider_groups.as_slice()),
-            None => {
-                let d = SpringParams::for_class(&ch.class);
-                let hr = d.hit_radius;
-                // Defaults are what the solver uses when the class has no entry.
-                joints.extend(
-                    ch.world_tips(skel)
-                        .into_iter()
-                        .map(|t| (t, hr * h, &[][..])),
-                );
-                continue;
-            }
-        };
-        joints.extend(ch.world_tips(skel).into_iter().map(|t| (t, hr * h, groups)));
+        let p = sc
+            .springs
+            .get(&ch.class)
+            .cloned()
+            .unwrap_or_else(|| SpringParams::for_class(&ch.class));
+        for t in ch.world_tips(skel) {
+            joints.push((t, p.hit_radius * h, p.collider_groups.clone()));
+        }
     }
     let mut notes = Vec::new();
     for col in sc.colliders.iter_mut().filter(|c| c.measured && !c.inside) {
@@ -73,8 +66,8 @@ pub fn clear_rest_pose(sc: &mut Sidecar, skel: &Skeleton) -> Vec<String> {
         };
         let room = joints
             .iter()
-            .filter(|(_, _, g)| g.iter().any(|g| *g == col.group))
-            .map(|&(t, hr, _)| (t - closest_on_segment(t, a, b)).length() - hr)
+            .filter(|(_, _, g)| g.contains(&col.group))
+            .map(|(t, hr, _)| (*t - closest_on_segment(*t, a, b)).length() - hr)
             .fold(f32::INFINITY, f32::min);
         if room < r {
             let nr = room.max(MIN_SHRINK * r);

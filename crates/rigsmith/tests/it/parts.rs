@@ -888,3 +888,57 @@ fn a_real_gallop_drives_the_fox_tail() {
         .any(|w| !w[0].skin[0].abs_diff_eq(w[1].skin[0], 1e-4) || w[0].skin != w[1].skin);
     assert!(moved);
 }
+
+#[test]
+fn colliders_that_hold_a_skirt_joint_at_rest_are_shrunk() {
+    let (c, _, sc) = rigged(1.7);
+    let skel = c.skeleton.as_ref().unwrap();
+    // Clean twin: once cleared, a sidecar is left alone, and colliders the skirt does
+    // not collide with (head, neck, chest) are never touched.
+    let mut clean = sc.clone();
+    parts::clear_rest_pose(&mut clean, skel);
+    let once = clean.colliders.clone();
+    assert!(parts::clear_rest_pose(&mut clean, skel).is_empty());
+    assert_eq!(clean.colliders, once);
+    for (a, b) in sc.colliders.iter().zip(&once) {
+        if !["legs", "waist"].contains(&a.group.as_str()) {
+            assert_eq!(a, b);
+        }
+    }
+    let mut broken = clean.clone();
+    // Positive control: a fat measured capsule through the skirt's rest joints (a lid
+    // across the hips at the hem's first joint), and its authored twin.
+    let skirt = sc.chains.iter().find(|c| c.class == "skirt").unwrap();
+    let tip = skirt.world_tips(skel)[0];
+    let hips = skel.find(skirt.root_parent.as_deref().unwrap()).unwrap();
+    let inv = skel.bones[hips].rest_matrix().inverse();
+    let lid = |name: &str, measured: bool| parts::Collider {
+        name: name.into(),
+        bone: skel.bones[hips].name.clone(),
+        shape: parts::ColliderShape::Capsule {
+            offset: inv
+                .transform_point3(Vec3::new(-0.05, tip.y, 0.0))
+                .to_array(),
+            tail: inv.transform_point3(Vec3::new(0.05, tip.y, 0.0)).to_array(),
+            radius: 0.3,
+        },
+        group: "waist".into(),
+        inside: false,
+        measured,
+    };
+    broken.colliders.push(lid("fat", true));
+    broken.colliders.push(lid("authored", false));
+    let notes = parts::clear_rest_pose(&mut broken, skel);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(
+        notes[0].starts_with("fat: radius 0.300 -> 0.150"),
+        "{notes:?}"
+    );
+    let r = |n: &str| match broken.colliders.iter().find(|c| c.name == n).unwrap().shape {
+        parts::ColliderShape::Capsule { radius, .. } => radius,
+        _ => unreachable!(),
+    };
+    // Floored at half: the skirt's first joints sit well inside 0.3 m of the hips.
+    assert!((r("fat") - 0.15).abs() < 1e-6);
+    assert_eq!(r("authored"), 0.3);
+}

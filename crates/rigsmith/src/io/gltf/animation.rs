@@ -200,7 +200,7 @@ fn animations_of(doc: &Doc, node_bone: Vec<Option<usize>>) -> Result<Animations>
                     .ok_or_else(|| doc.err(format!("{sat}.{k}"), "missing accessor"))
             };
             let times = doc.floats(acc("input")?, 1, &format!("{sat}.input"))?;
-            if times.windows(2).any(|w| !(w[1] >= w[0])) || times.iter().any(|t| !t.is_finite()) {
+            if times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|w| w[1] < w[0]) {
                 return Err(doc.err(
                     format!("{sat}.input"),
                     "key times are not finite and increasing",
