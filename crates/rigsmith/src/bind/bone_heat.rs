@@ -245,15 +245,20 @@ pub fn bone_heat(
             bones: segments.len(),
         })?;
         lap_time("factor and solve", &mut stages);
-        for (b, x) in &sols {
-            for (a, &val) in x.iter().enumerate() {
-                if val.is_finite() && val > 1e-6 {
-                    per_vertex[order[a]].push(Influence {
+        let lists: Vec<Vec<Influence>> = (0..na)
+            .into_par_iter()
+            .map(|a| {
+                sols.iter()
+                    .filter(|(_, x)| x[a].is_finite() && x[a] > 1e-6)
+                    .map(|(b, x)| Influence {
                         bone: segments[*b].bone,
-                        weight: val.min(1.0) as f32,
-                    });
-                }
-            }
+                        weight: x[a].min(1.0) as f32,
+                    })
+                    .collect()
+            })
+            .collect();
+        for (a, l) in lists.into_iter().enumerate() {
+            per_vertex[order[a]] = l;
         }
     }
 
