@@ -248,13 +248,24 @@ pub fn bone_heat(
         let lists: Vec<Vec<Influence>> = (0..na)
             .into_par_iter()
             .map(|a| {
-                sols.iter()
+                let mut l: Vec<Influence> = sols
+                    .iter()
                     .filter(|(_, x)| x[a].is_finite() && x[a] > 1e-6)
                     .map(|(b, x)| Influence {
                         bone: segments[*b].bone,
                         weight: x[a].min(1.0) as f32,
                     })
-                    .collect()
+                    .collect();
+                // As `Weights::sort` then `Weights::normalize`, per vertex.
+                l.retain(|i| i.weight > 0.0);
+                l.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
+                let s: f32 = l.iter().map(|i| i.weight).sum();
+                if s > 0.0 {
+                    for i in l.iter_mut() {
+                        i.weight /= s;
+                    }
+                }
+                l
             })
             .collect();
         for (a, l) in lists.into_iter().enumerate() {
@@ -262,16 +273,14 @@ pub fn bone_heat(
         }
     }
 
-    let mut weights = Weights::empty(n);
-    let mut unreached = 0;
-    for (i, &m) in w.map.iter().enumerate() {
-        weights.vertices[i] = per_vertex[m as usize].clone();
-        if weights.vertices[i].is_empty() {
-            unreached += 1;
-        }
-    }
-    weights.sort();
-    weights.normalize();
+    let weights = Weights {
+        vertices: w
+            .map
+            .par_iter()
+            .map(|&m| per_vertex[m as usize].clone())
+            .collect(),
+    };
+    let unreached = weights.vertices.iter().filter(|l| l.is_empty()).count();
     Ok(HeatOutcome {
         weights,
         unreached,
