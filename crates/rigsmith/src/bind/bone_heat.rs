@@ -3,9 +3,11 @@
 //! that bone is held at 1 and every other at 0.
 //!
 //! For every vertex `j` the nearest *visible* bone segment (the straight segment from the
-//! vertex to the closest point of the bone crosses no triangle) at distance `d_j` heats
-//! it with conductance `H_jj = c / d_j²` (`c` = [`HEAT_SCALE`]); `p_ij = 1` when bone `i` is that bone (split
-//! evenly between bones tied within 1e-4). The weights of bone `i` solve
+//! vertex to the closest point of the bone crosses no triangle), nearest by reach
+//! ([`super::bone_reach`]: distance relative to the body's thickness around the bone),
+//! at true distance `d_j` heats it with conductance `H_jj = c / d_j²`
+//! (`c` = [`HEAT_SCALE`]); `p_ij = 1` when bone `i` is that bone (split evenly between
+//! bones tied within 1e-4 in reach). The weights of bone `i` solve
 //!
 //! ```text
 //! (L + M H) w_i = M H p_i
@@ -26,10 +28,14 @@
 //!   the system singular: it is left out of the solve and its vertices are reported as
 //!   unreached (the binder then takes the volumetric route).
 //!
-//! Visibility costs one ray per vertex in the common case: bones are tried nearest
-//! first and the search stops at the first visible one (a later bone can only be
-//! farther), or after [`MAX_RAYS`] rays or beyond [`FAR_FACTOR`] times the nearest
-//! bone's distance. Rays are tested against the bound mesh only, on its own [`Bvh`].
+//! Visibility costs at most one ray per vertex in the common case: bones are tried in
+//! increasing reach and the search stops at the first visible one (a later bone can only
+//! reach less), or after [`MAX_RAYS`] rays or beyond [`FAR_FACTOR`] times the smallest
+//! reach. Rays are cast first from a maximal independent set of vertices (in index
+//! order); a vertex whose seed neighbours all saw their first bone with one ray, the
+//! same bone that comes first (untied) for it, takes it without a ray; every other
+//! vertex casts its own. Rays are tested against the bound mesh only, on its own
+//! [`Bvh`].
 
 use glam::{DVec3, Vec3};
 use rayon::prelude::*;
