@@ -3,9 +3,11 @@
 //! that bone is held at 1 and every other at 0.
 //!
 //! For every vertex `j` the nearest *visible* bone segment (the straight segment from the
-//! vertex to the closest point of the bone crosses no triangle) at distance `d_j` heats
-//! it with conductance `H_jj = c / d_j²` (`c` = [`HEAT_SCALE`]); `p_ij = 1` when bone `i` is that bone (split
-//! evenly between bones tied within 1e-4). The weights of bone `i` solve
+//! vertex to the closest point of the bone crosses no triangle), nearest by reach
+//! ([`super::bone_reach`]: distance relative to the body's thickness around the bone),
+//! at true distance `d_j` heats it with conductance `H_jj = c / d_j²`
+//! (`c` = [`HEAT_SCALE`]); `p_ij = 1` when bone `i` is that bone (split evenly between
+//! bones tied within 1e-4 in reach). The weights of bone `i` solve
 //!
 //! ```text
 //! (L + M H) w_i = M H p_i
@@ -26,10 +28,14 @@
 //!   the system singular: it is left out of the solve and its vertices are reported as
 //!   unreached (the binder then takes the volumetric route).
 //!
-//! Visibility costs one ray per vertex in the common case: bones are tried nearest
-//! first and the search stops at the first visible one (a later bone can only be
-//! farther), or after [`MAX_RAYS`] rays or beyond [`FAR_FACTOR`] times the nearest
-//! bone's distance. Rays are tested against the bound mesh only, on its own [`Bvh`].
+//! Visibility costs at most one ray per vertex in the common case: bones are tried in
+//! increasing reach and the search stops at the first visible one (a later bone can only
+//! reach less), or after [`MAX_RAYS`] rays or beyond [`FAR_FACTOR`] times the smallest
+//! reach. Rays are cast first from a maximal independent set of vertices (in index
+//! order); a vertex whose seed neighbours all saw their first bone with one ray, the
+//! same bone that comes first (untied) for it, takes it without a ray; every other
+//! vertex casts its own. Rays are tested against the bound mesh only, on its own
+//! [`Bvh`].
 
 use glam::{DVec3, Vec3};
 use rayon::prelude::*;
@@ -245,28 +251,42 @@ pub fn bone_heat(
             bones: segments.len(),
         })?;
         lap_time("factor and solve", &mut stages);
-        for (b, x) in &sols {
-            for (a, &val) in x.iter().enumerate() {
-                if val.is_finite() && val > 1e-6 {
-                    per_vertex[order[a]].push(Influence {
+        let lists: Vec<Vec<Influence>> = (0..na)
+            .into_par_iter()
+            .map(|a| {
+                let mut l: Vec<Influence> = sols
+                    .iter()
+                    .filter(|(_, x)| x[a].is_finite() && x[a] > 1e-6)
+                    .map(|(b, x)| Influence {
                         bone: segments[*b].bone,
-                        weight: val.min(1.0) as f32,
-                    });
+                        weight: x[a].min(1.0) as f32,
+                    })
+                    .collect();
+                // As `Weights::sort` then `Weights::normalize`, per vertex.
+                l.retain(|i| i.weight > 0.0);
+                l.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
+                let s: f32 = l.iter().map(|i| i.weight).sum();
+                if s > 0.0 {
+                    for i in l.iter_mut() {
+                        i.weight /= s;
+                    }
                 }
-            }
+                l
+            })
+            .collect();
+        for (a, l) in lists.into_iter().enumerate() {
+            per_vertex[order[a]] = l;
         }
     }
 
-    let mut weights = Weights::empty(n);
-    let mut unreached = 0;
-    for (i, &m) in w.map.iter().enumerate() {
-        weights.vertices[i] = per_vertex[m as usize].clone();
-        if weights.vertices[i].is_empty() {
-            unreached += 1;
-        }
-    }
-    weights.sort();
-    weights.normalize();
+    let weights = Weights {
+        vertices: w
+            .map
+            .par_iter()
+            .map(|&m| per_vertex[m as usize].clone())
+            .collect(),
+    };
+    let unreached = weights.vertices.iter().filter(|l| l.is_empty()).count();
     Ok(HeatOutcome {
         weights,
         unreached,

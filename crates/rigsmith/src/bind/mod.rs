@@ -252,6 +252,8 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
         stages.push((name, clock.elapsed().as_secs_f64() - total));
     };
     let mut body_w: Option<Weights> = None;
+    // The report of the body alone, reused as the final one when it is the only part.
+    let mut body_report: Option<WeightReport> = None;
     let mut route = Route::BoneHeat;
     let body_rigid = matches!(roles[body], PartRole::Rigid(_));
     if !body_rigid && o.force_route != Some(Route::Volumetric) {
@@ -269,6 +271,9 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
                 lap("cleanup", &mut stages);
                 let probe = single_part(c, body, s, &w);
                 let rep = weight_report(&probe);
+                if c.parts.len() == 1 {
+                    body_report = Some(rep.clone());
+                }
                 lap("weight report", &mut stages);
                 if out.welded > 0 {
                     reasons.push(format!(
@@ -284,6 +289,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
                 }
                 let failed = rep.heat_failed();
                 if failed && o.force_route != Some(Route::BoneHeat) {
+                    body_report = None;
                     if rep.unweighted > 0 {
                         reasons.push(format!(
                             "bone heat left {} vertices unweighted ({} islands see no bone)",
@@ -375,7 +381,10 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     for (p, w) in bound.parts.iter_mut().zip(&weights) {
         p.weights = w.clone();
     }
-    let report = weight_report(&bound);
+    let report = match body_report {
+        Some(rep) => rep,
+        None => weight_report(&bound),
+    };
     lap("other parts, final report", &mut stages);
     Ok(BindResult {
         weights,
