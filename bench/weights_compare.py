@@ -1,5 +1,6 @@
 """Compares skin weights under test poses: for a case folder holding mesh.obj,
-skeleton.json, artist_weights.json, rigsmith_weights.json and blender_weights.json,
+skeleton.json, artist_weights.json, rigsmith_weights.json, blender_weights.json and,
+when Blender's plain run failed, blender_scaled_weights.json (its scaled-up rerun),
 skins the mesh with each weight set (linear blend skinning, weights normalized per
 vertex) under each test pose and measures, over the vertices the pose moves (artist
 skinning moves them more than 0.1% of H), the distance to the artist-weighted result
@@ -146,7 +147,11 @@ def main(case, show_detail=False):
     art, _ = weights(case, "artist_weights.json", idx, len(V))
     res = {"vertices": len(V), "height": H}
     sets = {}
-    for key, f in [("rigsmith", "rigsmith_weights.json"), ("blender", "blender_weights.json")]:
+    for key, f in [
+        ("rigsmith", "rigsmith_weights.json"),
+        ("blender", "blender_weights.json"),
+        ("blender_scaled", "blender_scaled_weights.json"),
+    ]:
         w = weights(case, f, idx, len(V))
         if w is not None:
             sets[key] = w
@@ -175,12 +180,16 @@ def main(case, show_detail=False):
             "max": round(float(a.max()), 3),
         }
     res["per_pose_p95"] = per_pose
-    for k in ("rigsmith", "blender"):
+    for k, f in [
+        ("rigsmith", "rigsmith.json"),
+        ("blender", "blender_weights.json"),
+        ("blender_scaled", "blender_scaled_weights.json"),
+    ]:
         try:
-            if k == "rigsmith":
-                res["rigsmith_seconds"] = json.load(open(f"{case}/rigsmith.json"))["seconds"]
-            else:
-                res["blender_seconds"] = json.load(open(f"{case}/blender_weights.json"))["seconds"]
+            d = json.load(open(f"{case}/{f}"))
+            res[f"{k}_seconds"] = d["seconds"]
+            if "scale" in d:
+                res[f"{k}_factor"] = d["scale"]
         except (FileNotFoundError, KeyError):
             pass
     print(json.dumps(res))

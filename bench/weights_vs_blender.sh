@@ -38,14 +38,23 @@ for c in $CASES; do
 done
 "$VENV/bin/python" - "$OUT/results.jsonl" <<'PY'
 import json, sys
+# The peer is Blender's run that succeeded: the plain one, or, where the plain one left
+# vertices unweighted (small figures, fine meshes), the rerun scaled up to 17 m.
 rows = [json.loads(l) for l in open(sys.argv[1])]
-print("| case | vertices | rigsmith mean / p95 / max (% H) | Blender mean / p95 / max (% H) | p95 ratio | max ratio | unweighted rigsmith / Blender | time rigsmith / Blender (s) | time ratio |")
+print("| case | vertices | rigsmith mean / p95 / max (% H) | Blender mean / p95 / max (% H) | p95 ratio | max ratio | unweighted rigsmith / Blender plain | time rigsmith / Blender (s) | time ratio |")
 print("|---|---|---|---|---|---|---|---|---|")
+nan = float("nan")
 for r in rows:
-    x = r["result"]; a = x.get("rigsmith", {}); b = x.get("blender", {})
-    f = lambda m: f"{m.get('mean', float('nan')):.3f} / {m.get('p95', float('nan')):.3f} / {m.get('max', float('nan')):.3f}"
-    rp = a.get("p95", 0) / b["p95"] if b.get("p95") else float("nan")
-    rm = a.get("max", 0) / b["max"] if b.get("max") else float("nan")
-    ts, tb = x.get("rigsmith_seconds", float("nan")), x.get("blender_seconds", float("nan"))
-    print(f"| {r['case']} | {x['vertices']} | {f(a)} | {f(b)} | {rp:.2f} | {rm:.2f} | {x.get('rigsmith_unweighted')} / {x.get('blender_unweighted')} | {ts:.3f} / {tb:.3f} | {ts / tb:.2f} |")
+    x = r["result"]; a = x.get("rigsmith", {})
+    scaled = "blender_scaled" in x
+    b = x.get("blender_scaled" if scaled else "blender", {})
+    f = lambda m: f"{m.get('mean', nan):.3f} / {m.get('p95', nan):.3f} / {m.get('max', nan):.3f}"
+    rp = a.get("p95", 0) / b["p95"] if b.get("p95") else nan
+    rm = a.get("max", 0) / b["max"] if b.get("max") else nan
+    ts = x.get("rigsmith_seconds", nan)
+    tb = x.get("blender_scaled_seconds" if scaled else "blender_seconds", nan)
+    note = ""
+    if scaled:
+        note = f" (scaled x{x.get('blender_scaled_factor', nan):.1f}; plain run {x.get('blender_seconds', nan):.3f} s, nothing weighted)"
+    print(f"| {r['case']} | {x['vertices']} | {f(a)} | {f(b)}{' *' if scaled else ''} | {rp:.2f} | {rm:.2f} | {x.get('rigsmith_unweighted')} / {x.get('blender_unweighted')} | {ts:.3f} / {tb:.3f}{note} | {ts / tb:.2f} |")
 PY

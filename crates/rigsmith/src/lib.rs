@@ -14,6 +14,7 @@
 //! * [`pose`]: pose operations, forward kinematics, skinning.
 //! * [`review`]: test poses, deformation numbers, the rubric check.
 //! * [`parts`]: surface classes, cloth and hair chains, colliders, springs, the sidecar.
+//! * [`geom`]: the triangle BVH shared by the stages.
 //! * [`mannequin`]: the built-in procedural test character.
 //!
 //! ## Conventions
@@ -25,6 +26,7 @@
 pub mod bind;
 pub mod error;
 pub mod fit;
+pub mod geom;
 pub mod inspect;
 pub mod io;
 pub mod mannequin;

@@ -41,11 +41,11 @@ use glam::{DVec3, Vec3};
 use rayon::prelude::*;
 
 use super::bone_reach;
-use super::bvh::Bvh;
 use super::laplacian;
 use super::solve;
 use super::weld;
 use crate::error::Result;
+use crate::geom::bvh::Bvh;
 use crate::model::{Influence, Weights};
 
 /// A bone as the heat sees it: a segment and the skeleton index it stands for.

@@ -29,7 +29,7 @@
 use glam::Vec3;
 
 use super::bone_heat::Segment;
-use super::bvh::Bvh;
+use crate::geom::bvh::Bvh;
 
 /// Where along each bone (fraction from head to tail) the thickness is sampled.
 pub const THICKNESS_AT: [f32; 3] = [0.25, 0.5, 0.75];

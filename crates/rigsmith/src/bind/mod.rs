@@ -39,7 +39,6 @@
 
 pub mod bone_heat;
 pub mod bone_reach;
-pub mod bvh;
 pub mod cleanup;
 pub mod laplacian;
 pub mod report;
@@ -338,7 +337,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     // Everything else.
     // Built only when a part other than the body needs it.
     let body_bvh = std::sync::OnceLock::new();
-    let body_bvh = || body_bvh.get_or_init(|| bvh::Bvh::build(&bpos, &bm.triangles));
+    let body_bvh = || body_bvh.get_or_init(|| crate::geom::bvh::Bvh::build(&bpos, &bm.triangles));
     let mut weights: Vec<Option<Weights>> = Vec::with_capacity(c.parts.len());
     for (i, p) in c.parts.iter().enumerate() {
         let w = match &roles[i] {

@@ -7,7 +7,7 @@
 
 use glam::Vec3;
 
-use super::bvh::Bvh;
+use crate::geom::bvh::Bvh;
 use crate::model::Weights;
 
 /// Transfers `body_weights` (one list per body vertex) to the `target` points through

@@ -29,9 +29,9 @@ use super::limb_bend::modelled_bend;
 use super::placement::{landmark_checks, placement_checks_with, STRAIGHT_DEG};
 use super::templates::{bone_name, humanoid_map, twist_name, Role, Template, CENTRE, LEFT};
 use crate::error::{Error, Result};
+use crate::geom::bvh::Bvh;
 use crate::model::{Bone, Character, Skeleton};
 use crate::report::Check;
-use crate::review::bvh::Bvh;
 
 /// The smallest knee/elbow pre-bend the fitter leaves, degrees.
 pub const MIN_BEND_DEG: f32 = 2.0;

@@ -26,10 +26,10 @@ use super::fitting::{bend_angle, MAX_BEND_DEG};
 use super::landmarks::{body_index, LandmarkOptions, Landmarks};
 use super::limb_bend::modelled_bend;
 use super::sections::bounds;
+use crate::geom::bvh::Bvh;
 use crate::model::naming::{split_side, Side};
 use crate::model::{Character, Skeleton};
 use crate::report::{Check, Severity};
-use crate::review::bvh::Bvh;
 
 /// A limb modelled bent at most this much (deg) counts as modelled straight: its bones
 /// get the rubric's pre-bend of 1 to 15 deg.

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 
 use glam::Vec3;
 
-use super::bvh::{Aabb, Bvh};
+use crate::geom::bvh::{Aabb, Bvh};
 
 /// All intersecting pairs `(i, j)`, `i < j`, where at least one of the two triangles
 /// is flagged in `active` (`None`: every triangle). Sorted.
@@ -29,7 +29,7 @@ pub fn intersecting_pairs(
                 continue;
             }
         }
-        let ti = bvh.tris[i];
+        let ti = bvh.tris()[i];
         let bb: Aabb = Aabb::of_tri(ti);
         bvh.query(&bb, |j| {
             if j == i {
@@ -44,7 +44,7 @@ pub fn intersecting_pairs(
             if a.iter().any(|v| b.contains(v)) {
                 return;
             }
-            if tri_tri(&ti, &bvh.tris[j]) {
+            if tri_tri(&ti, &bvh.tris()[j]) {
                 out.push((i.min(j) as u32, i.max(j) as u32));
             }
         });

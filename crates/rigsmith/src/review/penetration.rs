@@ -7,7 +7,7 @@
 
 use glam::Vec3;
 
-use super::bvh::Bvh;
+use crate::geom::bvh::Bvh;
 
 /// Flag threshold: share of a garment's vertices newly inside the body, percent.
 pub const PENETRATION_MAX_PCT: f32 = 1.0;

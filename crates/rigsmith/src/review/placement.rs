@@ -3,7 +3,7 @@
 
 use glam::Vec3;
 
-use super::bvh::Bvh;
+use crate::geom::bvh::Bvh;
 use crate::model::naming::Side;
 use crate::model::Skeleton;
 use crate::pose::ops::hinge_alignment;

@@ -7,12 +7,12 @@ use std::collections::HashSet;
 use glam::{Mat4, Vec3};
 use rayon::prelude::*;
 
-use super::bvh::Bvh;
 use super::{
     intersect, leak, penetration, placement, strain, structure, volume, weights, CheckOptions,
     CheckReport, FlaggedJoint, Skinning,
 };
 use crate::error::{Error, Result};
+use crate::geom::bvh::Bvh;
 use crate::model::naming::{tokens, Side};
 use crate::model::Character;
 use crate::pose::library::library_for;

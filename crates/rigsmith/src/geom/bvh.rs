@@ -1,12 +1,22 @@
-//! A bounding-volume hierarchy over a triangle mesh: segment occlusion ("is the bone
-//! visible from this vertex?") and closest-point queries (garment transfer).
+//! A bounding-volume hierarchy over a triangle mesh, shared by every stage that asks
+//! where a surface is:
+//!
+//! * segment occlusion, "is the bone visible from this vertex?" ([`Bvh::segment_blocked`],
+//!   [`Bvh::first_hit`]: bone heat, bone reach);
+//! * closest points ([`Bvh::closest`]: garment weight transfer);
+//! * box overlap ([`Bvh::query`]: self-intersection counting);
+//! * ray crossings and inside tests ([`Bvh::ray_crossings`], [`Bvh::contains`]:
+//!   placement checks, garment penetration).
 //!
 //! The tree is built once per mesh by median splits along the longest axis of the
-//! triangle centroids (leaves of at most [`LEAF_SIZE`] triangles), stored flat (nodes in
-//! depth-first order). Queries walk it with an explicit stack and no allocation.
+//! triangle centroids (leaves of at most [`LEAF_SIZE`] triangles; ties broken by
+//! triangle index, so the tree is deterministic), stored flat (nodes in depth-first
+//! order). `O(m log m)` to build for m triangles. Segment and closest-point queries walk
+//! it with an explicit stack and no allocation.
 //!
 //! * `positions`: n x 3, any unit (the binder works in units of the body height).
-//! * `triangles`: m x 3 indices.
+//! * `triangles`: m x 3 indices. A triangle with an index out of range becomes a
+//!   degenerate one at the origin (callers validate meshes first; the tree never panics).
 //!
 //! Degenerate triangles are kept (they occlude nothing and are never closest by more
 //! than their edges allow).
@@ -15,6 +25,41 @@ use glam::Vec3;
 
 /// Largest number of triangles in a leaf.
 pub const LEAF_SIZE: usize = 4;
+
+/// An axis-aligned box.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Aabb {
+    /// Minimum corner.
+    pub lo: Vec3,
+    /// Maximum corner.
+    pub hi: Vec3,
+}
+
+impl Aabb {
+    /// The empty box.
+    pub const EMPTY: Aabb = Aabb {
+        lo: Vec3::splat(f32::INFINITY),
+        hi: Vec3::splat(f32::NEG_INFINITY),
+    };
+    /// The box of a triangle.
+    pub fn of_tri(t: [Vec3; 3]) -> Aabb {
+        Aabb {
+            lo: t[0].min(t[1]).min(t[2]),
+            hi: t[0].max(t[1]).max(t[2]),
+        }
+    }
+    /// The union of two boxes.
+    pub fn union(self, o: Aabb) -> Aabb {
+        Aabb {
+            lo: self.lo.min(o.lo),
+            hi: self.hi.max(o.hi),
+        }
+    }
+    /// Whether two boxes overlap (touching counts).
+    pub fn overlaps(&self, o: &Aabb) -> bool {
+        self.lo.cmple(o.hi).all() && o.lo.cmple(self.hi).all()
+    }
+}
 
 #[derive(Debug, Clone, Copy)]
 struct Node {
@@ -48,9 +93,16 @@ pub struct Closest {
 impl Bvh {
     /// Builds the tree over `triangles` of `positions`.
     pub fn build(positions: &[Vec3], triangles: &[[u32; 3]]) -> Bvh {
+        let n = positions.len();
         let tris: Vec<[Vec3; 3]> = triangles
             .iter()
-            .map(|t| t.map(|i| positions[i as usize]))
+            .map(|t| {
+                if t.iter().all(|&i| (i as usize) < n) {
+                    t.map(|i| positions[i as usize])
+                } else {
+                    [Vec3::ZERO; 3]
+                }
+            })
             .collect();
         let cent: Vec<Vec3> = tris.iter().map(|t| (t[0] + t[1] + t[2]) / 3.0).collect();
         let mut order: Vec<u32> = (0..tris.len() as u32).collect();
@@ -59,6 +111,92 @@ impl Bvh {
             build_rec(&tris, &cent, &mut order, 0, tris.len(), &mut nodes);
         }
         Bvh { nodes, order, tris }
+    }
+
+    /// The triangles' corner positions (m x 3), in the order of the mesh's triangle list.
+    pub fn tris(&self) -> &[[Vec3; 3]] {
+        &self.tris
+    }
+
+    /// Calls `f(j)` for every triangle `j` whose box overlaps `bb`.
+    pub fn query(&self, bb: &Aabb, mut f: impl FnMut(usize)) {
+        if self.nodes.is_empty() {
+            return;
+        }
+        let mut stack = [0u32; 64];
+        let mut sp = 1;
+        while sp > 0 {
+            sp -= 1;
+            let idx = stack[sp];
+            let node = self.nodes[idx as usize];
+            if !(Aabb {
+                lo: node.lo,
+                hi: node.hi,
+            })
+            .overlaps(bb)
+            {
+                continue;
+            }
+            if node.count > 0 {
+                for k in node.start..node.start + node.count {
+                    let t = self.order[k as usize] as usize;
+                    if Aabb::of_tri(self.tris[t]).overlaps(bb) {
+                        f(t);
+                    }
+                }
+            } else if sp + 2 <= stack.len() {
+                stack[sp] = node.start;
+                stack[sp + 1] = idx + 1;
+                sp += 2;
+            }
+        }
+    }
+
+    /// Number of triangles crossed by the ray `o + t d`, `t > 0`.
+    pub fn ray_crossings(&self, o: Vec3, d: Vec3) -> usize {
+        if self.nodes.is_empty() {
+            return 0;
+        }
+        let inv = Vec3::new(safe_inv(d.x), safe_inv(d.y), safe_inv(d.z));
+        let mut count = 0;
+        let mut stack = [0u32; 64];
+        let mut sp = 1;
+        while sp > 0 {
+            sp -= 1;
+            let idx = stack[sp];
+            let node = self.nodes[idx as usize];
+            if !slab(node.lo, node.hi, o, inv, 0.0, f32::INFINITY) {
+                continue;
+            }
+            if node.count > 0 {
+                for k in node.start..node.start + node.count {
+                    if ray_crosses(o, d, &self.tris[self.order[k as usize] as usize]) {
+                        count += 1;
+                    }
+                }
+            } else if sp + 2 <= stack.len() {
+                stack[sp] = node.start;
+                stack[sp + 1] = idx + 1;
+                sp += 2;
+            }
+        }
+        count
+    }
+
+    /// Whether `p` is inside the (closed or nearly closed) surface: a majority vote of
+    /// crossing parity along three skew rays, so a hole or a grazing ray on one of them
+    /// does not decide alone.
+    pub fn contains(&self, p: Vec3) -> bool {
+        let dirs = [
+            Vec3::new(0.577, 0.211, 0.789),
+            Vec3::new(-0.613, 0.437, -0.659),
+            Vec3::new(0.101, -0.947, 0.305),
+        ];
+        let odd = dirs
+            .iter()
+            .filter(|d| self.ray_crossings(p, **d) % 2 == 1)
+            .count();
+        odd >= 2
     }
 
     /// Number of triangles.
@@ -75,41 +213,18 @@ impl Bvh {
     /// triangle. `t_min`/`t_max` are fractions of the segment (e.g. `1e-4`, `1 - 1e-4`)
     /// so the triangles around the start vertex do not hide it from itself.
     pub fn segment_blocked(&self, a: Vec3, b: Vec3, t_min: f32, t_max: f32) -> bool {
-        if self.nodes.is_empty() {
-            return false;
-        }
-        let d = b - a;
-        let inv = Vec3::new(safe_inv(d.x), safe_inv(d.y), safe_inv(d.z));
-        let mut stack = [0u32; 64];
-        let mut sp = 1;
-        while sp > 0 {
-            sp -= 1;
-            let idx = stack[sp];
-            let node = self.nodes[idx as usize];
-            if !slab(node.lo, node.hi, a, inv, t_min, t_max) {
-                continue;
-            }
-            if node.count > 0 {
-                for k in node.start..node.start + node.count {
-                    let t = &self.tris[self.order[k as usize] as usize];
-                    if let Some(s) = ray_triangle(a, d, t) {
-                        if s > t_min && s < t_max {
-                            return true;
-                        }
-                    }
-                }
-            } else if sp + 2 <= stack.len() {
-                stack[sp] = node.start;
-                stack[sp + 1] = idx + 1;
-                sp += 2;
-            }
-        }
-        false
+        self.segment_walk(a, b, t_min, t_max, true).is_some()
     }
 
     /// The smallest `t` in `(t_min, t_max)` at which the segment `a + t (b - a)` crosses
     /// a triangle, if any.
     pub fn first_hit(&self, a: Vec3, b: Vec3, t_min: f32, t_max: f32) -> Option<f32> {
+        self.segment_walk(a, b, t_min, t_max, false)
+    }
+
+    /// Walks the boxes the segment crosses; returns the first crossing found (`any`) or
+    /// the nearest one.
+    fn segment_walk(&self, a: Vec3, b: Vec3, t_min: f32, t_max: f32, any: bool) -> Option<f32> {
         if self.nodes.is_empty() {
             return None;
         }
@@ -131,6 +246,9 @@ impl Bvh {
                     let t = &self.tris[self.order[k as usize] as usize];
                     if let Some(s) = ray_triangle(a, d, t) {
                         if s > t_min && s < best {
+                            if any {
+                                return Some(s);
+                            }
                             best = s;
                             found = true;
                         }
@@ -291,6 +409,29 @@ fn ray_triangle(o: Vec3, d: Vec3, t: &[Vec3; 3]) -> Option<f32> {
         return None;
     }
     Some(e2.dot(q) * inv)
+}
+
+/// Möller-Trumbore ray/triangle crossing test for the parity count, `t > 0`.
+fn ray_crosses(o: Vec3, d: Vec3, t: &[Vec3; 3]) -> bool {
+    let e1 = t[1] - t[0];
+    let e2 = t[2] - t[0];
+    let p = d.cross(e2);
+    let det = e1.dot(p);
+    if det.abs() < 1e-20 {
+        return false;
+    }
+    let inv = 1.0 / det;
+    let s = o - t[0];
+    let u = s.dot(p) * inv;
+    if !(0.0..=1.0).contains(&u) {
+        return false;
+    }
+    let q = s.cross(e1);
+    let v = d.dot(q) * inv;
+    if v < 0.0 || u + v > 1.0 {
+        return false;
+    }
+    e2.dot(q) * inv > 0.0
 }
 
 fn box_dist2(lo: Vec3, hi: Vec3, p: Vec3) -> f32 {
