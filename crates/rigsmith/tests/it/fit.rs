@@ -855,3 +855,85 @@ fn quaternius_humanoids_fit_without_blocker_and_odd_ones_are_refused() {
     let e = fit_err(&quat::as_one_body(&read("animals_Fox"), ""));
     assert!(e.contains("biped"), "{e}");
 }
+
+#[test]
+fn fix_model_moves_every_part_with_the_body() {
+    use rigsmith::mannequin::{build, MannequinOptions};
+    let mut c = build(&MannequinOptions::default());
+    assert!(c.parts.len() >= 3, "body, eyes, shirt");
+    // The mannequin stands with its mid-foot 6% H forward: centred first.
+    let r = model_check(&c);
+    assert_eq!(r.problems.len(), 1, "{:?}", r.problems);
+    fix_model(&mut c, &r);
+    assert!(
+        model_check(&c).problems.is_empty(),
+        "{:?}",
+        model_check(&c).problems
+    );
+    // Turned around and moved: fixed back onto the original, every part together.
+    let m = Mat4::from_translation(Vec3::new(0.3, 0.2, -0.4))
+        * Mat4::from_rotation_y(std::f32::consts::PI);
+    let mut moved = transformed(&c, m);
+    let r = model_check(&moved);
+    assert!(
+        r.has("model.facing") && r.has("model.floor"),
+        "{:?}",
+        r.problems
+    );
+    fix_model(&mut moved, &r);
+    let h = height(&c);
+    let mut worst = 0.0f32;
+    for (a, b) in c.parts.iter().zip(&moved.parts) {
+        for (p, q) in a.mesh.positions.iter().zip(&b.mesh.positions) {
+            worst = worst.max((*p - *q).length() / h);
+        }
+    }
+    assert!(
+        worst < 1e-4,
+        "a part is {:.4}% H from where it was",
+        100.0 * worst
+    );
+    // Positive control: the eyes left behind when the body moved.
+    let mut apart = c.clone();
+    let eyes = apart.find_part("eyes").unwrap();
+    for v in &mut apart.parts[eyes].mesh.positions {
+        *v += Vec3::new(0.0, 0.0, 1.0);
+    }
+    let r = model_check(&apart);
+    assert!(r.has("model.part_apart"), "{:?}", r.problems);
+    assert!(!model_check(&c).has("model.part_apart"));
+}
+
+#[test]
+fn straight_and_landmark_checks_fire() {
+    let (c, _) = base_body();
+    let good = base_fit().skeleton.clone();
+    let clean = placement_checks(c, &good);
+    // The knee moved sideways: bent in the front view.
+    let mut s = good.clone();
+    let (t, k) = (s.find("thigh_l").unwrap(), s.find("calf_l").unwrap());
+    let side = s.bones[t].tail + Vec3::X * 0.03;
+    s.bones[t].tail = side;
+    s.bones[k].head = side;
+    let f = failed(&placement_checks(c, &s), "place.knee_straight.L")
+        .expect("a knee bent sideways must fail")
+        .clone();
+    assert!(f.value > 2.0 && f.severity == Severity::Major, "{f:?}");
+    let k = check(&clean, "place.knee_straight.L");
+    assert!(k.passed && k.value < 0.1, "{k:?}");
+    // A landmark the bones use found only as an estimate: the landmark check fires.
+    let mut lm = base_fit().landmarks.clone();
+    lm.points.get_mut("knee_l").unwrap().confidence = 0.3;
+    let used = vec!["knee_l".to_string(), "hip_l".to_string()];
+    let bad = rigsmith::fit::landmark_checks(&lm, &used);
+    assert!(
+        !bad[0].passed && bad[0].detail.contains("knee_l"),
+        "{:?}",
+        bad[0]
+    );
+    let ok = rigsmith::fit::landmark_checks(&base_fit().landmarks, &used);
+    assert!(ok[0].passed, "{:?}", ok[0]);
+    lm.points.remove("hip_l");
+    let gone = rigsmith::fit::landmark_checks(&lm, &used);
+    assert!(gone[0].detail.contains("hip_l (missing)"), "{:?}", gone[0]);
+}
