@@ -788,16 +788,42 @@ fn face_landmarks_sit_on_the_face() {
         "{chin}"
     );
     assert!(jaw.y < nose.y && jaw.y > chin.y && jaw.z < chin.z, "{jaw}");
-    // Without eye parts the eyes are an estimate, marked as such.
-    for e in ["eye_l", "eye_r"] {
+    // Without eye parts the eyes come from the sockets: within 0.5% H of the corpus'
+    // eye parts (mean of each eye's vertices).
+    let o = rigsmith::io::mpfb2::BuildOptions {
+        variant: Some("base".into()),
+        rig: None,
+        parts: vec!["body".into(), "eyes".into()],
+        ..Default::default()
+    };
+    let with_eyes = corpus().build(&o).unwrap();
+    let eyes = &with_eyes.parts[with_eyes.find_part("eyes").unwrap()].mesh;
+    for (e, left) in [("eye_l", true), ("eye_r", false)] {
         let l = &lm.points[e];
-        assert!(
-            l.confidence < 0.5 && l.method.starts_with("estimate"),
-            "{l:?}"
-        );
+        assert!(l.confidence == 0.7 && l.method.contains("socket"), "{l:?}");
+        let pts: Vec<Vec3> = eyes
+            .positions
+            .iter()
+            .copied()
+            .filter(|p| (p.x > lm.center_x) == left)
+            .collect();
+        let want = pts.iter().copied().sum::<Vec3>() / pts.len() as f32;
+        let d = 100.0 * (l.position - want).length() / h;
+        assert!(d < 0.5, "{e}: {d:.2}% H from the eye part");
     }
+    // With the eye parts, the parts decide.
+    let r2 = fit(&with_eyes, &FitOptions::default()).unwrap();
+    assert_eq!(r2.landmarks.points["eye_l"].confidence, 1.0);
+    // A head without sockets (the mannequin's ellipsoid, no eye part): an estimate.
+    let plain = rigsmith::mannequin::build(&rigsmith::mannequin::MannequinOptions {
+        eyes: false,
+        ..Default::default()
+    });
+    let r3 = fit(&plain, &FitOptions::default()).unwrap();
+    let l = &r3.landmarks.points["eye_l"];
     assert!(
-        (lm.get("eye_l").unwrap().x + lm.get("eye_r").unwrap().x - 2.0 * lm.center_x).abs() < 1e-4
+        l.confidence < 0.5 && l.method.starts_with("estimate"),
+        "{l:?}"
     );
     // The knuckle line: the finger bases (index to pinky) and the hand bone's tail
     // lie within 1% H of the artist's.
