@@ -130,34 +130,8 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
         let r = lm.points.get_mut(&format!("{b}_r")).unwrap();
         r.position = mir(nb);
     }
-    // Clavicle inside the shoulder volume: when the clavicle bone's middle (left, or
-    // its mirror on the right) is outside the body, its head near the sternum is
-    // lowered in steps of 0.2% H (at most 8% H) until both middles are inside.
     let body = &c.parts[body_index(c, &lo)?].mesh;
     let bvh = Bvh::build(&body.positions, &body.triangles);
-    if let (Some(cl), Some(sh)) = (lm.get("clavicle_l"), lm.get("shoulder_l")) {
-        if !overridden.contains(&"clavicle_l") {
-            let ok = |p: Vec3| {
-                let m = 0.5 * (p + sh);
-                bvh.contains(m) && bvh.contains(mir(m))
-            };
-            if !ok(cl) {
-                if let Some(k) = (1..=40).find(|k| ok(cl - Vec3::Y * (0.002 * h * *k as f32))) {
-                    let p = cl - Vec3::Y * (0.002 * h * k as f32);
-                    for (n, q) in [("clavicle_l", p), ("clavicle_r", mir(p))] {
-                        if let Some(l) = lm.points.get_mut(n) {
-                            l.position = q;
-                            l.method.push_str(", lowered into the shoulder volume");
-                        }
-                    }
-                    lm.notes.push(format!(
-                        "clavicle head lowered {:.1}% H to keep the clavicle inside the body",
-                        0.2 * k as f32
-                    ));
-                }
-            }
-        }
-    }
     let n_palm = lm.axes.get("palm_normal_l").copied().unwrap_or(-Vec3::Y);
     // Left and centre bones in game names.
     struct Proto {
