@@ -300,8 +300,15 @@ fn run(
                     }
                     for (pi, q) in probes.iter().enumerate() {
                         let depth = -shapes[ci2].signed_distance(*q);
-                        let at =
-                            || format!("{} in {} at {:.2} s", skel.bones[j.bone].name, col.name, t);
+                        let at = || {
+                            format!(
+                                "{}{} in {} at {:.2} s",
+                                skel.bones[j.bone].name,
+                                if pi == 1 { " (bone middle)" } else { "" },
+                                col.name,
+                                t
+                            )
+                        };
                         let slot = if cloth {
                             &mut worst_collider
                         } else {
