@@ -44,6 +44,7 @@ fn simulate_reports_json_and_passes_on_the_mannequin() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["motion"], "run");
     assert!(v["worst_penetration_mm_at_1_7m"].as_f64().unwrap() < 5.0);
+    assert!(v["worst_collider_mm_at_1_7m"].as_f64().unwrap() < 5.0);
     assert_eq!(v["skirt_joints_between_legs"], 0);
     assert!(v["chains"].as_u64().unwrap() >= 14);
     // Bad input: exit 2 with the file named.

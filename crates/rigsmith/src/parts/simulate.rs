@@ -6,15 +6,22 @@
 //! springs at) by a [`Motion`]; every step the solver runs and the measures are taken
 //! on the joints it moves:
 //!
-//! * **penetration**: how deep a joint (or the middle of a non-root bone) is inside a
-//!   collider of its chain's groups, or (whatever the solver is told) a leg collider
-//!   for cloth and a head collider for hair, metres (the hit radius is not counted). Reported
-//!   as metres and as millimetres on a 1.7 m figure.
+//! * **body entry** (the verdict's penetration): how much deeper than at rest a cloth
+//!   joint (or the middle of a non-root bone) goes inside the BODY, metres (the hit
+//!   radius is not counted). The body is the colliders of the chain's groups and
+//!   (whatever the solver is told) the leg colliders, each measured collider taken at
+//!   its MEASURED size ([`measure_colliders`] again), not at the size
+//!   [`super::clear_rest_pose`] shrank it to for the solver: a joint that sinks into
+//!   the real thigh is counted even when the solver's thinner capsule lets it. Depth is
+//!   counted from the joint's own rest depth in that collider: a skirt joint resting
+//!   1 cm inside a tight thigh capsule is penalised only for going deeper. Reported as
+//!   metres and as millimetres on a 1.7 m figure.
+//! * **collider penetration**: the same depth inside the solver's colliders as they
+//!   are (shrunk or authored), from the surface: what the solver let through.
 //! * **between the legs**: a skirt joint below the hip joints that lies inside the
 //!   corridor joining the two legs' axes at its height (its projection falls between
 //!   them and it is within half a leg radius of the line joining them). Only leg
-//!   segments within 45
-//!   degrees of the hips' vertical count: a skirt on a crouched lap hangs between the
+//!   segments within [`LEG_UPRIGHT_COS`] (30 degrees) of the hips' vertical count: a skirt on a crouched lap hangs between the
 //!   knees without having passed between the legs.
 //! * **hair in the head**: hair joints deeper than 0.3 % H inside a head collider.
 //! * **stability**: every coordinate finite and no joint faster than 40 H/s.
@@ -22,7 +29,7 @@
 use glam::{Mat4, Vec3};
 use serde::{Deserialize, Serialize};
 
-use super::colliders::{body_height, closest_on_segment, WorldShape};
+use super::colliders::{body_height, closest_on_segment, measure_colliders, WorldShape};
 use super::motion::Motion;
 use super::roles::Roles;
 use super::sidecar::Sidecar;
@@ -53,12 +60,18 @@ pub struct SimReport {
     pub chains: usize,
     /// Joints simulated.
     pub joints: usize,
-    /// Worst collider penetration of a cloth (skirt) joint, metres.
+    /// Worst entry of a cloth (skirt) joint into the body beyond its rest depth,
+    /// metres: against the colliders at their measured size (see the module docs).
     pub worst_penetration_m: f32,
-    /// The same in millimetres on a 1.7 m figure.
+    /// The same in millimetres on a 1.7 m figure (the verdict's figure).
     pub worst_penetration_mm_at_1_7m: f32,
-    /// The collider and bone of the worst cloth penetration (empty when none).
+    /// The collider and bone of the worst body entry (empty when none).
     pub worst_at: String,
+    /// Worst depth of a cloth joint inside the solver's colliders as they are (shrunk
+    /// to clear the rest pose, or authored), mm on a 1.7 m figure.
+    pub worst_collider_mm_at_1_7m: f32,
+    /// Where that was.
+    pub worst_collider_at: String,
     /// Worst collider penetration of any other spring joint (hair, ribbons...), mm on a
     /// 1.7 m figure: reported, not part of the verdict (hair in the head is).
     pub worst_other_mm_at_1_7m: f32,
@@ -77,7 +90,7 @@ pub struct SimReport {
     pub max_swing_deg: f32,
     /// Every coordinate stayed finite and speeds bounded.
     pub stable: bool,
-    /// The verdict: stable, worst cloth penetration under 5 mm at 1.7 m, no skirt
+    /// The verdict: stable, worst body entry under 5 mm at 1.7 m, no skirt
     /// joint between the legs, no hair in the head.
     pub passed: bool,
 }
@@ -194,7 +207,43 @@ fn run(
         .flatten()
         .map(|&i| skel.bones[i].head.y)
         .fold(f32::NEG_INFINITY, f32::max);
+    // The body: each measured collider at its measured size, authored ones as they are;
+    // the solver collides with it keeping each joint at its rest distance, and the
+    // sidecar's colliders (shrunk to clear the rest pose, as a VRM runtime gets them)
+    // are measured too.
+    let vrm_colliders = sys.colliders.clone();
+    let sys_body = measure_colliders(c);
+    sys = sys.fit_to_body(skel, &sys_body);
+    // Rest depth of every probe (tail, middle of the bone) in every body collider.
+    let rest_body = sys.world_colliders(skel, &vec![Mat4::IDENTITY; skel.len()]);
+    let rest_depth: Vec<Vec<Vec<[f32; 2]>>> = sys
+        .chains
+        .iter()
+        .map(|(_, joints)| {
+            joints
+                .iter()
+                .enumerate()
+                .map(|(k, j)| {
+                    let mid = if k > 0 {
+                        0.5 * (j.rest_tail + joints[k - 1].rest_tail)
+                    } else {
+                        j.rest_tail
+                    };
+                    rest_body
+                        .iter()
+                        .map(|s| {
+                            [
+                                (-s.signed_distance(j.rest_tail)).max(0.0),
+                                (-s.signed_distance(mid)).max(0.0),
+                            ]
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
     let mut worst = (0.0f32, String::new());
+    let mut worst_collider = (0.0f32, String::new());
     let mut worst_other = (0.0f32, String::new());
     let mut between: std::collections::BTreeSet<(usize, usize)> = Default::default();
     let mut between_at = String::new();
@@ -220,7 +269,8 @@ fn run(
             ));
         }
         sys.step(skel, &mut skin, dt);
-        let shapes = sys.world_colliders(skel, &skin);
+        let bshapes = sys.world_colliders(skel, &skin);
+        let shapes = sys_world(&vrm_colliders, skel, &skin);
         let tails = sys.tails().to_vec();
         for (ci, (class, joints)) in sys.chains.iter().enumerate() {
             let cloth = super::chains::is_cloth_class(class);
@@ -248,17 +298,31 @@ fn run(
                     if col.inside || !measured {
                         continue;
                     }
-                    for q in &probes {
+                    for (pi, q) in probes.iter().enumerate() {
                         let depth = -shapes[ci2].signed_distance(*q);
-                        let slot = if cloth { &mut worst } else { &mut worst_other };
+                        let at = || {
+                            format!(
+                                "{}{} in {} at {:.2} s",
+                                skel.bones[j.bone].name,
+                                if pi == 1 { " (bone middle)" } else { "" },
+                                col.name,
+                                t
+                            )
+                        };
+                        let slot = if cloth {
+                            &mut worst_collider
+                        } else {
+                            &mut worst_other
+                        };
                         if depth > slot.0 {
-                            *slot = (
-                                depth,
-                                format!(
-                                    "{} in {} at {:.2} s",
-                                    skel.bones[j.bone].name, col.name, t
-                                ),
-                            );
+                            *slot = (depth, at());
+                        }
+                        if cloth {
+                            let entry =
+                                -bshapes[ci2].signed_distance(*q) - rest_depth[ci][k][ci2][pi];
+                            if entry > worst.0 {
+                                worst = (entry, at());
+                            }
                         }
                         if class == "hair" && col.group == "head" && depth > 0.003 * h {
                             in_head.insert((ci, k));
@@ -301,6 +365,8 @@ fn run(
         worst_penetration_m: worst.0,
         worst_penetration_mm_at_1_7m: mm,
         worst_at: worst.1,
+        worst_collider_mm_at_1_7m: worst_collider.0 / h * 1.7 * 1000.0,
+        worst_collider_at: worst_collider.1,
         worst_other_mm_at_1_7m: worst_other.0 / h * 1.7 * 1000.0,
         worst_other_at: worst_other.1,
         skirt_joints_between_legs: between.len(),
@@ -311,6 +377,17 @@ fn run(
         stable,
         passed: stable && mm < 5.0 && between.is_empty() && in_head.is_empty(),
     })
+}
+
+/// The world shapes of `cols` (collider and bone index) for skinning matrices `skin`.
+fn sys_world(
+    cols: &[(super::colliders::Collider, usize)],
+    skel: &crate::model::Skeleton,
+    skin: &[Mat4],
+) -> Vec<WorldShape> {
+    cols.iter()
+        .map(|(c, b)| c.world(&(skin[*b] * skel.bones[*b].rest_matrix())))
+        .collect()
 }
 
 /// Where `p` stands against the gap between the legs: `(t, d, r)` with `t` its
@@ -346,7 +423,7 @@ fn leg_gap(
             }
         }
     }
-    // Only legs within 45 degrees of the hips' vertical bound a gap: a skirt draped
+    // Only legs within 30 degrees of the hips' vertical bound a gap: a skirt draped
     // over a crouched lap lies between the knees without being between the legs.
     let up = skin[hips].transform_vector3(Vec3::Y).normalize_or_zero();
     let nearest = |caps: &[(Vec3, Vec3, f32)]| -> Option<(Vec3, f32)> {

@@ -56,6 +56,12 @@ pub struct SpringJoint {
     pub gravity: Vec3,
     /// Collision radius, metres.
     pub hit_radius: f32,
+    /// Per collider of the system (same order as [`SpringSystem::colliders`]): how far
+    /// outside that collider's surface the solver keeps this joint, metres. The hit
+    /// radius, unless [`SpringSystem::fit_to_body`] found the joint resting closer (a
+    /// garment lying on the body), then its rest distance (negative when it rests
+    /// inside).
+    pub reach: Vec<f32>,
 }
 
 /// A running spring simulation over a skeleton.
@@ -130,6 +136,7 @@ impl SpringSystem {
                         * p.gravity_power
                         * scale,
                     hit_radius: p.hit_radius * h,
+                    reach: vec![p.hit_radius * h; colliders.len()],
                 });
             }
             chain_colliders.push(
@@ -170,6 +177,46 @@ impl SpringSystem {
             cur: vec![Vec::new(); n],
             started: false,
         })
+    }
+
+    /// Puts the body's colliders back at their measured size and keeps each joint at its
+    /// own rest distance from them. `body` holds colliders as [`super::measure_colliders`]
+    /// gives them; each measured collider of the system with the same name and bone takes
+    /// its shape (authored colliders are kept). Then every cloth joint's [`SpringJoint::reach`]
+    /// against an outside collider becomes the smaller of its hit radius and its rest
+    /// distance from that collider's surface: a skirt lying on the thigh at rest stays
+    /// on the thigh, never sinks into it, and the colliders need no shrinking to let the
+    /// rest pose stand (the shrunk ones, [`super::clear_rest_pose`], are what a VRM
+    /// runtime gets, one hit radius per joint). Hair keeps its hit radius: it rests on
+    /// the scalp by design.
+    pub fn fit_to_body(mut self, skel: &Skeleton, body: &[Collider]) -> SpringSystem {
+        for (col, _) in self.colliders.iter_mut() {
+            if let Some(full) = body
+                .iter()
+                .find(|m| col.measured && m.name == col.name && m.bone == col.bone)
+            {
+                col.shape = full.shape.clone();
+            }
+        }
+        let rest: Vec<WorldShape> = self
+            .colliders
+            .iter()
+            .map(|(c, b)| c.world(&skel.bones[*b].rest_matrix()))
+            .collect();
+        for (_, joints) in self
+            .chains
+            .iter_mut()
+            .filter(|(class, _)| super::chains::is_cloth_class(class))
+        {
+            for j in joints.iter_mut() {
+                for (s, (c, _)) in self.colliders.iter().enumerate() {
+                    if !c.inside {
+                        j.reach[s] = j.hit_radius.min(rest[s].signed_distance(j.rest_tail));
+                    }
+                }
+            }
+        }
+        self
     }
 
     /// The world shapes of all colliders for the body's skinning matrices.
@@ -290,9 +337,9 @@ impl SpringSystem {
                             next = surf - n * j.hit_radius;
                             moved = true;
                         }
-                    } else if sd < j.hit_radius {
+                    } else if sd < j.reach[s] {
                         let (surf, n) = shape.surface(next);
-                        next = surf + n * j.hit_radius;
+                        next = surf + n * j.reach[s];
                         moved = true;
                     }
                     next = head + (next - head).try_normalize().unwrap_or(rest_dir) * len;

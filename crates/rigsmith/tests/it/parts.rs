@@ -389,6 +389,7 @@ fn without_colliders_the_skirt_enters_the_legs() {
     eprintln!("{rep:?}");
     assert!(rep.stable);
     assert!(rep.worst_penetration_mm_at_1_7m > 5.0, "{rep:?}");
+    assert!(rep.worst_collider_mm_at_1_7m > 5.0, "{rep:?}");
     assert!(!rep.passed);
 }
 
@@ -683,10 +684,12 @@ fn makehuman_body_with_skirt_and_tights_swings_without_entering_the_legs() {
     assert!(sc.colliders.iter().any(|c| c.name == "thigh.L"));
     // The MakeHuman skirt reaches the ankles: 11 segments per panel (short bones whose
     // hit spheres cover the cloth), a hit radius for a long chain, leg capsules per half
-    // bone shrunk to clear the skirt's rest pose, hit radius and stiffness doubled for
-    // the long chains. No motion puts a skirt joint into a leg; walk, run and spin pass;
-    // in the jump's crouch the skirt's front still hangs between the spread knees
-    // (counted as between the legs: not met yet).
+    // bone shrunk to clear the skirt's rest pose (for the VRM export), hit radius and
+    // stiffness doubled for the long chains. The solver collides with the legs at their
+    // measured size, each skirt joint kept at its own rest distance: walk and spin pass;
+    // in the run and the jump the striding shins push the hem 9 mm deeper than it rests
+    // into the real shin, and in the jump's take-off one front joint passes between the
+    // legs. Not met yet: recorded as it is.
     assert!(
         sc.springs["skirt"].hit_radius > 0.028,
         "{:?}",
@@ -707,18 +710,45 @@ fn makehuman_body_with_skirt_and_tights_swings_without_entering_the_legs() {
         eprintln!("makehuman {m:?}: {rep:?}");
         assert!(rep.stable, "{m:?}");
         assert!(
-            rep.worst_penetration_mm_at_1_7m < 5.0,
+            rep.worst_collider_mm_at_1_7m < 5.0,
             "{m:?}: {} mm at {}",
+            rep.worst_collider_mm_at_1_7m,
+            rep.worst_collider_at
+        );
+        assert!(
+            rep.worst_penetration_mm_at_1_7m < 12.0,
+            "{m:?}: {} mm into the body at {}",
             rep.worst_penetration_mm_at_1_7m,
             rep.worst_at
         );
         assert!(rep.max_swing_deg > 1.0, "{m:?}");
-        if m == Motion::Jump {
-            assert!(rep.skirt_joints_between_legs > 0, "{m:?}: now passes");
-        } else {
-            assert!(rep.passed, "{m:?}: {}", rep.between_at);
+        match m {
+            Motion::Walk | Motion::Spin => assert!(rep.passed, "{m:?}: {rep:?}"),
+            Motion::Jump => assert!(rep.skirt_joints_between_legs > 0, "{m:?}: now passes"),
+            _ => assert_eq!(
+                rep.skirt_joints_between_legs, 0,
+                "{m:?}: {}",
+                rep.between_at
+            ),
         }
     }
+    // Clean twin of the body entry: standing still, joints that rest inside the measured
+    // capsules (the skirt is tight over the hips) are not counted for it.
+    let rest = parts::simulate(&c, sc, Motion::Rest, 1.0).unwrap();
+    assert!(rest.worst_penetration_mm_at_1_7m < 0.5, "{rest:?}");
+    assert!(rest.passed, "{rest:?}");
+    // Positive control for the body entry: the same skirt told to collide with nothing
+    // walks straight into the legs, and the shrunk colliders alone would hide part of it.
+    let mut bare = sc.clone();
+    bare.springs
+        .get_mut("skirt")
+        .unwrap()
+        .collider_groups
+        .clear();
+    let rep = parts::simulate(&c, &bare, Motion::Walk, 3.0).unwrap();
+    eprintln!("makehuman without colliders: {rep:?}");
+    assert!(rep.worst_penetration_mm_at_1_7m > 20.0, "{rep:?}");
+    assert!(!rep.passed);
 }
 
 /// A two-joint skinned GLB with one clip: `root` translates by STEP keys (0 -> 1 m in

@@ -1,0 +1,52 @@
+//! Spring verdicts of the two reference figures, one row per motion: the built-in
+//! mannequin (A pose, skirt and hair) and the MakeHuman body with its `skirt` and
+//! `tights` helpers (`RIGSMITH_DATA` names the MakeHuman corpus directory).
+//!
+//! ```sh
+//! RIGSMITH_DATA=/path/to/mpfb2 cargo run --release -p rigsmith --example parts_diag
+//! ```
+
+use rigsmith::io::mpfb2::{BuildOptions, Corpus};
+use rigsmith::mannequin::{self, MannequinOptions, Pose};
+use rigsmith::parts::{self, Motion};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut m = mannequin::build(&MannequinOptions {
+        pose: Pose::A,
+        skirt: true,
+        hair: true,
+        ..Default::default()
+    });
+    let dir =
+        std::env::var("RIGSMITH_DATA").map_err(|_| "set RIGSMITH_DATA to the mpfb2 corpus")?;
+    let mut h = Corpus::open(std::path::Path::new(&dir))?.build(&BuildOptions {
+        parts: vec!["body".into(), "skirt".into(), "tights".into()],
+        rig: Some("game_engine".into()),
+        ..Default::default()
+    })?;
+    println!("| figure | motion | body entry (mm at 1.7 m) | solver colliders (mm) | between legs | hair in head | max swing (deg) | stable | verdict |");
+    for (name, c) in [("mannequin", &mut m), ("MakeHuman", &mut h)] {
+        let p = parts::prepare(c, None)?;
+        for mo in Motion::ALL {
+            let r = parts::simulate(c, &p.sidecar, mo, 3.0)?;
+            println!(
+                "| {name} | {} | {:.1} | {:.1} | {} | {} | {:.1} | {} | {} |",
+                mo.name(),
+                r.worst_penetration_mm_at_1_7m,
+                r.worst_collider_mm_at_1_7m,
+                r.skirt_joints_between_legs,
+                r.hair_in_head,
+                r.max_swing_deg,
+                if r.stable { "yes" } else { "no" },
+                if r.passed { "pass" } else { "FAIL" },
+            );
+            eprintln!(
+                "  {name} {}: entry at {}; between at {}",
+                mo.name(),
+                r.worst_at,
+                r.between_at
+            );
+        }
+    }
+    Ok(())
+}
