@@ -6,6 +6,10 @@
 //! twist bones if asked, and runs [`placement_checks`] on the result.
 //!
 //! Rules (rubric A):
+//! * **Clavicle inside.** When the clavicle's middle (clavicle head to shoulder) lies
+//!   outside the body, the shoulder moves out along the arm axis in 0.2% H steps, at
+//!   most 6% H, until it lies inside (a lowered arm under a bulging deltoid); the
+//!   clavicle head stays. An overridden shoulder is never moved.
 //! * **Pre-bend.** The knee lies forward of the hip-ankle line and the elbow behind
 //!   the shoulder-wrist line. A limb modelled straight (or bent the wrong way) gets
 //!   [`DEFAULT_BEND_DEG`]. Otherwise the joint keeps the bend of the limb's middle
