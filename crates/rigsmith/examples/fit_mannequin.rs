@@ -1,6 +1,6 @@
-//! Fits the built-in mannequin (T and A pose, head scale 1.0 and 1.5) and prints the
-//! joint errors against the joints the generator used, in % of height, and the
-//! placement checks that failed.
+//! Fits the built-in mannequin (T and A pose, head scale 1.0 and 1.5; A pose at 10, 30
+//! and 60 deg) and prints the joint errors against the joints the generator used, in %
+//! of height, and the placement checks that failed.
 //!
 //! ```text
 //! cargo run --release --example fit_mannequin
@@ -27,7 +27,7 @@ pub const JOINTS: &[(&str, &str)] = &[
     ("ball_l", "ball_l"),
 ];
 
-/// The four mannequins of the done-when list.
+/// The four mannequins of the done-when list, then the A pose at 10, 30 and 60 deg.
 pub fn cases() -> Vec<(String, MannequinOptions)> {
     let mut v = Vec::new();
     for (pn, pose) in [("T", Pose::T), ("A", Pose::A)] {
@@ -39,6 +39,14 @@ pub fn cases() -> Vec<(String, MannequinOptions)> {
             };
             v.push((format!("{pn} pose, head x{hs}"), o));
         }
+    }
+    for arm in [10.0f32, 30.0, 60.0] {
+        let o = MannequinOptions {
+            pose: Pose::A,
+            arm_angle_deg: arm,
+            ..Default::default()
+        };
+        v.push((format!("A pose {arm} deg, head x1"), o));
     }
     v
 }
@@ -81,7 +89,10 @@ fn main() {
                 );
                 if std::env::var_os("VERBOSE").is_some() {
                     for (b, e) in &errs {
-                        println!("|   {b} | {e:.2} | | |");
+                        let s = &r.skeleton;
+                        let fitted = s.find(b).map(|i| s.bones[i].head / h);
+                        let want = reference.iter().find(|(n, _)| n == b).map(|(_, p)| *p / h);
+                        println!("|   {b} | {e:.2} | fitted {fitted:.3?} | reference {want:.3?} |");
                     }
                 }
             }

@@ -6,6 +6,10 @@
 //! twist bones if asked, and runs [`placement_checks`] on the result.
 //!
 //! Rules (rubric A):
+//! * **Clavicle inside.** When the clavicle's middle (clavicle head to shoulder) lies
+//!   outside the body, the shoulder moves out along the arm axis in 0.2% H steps, at
+//!   most 6% H, until it lies inside (a lowered arm under a bulging deltoid); the
+//!   clavicle head stays. An overridden shoulder is never moved.
 //! * **Pre-bend.** The knee lies forward of the hip-ankle line and the elbow behind
 //!   the shoulder-wrist line. A limb modelled straight (or bent the wrong way) gets
 //!   [`DEFAULT_BEND_DEG`]. Otherwise the joint keeps the bend of the limb's middle
@@ -105,6 +109,39 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
     );
     // Pre-bends, on the left; the right mirrors.
     let mir = |p: Vec3| Vec3::new(2.0 * cx - p.x, p.y, p.z);
+    let body = &c.parts[body_index(c, &lo)?].mesh;
+    let bvh = Bvh::build(&body.positions, &body.triangles);
+    // Shoulder deep enough for the clavicle: where the arm leaves the trunk through a
+    // narrow gap (a lowered arm under a bulging deltoid), the sections' armpit can sit
+    // inward of the joint, and the clavicle's middle then falls in the air between
+    // neck and deltoid. Move the shoulder out along the arm axis, in steps of 0.2% H
+    // up to 6% H, until that middle lies inside the body; the clavicle head stays.
+    if !overridden.contains(&"shoulder_l") {
+        if let (Some(cl), Some(sh), Some(a)) = (
+            lm.get("clavicle_l"),
+            lm.get("shoulder_l"),
+            lm.axes.get("arm_l").copied(),
+        ) {
+            let mut s = sh;
+            let mut k = 0;
+            while !bvh.contains(0.5 * (cl + s)) && k < 30 {
+                s += a * 0.002 * h;
+                k += 1;
+            }
+            if k > 0 && bvh.contains(0.5 * (cl + s)) && bvh.contains(s) {
+                for (n, p) in [("shoulder_l", s), ("shoulder_r", mir(s))] {
+                    if let Some(l) = lm.points.get_mut(n) {
+                        l.position = p;
+                        l.method = format!(
+                            "{}; moved {:.1}% H out along the arm so the clavicle lies inside",
+                            l.method,
+                            100.0 * (s - sh).length() / h
+                        );
+                    }
+                }
+            }
+        }
+    }
     for (a, b, c2, dir) in [
         ("hip", "knee", "ankle", Vec3::Z),
         ("shoulder", "elbow", "wrist", -Vec3::Z),
@@ -130,8 +167,6 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
         let r = lm.points.get_mut(&format!("{b}_r")).unwrap();
         r.position = mir(nb);
     }
-    let body = &c.parts[body_index(c, &lo)?].mesh;
-    let bvh = Bvh::build(&body.positions, &body.triangles);
     let n_palm = lm.axes.get("palm_normal_l").copied().unwrap_or(-Vec3::Y);
     // Left and centre bones in game names.
     struct Proto {
