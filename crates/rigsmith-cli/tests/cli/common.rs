@@ -43,3 +43,19 @@ pub fn assert_ok(out: &Output) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Writes the built-in mannequin in A pose with its skirt and hair to `dir/m.glb`.
+#[allow(dead_code)]
+pub fn skirted_mannequin(dir: &std::path::Path) -> PathBuf {
+    let m = dir.join("m.glb");
+    assert_ok(&rigsmith(&[
+        "mannequin",
+        "--pose",
+        "a",
+        "--skirt",
+        "--hair",
+        "-o",
+        m.to_str().unwrap(),
+    ]));
+    m
+}

@@ -1,6 +1,6 @@
 //! Tests of `rigsmith fit`.
 
-use crate::common::{mpfb2_dir, rigsmith};
+use crate::common::{assert_ok, mpfb2_dir, rigsmith};
 
 fn unrigged_base(dir: &std::path::Path) -> std::path::PathBuf {
     let glb = dir.join("base.glb");
@@ -15,11 +15,7 @@ fn unrigged_base(dir: &std::path::Path) -> std::path::PathBuf {
         "--data",
         mpfb2_dir().to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     glb
 }
 
@@ -36,12 +32,7 @@ fn fit_writes_skeleton_json_and_reports_checks() {
         skel.to_str().unwrap(),
         "--json",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["bones"].as_array().unwrap().len(), 53);
     assert_eq!(v["failed"]["blocker"], 0);

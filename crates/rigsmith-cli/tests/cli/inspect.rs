@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::common::rigsmith;
+use crate::common::{assert_ok, rigsmith};
 
 fn quaternius(file: &str) -> PathBuf {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -27,12 +27,7 @@ fn inspect_text_knight() {
         "inspect",
         quaternius("knight_KnightCharacter.glb").to_str().unwrap(),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     insta::assert_snapshot!("inspect_knight", stdout(&out));
 }
 
@@ -43,12 +38,7 @@ fn inspect_json_casual() {
         "--json",
         quaternius("men_Casual.glb").to_str().unwrap(),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("one JSON object");
     assert_eq!(v["parts"].as_array().unwrap().len(), 10);
     assert_eq!(v["vertices"], 12_516);
@@ -86,12 +76,7 @@ fn inspect_obj() {
     )
     .unwrap();
     let out = rigsmith(&["inspect", "--json", p.to_str().unwrap()]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["parts"][0]["name"], "panel");
     assert_eq!(v["parts"][0]["triangles"], 2);
@@ -173,16 +158,7 @@ fn inspect_lists_the_measured_chains_of_a_real_rig() {
 #[test]
 fn inspect_lists_skirt_and_hair_chains_of_a_rigged_mannequin() {
     let dir = tempfile::tempdir().unwrap();
-    let m = dir.path().join("m.glb");
-    crate::common::assert_ok(&rigsmith(&[
-        "mannequin",
-        "--pose",
-        "a",
-        "--skirt",
-        "--hair",
-        "-o",
-        m.to_str().unwrap(),
-    ]));
+    let m = crate::common::skirted_mannequin(dir.path());
     let vrm = dir.path().join("m.vrm");
     crate::common::assert_ok(&rigsmith(&[
         "vrm",

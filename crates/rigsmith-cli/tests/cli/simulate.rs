@@ -1,31 +1,12 @@
 //! Tests of `rigsmith simulate` and `rigsmith vrm`, and the VRM loaded by the reference
 //! runtime (`@pixiv/three-vrm`, through `scripts/three-vrm-load.mjs`).
 
-use crate::common::{repo_root, rigsmith};
-
-fn mannequin(dir: &std::path::Path) -> std::path::PathBuf {
-    let m = dir.join("m.glb");
-    let out = rigsmith(&[
-        "mannequin",
-        "--pose",
-        "a",
-        "--skirt",
-        "--hair",
-        "-o",
-        m.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    m
-}
+use crate::common::{assert_ok, repo_root, rigsmith, skirted_mannequin};
 
 #[test]
 fn simulate_reports_json_and_passes_on_the_mannequin() {
     let dir = tempfile::tempdir().unwrap();
-    let m = mannequin(dir.path());
+    let m = skirted_mannequin(dir.path());
     let out = rigsmith(&[
         "simulate",
         m.to_str().unwrap(),
@@ -35,12 +16,7 @@ fn simulate_reports_json_and_passes_on_the_mannequin() {
         "2",
         "--json",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["motion"], "run");
     assert!(v["worst_penetration_mm_at_1_7m"].as_f64().unwrap() < 5.0);
@@ -58,14 +34,10 @@ fn simulate_reports_json_and_passes_on_the_mannequin() {
 #[test]
 fn vrm_export_loads_in_three_vrm() {
     let dir = tempfile::tempdir().unwrap();
-    let m = mannequin(dir.path());
+    let m = skirted_mannequin(dir.path());
     let vrm = dir.path().join("m.vrm");
     let out = rigsmith(&["vrm", m.to_str().unwrap(), "-o", vrm.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     assert!(dir.path().join("m.rig.json").exists());
     let script = repo_root().join("scripts/three-vrm-load.mjs");
     let modules = repo_root().join("scripts/node_modules/@pixiv/three-vrm");
@@ -99,7 +71,7 @@ fn vrm_export_loads_in_three_vrm() {
 #[test]
 fn simulate_sheet_draws_the_motion() {
     let dir = tempfile::tempdir().unwrap();
-    let m = mannequin(dir.path());
+    let m = skirted_mannequin(dir.path());
     let png = dir.path().join("walk.png");
     let out = rigsmith(&[
         "simulate",
@@ -111,12 +83,7 @@ fn simulate_sheet_draws_the_motion() {
         "--sheet",
         png.to_str().unwrap(),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let img = rigsmith_render::Image::load(&png).unwrap();
     // Six frames from the front and the right, 240 x 360 each, under a title bar.
     assert_eq!(img.width, 6 * 240);
@@ -166,12 +133,7 @@ fn simulate_drives_the_body_with_a_gltf_animation() {
         "2",
         "--json",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["motion"], "animation");
     assert_eq!(v["joints"], 8);

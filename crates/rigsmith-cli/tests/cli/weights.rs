@@ -1,6 +1,6 @@
 //! `rigsmith weights`: binds a skeleton to a character file and writes a skinned GLB.
 
-use crate::common::rigsmith;
+use crate::common::{assert_ok, rigsmith};
 
 /// A two-box "character" as OBJ and a two-bone skeleton.json.
 fn inputs(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
@@ -60,7 +60,7 @@ fn weights_writes_a_skinned_glb_and_reports_the_route() {
         out.to_str().unwrap(),
         "--json",
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_ok(&o);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["route"], "bone_heat");
     assert_eq!(v["report"]["unweighted"], 0);
