@@ -204,6 +204,30 @@ pub fn bone_heat(
             lit[label[v] as usize] = true;
         }
     }
+    // A vertex of a lit island that sees no bone (hidden in a fold: under the chin, in
+    // the mouth's corners) is heated by its nearest bone by reach: left to diffusion
+    // alone it takes its weights from the skin across the fold (the under-chin from the
+    // chest). A bone whose closest point is a free end (the clavicle's inner end) is
+    // passed over: the vertex lies beyond what that bone carries.
+    let joined = bone_reach::joined_ends(segments);
+    let near: Vec<(f32, Vec<u32>, usize)> = near
+        .into_par_iter()
+        .enumerate()
+        .map(|(v, x)| {
+            if !x.1.is_empty() || lap.mass[v] <= 0.0 || !lit[label[v] as usize] {
+                return x;
+            }
+            let p = w.positions[v];
+            segments
+                .iter()
+                .zip(&thick)
+                .enumerate()
+                .map(|(i, (s, t))| (i, bone_reach::reach(s, t, p)))
+                .filter(|(i, r)| !bone_reach::past_free_end(&segments[*i], joined[*i], r))
+                .min_by(|a, b| a.1.reach.total_cmp(&b.1.reach).then(a.0.cmp(&b.0)))
+                .map_or(x.clone(), |(i, r)| (r.dist, vec![i as u32], x.2))
+        })
+        .collect();
     let dark_islands = (0..nisl)
         .filter(|&i| !lit[i])
         .filter(|&i| (0..k).any(|v| label[v] as usize == i && lap.mass[v] > 0.0))

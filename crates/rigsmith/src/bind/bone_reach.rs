@@ -19,7 +19,9 @@
 //!   `a` = [`THICKNESS_POWER`].
 //!
 //! The nearest bone by this measure (that the vertex can see) heats the vertex; the heat
-//! itself still uses the true distance `|p - c|`. A uniform scale `s` multiplies every
+//! itself still uses the true distance `|p - c|`. A vertex hidden from every bone (in a
+//! fold) takes the nearest bone whose closest point is not a free end
+//! ([`past_free_end`]). A uniform scale `s` multiplies every
 //! reach by `s^(1 - a)`, so the order of bones, hence the weights, do not depend on the
 //! size of the character.
 //!
@@ -118,6 +120,34 @@ pub fn bone_thickness(bvh: &Bvh, segments: &[Segment], far: f32) -> Vec<[f32; 5]
         }
     }
     out
+}
+
+/// Which ends of each segment are joints, `[head, tail]`: another segment's head or
+/// tail lies within [`JOINT_TOL`] of the shorter length. The others are free ends (the
+/// clavicle's inner end, the pelvis's head, a fingertip).
+pub fn joined_ends(segments: &[Segment]) -> Vec<[bool; 2]> {
+    segments
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let ls = (s.tail - s.head).length();
+            let at = |e: Vec3| {
+                segments.iter().enumerate().any(|(j, o)| {
+                    let tol = JOINT_TOL * ls.min((o.tail - o.head).length());
+                    j != i && ((o.tail - e).length() <= tol || (o.head - e).length() <= tol)
+                })
+            };
+            [at(s.head), at(s.tail)]
+        })
+        .collect()
+}
+
+/// Whether the closest point of `s` to a vertex ([`Reach::closest`]) is a free end of
+/// the bone (`joined` from [`joined_ends`]): the vertex lies past the end of a bone
+/// that carries nothing beyond it.
+pub fn past_free_end(s: &Segment, joined: [bool; 2], r: &Reach) -> bool {
+    ((r.closest - s.head).length_squared() < 1e-12 && !joined[0])
+        || ((r.closest - s.tail).length_squared() < 1e-12 && !joined[1])
 }
 
 /// The thickness profile `prof` (t = 0, 0.25, 0.5, 0.75, 1) at bone parameter `t`,
