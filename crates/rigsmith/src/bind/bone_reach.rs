@@ -245,6 +245,31 @@ mod tests {
     }
 
     #[test]
+    fn free_ends_are_the_ones_no_other_bone_touches() {
+        let seg = |bone, head: Vec3, tail: Vec3| Segment { bone, head, tail };
+        // An arm: upper arm -> forearm, and a clavicle whose tail meets the upper arm's
+        // head; the clavicle's head and the forearm's tail are free.
+        let bones = [
+            seg(0, Vec3::new(0.05, 1.4, 0.0), Vec3::new(0.2, 1.42, 0.0)),
+            seg(1, Vec3::new(0.2, 1.42, 0.0), Vec3::new(0.45, 1.4, 0.0)),
+            seg(2, Vec3::new(0.45, 1.4, 0.0), Vec3::new(0.7, 1.38, 0.0)),
+        ];
+        let j = joined_ends(&bones);
+        assert_eq!(j, vec![[false, true], [true, true], [true, false]]);
+        // A vertex past the forearm's free tail is past a free end; one beside the
+        // joint between the upper arm and the forearm is not.
+        let prof = [1.0; 5];
+        let past = reach(&bones[2], &prof, Vec3::new(0.8, 1.38, 0.0));
+        assert!(past_free_end(&bones[2], j[2], &past));
+        let beside = reach(&bones[1], &prof, Vec3::new(0.1, 1.42, 0.0));
+        assert!(!past_free_end(&bones[1], j[1], &beside));
+        let inner = reach(&bones[0], &prof, Vec3::new(0.0, 1.4, 0.0));
+        assert!(past_free_end(&bones[0], j[0], &inner));
+        let middle = reach(&bones[1], &prof, Vec3::new(0.3, 1.5, 0.0));
+        assert!(!past_free_end(&bones[1], j[1], &middle));
+    }
+
+    #[test]
     fn a_thick_bone_reaches_farther() {
         let thin = Segment {
             bone: 0,
