@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Skin weights: rigsmith vs Blender's Automatic Weights, side by side in one run.
 #
-# For each MakeHuman body variant (and a 0.3x adult, and the body subdivided to 53k and
+# For each named MakeHuman body variant (rigsmith::io::mpfb2::VARIANTS; and a 0.3x adult, and the body subdivided to 53k and
 # 214k vertices) with the game_engine skeleton: rigsmith binds the body
 # (examples/bind_mpfb2.rs), Blender 5.0 (bpy 5.0.1 in a Python 3.11 venv) runs
 # parent-with-automatic-weights on the same mesh and skeleton, both are timed, and both
@@ -24,7 +24,7 @@ fi
 cargo build -q -p rigsmith --release --example bind_mpfb2
 EX=target/release/examples/bind_mpfb2
 # name variant scale subdiv repeat
-CASES_DEFAULT="base:base:1:0:3 female:female:1:0:3 male:male:1:0:3 old:old:1:0:3 child:child:1:0:3 baby:baby:1:0:3 heavy:heavy:1:0:3 adult_0.3x:base:0.3:0:3 base_53k:base:1:1:3 base_214k:base:1:2:3"
+CASES_DEFAULT="base:base:1:0:3 female:female:1:0:3 male:male:1:0:3 heavy:heavy:1:0:3 heavy_female:heavy_female:1:0:3 thin:thin:1:0:3 muscular:muscular:1:0:3 tall:tall:1:0:3 short:short:1:0:3 old:old:1:0:3 old_female:old_female:1:0:3 child:child:1:0:3 child_male:child_male:1:0:3 baby:baby:1:0:3 adult_0.3x:base:0.3:0:3 base_53k:base:1:1:3 base_214k:base:1:2:3"
 CASES=${CASES:-$CASES_DEFAULT}
 : > "$OUT/results.jsonl"
 for c in $CASES; do

@@ -300,46 +300,13 @@ pub fn subdivide(m: &Mesh, w: Option<&Weights>) -> (Mesh, Option<Weights>) {
     )
 }
 
-/// The named body shapes the benchmark uses: (name, [(target, weight)]).
-pub const VARIANTS: &[(&str, &[(&str, f32)])] = &[
-    ("base", &[]),
-    (
-        "female",
-        &[("macrodetails/caucasian-female-young.target.gz", 1.0)],
-    ),
-    (
-        "male",
-        &[("macrodetails/caucasian-male-young.target.gz", 1.0)],
-    ),
-    ("old", &[("macrodetails/caucasian-male-old.target.gz", 1.0)]),
-    (
-        "child",
-        &[("macrodetails/caucasian-female-child.target.gz", 1.0)],
-    ),
-    (
-        "baby",
-        &[("macrodetails/caucasian-male-baby.target.gz", 1.0)],
-    ),
-    (
-        "heavy",
-        &[
-            ("macrodetails/caucasian-male-young.target.gz", 1.0),
-            (
-                "macrodetails/universal-male-young-averagemuscle-maxweight.target.gz",
-                1.0,
-            ),
-        ],
-    ),
-];
-
-/// The base mesh with a variant's targets applied.
+/// The base mesh with a named variant's targets applied (the library's
+/// `rigsmith::io::mpfb2::VARIANTS`, the bodies every other benchmark uses).
 pub fn variant(dir: &Path, name: &str) -> Base {
     let mut b = base(dir);
-    let v = VARIANTS
-        .iter()
-        .find(|v| v.0 == name)
-        .expect("known variant");
-    for (t, w) in v.1 {
+    let v = rigsmith::io::mpfb2::variant(name)
+        .expect("a named variant (rigsmith::io::mpfb2::VARIANTS)");
+    for (t, w) in v.targets {
         b.apply_target(dir, t, *w);
     }
     b
