@@ -107,30 +107,15 @@ fn vrm_template_gives_a_complete_humanoid_map() {
         &mut |_, _| {},
     )
     .unwrap();
-    let required = [
-        "hips",
-        "spine",
-        "chest",
-        "neck",
-        "head",
-        "leftUpperArm",
-        "leftLowerArm",
-        "leftHand",
-        "rightUpperArm",
-        "rightLowerArm",
-        "rightHand",
-        "leftUpperLeg",
-        "leftLowerLeg",
-        "leftFoot",
-        "rightUpperLeg",
-        "rightLowerLeg",
-        "rightFoot",
-    ];
+    // Every bone VRM 1.0 requires, plus the chest and neck the template also maps.
+    let required = rigsmith::io::vrm_write::REQUIRED_BONES
+        .iter()
+        .chain(&["chest", "neck"]);
     let s = out.character.skeleton.as_ref().unwrap();
     for r in required {
         let bone = out
             .humanoid
-            .get(r)
+            .get(*r)
             .unwrap_or_else(|| panic!("humanoid map lacks {r}"));
         assert!(s.find(bone).is_some(), "{r} -> {bone} is not a bone");
     }
