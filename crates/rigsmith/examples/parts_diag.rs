@@ -3,12 +3,15 @@
 //! `tights` helpers (`RIGSMITH_DATA` names the MakeHuman corpus directory).
 //!
 //! ```sh
-//! RIGSMITH_DATA=/path/to/mpfb2 cargo run --release -p rigsmith --example parts_diag
+//! RIGSMITH_DATA=/path/to/mpfb2 cargo run --release -p rigsmith --example parts_diag [vrm]
 //! ```
+//!
+//! With `vrm`, the springs run as a VRM runtime runs the exported file
+//! ([`SpringModel::Vrm`]).
 
 use rigsmith::io::mpfb2::{BuildOptions, Corpus};
 use rigsmith::mannequin::{self, MannequinOptions, Pose};
-use rigsmith::parts::{self, Motion};
+use rigsmith::parts::{self, Motion, SpringModel};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut m = mannequin::build(&MannequinOptions {
@@ -24,11 +27,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         rig: Some("game_engine".into()),
         ..Default::default()
     })?;
+    let model = match std::env::args().nth(1).as_deref() {
+        Some("vrm") => SpringModel::Vrm,
+        _ => SpringModel::Fitted,
+    };
+    println!("model: {model:?}");
     println!("| figure | motion | body entry (mm at 1.7 m) | solver colliders (mm) | between legs | hair in head | max swing (deg) | stable | verdict |");
     for (name, c) in [("mannequin", &mut m), ("MakeHuman", &mut h)] {
         let p = parts::prepare(c, None)?;
         for mo in Motion::ALL {
-            let r = parts::simulate(c, &p.sidecar, mo, 3.0)?;
+            let r = parts::simulate_model(c, &p.sidecar, mo, 3.0, model)?;
             println!(
                 "| {name} | {} | {:.1} | {:.1} | {} | {} | {:.1} | {} | {} |",
                 mo.name(),

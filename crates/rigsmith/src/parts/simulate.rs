@@ -42,6 +42,33 @@ use crate::model::Character;
 /// skirt as a lap.
 pub const LEG_UPRIGHT_COS: f32 = 0.866_025_4;
 
+/// Which spring model a simulation runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SpringModel {
+    /// rigsmith's solver: the colliders at their measured size, each cloth bone (its
+    /// tail and its whole length) kept at its own rest distance from them, sideways
+    /// links between skirt panels, [`super::springs::COLLISION_ROUNDS`] collision
+    /// rounds ([`SpringSystem::fit_to_body`]).
+    #[default]
+    Fitted,
+    /// What a VRM 1.0 runtime runs on the exported file: the sidecar's colliders as
+    /// exported, each joint's tail kept out by its hit radius, one collision pass, no
+    /// links ([`SpringSystem::as_vrm_runtime`]). Measured the same way.
+    Vrm,
+}
+
+impl SpringModel {
+    /// Parses `fitted` or `vrm`.
+    pub fn parse(s: &str) -> Option<SpringModel> {
+        match s {
+            "fitted" => Some(SpringModel::Fitted),
+            "vrm" => Some(SpringModel::Vrm),
+            _ => None,
+        }
+    }
+}
+
 /// Steps per second.
 pub const STEPS_PER_SECOND: f32 = 60.0;
 
@@ -50,6 +77,9 @@ pub const STEPS_PER_SECOND: f32 = 60.0;
 pub struct SimReport {
     /// The motion.
     pub motion: Motion,
+    /// The spring model simulated.
+    #[serde(default)]
+    pub model: SpringModel,
     /// Simulated seconds.
     pub seconds: f32,
     /// Steps taken.
@@ -113,7 +143,27 @@ pub fn simulate(
     motion: Motion,
     seconds: f32,
 ) -> Result<SimReport> {
-    run(c, sidecar, motion, seconds, None, &mut |_| {})
+    run(
+        c,
+        sidecar,
+        motion,
+        seconds,
+        SpringModel::Fitted,
+        None,
+        &mut |_| {},
+    )
+}
+
+/// Like [`simulate`] with the spring model chosen: [`SpringModel::Vrm`] measures what a
+/// VRM runtime does with the exported file.
+pub fn simulate_model(
+    c: &Character,
+    sidecar: &Sidecar,
+    motion: Motion,
+    seconds: f32,
+    model: SpringModel,
+) -> Result<SimReport> {
+    run(c, sidecar, motion, seconds, model, None, &mut |_| {})
 }
 
 /// Like [`simulate_frames`], with the body driven by `drive` instead of a procedural
@@ -124,6 +174,7 @@ pub fn simulate(
 pub fn simulate_driven(
     c: &Character,
     sidecar: &Sidecar,
+    model: SpringModel,
     seconds: f32,
     every: usize,
     drive: &dyn Fn(f32) -> Vec<Mat4>,
@@ -136,6 +187,7 @@ pub fn simulate_driven(
         sidecar,
         Motion::Animation,
         seconds,
+        model,
         Some(drive),
         &mut |f| {
             if k % every == 0 {
@@ -152,13 +204,14 @@ pub fn simulate_frames(
     c: &Character,
     sidecar: &Sidecar,
     motion: Motion,
+    model: SpringModel,
     seconds: f32,
     every: usize,
 ) -> Result<(SimReport, Vec<SimFrame>)> {
     let mut frames = Vec::new();
     let every = every.max(1);
     let mut k = 0usize;
-    let rep = run(c, sidecar, motion, seconds, None, &mut |f| {
+    let rep = run(c, sidecar, motion, seconds, model, None, &mut |f| {
         if k % every == 0 {
             frames.push(f.clone());
         }
@@ -172,6 +225,7 @@ fn run(
     sc: &Sidecar,
     motion: Motion,
     seconds: f32,
+    model: SpringModel,
     drive: Option<&dyn Fn(f32) -> Vec<Mat4>>,
     sink: &mut dyn FnMut(&SimFrame),
 ) -> Result<SimReport> {
@@ -214,27 +268,28 @@ fn run(
     let vrm_colliders = sys.colliders.clone();
     let sys_body = measure_colliders(c);
     sys = sys.fit_to_body(skel, &sys_body);
-    // Rest depth of every probe (tail, middle of the bone) in every body collider.
-    let rest_body = sys.world_colliders(skel, &vec![Mat4::IDENTITY; skel.len()]);
+    // The body the verdict measures against: the colliders at their measured size.
+    let body_cols = sys.colliders.clone();
+    if model == SpringModel::Vrm {
+        sys.colliders = vrm_colliders.clone();
+        sys = sys.as_vrm_runtime();
+    }
+    // Rest depth of every probe (the tail; the bone's deepest point) in every body
+    // collider.
+    let rest_body = sys_world(&body_cols, skel, &vec![Mat4::IDENTITY; skel.len()]);
     let rest_depth: Vec<Vec<Vec<[f32; 2]>>> = sys
         .chains
         .iter()
         .map(|(_, joints)| {
             joints
                 .iter()
-                .enumerate()
-                .map(|(k, j)| {
-                    let mid = if k > 0 {
-                        0.5 * (j.rest_tail + joints[k - 1].rest_tail)
-                    } else {
-                        j.rest_tail
-                    };
+                .map(|j| {
                     rest_body
                         .iter()
                         .map(|s| {
                             [
                                 (-s.signed_distance(j.rest_tail)).max(0.0),
-                                (-s.signed_distance(mid)).max(0.0),
+                                (-s.segment_depth(j.rest_head, j.rest_tail).1).max(0.0),
                             ]
                         })
                         .collect()
@@ -269,7 +324,7 @@ fn run(
             ));
         }
         sys.step(skel, &mut skin, dt);
-        let bshapes = sys.world_colliders(skel, &skin);
+        let bshapes = sys_world(&body_cols, skel, &skin);
         let shapes = sys_world(&vrm_colliders, skel, &skin);
         let tails = sys.tails().to_vec();
         for (ci, (class, joints)) in sys.chains.iter().enumerate() {
@@ -287,10 +342,8 @@ fn run(
                 if let (Some(a), Some(b)) = ((p - head).try_normalize(), rest.try_normalize()) {
                     max_swing = max_swing.max(a.dot(b).clamp(-1.0, 1.0).acos().to_degrees());
                 }
-                let mut probes = vec![p];
-                if k > 0 {
-                    probes.push(0.5 * (p + tails[ci][k - 1]));
-                }
+                // Probes: the tail; for a bone below the chain's root, the whole bone
+                // (its deepest point), its head where the solver put its parent.
                 for (ci2, (col, _)) in sys.colliders.iter().enumerate() {
                     let measured = sys.chain_colliders[ci].contains(&ci2)
                         || (cloth && col.group == "legs")
@@ -298,13 +351,20 @@ fn run(
                     if col.inside || !measured {
                         continue;
                     }
-                    for (pi, q) in probes.iter().enumerate() {
-                        let depth = -shapes[ci2].signed_distance(*q);
+                    for pi in 0..1 + usize::from(k > 0) {
+                        let depth_in = |s: &WorldShape| {
+                            if pi == 0 {
+                                -s.signed_distance(p)
+                            } else {
+                                -s.segment_depth(head, p).1
+                            }
+                        };
+                        let depth = depth_in(&shapes[ci2]);
                         let at = || {
                             format!(
                                 "{}{} in {} at {:.2} s",
                                 skel.bones[j.bone].name,
-                                if pi == 1 { " (bone middle)" } else { "" },
+                                if pi == 1 { " (bone)" } else { "" },
                                 col.name,
                                 t
                             )
@@ -318,8 +378,7 @@ fn run(
                             *slot = (depth, at());
                         }
                         if cloth {
-                            let entry =
-                                -bshapes[ci2].signed_distance(*q) - rest_depth[ci][k][ci2][pi];
+                            let entry = depth_in(&bshapes[ci2]) - rest_depth[ci][k][ci2][pi];
                             if entry > worst.0 {
                                 worst = (entry, at());
                             }
@@ -357,6 +416,7 @@ fn run(
     let mm = worst.0 / h * 1.7 * 1000.0;
     Ok(SimReport {
         motion,
+        model,
         seconds,
         steps,
         height: h,

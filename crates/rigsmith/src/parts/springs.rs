@@ -62,6 +62,11 @@ pub struct SpringJoint {
     /// garment lying on the body), then its rest distance (negative when it rests
     /// inside).
     pub reach: Vec<f32>,
+    /// Per collider, when [`SpringSystem::fit_to_body`] fitted the joint: how far
+    /// outside that collider's surface the solver keeps the deepest point of the whole
+    /// bone (head to tail), metres: the hit radius, or the bone's rest distance when it
+    /// rests closer. Empty: only the tail collides, as in the VRM runtimes.
+    pub bone_reach: Vec<f32>,
 }
 
 /// A running spring simulation over a skeleton.
@@ -77,6 +82,9 @@ pub struct SpringSystem {
     pub colliders: Vec<(Collider, usize)>,
     /// Links: ((chain, joint), (chain, joint), rest distance in metres).
     pub links: Vec<((usize, usize), (usize, usize), f32)>,
+    /// Rounds of collision resolution per joint and step: [`COLLISION_ROUNDS`], or 1 as
+    /// the VRM runtimes do ([`SpringSystem::as_vrm_runtime`]).
+    pub rounds: usize,
     prev: Vec<Vec<Vec3>>,
     cur: Vec<Vec<Vec3>>,
     center_prev: Vec<Mat4>,
@@ -137,6 +145,7 @@ impl SpringSystem {
                         * scale,
                     hit_radius: p.hit_radius * h,
                     reach: vec![p.hit_radius * h; colliders.len()],
+                    bone_reach: Vec::new(),
                 });
             }
             chain_colliders.push(
@@ -173,6 +182,7 @@ impl SpringSystem {
             chain_colliders,
             colliders,
             links,
+            rounds: COLLISION_ROUNDS,
             prev: vec![Vec::new(); n],
             cur: vec![Vec::new(); n],
             started: false,
@@ -209,11 +219,31 @@ impl SpringSystem {
             .filter(|(class, _)| super::chains::is_cloth_class(class))
         {
             for j in joints.iter_mut() {
+                j.bone_reach = vec![j.hit_radius; self.colliders.len()];
                 for (s, (c, _)) in self.colliders.iter().enumerate() {
                     if !c.inside {
                         j.reach[s] = j.hit_radius.min(rest[s].signed_distance(j.rest_tail));
+                        j.bone_reach[s] = j
+                            .hit_radius
+                            .min(rest[s].segment_depth(j.rest_head, j.rest_tail).1);
                     }
                 }
+            }
+        }
+        self
+    }
+
+    /// The model a VRM 1.0 runtime (`@pixiv/three-vrm`, UniVRM) runs on the exported
+    /// file: the sidecar's colliders as they are, only each joint's tail colliding, by
+    /// its hit radius, one collision pass per joint and step, and no sideways links
+    /// (VRM has none).
+    pub fn as_vrm_runtime(mut self) -> SpringSystem {
+        self.links.clear();
+        self.rounds = 1;
+        for (_, joints) in self.chains.iter_mut() {
+            for j in joints.iter_mut() {
+                j.reach = vec![j.hit_radius; self.colliders.len()];
+                j.bone_reach.clear();
             }
         }
         self
@@ -324,7 +354,7 @@ impl SpringSystem {
             next = head + (next - head).try_normalize().unwrap_or(rest_dir) * len;
             // Collisions and the length constraint fight where a joint sits between two
             // colliders or its bone lies along one: resolve them together, a few rounds.
-            for _ in 0..COLLISION_ROUNDS {
+            for _ in 0..self.rounds.max(1) {
                 let mut moved = false;
                 for &s in &self.chain_colliders[ci] {
                     let (c, _) = &self.colliders[s];
@@ -337,10 +367,23 @@ impl SpringSystem {
                             next = surf - n * j.hit_radius;
                             moved = true;
                         }
-                    } else if sd < j.reach[s] {
-                        let (surf, n) = shape.surface(next);
-                        next = surf + n * j.reach[s];
-                        moved = true;
+                    } else {
+                        if sd < j.reach[s] {
+                            let (surf, n) = shape.surface(next);
+                            next = surf + n * j.reach[s];
+                            moved = true;
+                        }
+                        // The whole bone, not only its tail: turn it about its head
+                        // until its deepest point is back at its reach (a bone lying
+                        // across a shin would otherwise cut it with its middle).
+                        if let Some(&want) = j.bone_reach.get(s) {
+                            let (u, d) = shape.segment_depth(head, next);
+                            if d < want - 1e-5 && u > 0.05 {
+                                let (_, n) = shape.surface(head + (next - head) * u);
+                                next += n * ((want - d) / u.max(0.25));
+                                moved = true;
+                            }
+                        }
                     }
                     next = head + (next - head).try_normalize().unwrap_or(rest_dir) * len;
                 }
