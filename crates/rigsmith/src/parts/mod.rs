@@ -38,6 +38,7 @@
 mod chain_build;
 mod chains;
 mod colliders;
+mod leg_gap;
 mod motion;
 mod prepare;
 mod rest_clearance;
@@ -51,15 +52,16 @@ mod surfaces;
 pub use chain_build::{build_chains, BuildOptions};
 pub use chains::{chains_from_skeleton, is_spring_class, Chain, FACE_CLASSES, SPRING_CLASSES};
 pub use colliders::{measure_colliders, Collider, ColliderShape};
+pub use leg_gap::{LegWeb, LEG_UPRIGHT_COS, WEB_THICKNESS};
 pub use motion::{Motion, MotionPose};
 pub use prepare::{prepare, Prepared};
-pub use rest_clearance::{clear_rest_pose, MIN_SHRINK};
+pub use rest_clearance::{clear_rest_pose, MIN_SHRINK, REST_MARGIN};
 pub use roles::{Limb, Roles};
 pub use rules::rule_checks;
 pub use sidecar::{sidecar_path, Link, PartInfo, Sidecar, SpringParams, SIDECAR_VERSION};
 pub use simulate::{
     simulate, simulate_driven, simulate_frames, simulate_model, SimFrame, SimReport, SpringModel,
-    LEG_UPRIGHT_COS, STEPS_PER_SECOND,
+    STEPS_PER_SECOND,
 };
 pub use springs::{SpringJoint, SpringSystem};
 pub use surfaces::{surface_classes, SurfaceClass};

@@ -7,40 +7,41 @@
 //! on the joints it moves:
 //!
 //! * **body entry** (the verdict's penetration): how much deeper than at rest a cloth
-//!   joint (or the middle of a non-root bone) goes inside the BODY, metres (the hit
-//!   radius is not counted). The body is the colliders of the chain's groups and
-//!   (whatever the solver is told) the leg colliders, each measured collider taken at
-//!   its MEASURED size ([`measure_colliders`] again), not at the size
-//!   [`super::clear_rest_pose`] shrank it to for the solver: a joint that sinks into
-//!   the real thigh is counted even when the solver's thinner capsule lets it. Depth is
-//!   counted from the joint's own rest depth in that collider: a skirt joint resting
-//!   1 cm inside a tight thigh capsule is penalised only for going deeper. Reported as
-//!   metres and as millimetres on a 1.7 m figure.
-//! * **collider penetration**: the same depth inside the solver's colliders as they
-//!   are (shrunk or authored), from the surface: what the solver let through.
-//! * **between the legs**: a skirt joint below the hip joints that lies inside the
-//!   corridor joining the two legs' axes at its height (its projection falls between
-//!   them and it is within half a leg radius of the line joining them). Only leg
-//!   segments within [`LEG_UPRIGHT_COS`] (30 degrees) of the hips' vertical count: a skirt on a crouched lap hangs between the
-//!   knees without having passed between the legs.
-//! * **hair in the head**: hair joints deeper than 0.3 % H inside a head collider.
+//!   joint, or any point of a cloth bone below the chain's root (the bone's deepest
+//!   point: a bone lying across a shin can cut it with its middle while both its ends
+//!   are outside), goes inside the BODY, metres (the hit radius is not counted). The
+//!   body is the colliders of the chain's groups and (whatever the solver is told) the
+//!   leg colliders, each measured collider taken at its MEASURED size
+//!   ([`measure_colliders`] again), not at the size [`super::clear_rest_pose`] shrank
+//!   it to for the VRM export: a joint that sinks into the real thigh is counted even
+//!   when a thinner capsule lets it. Depth is counted from the probe's own rest depth in
+//!   that collider: a skirt joint resting 1 cm inside a tight thigh capsule is
+//!   penalised only for going deeper. Reported as metres and as millimetres on a 1.7 m
+//!   figure.
+//! * **collider penetration**: the same depth inside the sidecar's colliders as they
+//!   are (shrunk or authored), from the surface.
+//! * **between the legs**: a skirt joint below the hip joints that lies in the gap
+//!   between the legs: its projection on the line joining the two legs' axes at its
+//!   height falls between the two legs' surfaces (a joint against the inner side of one
+//!   leg is at that leg) and it is within half a leg radius of that line, the legs
+//!   taken at their measured size ([`super::leg_gap`]). Only leg segments within
+//!   [`super::LEG_UPRIGHT_COS`] (30 degrees) of the hips' vertical count: a skirt on a
+//!   crouched lap hangs between the knees without having passed between the legs.
+//! * **hair in the head**: hair joints (or bones) going more than 0.3 % H deeper than
+//!   at rest into a head-group collider at its measured size.
 //! * **stability**: every coordinate finite and no joint faster than 40 H/s.
 
 use glam::{Mat4, Vec3};
 use serde::{Deserialize, Serialize};
 
-use super::colliders::{body_height, closest_on_segment, measure_colliders, WorldShape};
+use super::colliders::{body_height, measure_colliders, WorldShape};
+use super::leg_gap::LegWeb;
 use super::motion::Motion;
 use super::roles::Roles;
 use super::sidecar::Sidecar;
 use super::springs::SpringSystem;
 use crate::error::{Error, Result};
 use crate::model::Character;
-
-/// Cosine of the largest angle from the hips' vertical at which a leg segment still
-/// bounds the gap between the legs (30 degrees): a thigh raised further carries the
-/// skirt as a lap.
-pub const LEG_UPRIGHT_COS: f32 = 0.866_025_4;
 
 /// Which spring model a simulation runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -270,6 +271,14 @@ fn run(
     sys = sys.fit_to_body(skel, &sys_body);
     // The body the verdict measures against: the colliders at their measured size.
     let body_cols = sys.colliders.clone();
+    let web = roles.hips.map(|hips| LegWeb {
+        legs: legs.clone(),
+        hips,
+        hip_y0,
+    });
+    if let (SpringModel::Fitted, Some(w)) = (model, &web) {
+        sys = sys.with_leg_web(skel, w.clone());
+    }
     if model == SpringModel::Vrm {
         sys.colliders = vrm_colliders.clone();
         sys = sys.as_vrm_runtime();
@@ -377,18 +386,21 @@ fn run(
                         if depth > slot.0 {
                             *slot = (depth, at());
                         }
-                        if cloth {
-                            let entry = depth_in(&bshapes[ci2]) - rest_depth[ci][k][ci2][pi];
-                            if entry > worst.0 {
-                                worst = (entry, at());
-                            }
+                        let entry = depth_in(&bshapes[ci2]) - rest_depth[ci][k][ci2][pi];
+                        if cloth && entry > worst.0 {
+                            worst = (entry, at());
                         }
-                        if class == "hair" && col.group == "head" && depth > 0.003 * h {
+                        if class == "hair" && col.group == "head" && entry > 0.003 * h {
                             in_head.insert((ci, k));
                         }
                     }
                 }
-                if cloth && between_legs(leg_gap(p, &legs, &shapes, &skin, hip_y0, &roles)) {
+                if cloth
+                    && web
+                        .as_ref()
+                        .and_then(|w| w.gap(p, &bshapes, &skin))
+                        .is_some_and(|g| g.between())
+                {
                     if between.is_empty() {
                         let q = skin[roles.hips.unwrap_or(0)].inverse().transform_point3(p);
                         between_at = format!(
@@ -448,63 +460,4 @@ fn sys_world(
     cols.iter()
         .map(|(c, b)| c.world(&(skin[*b] * skel.bones[*b].rest_matrix())))
         .collect()
-}
-
-/// Where `p` stands against the gap between the legs: `(t, d, r)` with `t` its
-/// position along the line joining the nearest points of the left and right leg axes
-/// (0 at the left, 1 at the right), `d` its distance from that line (metres) and `r`
-/// the two legs' radii summed.
-/// `None` above the hip joints (`hip_y0`, rest height, compared in the hips' frame so a
-/// jump or spin does not change it) or when no pair of legs bounds a gap.
-fn leg_gap(
-    p: Vec3,
-    legs: &[usize],
-    shapes: &[WorldShape],
-    skin: &[Mat4],
-    hip_y0: f32,
-    roles: &Roles,
-) -> Option<(f32, f32, f32)> {
-    let hips = roles.hips?;
-    // Back to the rest frame of the hips to compare heights.
-    let to_rest = skin[hips].inverse();
-    if to_rest.transform_point3(p).y > hip_y0 {
-        return None;
-    }
-    let mut left = Vec::new();
-    let mut right = Vec::new();
-    for &i in legs {
-        if let WorldShape::Capsule(a, b, r) = shapes[i] {
-            // Which side: the capsule's rest position.
-            let mid_rest = to_rest.transform_point3(0.5 * (a + b));
-            if mid_rest.x >= 0.0 {
-                left.push((a, b, r));
-            } else {
-                right.push((a, b, r));
-            }
-        }
-    }
-    // Only legs within 30 degrees of the hips' vertical bound a gap: a skirt draped
-    // over a crouched lap lies between the knees without being between the legs.
-    let up = skin[hips].transform_vector3(Vec3::Y).normalize_or_zero();
-    let nearest = |caps: &[(Vec3, Vec3, f32)]| -> Option<(Vec3, f32)> {
-        caps.iter()
-            .filter(|&&(a, b, _)| (b - a).normalize_or_zero().dot(up).abs() > LEG_UPRIGHT_COS)
-            .map(|&(a, b, r)| (closest_on_segment(p, a, b), r))
-            .min_by(|x, y| (x.0 - p).length().total_cmp(&(y.0 - p).length()))
-    };
-    let ((a, ra), (b, rb)) = (nearest(&left)?, nearest(&right)?);
-    let ab = b - a;
-    let l2 = ab.length_squared();
-    if l2 <= 0.0 {
-        return None;
-    }
-    let t = (p - a).dot(ab) / l2;
-    Some((t, (p - (a + ab * t)).length(), ra + rb))
-}
-
-/// Whether a cloth joint is between the legs: its projection falls between them
-/// (`t` in 0..1) and it is within half a leg radius (a quarter of the two radii
-/// summed) of the line joining them.
-fn between_legs(gap: Option<(f32, f32, f32)>) -> bool {
-    matches!(gap, Some((t, d, r)) if (0.0..=1.0).contains(&t) && d < 0.25 * r)
 }
