@@ -32,7 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         _ => SpringModel::Fitted,
     };
     println!("model: {model:?}");
-    println!("| figure | motion | body entry (mm at 1.7 m) | solver colliders (mm) | between legs | hair in head | max swing (deg) | stable | verdict |");
+    println!("| figure | motion | body entry (mm at 1.7 m) | sidecar colliders (mm) | between legs | hair in head | max swing (deg) | stable | verdict |");
     for (name, c) in [("mannequin", &mut m), ("MakeHuman", &mut h)] {
         let p = parts::prepare(c, None)?;
         for mo in Motion::ALL {

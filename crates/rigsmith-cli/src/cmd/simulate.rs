@@ -163,7 +163,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             }
         );
         println!(
-            "solver colliders  {:.2} mm at 1.7 m {}",
+            "sidecar colliders {:.2} mm at 1.7 m {}",
             rep.worst_collider_mm_at_1_7m, rep.worst_collider_at
         );
         println!(

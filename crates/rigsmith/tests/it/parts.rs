@@ -534,6 +534,28 @@ fn sidecar_round_trips_and_rejects_bad_files() {
         err.contains("figure.rig.json") && err.contains("chains[0].tips"),
         "{err}"
     );
+    // Per-joint hit radii: one per bone, not negative; the clean twin round-trips.
+    let mut cleared = sc.clone();
+    parts::clear_rest_pose(&mut cleared, rigged(1.7).0.skeleton.as_ref().unwrap());
+    let k = cleared
+        .chains
+        .iter()
+        .position(|c| !c.hit_radii.is_empty())
+        .unwrap();
+    let back = Sidecar::parse(&cleared.to_string(), &path).unwrap();
+    assert_eq!(back.chains[k].hit_radii, cleared.chains[k].hit_radii);
+    let mut v: serde_json::Value = serde_json::from_str(&cleared.to_string()).unwrap();
+    v["chains"][k]["hit_radii"].as_array_mut().unwrap().pop();
+    let err = Sidecar::parse(&v.to_string(), &path)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains(&format!("chains[{k}].hit_radii")), "{err}");
+    let mut v: serde_json::Value = serde_json::from_str(&cleared.to_string()).unwrap();
+    v["chains"][k]["hit_radii"][0] = (-0.01).into();
+    let err = Sidecar::parse(&v.to_string(), &path)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("not negative"), "{err}");
     let mut v: serde_json::Value = serde_json::from_str(&sc.to_string()).unwrap();
     v["version"] = 99.into();
     let err = Sidecar::parse(&v.to_string(), &path)
