@@ -60,8 +60,8 @@ pub use roles::{Limb, Roles};
 pub use rules::rule_checks;
 pub use sidecar::{sidecar_path, Link, PartInfo, Sidecar, SpringParams, SIDECAR_VERSION};
 pub use simulate::{
-    simulate, simulate_driven, simulate_frames, simulate_model, SimFrame, SimReport, SpringModel,
-    STEPS_PER_SECOND,
+    simulate, simulate_driven, simulate_frames, simulate_model, spring_system, SimFrame, SimReport,
+    SpringModel, STEPS_PER_SECOND,
 };
 pub use springs::{SpringJoint, SpringSystem};
 pub use surfaces::{surface_classes, SurfaceClass};

@@ -221,6 +221,66 @@ pub fn simulate_frames(
     Ok((rep, frames))
 }
 
+/// A simulation's spring system, the body it is measured against (every measured
+/// collider at its measured size, authored ones as they are) and the web between the
+/// legs.
+struct Setup {
+    sys: SpringSystem,
+    body_cols: Vec<(super::colliders::Collider, usize)>,
+    web: Option<LegWeb>,
+}
+
+fn setup(c: &Character, sc: &Sidecar, roles: &Roles, model: SpringModel) -> Result<Setup> {
+    let skel = c
+        .skeleton
+        .as_ref()
+        .ok_or_else(|| Error::stage("simulate", "the character has no skeleton"))?;
+    let mut sys = SpringSystem::new(skel, sc)?;
+    let legs: Vec<usize> = sys
+        .colliders
+        .iter()
+        .enumerate()
+        .filter(|(_, (c, b))| c.group == "legs" && roles.is_leg(*b))
+        .map(|(i, _)| i)
+        .collect();
+    let hip_y0 = roles
+        .upper_leg
+        .iter()
+        .flatten()
+        .map(|&i| skel.bones[i].head.y)
+        .fold(f32::NEG_INFINITY, f32::max);
+    let vrm_colliders = sys.colliders.clone();
+    sys = sys.fit_to_body(skel, &measure_colliders(c));
+    let body_cols = sys.colliders.clone();
+    let web = roles.hips.map(|hips| LegWeb { legs, hips, hip_y0 });
+    match (model, &web) {
+        (SpringModel::Fitted, Some(w)) => sys = sys.with_leg_web(skel, w.clone()),
+        (SpringModel::Fitted, None) => {}
+        (SpringModel::Vrm, _) => {
+            sys.colliders = vrm_colliders;
+            sys = sys.as_vrm_runtime();
+        }
+    }
+    Ok(Setup {
+        sys,
+        body_cols,
+        web,
+    })
+}
+
+/// The spring system [`simulate_model`] runs for `model`: for [`SpringModel::Fitted`]
+/// the colliders at their measured size with every joint's rest distance and the web
+/// between the legs, for [`SpringModel::Vrm`] the VRM runtime's model. Step it with
+/// [`SpringSystem::step`].
+pub fn spring_system(c: &Character, sc: &Sidecar, model: SpringModel) -> Result<SpringSystem> {
+    let skel = c
+        .skeleton
+        .as_ref()
+        .ok_or_else(|| Error::stage("simulate", "the character has no skeleton"))?;
+    let roles = Roles::find(skel, c.vrm.as_ref().map(|v| &v.humanoid));
+    Ok(setup(c, sc, &roles, model)?.sys)
+}
+
 fn run(
     c: &Character,
     sc: &Sidecar,
@@ -246,43 +306,14 @@ fn run(
         body_height(c)
     };
     let roles = Roles::find(skel, c.vrm.as_ref().map(|v| &v.humanoid));
-    let mut sys = SpringSystem::new(skel, sc)?;
     let dt = 1.0 / STEPS_PER_SECOND;
     let steps = (seconds * STEPS_PER_SECOND).round().max(1.0) as usize;
-    let legs: Vec<usize> = sys
-        .colliders
-        .iter()
-        .enumerate()
-        .filter(|(_, (c, b))| c.group == "legs" && roles.is_leg(*b))
-        .map(|(i, _)| i)
-        .collect();
-    let hip_y0 = roles
-        .upper_leg
-        .iter()
-        .flatten()
-        .map(|&i| skel.bones[i].head.y)
-        .fold(f32::NEG_INFINITY, f32::max);
-    // The body: each measured collider at its measured size, authored ones as they are;
-    // the solver collides with it keeping each joint at its rest distance, and the
-    // sidecar's colliders (shrunk to clear the rest pose, as a VRM runtime gets them)
-    // are measured too.
-    let vrm_colliders = sys.colliders.clone();
-    let sys_body = measure_colliders(c);
-    sys = sys.fit_to_body(skel, &sys_body);
-    // The body the verdict measures against: the colliders at their measured size.
-    let body_cols = sys.colliders.clone();
-    let web = roles.hips.map(|hips| LegWeb {
-        legs: legs.clone(),
-        hips,
-        hip_y0,
-    });
-    if let (SpringModel::Fitted, Some(w)) = (model, &web) {
-        sys = sys.with_leg_web(skel, w.clone());
-    }
-    if model == SpringModel::Vrm {
-        sys.colliders = vrm_colliders.clone();
-        sys = sys.as_vrm_runtime();
-    }
+    let Setup {
+        mut sys,
+        body_cols,
+        web,
+    } = setup(c, sc, &roles, model)?;
+    let vrm_colliders = SpringSystem::new(skel, sc)?.colliders;
     // Rest depth of every probe (the tail; the bone's deepest point) in every body
     // collider.
     let rest_body = sys_world(&body_cols, skel, &vec![Mat4::IDENTITY; skel.len()]);
