@@ -4,7 +4,8 @@
 // Usage: node scripts/three-vrm-load.mjs FILE.vrm
 // Parses the file with three's GLTFLoader and the VRMLoaderPlugin, lists the humanoid
 // bones and the spring joints, swings the hips for one second at 60 steps per second
-// while the springs run, and checks every joint's world position stays finite.
+// (yaw 0.8 sin(2 pi t) rad about the vertical, and 0.01 cos(2 pi t) m along X added
+// each step) while the springs run, and checks every joint's world position stays finite.
 // Then, when the file has node constraints, turns the source of the first roll
 // constraint 60 degrees about its roll axis and measures how far the constrained node
 // followed (a roll constraint of weight 0.5 follows half: 30 degrees).
@@ -12,6 +13,8 @@
 //   {"file", "specVersion", "humanBones": [...], "springs", "joints", "colliders",
 //    "colliderShapes": {"sphere", "capsule", "plane", "insideSphere", "insideCapsule"},
 //    "constraints", "rollFollowDeg", "steps", "maxTailTravel", "finite"}
+// and, with THREE_VRM_POSITIONS set, "positions": {glTF node index: [x, y, z]} of every
+// spring joint's node after the 60 steps (world, metres).
 // Exits 0 when the file loads as VRM 1.0 with springs and every result is finite,
 // 1 when not, 2 on usage or unreadable files.
 import { readFile } from 'node:fs/promises';
@@ -65,7 +68,10 @@ for (const c of colliders) {
 
 vrm.scene.updateMatrixWorld(true);
 const start = joints.map((j) => j.bone.getWorldPosition(new THREE.Vector3()));
-const hips = vrm.humanoid.getRawBoneNode('hips');
+// The hips are driven through the NORMALIZED humanoid (rest rotation identity, axes of
+// the world): three-vrm copies the normalized bones onto the raw ones on every update,
+// so a rotation set on the raw bone would be overwritten.
+const hips = vrm.humanoid.getNormalizedBoneNode('hips');
 const hips0 = hips.quaternion.clone();
 const dt = 1 / 60;
 let finite = true;
@@ -81,6 +87,14 @@ for (let i = 1; i <= 60; i++) {
     const p = joints[k].bone.getWorldPosition(new THREE.Vector3());
     if (!Number.isFinite(p.x) || !Number.isFinite(p.y) || !Number.isFinite(p.z)) finite = false;
     else maxTravel = Math.max(maxTravel, p.distanceTo(start[k]));
+  }
+}
+// Where every spring joint's node ended, by glTF node index (for comparing runtimes).
+const positions = {};
+for (const j of joints) {
+  const a = gltf.parser.associations.get(j.bone);
+  if (a && a.nodes !== undefined) {
+    positions[a.nodes] = j.bone.getWorldPosition(new THREE.Vector3()).toArray().map((v) => Number(v.toFixed(6)));
   }
 }
 // Roll constraints: turn the first one's source and see the destination follow.
@@ -110,5 +124,6 @@ const out = {
   maxTailTravel: Number(maxTravel.toFixed(5)),
   finite,
 };
+if (process.env.THREE_VRM_POSITIONS) out.positions = positions;
 console.log(JSON.stringify(out));
 process.exit(finite && joints.length > 0 && humanBones.length >= 15 ? 0 : 1);

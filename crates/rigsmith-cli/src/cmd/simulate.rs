@@ -37,6 +37,9 @@ pub enum MotionArg {
     Jump,
     /// A spin about the vertical.
     Spin,
+    /// The hips sway (yaw and slide) as `scripts/three-vrm-load.mjs` plays them in
+    /// three-vrm.
+    Sway,
 }
 
 /// The spring model to run.
@@ -86,6 +89,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         MotionArg::Run => Motion::Run,
         MotionArg::Jump => Motion::Jump,
         MotionArg::Spin => Motion::Spin,
+        MotionArg::Sway => Motion::Sway,
     };
     let model = match a.model {
         ModelArg::Fitted => SpringModel::Fitted,

@@ -152,3 +152,93 @@ fn simulate_drives_the_body_with_a_gltf_animation() {
         "{err}"
     );
 }
+
+/// Runs `scripts/three-vrm-load.mjs` on `vrm` with joint positions and returns its JSON.
+fn three_vrm_positions(vrm: &std::path::Path) -> serde_json::Value {
+    let modules = repo_root().join("scripts/node_modules/@pixiv/three-vrm");
+    let out = std::process::Command::new("node")
+        .arg(repo_root().join("scripts/three-vrm-load.mjs"))
+        .arg(vrm)
+        .env("THREE_VRM_POSITIONS", "1")
+        .output();
+    match out {
+        Ok(o) if modules.exists() => {
+            assert!(
+                o.status.success(),
+                "{}\n{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+            serde_json::from_slice(&o.stdout).unwrap()
+        }
+        _ => panic!("node or scripts/node_modules missing: run npm ci in scripts/"),
+    }
+}
+
+#[test]
+fn the_vrm_model_matches_three_vrm_on_the_exported_file() {
+    use rigsmith::parts::{self, Motion, Sidecar, SpringModel};
+    let dir = tempfile::tempdir().unwrap();
+    let m = skirted_mannequin(dir.path());
+    let vrm = dir.path().join("m.vrm");
+    assert_ok(&rigsmith(&[
+        "vrm",
+        m.to_str().unwrap(),
+        "-o",
+        vrm.to_str().unwrap(),
+    ]));
+    // three-vrm sways the hips for 1 s at 60 Hz; rigsmith's VRM runtime model plays the
+    // same motion on the same file and sidecar.
+    let three = three_vrm_positions(&vrm);
+    assert!(three["maxTailTravel"].as_f64().unwrap() > 0.1, "{three}");
+    let c = rigsmith::io::read_character(&vrm).unwrap();
+    let sc = Sidecar::read(&parts::sidecar_path(&vrm)).unwrap();
+    let sys = parts::spring_system(&c, &sc, SpringModel::Vrm).unwrap();
+    let (_, frames) =
+        parts::simulate_frames(&c, &sc, Motion::Sway, SpringModel::Vrm, 1.0, 1).unwrap();
+    let last = frames.last().unwrap();
+    let mut errors = Vec::new();
+    for (ci, (_, joints)) in sys.chains.iter().enumerate() {
+        // The node of bone k + 1 sits at bone k's tail.
+        for (k, j) in joints.iter().enumerate().skip(1) {
+            let p = three["positions"][j.bone.to_string()]
+                .as_array()
+                .unwrap_or_else(|| panic!("no position for node {}", j.bone));
+            let q = glam::Vec3::new(
+                p[0].as_f64().unwrap() as f32,
+                p[1].as_f64().unwrap() as f32,
+                p[2].as_f64().unwrap() as f32,
+            );
+            errors.push((q - last.tails[ci][k - 1]).length());
+        }
+    }
+    errors.sort_by(f32::total_cmp);
+    let (median, max) = (errors[errors.len() / 2], errors[errors.len() - 1]);
+    eprintln!(
+        "{} joints: median {:.2} mm, max {:.2} mm",
+        errors.len(),
+        median * 1e3,
+        max * 1e3
+    );
+    assert!(errors.len() > 80);
+    assert!(median < 0.001 && max < 0.01, "{median} {max}");
+    // Positive control: the same comparison with the skirt's stiffness and drag
+    // doubled on rigsmith's side only.
+    let mut stiff = sc.clone();
+    for p in stiff.springs.values_mut() {
+        p.stiffness *= 2.0;
+        p.drag = (p.drag * 2.0).min(0.9);
+    }
+    let (_, off) =
+        parts::simulate_frames(&c, &stiff, Motion::Sway, SpringModel::Vrm, 1.0, 1).unwrap();
+    let o = off.last().unwrap();
+    let apart = o
+        .tails
+        .iter()
+        .flatten()
+        .zip(last.tails.iter().flatten())
+        .map(|(a, b)| (*a - *b).length())
+        .fold(0.0f32, f32::max);
+    eprintln!("stiffer and heavier-damped: {:.1} mm apart", apart * 1e3);
+    assert!(apart > 3.0 * max.max(0.005), "{apart} vs {max}");
+}

@@ -33,6 +33,11 @@ pub enum Motion {
     Jump,
     /// A spin about the vertical: ramps to one turn per second over 0.5 s.
     Spin,
+    /// The hips sway: yaw 0.8 sin(2 pi t) rad about the vertical through their head,
+    /// and a slide along X of 0.01 cos(2 pi k / 60) m added at every 60 Hz step k (not
+    /// scaled by H). The motion `scripts/three-vrm-load.mjs` plays in
+    /// `@pixiv/three-vrm`, to compare the runtimes.
+    Sway,
     /// A glTF animation drives the body ([`super::simulate_driven`]); as a procedural
     /// motion it is the rest pose.
     Animation,
@@ -42,7 +47,7 @@ impl Motion {
     /// All moving motions, in report order.
     pub const ALL: [Motion; 4] = [Motion::Walk, Motion::Run, Motion::Jump, Motion::Spin];
 
-    /// Parses `walk`, `run`, `jump`, `spin`, `rest`.
+    /// Parses `walk`, `run`, `jump`, `spin`, `rest`, `sway`.
     pub fn parse(s: &str) -> Option<Motion> {
         Some(match s.to_ascii_lowercase().as_str() {
             "rest" => Motion::Rest,
@@ -50,6 +55,7 @@ impl Motion {
             "run" => Motion::Run,
             "jump" => Motion::Jump,
             "spin" => Motion::Spin,
+            "sway" => Motion::Sway,
             _ => return None,
         })
     }
@@ -62,6 +68,7 @@ impl Motion {
             Motion::Run => "run",
             Motion::Jump => "jump",
             Motion::Spin => "spin",
+            Motion::Sway => "sway",
             Motion::Animation => "animation",
         }
     }
@@ -160,6 +167,15 @@ impl Motion {
                     set(roles.upper_arm[k], rx(30.0 * crouch - 60.0 * tuck));
                 }
                 set(roles.spine, rx(25.0 * crouch));
+            }
+            Motion::Sway => {
+                let tau = std::f32::consts::TAU;
+                let steps = (t * 60.0).round() as usize;
+                let dx: f32 = (1..=steps)
+                    .map(|k| 0.01 * (tau * k as f32 / 60.0).cos())
+                    .sum();
+                p.root = Mat4::from_translation(Vec3::X * dx);
+                set(roles.hips, Quat::from_rotation_y(0.8 * (tau * t).sin()));
             }
             Motion::Spin => {
                 let w = std::f32::consts::TAU; // rad/s at full speed
