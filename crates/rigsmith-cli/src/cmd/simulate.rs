@@ -318,7 +318,7 @@ pub fn motion_sheet(
         for q in f.tails.iter().flatten() {
             for &(a, b, r, _) in &cols {
                 let d = r - (*q - closest(*q, a, b)).length();
-                if d > 0.0 && worst.is_none_or(|w| d > w.0) {
+                if d > 0.0 && worst.map_or(true, |w| d > w.0) {
                     worst = Some((d, *q));
                 }
             }

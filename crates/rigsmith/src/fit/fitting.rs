@@ -159,7 +159,7 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
         // A limb modelled straight gets at most the rubric's 15 deg; a limb modelled
         // bent keeps its bend.
         let body = &c.parts[body_index(c, &lo)?].mesh;
-        let straight = modelled_bend(body, pa, pc, dir, h).is_none_or(|m| m <= STRAIGHT_DEG);
+        let straight = modelled_bend(body, pa, pc, dir, h).map_or(true, |m| m <= STRAIGHT_DEG);
         let max = if straight { STRAIGHT_DEG } else { MAX_BEND_DEG };
         let nb = prebend(pa, pb, pc, dir, max);
         let l = lm.points.get_mut(&format!("{b}_l")).unwrap();

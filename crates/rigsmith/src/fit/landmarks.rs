@@ -591,7 +591,7 @@ impl<'a> Side<'a> {
             let mut best: Option<Loop> = None;
             while self.y(f) < self.floor + 0.5 * (crotch_y - self.floor) {
                 if let Some(l) = self.leg_loop(self.y(f)) {
-                    if best.as_ref().is_none_or(|b| l.perimeter < b.perimeter) {
+                    if best.as_ref().map_or(true, |b| l.perimeter < b.perimeter) {
                         best = Some(l);
                     }
                 }
@@ -1433,7 +1433,7 @@ fn eye_sockets(
                     .copied()
                     .fold(f32::NEG_INFINITY, f32::max);
                 let d = inner.min(outer) - zb[i];
-                if d.is_finite() && best[si].is_none_or(|b| d > b.1) {
+                if d.is_finite() && best[si].map_or(true, |b| d > b.1) {
                     let x = cx + sgn * (i as f32 + 0.5) * bw;
                     best[si] = Some((Vec3::new(x, y, zb[i]), d));
                 }

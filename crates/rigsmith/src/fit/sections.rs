@@ -294,7 +294,7 @@ fn stitch(chains: Vec<(Vec<Vec3>, bool)>) -> Vec<(Vec<Vec3>, bool)> {
                     let reach = tol.min(0.25 * (polyline(&pts) + polyline(q)));
                     for (rev, e) in [(false, q[0]), (true, q[q.len() - 1])] {
                         let d = (e - end).length();
-                        if d <= reach && best.is_none_or(|b| d < b.0) {
+                        if d <= reach && best.map_or(true, |b| d < b.0) {
                             best = Some((d, j, rev));
                         }
                     }

@@ -127,7 +127,7 @@ impl LegWeb {
                 let side = usize::from(to_rest.transform_point3(0.5 * (a + b)).x < 0.0);
                 let q = closest_on_segment(p, a, b);
                 let d = (q - p).length();
-                if best[side].is_none_or(|(_, _, bd)| d < bd) {
+                if best[side].map_or(true, |(_, _, bd)| d < bd) {
                     best[side] = Some((q, r, d));
                 }
             }

@@ -42,6 +42,10 @@ struct RestJoint {
     groups: Vec<String>,
 }
 
+/// A collider at rest for the hit radii: its group, its axis and radius (spheres and
+/// capsules) or its point and normal (planes), world, metres.
+type RestShape = (String, Option<(Vec3, Vec3, f32)>, Option<(Vec3, Vec3)>);
+
 /// A collider's axis (`a`, `b`, equal for a sphere) and radius at rest, metres; `None`
 /// for planes.
 fn axis(skel: &Skeleton, bone: &str, shape: &ColliderShape) -> Option<(Vec3, Vec3, f32)> {
@@ -109,7 +113,7 @@ pub fn clear_rest_pose(sc: &mut Sidecar, skel: &Skeleton) -> Vec<String> {
         }
     }
     // Hit radii: each joint's rest clearance from the (shrunk) colliders of its groups.
-    let shapes: Vec<(String, Option<(Vec3, Vec3, f32)>, Option<(Vec3, Vec3)>)> = sc
+    let shapes: Vec<RestShape> = sc
         .colliders
         .iter()
         .filter(|c| !c.inside)
