@@ -1,7 +1,7 @@
 //! Tests of `rigsmith simulate` and `rigsmith vrm`, and the VRM loaded by the reference
 //! runtime (`@pixiv/three-vrm`, through `scripts/three-vrm-load.mjs`).
 
-use crate::common::{assert_ok, repo_root, rigsmith, skirted_mannequin};
+use crate::common::{assert_ok, rigsmith, skirted_mannequin};
 
 #[test]
 fn simulate_reports_json_and_passes_on_the_mannequin() {
@@ -39,33 +39,12 @@ fn vrm_export_loads_in_three_vrm() {
     let out = rigsmith(&["vrm", m.to_str().unwrap(), "-o", vrm.to_str().unwrap()]);
     assert_ok(&out);
     assert!(dir.path().join("m.rig.json").exists());
-    let script = repo_root().join("scripts/three-vrm-load.mjs");
-    let modules = repo_root().join("scripts/node_modules/@pixiv/three-vrm");
-    let ci = std::env::var_os("CI").is_some();
-    let node = std::process::Command::new("node")
-        .arg(&script)
-        .arg(&vrm)
-        .output();
-    match node {
-        Ok(o) if modules.exists() => {
-            assert!(
-                o.status.success(),
-                "{}\n{}",
-                String::from_utf8_lossy(&o.stdout),
-                String::from_utf8_lossy(&o.stderr)
-            );
-            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-            assert_eq!(v["finite"], true);
-            assert!(v["humanBones"].as_array().unwrap().len() >= 15);
-            assert!(v["joints"].as_u64().unwrap() > 50, "{v}");
-            assert!(v["colliders"].as_u64().unwrap() >= 5, "{v}");
-            assert!(v["maxTailTravel"].as_f64().unwrap() > 0.01, "{v}");
-        }
-        _ => assert!(
-            !ci,
-            "node or scripts/node_modules (@pixiv/three-vrm) missing: run npm install in scripts/"
-        ),
-    }
+    let v = crate::vrm::node_env("three-vrm-load.mjs", &vrm, &[]);
+    assert_eq!(v["finite"], true);
+    assert!(v["humanBones"].as_array().unwrap().len() >= 15);
+    assert!(v["joints"].as_u64().unwrap() > 50, "{v}");
+    assert!(v["colliders"].as_u64().unwrap() >= 5, "{v}");
+    assert!(v["maxTailTravel"].as_f64().unwrap() > 0.1, "{v}");
 }
 
 #[test]
@@ -153,28 +132,6 @@ fn simulate_drives_the_body_with_a_gltf_animation() {
     );
 }
 
-/// Runs `scripts/three-vrm-load.mjs` on `vrm` with joint positions and returns its JSON.
-fn three_vrm_positions(vrm: &std::path::Path) -> serde_json::Value {
-    let modules = repo_root().join("scripts/node_modules/@pixiv/three-vrm");
-    let out = std::process::Command::new("node")
-        .arg(repo_root().join("scripts/three-vrm-load.mjs"))
-        .arg(vrm)
-        .env("THREE_VRM_POSITIONS", "1")
-        .output();
-    match out {
-        Ok(o) if modules.exists() => {
-            assert!(
-                o.status.success(),
-                "{}\n{}",
-                String::from_utf8_lossy(&o.stdout),
-                String::from_utf8_lossy(&o.stderr)
-            );
-            serde_json::from_slice(&o.stdout).unwrap()
-        }
-        _ => panic!("node or scripts/node_modules missing: run npm ci in scripts/"),
-    }
-}
-
 #[test]
 fn the_vrm_model_matches_three_vrm_on_the_exported_file() {
     use rigsmith::parts::{self, Motion, Sidecar, SpringModel};
@@ -189,7 +146,7 @@ fn the_vrm_model_matches_three_vrm_on_the_exported_file() {
     ]));
     // three-vrm sways the hips for 1 s at 60 Hz; rigsmith's VRM runtime model plays the
     // same motion on the same file and sidecar.
-    let three = three_vrm_positions(&vrm);
+    let three = crate::vrm::node_env("three-vrm-load.mjs", &vrm, &[("THREE_VRM_POSITIONS", "1")]);
     assert!(three["maxTailTravel"].as_f64().unwrap() > 0.1, "{three}");
     let c = rigsmith::io::read_character(&vrm).unwrap();
     let sc = Sidecar::read(&parts::sidecar_path(&vrm)).unwrap();

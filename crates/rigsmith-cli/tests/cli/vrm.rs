@@ -13,10 +13,21 @@ use crate::common::repo_root;
 /// Runs a Node script of `scripts/` on `file` and parses its JSON (panics, naming what
 /// to install, when node or the scripts' modules are missing).
 fn node(script: &str, file: &std::path::Path) -> serde_json::Value {
+    node_env(script, file, &[])
+}
+
+/// Runs `scripts/SCRIPT` on `file` under Node with extra environment variables and
+/// returns the JSON it prints; fails when Node or the scripts' modules are missing.
+pub(crate) fn node_env(
+    script: &str,
+    file: &std::path::Path,
+    env: &[(&str, &str)],
+) -> serde_json::Value {
     let modules = repo_root().join("scripts/node_modules/@pixiv/three-vrm");
     let out = std::process::Command::new("node")
         .arg(repo_root().join("scripts").join(script))
         .arg(file)
+        .envs(env.iter().copied())
         .output();
     match out {
         Ok(o) if modules.exists() => {
