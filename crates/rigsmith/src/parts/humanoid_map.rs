@@ -4,9 +4,11 @@
 //! Two routes, the names first:
 //!
 //! 1. **Template names.** A skeleton that uses the names of one of rigsmith's templates
-//!    (`vrm`, `game`, `basic`, `mixamo`, see [`crate::fit::humanoid_map`]) is mapped by
+//!    (`vrm`, `game`, `basic`, `mixamo`, see [`crate::fit::humanoid_map`]; a namespace
+//!    such as `mixamorig1:` is ignored when the name is unique without it) is mapped by
 //!    them, when that map has every required bone, is a valid VRM hierarchy and its
-//!    left bones lie on the character's left (+X).
+//!    left bones lie on the character's left (+X); optional bones the names leave out
+//!    (a `basic` rig's fingers) come from the structure where they fit.
 //! 2. **Structure and geometry**, names as hints, for every other skeleton (MakeHuman's
 //!    `default` and `cmu_mb`, Quaternius, Blender exports...), the way a rigger reads a
 //!    rig:
@@ -25,7 +27,10 @@
 //!      the hand, twist segments removed (a `twist`/`roll` token, or a bone named like
 //!      its parent plus a number that continues its parent's line, as `upperarm02.L`),
 //!      give the lower arm (last), the upper arm (the one before) and the shoulder
-//!      (the first, when there are three or more);
+//!      (the first, when there are three or more). Five or more bones there mean twist
+//!      segments whose names do not say so: the elbow is then the joint past the
+//!      first two that bends most, the upper arm the first bone of the straight run
+//!      (within 12 degrees) before it (a straight T-pose arm gives no such clue);
 //!    * the **spine** is the path from the hips to the bone the arms hang from: bones
 //!      whose head is within 5 % of the hips-to-neck rise above the hips are part of
 //!      the pelvis and skipped; of the rest the first is `spine`, with two `chest` is
@@ -38,9 +43,12 @@
 //!      `thumb`, `index`, `middle`, `ring`, `pinky`/`little` is that finger; a hand of
 //!      five unnamed branches has its thumb found as the branch splaying most from the
 //!      others and the rest ordered by distance from the thumb's tip (index nearest).
-//!      The last three bones of a finger are its proximal, intermediate and distal
-//!      (a metacarpal before them stays unmapped); a thumb's are metacarpal, proximal
-//!      and distal (two bones: proximal, distal);
+//!      A finger's first bone is a metacarpal when its head sits by the wrist (nearer
+//!      than half way to the next joint): a finger skips it, then maps proximal,
+//!      intermediate and distal (a fourth bone, Mixamo's end bone, stays out); a
+//!      thumb maps metacarpal, proximal and distal from its first bone (two bones:
+//!      metacarpal and proximal when the first sits by the wrist, else proximal and
+//!      distal);
 //!    * **eyes and jaw** when named clearly (`eye`, `jaw`) below the head.
 //!
 //!    Sides come from positions (+X is the character's left), never from names, so a
@@ -64,7 +72,7 @@ use glam::Vec3;
 use crate::error::{Error, Result};
 use crate::fit::{humanoid_map, Template};
 use crate::io::vrm_write::REQUIRED_BONES;
-use crate::model::naming::{cosmetic_class, tokens};
+use crate::model::naming::{cosmetic_class, strip_namespace, tokens};
 use crate::model::Skeleton;
 
 /// VRM 1.0 humanoid bone -> its parent in the VRM humanoid hierarchy (`hips` has none).
@@ -278,7 +286,7 @@ pub fn map_humanoid(skel: &Skeleton) -> HumanoidMap {
     ] {
         let present: BTreeMap<String, String> = humanoid_map(t)
             .into_iter()
-            .filter(|(_, b)| skel.find(b).is_some())
+            .filter_map(|(v, b)| find_by_name(skel, &b).map(|i| (v, skel.bones[i].name.clone())))
             .collect();
         if present.len() > best.as_ref().map_or(0, |(_, m)| m.len()) {
             best = Some((t, present));
@@ -294,9 +302,31 @@ pub fn map_humanoid(skel: &Skeleton) -> HumanoidMap {
                 template_name(*t),
                 m.len()
             ));
+            let mut bones = m.clone();
+            let mut routes: BTreeMap<String, Route> =
+                m.keys().map(|k| (k.clone(), Route::Template(*t))).collect();
+            // Optional bones the names leave out (fingers of a `basic` rig, eyes),
+            // from the structure where they keep the hierarchy valid.
+            let st = structure_map(skel);
+            let extra: BTreeMap<String, String> = st
+                .slots
+                .iter()
+                .map(|(k, &i)| (k.to_string(), skel.bones[i].name.clone()))
+                .collect();
+            let filled = fill(skel, &mut bones, &extra);
+            if !filled.is_empty() {
+                for k in &filled {
+                    routes.insert(k.clone(), Route::Structure);
+                }
+                notes.push(format!(
+                    "{} more from the skeleton's structure: {}",
+                    filled.len(),
+                    filled.join(", ")
+                ));
+            }
             return HumanoidMap {
-                routes: m.keys().map(|k| (k.clone(), Route::Template(*t))).collect(),
-                bones: m.clone(),
+                routes,
+                bones,
                 notes,
                 problem: None,
             };
@@ -340,18 +370,9 @@ pub fn map_humanoid(skel: &Skeleton) -> HumanoidMap {
     // Fill slots the structure left empty from the template, where they fit.
     if let Some((t, m)) = best {
         if sides_agree(skel, &m) {
-            let mut filled = Vec::new();
-            for (k, b) in &m {
-                if bones.contains_key(k) || bones.values().any(|x| x == b) {
-                    continue;
-                }
-                bones.insert(k.clone(), b.clone());
-                if hierarchy_problems(skel, &bones).is_empty() {
-                    routes.insert(k.clone(), Route::Template(t));
-                    filled.push(k.clone());
-                } else {
-                    bones.remove(k);
-                }
+            let filled = fill(skel, &mut bones, &m);
+            for k in &filled {
+                routes.insert(k.clone(), Route::Template(t));
             }
             if !filled.is_empty() {
                 notes.push(format!(
@@ -382,6 +403,50 @@ pub fn map_humanoid(skel: &Skeleton) -> HumanoidMap {
         notes,
         problem,
     }
+}
+
+/// Adds to `bones` each entry of `extra` whose slot is empty and whose bone is unused,
+/// when the map stays a valid VRM hierarchy; returns the slots added.
+fn fill(
+    skel: &Skeleton,
+    bones: &mut BTreeMap<String, String>,
+    extra: &BTreeMap<String, String>,
+) -> Vec<String> {
+    let mut filled = Vec::new();
+    for (k, b) in extra {
+        if bones.contains_key(k) || bones.values().any(|x| x == b) {
+            continue;
+        }
+        bones.insert(k.clone(), b.clone());
+        if hierarchy_problems(skel, bones).is_empty() {
+            filled.push(k.clone());
+        } else {
+            bones.remove(k);
+        }
+    }
+    filled
+}
+
+/// The bone named `name`, else, for a namespaced template name (`mixamorig:Hips`), the
+/// only bone in another namespace with the same name (`mixamorig1:Hips`). A bare
+/// `Hips` does not match: CMU's BVH names are Mixamo's without the namespace, and
+/// the structure maps them better (its `LowerBack` is the spine).
+fn find_by_name(skel: &Skeleton, name: &str) -> Option<usize> {
+    if let Some(i) = skel.find(name) {
+        return Some(i);
+    }
+    if !name.contains(':') {
+        return None;
+    }
+    let want = strip_namespace(name);
+    let mut hits = skel
+        .bones
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.name.contains(':') && strip_namespace(&b.name) == want)
+        .map(|(i, _)| i);
+    let first = hits.next()?;
+    hits.next().is_none().then_some(first)
 }
 
 fn template_name(t: Template) -> &'static str {
@@ -481,7 +546,8 @@ impl Ctx<'_> {
     }
 
     /// A twist/roll segment: a `twist`/`roll` token, or named like its parent plus a
-    /// number and continuing the parent's line within 20 degrees.
+    /// number (a name stem at most four bones share, sides counted) and continuing the
+    /// parent's line within 20 degrees.
     fn is_twist(&self, i: usize) -> bool {
         if self.has(i, "twist") || self.has(i, "roll") {
             return true;
@@ -489,7 +555,16 @@ impl Ctx<'_> {
         let Some(p) = self.skel.bones[i].parent else {
             return false;
         };
-        if self.stem(i) != self.stem(p) || self.stem(i).is_empty() {
+        let stem = self.stem(i);
+        if stem != self.stem(p) || stem.is_empty() {
+            return false;
+        }
+        // A stem shared by many bones (`Bone.001`, `finger1-2.L`) says nothing.
+        let shared = (0..self.skel.len())
+            .filter(|&k| self.stem(k) == stem)
+            .take(5)
+            .count();
+        if shared > 4 {
             return false;
         }
         let a = self.heads[i] - self.heads[p];
@@ -884,12 +959,45 @@ fn arm(
         ));
     }
     let slot = |s: &str| -> &'static str { leak_slot(side, s) };
+    // Up to four bones: shoulder(s), upper arm, lower arm. More means twist segments
+    // whose names do not say so: the elbow is then the joint that bends most past the
+    // first two, the upper arm the first of the straight run before it.
+    let (lower, upper) = if before.len() <= 4 {
+        (before.len() - 1, before.len() - 2)
+    } else {
+        let joint = |k: usize| {
+            if k == before.len() {
+                cx.heads[hand]
+            } else {
+                cx.heads[before[k]]
+            }
+        };
+        let bend = |k: usize| {
+            let a = (joint(k) - joint(k - 1)).normalize_or_zero();
+            let b = (joint(k + 1) - joint(k)).normalize_or_zero();
+            a.dot(b).clamp(-1.0, 1.0).acos().to_degrees()
+        };
+        let e = (2..before.len())
+            .max_by(|&a, &b| bend(a).total_cmp(&bend(b)).then(b.cmp(&a)))
+            .expect("five or more bones");
+        let mut u = e - 1;
+        while u >= 2 && bend(u) < 12.0 {
+            u -= 1;
+        }
+        notes.push(format!(
+            "{side} arm: {} bones between the trunk and the hand: elbow at {} (bends {:.0} degrees)",
+            before.len(),
+            cx.skel.bones[before[e]].name,
+            bend(e)
+        ));
+        (e, u)
+    };
     let mut out = vec![
         (slot("Hand"), hand),
-        (slot("LowerArm"), before[before.len() - 1]),
-        (slot("UpperArm"), before[before.len() - 2]),
+        (slot("LowerArm"), before[lower]),
+        (slot("UpperArm"), before[upper]),
     ];
-    if before.len() >= 3 {
+    if upper >= 1 {
         out.push((slot("Shoulder"), before[0]));
     }
     let skipped: Vec<usize> = path[..hk]
@@ -979,22 +1087,26 @@ fn arm(
     for (ci, w) in which.iter().enumerate() {
         let Some(f) = *w else { continue };
         let ch = &chains[ci];
-        let segs: &[&str] = if f == 0 {
+        // A first bone whose head sits by the wrist (nearer than half way to the next
+        // joint) is a metacarpal: a finger skips it, a thumb maps it. Past three
+        // segments the rest is an end bone.
+        let wrist = cx.heads[hand];
+        let metacarpal = ch.len() >= 2
+            && (cx.heads[ch[0]] - wrist).length() < 0.5 * (cx.heads[ch[1]] - wrist).length();
+        let (segs, start): (&[&str], usize) = if f == 0 {
             match ch.len() {
-                1 => &["Proximal"],
-                2 => &["Proximal", "Distal"],
-                _ => &["Metacarpal", "Proximal", "Distal"],
+                1 => (&["Proximal"], 0),
+                2 if metacarpal => (&["Metacarpal", "Proximal"], 0),
+                2 => (&["Proximal", "Distal"], 0),
+                _ => (&["Metacarpal", "Proximal", "Distal"], 0),
             }
         } else {
-            match ch.len() {
-                1 => &["Proximal"],
-                2 => &["Proximal", "Intermediate"],
-                _ => &["Proximal", "Intermediate", "Distal"],
-            }
+            let s = usize::from(metacarpal);
+            let all: &[&str] = &["Proximal", "Intermediate", "Distal"];
+            (&all[..(ch.len() - s).min(3)], s)
         };
-        let start = ch.len() - segs.len();
-        for (s, &b) in segs.iter().zip(&ch[start..]) {
-            out.push((leak_slot(side, &format!("{}{s}", FINGERS[f])), b));
+        for (seg, &b) in segs.iter().zip(&ch[start..]) {
+            out.push((leak_slot(side, &format!("{}{seg}", FINGERS[f])), b));
         }
     }
     Ok(out)

@@ -459,3 +459,112 @@ fn prepare_maps_the_humanoid_and_keeps_a_quadruped_preparable() {
         p.notes
     );
 }
+
+/// `s` with every bone renamed `b000`, `b001`...: names that say nothing.
+fn anonymous(s: &Skeleton) -> Skeleton {
+    let mut t = s.clone();
+    for (i, b) in t.bones.iter_mut().enumerate() {
+        b.name = format!("b{i:03}");
+    }
+    t
+}
+
+/// `map` with bone names replaced by their index in `s`.
+fn by_index(s: &Skeleton, map: &BTreeMap<String, String>) -> BTreeMap<String, usize> {
+    map.iter()
+        .map(|(k, b)| (k.clone(), s.find(b).unwrap()))
+        .collect()
+}
+
+#[test]
+fn names_that_say_nothing_map_from_positions_alone() {
+    // game_engine: all 52 bones, the same as its names give (head by branching, the
+    // five fingers by position).
+    let s = corpus_skeleton("game_engine");
+    let named = by_index(&s, &map_humanoid(&s).bones);
+    let a = anonymous(&s);
+    let m = map_humanoid(&a);
+    complete_and_valid(&a, &m, "anonymous game_engine");
+    assert_eq!(by_index(&a, &m.bones), named);
+    // default: the same bones as with its names except the eyes and the jaw, which
+    // are only mapped when named (the arms' unnamed twist segments are told from the
+    // elbow's bend in the A pose).
+    let s = corpus_skeleton("default");
+    let mut named = by_index(&s, &map_humanoid(&s).bones);
+    for k in ["leftEye", "rightEye", "jaw"] {
+        named.remove(k);
+    }
+    let a = anonymous(&s);
+    let m = map_humanoid(&a);
+    complete_and_valid(&a, &m, "anonymous default");
+    assert_eq!(by_index(&a, &m.bones), named);
+    assert_eq!(named.len(), 50);
+}
+
+#[test]
+fn finger_end_bones_and_namespaces_do_not_shift_the_map() {
+    // Mixamo-style end bones past each fingertip (anonymous names, so the structure
+    // maps them): the fingers keep their three real bones.
+    let s = anonymous(&corpus_skeleton("game_engine"));
+    let want = map_humanoid(&s).bones;
+    let mut t = s.clone();
+    let tips: Vec<usize> = want
+        .iter()
+        .filter(|(k, _)| k.ends_with("Distal"))
+        .map(|(_, b)| t.find(b).unwrap())
+        .collect();
+    for (k, &tip) in tips.iter().enumerate() {
+        let b = &t.bones[tip];
+        let d = b.tail - b.head;
+        let end = Bone::new(format!("e{k:02}"), Some(tip), b.tail, b.tail + d);
+        t.bones.push(end);
+    }
+    assert_eq!(tips.len(), 10);
+    let m = map_humanoid(&t);
+    complete_and_valid(&t, &m, "end bones");
+    assert_eq!(m.bones, want);
+    // A second Mixamo character's namespace (`mixamorig7:`) still reads by name.
+    let mut s = corpus_skeleton("mixamo");
+    for b in &mut s.bones {
+        b.name = b.name.replace("mixamorig:", "mixamorig7:");
+    }
+    let m = map_humanoid(&s);
+    complete_and_valid(&s, &m, "mixamorig7");
+    assert!(m
+        .routes
+        .values()
+        .all(|r| *r == Route::Template(Template::Mixamo)));
+    assert_eq!(m.bones["leftHand"], "mixamorig7:LeftHand");
+    assert_eq!(m.bones.len(), 52);
+}
+
+#[test]
+fn template_names_without_fingers_get_them_from_the_structure() {
+    // game_engine with its finger bones renamed: the `game` names give the 22 body
+    // bones, the structure the 30 finger bones.
+    let mut s = corpus_skeleton("game_engine");
+    let full = map_humanoid(&s).bones;
+    for (i, b) in s.bones.iter_mut().enumerate() {
+        if ["thumb", "index", "middle", "ring", "pinky"]
+            .iter()
+            .any(|f| b.name.starts_with(f))
+        {
+            b.name = format!("digit_{i:02}");
+        }
+    }
+    let m = map_humanoid(&s);
+    complete_and_valid(&s, &m, "fingers renamed");
+    assert_eq!(m.bones.len(), 52);
+    let fingers = m
+        .routes
+        .iter()
+        .filter(|(_, r)| **r == Route::Structure)
+        .count();
+    assert_eq!(fingers, 30, "{:?}", m.routes);
+    // The same bones as the full names give.
+    let named = corpus_skeleton("game_engine");
+    for (k, b) in &full {
+        let i = named.find(b).unwrap();
+        assert_eq!(m.bones[k], s.bones[i].name, "{k}");
+    }
+}
