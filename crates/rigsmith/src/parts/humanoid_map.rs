@@ -13,8 +13,10 @@
 //!    `default` and `cmu_mb`, Quaternius, Blender exports...), the way a rigger reads a
 //!    rig:
 //!    * the **hips** are where the two leg branches and the spine branch meet: the
-//!      nearest common ancestor of the lowest joint on each side and the highest joint
-//!      of the body's centre line (the top of the head);
+//!      nearest common ancestor of the lowest joint on each side (of the joints within
+//!      0.05 H of the floor there, the deepest in the hierarchy: an IK foot target
+//!      under the root is not a leg) and the highest joint of the body's centre line
+//!      (the top of the head);
 //!    * each **leg** is the path from the hips down to the lowest joint on its side:
 //!      the upper leg is the first bone on it that runs downward (a sideways hip helper
 //!      such as MakeHuman's `pelvis.L` or CMU's `LHipJoint` is skipped), the foot the
@@ -633,11 +635,26 @@ pub fn structure_map(skel: &Skeleton) -> StructureMap {
     cx.floor = floor;
     cx.h = (cx.heads[top].y - floor).max(f32::MIN_POSITIVE);
     let h = cx.h;
-    // Lowest joint on each side.
+    // Lowest joint on each side; of the joints within 0.05 H of it the deepest in the
+    // hierarchy, so an IK foot target hanging from the root beside the real foot
+    // (Unreal's `ik_foot_l`) is not taken for the end of the leg.
+    let depth = skel.depths();
     let lowest = |sign: f32| {
-        (0..n)
+        let side: Vec<usize> = (0..n)
             .filter(|&i| in_main[i] && !cx.cosmetic[i] && cx.heads[i].x * sign > 0.02 * h)
-            .min_by(|&a, &b| cx.heads[a].y.total_cmp(&cx.heads[b].y).then(a.cmp(&b)))
+            .collect();
+        let min_y = side
+            .iter()
+            .map(|&i| cx.heads[i].y)
+            .fold(f32::INFINITY, f32::min);
+        side.into_iter()
+            .filter(|&i| cx.heads[i].y <= min_y + 0.05 * h)
+            .min_by(|&a, &b| {
+                depth[b]
+                    .cmp(&depth[a])
+                    .then(cx.heads[a].y.total_cmp(&cx.heads[b].y))
+                    .then(a.cmp(&b))
+            })
     };
     let (Some(fl), Some(fr)) = (lowest(1.0), lowest(-1.0)) else {
         out.problems.push(
@@ -843,7 +860,6 @@ pub fn structure_map(skel: &Skeleton) -> StructureMap {
         let below: Vec<usize> = (0..n)
             .filter(|&i| skel.is_ancestor(head, i) && i != head)
             .collect();
-        let depth = skel.depths();
         let mut below = below;
         below.sort_by_key(|&i| (depth[i], i));
         let eye = |sign: f32| {

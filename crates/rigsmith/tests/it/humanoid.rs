@@ -568,3 +568,27 @@ fn template_names_without_fingers_get_them_from_the_structure() {
         assert_eq!(m.bones[k], s.bones[i].name, "{k}");
     }
 }
+
+#[test]
+fn ik_foot_targets_under_the_root_are_not_legs() {
+    // Unnamed game_engine bones plus IK foot targets hanging from the root at the
+    // balls of the feet, 1 mm lower: the legs still end at the real feet.
+    let s = anonymous(&corpus_skeleton("game_engine"));
+    let want = map_humanoid(&s).bones;
+    let mut t = s.clone();
+    for (k, v) in ["leftToes", "rightToes"].iter().enumerate() {
+        let ball = &t.bones[t.find(&want[*v]).unwrap()];
+        let (h, tail) = (ball.head - Vec3::Y * 0.001, ball.tail - Vec3::Y * 0.001);
+        t.bones.push(Bone::new(format!("ik{k}"), Some(0), h, tail));
+    }
+    assert!(t.bones[0].parent.is_none());
+    let m = map_humanoid(&t);
+    complete_and_valid(&t, &m, "IK targets");
+    assert_eq!(m.bones, want);
+    // The positive control: with the IK target as the only low joint (the real feet
+    // cut off at the ankle), the map is refused instead of going through the root.
+    let mut u = without_subtree(&t, &want["leftFoot"]);
+    u = without_subtree(&u, &want["rightFoot"]);
+    let m = map_humanoid(&u);
+    assert!(m.missing_required().contains(&"leftFoot"), "{:?}", m.bones);
+}
