@@ -43,8 +43,10 @@
 //!      branches in two; the neck is the first bone when it is not the head;
 //!    * **fingers** are the hand's branches, each followed to its tip: a finger named
 //!      `thumb`, `index`, `middle`, `ring`, `pinky`/`little` is that finger; a hand of
-//!      five unnamed branches has its thumb found as the branch splaying most from the
-//!      others and the rest ordered by distance from the thumb's tip (index nearest).
+//!      five unnamed branches has its thumb found as the branch whose base is nearest
+//!      the wrist (the thumb's carpometacarpal joint; the others start at the
+//!      knuckles, past a metacarpal bone when there is one) and the rest ordered by
+//!      distance from the thumb's tip (index nearest).
 //!      A finger's first bone is a metacarpal when its head sits by the wrist (nearer
 //!      than half way to the next joint): a finger skips it, then maps proximal,
 //!      intermediate and distal (a fourth bone, Mixamo's end bone, stays out); a
@@ -547,7 +549,10 @@ impl Ctx<'_> {
             .join("_")
     }
 
-    /// A twist/roll segment: a `twist`/`roll` token, or named like its parent plus a
+    /// A twist/roll segment: a `twist`/`roll` token; or a bone lying along its parent
+    /// (head on the parent's segment before 90 % of its length, within 5 % of its
+    /// length off its axis, pointing its way within 20 degrees: rigsmith's and
+    /// Unreal's twist bones beside the forearm); or named like its parent plus a
     /// number (a name stem at most four bones share, sides counted) and continuing the
     /// parent's line within 20 degrees.
     fn is_twist(&self, i: usize) -> bool {
@@ -557,6 +562,19 @@ impl Ctx<'_> {
         let Some(p) = self.skel.bones[i].parent else {
             return false;
         };
+        let pb = &self.skel.bones[p];
+        let axis = pb.tail - pb.head;
+        let len2 = axis.length_squared();
+        let own = self.skel.bones[i].tail - self.heads[i];
+        if len2 > 0.0 && own.length() > 0.0 {
+            let rel = self.heads[i] - pb.head;
+            let t = rel.dot(axis) / len2;
+            let off = (rel - axis * t).length();
+            let along = own.normalize().dot(axis.normalize()) > 0.94;
+            if (-0.05..0.9).contains(&t) && off < 0.05 * len2.sqrt() && along {
+                return true;
+            }
+        }
         let stem = self.stem(i);
         if stem != self.stem(p) || stem.is_empty() {
             return false;
@@ -1060,19 +1078,21 @@ fn arm(
     }
     if which.iter().all(|w| w.is_none()) && chains.len() == 5 {
         let wrist = cx.heads[hand];
-        let dir = |ch: &Vec<usize>| {
-            let last = *ch.last().expect("chain");
-            (cx.skel.bones[last].tail - wrist).normalize_or_zero()
+        // The thumb's base (its carpometacarpal joint) is by the wrist; the other
+        // fingers start at the knuckles, past a metacarpal bone when there is one.
+        // (Tried first: the branch furthest to the front of the hand, and the one
+        // splaying most: both took the little finger of rigsmith's T-pose fit.)
+        let base = |i: usize| {
+            let ch = &chains[i];
+            let k = usize::from(
+                ch.len() >= 2
+                    && (cx.heads[ch[0]] - wrist).length()
+                        < 0.5 * (cx.heads[ch[1]] - wrist).length(),
+            );
+            (cx.heads[ch[k]] - wrist).length()
         };
-        let dirs: Vec<Vec3> = chains.iter().map(dir).collect();
         let thumb = (0..5)
-            .max_by(|&a, &b| {
-                let splay = |i: usize| {
-                    let others: Vec3 = (0..5).filter(|&j| j != i).map(|j| dirs[j]).sum();
-                    -dirs[i].dot(others.normalize_or_zero())
-                };
-                splay(a).total_cmp(&splay(b)).then(b.cmp(&a))
-            })
+            .min_by(|&a, &b| base(a).total_cmp(&base(b)).then(a.cmp(&b)))
             .expect("five");
         let thumb_tip = cx.heads[*chains[thumb].last().expect("chain")];
         let mut rest: Vec<usize> = (0..5).filter(|&i| i != thumb).collect();

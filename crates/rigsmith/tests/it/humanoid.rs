@@ -592,3 +592,40 @@ fn ik_foot_targets_under_the_root_are_not_legs() {
     let m = map_humanoid(&u);
     assert!(m.missing_required().contains(&"leftFoot"), "{:?}", m.bones);
 }
+
+#[test]
+fn fitted_mannequins_in_t_and_a_pose_map_from_structure_alone() {
+    use rigsmith::fit::{fit, FitOptions};
+    use rigsmith::mannequin::{self, MannequinOptions, Pose};
+    // rigsmith's own fit (game names, two twist bones per limb segment), names
+    // removed: the straight arms of the T pose and the bent ones of the A pose.
+    for pose in [Pose::T, Pose::A] {
+        let c = mannequin::build(&MannequinOptions {
+            pose,
+            ..Default::default()
+        });
+        let r = fit(
+            &c,
+            &FitOptions {
+                twist: 2,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let s = &r.skeleton;
+        let named = map_humanoid(s);
+        complete_and_valid(s, &named, "fitted mannequin");
+        let want = by_index(s, &named.bones);
+        let a = anonymous(s);
+        let m = map_humanoid(&a);
+        complete_and_valid(&a, &m, "anonymous fitted mannequin");
+        let got = by_index(&a, &m.bones);
+        let wrong: Vec<(&String, &usize, Option<&usize>)> = want
+            .iter()
+            .filter(|(k, v)| got.get(*k) != Some(v))
+            .map(|(k, v)| (k, v, got.get(k)))
+            .collect();
+        assert!(wrong.is_empty(), "{pose:?}: {wrong:?} {:?}", m.notes);
+        assert_eq!(got.len(), want.len(), "{pose:?}");
+    }
+}
