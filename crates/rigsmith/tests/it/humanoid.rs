@@ -629,3 +629,22 @@ fn fitted_mannequins_in_t_and_a_pose_map_from_structure_alone() {
         assert_eq!(got.len(), want.len(), "{pose:?}");
     }
 }
+
+#[test]
+fn parts_roles_take_the_trunk_from_the_humanoid_map() {
+    // MakeHuman's default rig names no hips, and `pelvis.L` (a token `pelvis` on the
+    // left) is the left leg's hip helper: the roles (where skirts hang, where the
+    // waist collider rides) come from the skeleton's humanoid map.
+    let s = corpus_skeleton("default");
+    let r = parts::Roles::find(&s, None);
+    let name = |i: Option<usize>| i.map(|i| s.bones[i].name.as_str());
+    assert_eq!(name(r.hips), Some("root"));
+    assert_eq!(name(r.upper_leg[0]), Some("upperleg01.L"));
+    assert_eq!(name(r.lower_leg[1]), Some("lowerleg01.R"));
+    assert_eq!(name(r.upper_arm[0]), Some("upperarm01.L"));
+    assert!(r.is_leg(s.find("upperleg02.L").unwrap()));
+    // The clean twin: game_engine's roles by name are the same as by its map.
+    let g = corpus_skeleton("game_engine");
+    let r = parts::Roles::find(&g, None);
+    assert_eq!(r.hips.map(|i| g.bones[i].name.as_str()), Some("pelvis"));
+}
