@@ -875,10 +875,9 @@ pub fn structure_map(skel: &Skeleton) -> StructureMap {
         }
         out.slots.insert("head", head);
         // Eyes and jaw, when named clearly, below the head.
-        let below: Vec<usize> = (0..n)
+        let mut below: Vec<usize> = (0..n)
             .filter(|&i| skel.is_ancestor(head, i) && i != head)
             .collect();
-        let mut below = below;
         below.sort_by_key(|&i| (depth[i], i));
         let eye = |sign: f32| {
             below.iter().copied().find(|&i| {
@@ -899,7 +898,7 @@ pub fn structure_map(skel: &Skeleton) -> StructureMap {
             out.slots.insert("jaw", j);
         }
     }
-    // Shoulders need a parent slot: upperChest, chest or spine.
+    // The arms, once the spine has its slots.
     for (k, v) in arm_slots {
         out.slots.insert(k, v);
     }
