@@ -34,10 +34,11 @@
 //!      first two that bends most, the upper arm the first bone of the straight run
 //!      (within 12 degrees) before it (a straight T-pose arm gives no such clue);
 //!    * the **spine** is the path from the hips to the bone the arms hang from: bones
-//!      whose head is within 5 % of the hips-to-neck rise above the hips are part of
-//!      the pelvis and skipped; of the rest the first is `spine`, with two `chest` is
+//!      at its bottom whose head is not above the hips or starts where a leg branch
+//!      starts (MakeHuman's `spine05` shares its head with `pelvis.L`) are part of the
+//!      pelvis and skipped; of the rest the first is `spine`, with two `chest` is
 //!      the second, with three or more `upperChest` is the last (the one below the
-//!      neck) and `chest` the one nearest 40 % of the rise (the ribcage);
+//!      neck) and `chest` the one below it (the ribcage's lower half);
 //!    * **neck and head** are on the path from there to the top: a centre bone named
 //!      `head` is the head, else the first bone past the first that ends the path or
 //!      branches in two; the neck is the first bone when it is not the head;
@@ -816,16 +817,19 @@ pub fn structure_map(skel: &Skeleton) -> StructureMap {
         return out;
     }
     let frac = |b: usize| (cx.heads[b].y - hip_y) / rise;
-    let mut c: Vec<usize> = spine_bones
+    // Pelvis bones at the bottom of the chain: not above the hips, or starting where a
+    // leg branch starts (MakeHuman's `spine05` and `pelvis.L` share their head).
+    let at_leg_root = |b: usize| {
+        leg_roots
+            .iter()
+            .any(|&r| (cx.heads[r] - cx.heads[b]).length() < 0.01 * h)
+    };
+    let n_pelvis = spine_bones
         .iter()
-        .copied()
-        .filter(|&b| frac(b) > 0.05)
-        .collect();
-    let pelvis: Vec<usize> = spine_bones
-        .iter()
-        .copied()
-        .filter(|b| !c.contains(b))
-        .collect();
+        .take_while(|&&b| frac(b) <= 0.0 || at_leg_root(b))
+        .count();
+    let pelvis: Vec<usize> = spine_bones[..n_pelvis].to_vec();
+    let mut c: Vec<usize> = spine_bones[n_pelvis..].to_vec();
     if c.is_empty() {
         c = spine_bones.to_vec();
     } else if !pelvis.is_empty() {
@@ -840,16 +844,10 @@ pub fn structure_map(skel: &Skeleton) -> StructureMap {
     } else if c.len() >= 3 {
         let last = c.len() - 1;
         out.slots.insert("upperChest", c[last]);
-        let chest = c[1..last]
-            .iter()
-            .copied()
-            .min_by(|&a, &b| {
-                (frac(a) - 0.4)
-                    .abs()
-                    .total_cmp(&(frac(b) - 0.4).abs())
-                    .then(b.cmp(&a))
-            })
-            .expect("at least one");
+        // The bone below the upper chest: the ribcage's lower half. (The bone nearest
+        // 40 % of the rise was tried: it flipped between MakeHuman's `spine02` and
+        // `spine03` from one body shape to the next.)
+        let chest = c[last - 1];
         out.slots.insert("chest", chest);
     }
     // Neck and head.

@@ -648,3 +648,27 @@ fn parts_roles_take_the_trunk_from_the_humanoid_map() {
     let r = parts::Roles::find(&g, None);
     assert_eq!(r.hips.map(|i| g.bones[i].name.as_str()), Some("pelvis"));
 }
+
+#[test]
+fn every_named_body_maps_the_same_bones() {
+    // The 14 named MakeHuman bodies (baby to heavy, female to muscular) with the
+    // `default` and `cmu_mb` rigs fitted to them: the same map as on the base body.
+    let corpus = Corpus::open(&mpfb2_dir()).unwrap();
+    for rig in ["default", "cmu_mb"] {
+        let base = map_humanoid(&corpus.skeleton(rig, corpus.base_positions_obj()).unwrap());
+        for v in rigsmith::io::mpfb2::VARIANTS {
+            let pos = corpus.shape_obj(Some(v.name), &[]).unwrap();
+            let s = corpus.skeleton(rig, &pos).unwrap();
+            let m = map_humanoid(&s);
+            complete_and_valid(&s, &m, v.name);
+            let diff: Vec<(&String, Option<&String>, Option<&String>)> = base
+                .bones
+                .keys()
+                .chain(m.bones.keys())
+                .filter(|k| base.bones.get(*k) != m.bones.get(*k))
+                .map(|k| (k, base.bones.get(k), m.bones.get(k)))
+                .collect();
+            assert!(diff.is_empty(), "{rig} on {}: {diff:?}", v.name);
+        }
+    }
+}
