@@ -1,5 +1,6 @@
-//! Speed of the spring solver: one 60 Hz step (integration, collisions settled with the
-//! length constraint, sideways skirt links) under a walk, on the built-in mannequin
+//! Speed of the spring solver as `simulate` runs it: one 60 Hz step (integration,
+//! collisions of tails and whole skirt bones settled with the length constraint, the web
+//! between the legs, sideways skirt links) under a walk, on the built-in mannequin
 //! with skirt and hair (28 chains, 132 joints, 12 colliders) and on the MakeHuman body
 //! with its skirt and tights (17 skirt chains of 11 bones, 187 joints, 12 colliders);
 //! and a whole 3 s walk report on each.
@@ -12,7 +13,7 @@ use std::path::PathBuf;
 use criterion::{criterion_group, criterion_main, Criterion};
 use rigsmith::io::mpfb2::{BuildOptions, Corpus};
 use rigsmith::mannequin::{self, MannequinOptions, Pose};
-use rigsmith::parts::{self, Motion, Roles, SpringSystem};
+use rigsmith::parts::{self, Motion, Roles};
 use rigsmith::Character;
 
 fn data() -> PathBuf {
@@ -62,7 +63,7 @@ fn bench(cr: &mut Criterion) {
                     .skinning(skel)
             })
             .collect();
-        let mut sys = SpringSystem::new(skel, sc).unwrap();
+        let mut sys = parts::spring_system(c, sc, parts::SpringModel::Fitted).unwrap();
         let mut k = 0usize;
         g.bench_function(format!("step_{name}"), |b| {
             b.iter(|| {

@@ -3,12 +3,17 @@
 //! `tights` helpers (`RIGSMITH_DATA` names the MakeHuman corpus directory).
 //!
 //! ```sh
-//! RIGSMITH_DATA=/path/to/mpfb2 cargo run --release -p rigsmith --example parts_diag
+//! RIGSMITH_DATA=/path/to/mpfb2 cargo run --release -p rigsmith --example parts_diag [vrm]
 //! ```
+//!
+//! With `vrm`, the springs run as a VRM runtime runs the exported file
+//! ([`SpringModel::Vrm`]). With `variants` (after the model, or alone), every named
+//! MakeHuman variant with its skirt and tights gets one row: body entry and joints
+//! between the legs per motion.
 
 use rigsmith::io::mpfb2::{BuildOptions, Corpus};
 use rigsmith::mannequin::{self, MannequinOptions, Pose};
-use rigsmith::parts::{self, Motion};
+use rigsmith::parts::{self, Motion, SpringModel};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut m = mannequin::build(&MannequinOptions {
@@ -24,11 +29,51 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         rig: Some("game_engine".into()),
         ..Default::default()
     })?;
-    println!("| figure | motion | body entry (mm at 1.7 m) | solver colliders (mm) | between legs | hair in head | max swing (deg) | stable | verdict |");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let model = if args.iter().any(|a| a == "vrm") {
+        SpringModel::Vrm
+    } else {
+        SpringModel::Fitted
+    };
+    println!("model: {model:?}");
+    if args.iter().any(|a| a == "variants") {
+        let corpus = Corpus::open(std::path::Path::new(&dir))?;
+        println!("| variant | H (m) | walk | run | jump | spin | verdicts |");
+        println!("|---|---|---|---|---|---|---|");
+        for v in rigsmith::io::mpfb2::VARIANTS {
+            let mut c = corpus.build(&BuildOptions {
+                variant: Some(v.name.into()),
+                parts: vec!["body".into(), "skirt".into(), "tights".into()],
+                rig: Some("game_engine".into()),
+                ..Default::default()
+            })?;
+            let p = parts::prepare(&mut c, None)?;
+            let mut cells = Vec::new();
+            let mut passed = 0;
+            for mo in [Motion::Walk, Motion::Run, Motion::Jump, Motion::Spin] {
+                let r = parts::simulate_model(&c, &p.sidecar, mo, 3.0, model)?;
+                passed += usize::from(r.passed);
+                cells.push(format!(
+                    "{:.1} mm, {}{}",
+                    r.worst_penetration_mm_at_1_7m,
+                    r.skirt_joints_between_legs,
+                    if r.stable { "" } else { ", UNSTABLE" }
+                ));
+            }
+            println!(
+                "| {} | {:.2} | {} | {passed}/4 |",
+                v.name,
+                p.sidecar.height,
+                cells.join(" | ")
+            );
+        }
+        return Ok(());
+    }
+    println!("| figure | motion | body entry (mm at 1.7 m) | sidecar colliders (mm) | between legs | hair in head | max swing (deg) | stable | verdict |");
     for (name, c) in [("mannequin", &mut m), ("MakeHuman", &mut h)] {
         let p = parts::prepare(c, None)?;
         for mo in Motion::ALL {
-            let r = parts::simulate(c, &p.sidecar, mo, 3.0)?;
+            let r = parts::simulate_model(c, &p.sidecar, mo, 3.0, model)?;
             println!(
                 "| {name} | {} | {:.1} | {:.1} | {} | {} | {:.1} | {} | {} |",
                 mo.name(),

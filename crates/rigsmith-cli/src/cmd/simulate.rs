@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use anyhow::Context;
 use glam::{Mat4, Vec3};
 use rigsmith::parts::{
-    simulate, simulate_driven, simulate_frames, ColliderShape, Motion, Sidecar, SimFrame,
-    SimReport, STEPS_PER_SECOND,
+    simulate_driven, simulate_frames, simulate_model, ColliderShape, Motion, Sidecar, SimFrame,
+    SimReport, SpringModel, STEPS_PER_SECOND,
 };
 use rigsmith::Character;
 use rigsmith_render::{
@@ -39,6 +39,17 @@ pub enum MotionArg {
     Spin,
 }
 
+/// The spring model to run.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum ModelArg {
+    /// rigsmith's solver: colliders at their measured size, each skirt bone kept at
+    /// its rest distance from them along its whole length, links between panels.
+    Fitted,
+    /// What a VRM 1.0 runtime runs on the exported file: its colliders and hit radii,
+    /// tails only, one collision pass, no links.
+    Vrm,
+}
+
 /// Arguments of `rigsmith simulate`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -50,6 +61,10 @@ pub struct Args {
     /// Seconds to simulate (0 < S <= 600).
     #[arg(long, default_value_t = 3.0)]
     pub seconds: f32,
+    /// The spring model: rigsmith's solver, or the one a VRM runtime runs on the file
+    /// `rigsmith vrm` writes (measured the same way).
+    #[arg(long, value_enum, default_value = "fitted")]
+    pub model: ModelArg,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -71,6 +86,10 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         MotionArg::Run => Motion::Run,
         MotionArg::Jump => Motion::Jump,
         MotionArg::Spin => Motion::Spin,
+    };
+    let model = match a.model {
+        ModelArg::Fitted => SpringModel::Fitted,
+        ModelArg::Vrm => SpringModel::Vrm,
     };
     let clip = match &a.animation {
         None => None,
@@ -102,11 +121,11 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             .map(|s| s.bones.iter().map(|b| b.parent).collect())
             .unwrap_or_default();
         let drive = |t: f32| anims.skinning(*i, t, &parents);
-        simulate_driven(&c, &p.sidecar, a.seconds, every, &drive)
+        simulate_driven(&c, &p.sidecar, model, a.seconds, every, &drive)
     } else if a.sheet.is_some() {
-        simulate_frames(&c, &p.sidecar, motion, a.seconds, every)
+        simulate_frames(&c, &p.sidecar, motion, model, a.seconds, every)
     } else {
-        simulate(&c, &p.sidecar, motion, a.seconds).map(|r| (r, Vec::new()))
+        simulate_model(&c, &p.sidecar, motion, a.seconds, model).map(|r| (r, Vec::new()))
     }
     .map_err(|e| BadInput(e.to_string()));
     pb.finish_and_clear();
@@ -120,8 +139,14 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         println!("{}", serde_json::to_string_pretty(&rep)?);
     } else {
         println!(
-            "motion            {} ({} s, {} steps)",
-            label, rep.seconds, rep.steps
+            "motion            {} ({} s, {} steps, {} model)",
+            label,
+            rep.seconds,
+            rep.steps,
+            match rep.model {
+                SpringModel::Fitted => "fitted",
+                SpringModel::Vrm => "VRM runtime",
+            }
         );
         println!(
             "springs           {} chains, {} joints",
@@ -138,7 +163,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             }
         );
         println!(
-            "solver colliders  {:.2} mm at 1.7 m {}",
+            "sidecar colliders {:.2} mm at 1.7 m {}",
             rep.worst_collider_mm_at_1_7m, rep.worst_collider_at
         );
         println!(

@@ -173,10 +173,17 @@ pub fn vrm_bytes(
         kids.as_array_mut()
             .expect("children array")
             .push(json!(end));
-        let joint = |node: usize| {
+        // A joint's hit radius: its chain's own where the rest pose needs a smaller one.
+        let hit = |k: usize| {
+            ch.hit_radii
+                .get(k.min(ch.bones.len() - 1))
+                .map_or(p.hit_radius, |r| r.clamp(0.0, p.hit_radius))
+                * h
+        };
+        let joint = |node: usize, k: usize| {
             json!({
                 "node": node,
-                "hitRadius": r4(p.hit_radius * h),
+                "hitRadius": r4(hit(k)),
                 "stiffness": r4(p.stiffness * scale),
                 "gravityPower": r4(p.gravity_power * scale),
                 "gravityDir": arr(p.gravity_dir),
@@ -184,10 +191,13 @@ pub fn vrm_bytes(
             })
         };
         let mut joints: Vec<Value> = Vec::with_capacity(ch.bones.len() + 1);
-        for b in &ch.bones {
-            joints.push(joint(bone_nodes[skel.find(b).expect("checked")] as usize));
+        for (k, b) in ch.bones.iter().enumerate() {
+            joints.push(joint(
+                bone_nodes[skel.find(b).expect("checked")] as usize,
+                k,
+            ));
         }
-        joints.push(joint(end));
+        joints.push(joint(end, ch.bones.len()));
         let groups: Vec<usize> = group_names
             .iter()
             .enumerate()

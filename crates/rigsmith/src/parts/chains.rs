@@ -71,6 +71,11 @@ pub struct Chain {
     pub hulls: Vec<Vec<[f32; 3]>>,
     /// Per bone: other chain (by its first bone) -> shared-vertex weight.
     pub neighbours: Vec<BTreeMap<String, f32>>,
+    /// Per bone: the hit radius of its joint (units of H) where it must be smaller than
+    /// its class's for the rest pose to stand clear of the colliders (a garment lying on
+    /// the body); written per joint to the VRM. Empty: every joint has its class's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hit_radii: Vec<f32>,
 }
 
 impl Chain {
@@ -214,6 +219,7 @@ pub fn chains_from_skeleton(c: &Character) -> Vec<Chain> {
                 tips,
                 hulls,
                 neighbours: neighbours[ci].clone(),
+                hit_radii: Vec::new(),
             }
         })
         .collect()

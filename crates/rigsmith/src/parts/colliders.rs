@@ -126,6 +126,34 @@ impl WorldShape {
         }
     }
 
+    /// The deepest point of the segment `p`-`q` in the shape: `(s, d)` with `s` its
+    /// parameter along the segment (0 at `p`) and `d` its signed distance from the
+    /// surface (negative inside).
+    pub(crate) fn segment_depth(&self, p: Vec3, q: Vec3) -> (f32, f32) {
+        let at = |s: f32| (s, self.signed_distance(p + (q - p) * s));
+        match *self {
+            WorldShape::Sphere(c, _) => {
+                let pq = q - p;
+                let l2 = pq.length_squared();
+                let s = if l2 > 0.0 {
+                    ((c - p).dot(pq) / l2).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                at(s)
+            }
+            WorldShape::Capsule(a, b, _) => at(closest_between_segments(p, q, a, b).0),
+            WorldShape::Plane(..) => {
+                let (x, y) = (at(0.0), at(1.0));
+                if x.1 <= y.1 {
+                    x
+                } else {
+                    y
+                }
+            }
+        }
+    }
+
     /// The surface point nearest `q` and the outward normal there.
     pub(crate) fn surface(&self, q: Vec3) -> (Vec3, Vec3) {
         match *self {
@@ -144,6 +172,44 @@ impl WorldShape {
             WorldShape::Plane(o, n) => (q - n * (q - o).dot(n), n),
         }
     }
+}
+
+/// The closest points of segments `p0`-`p1` and `q0`-`q1`: parameters `(s, t)` in
+/// 0..1 along each.
+pub(crate) fn closest_between_segments(p0: Vec3, p1: Vec3, q0: Vec3, q1: Vec3) -> (f32, f32) {
+    let d1 = p1 - p0;
+    let d2 = q1 - q0;
+    let r = p0 - q0;
+    let a = d1.length_squared();
+    let e = d2.length_squared();
+    let f = d2.dot(r);
+    if a <= 1e-12 && e <= 1e-12 {
+        return (0.0, 0.0);
+    }
+    if a <= 1e-12 {
+        return (0.0, (f / e).clamp(0.0, 1.0));
+    }
+    let c = d1.dot(r);
+    if e <= 1e-12 {
+        return ((-c / a).clamp(0.0, 1.0), 0.0);
+    }
+    let b = d1.dot(d2);
+    let denom = a * e - b * b;
+    // Parallel segments: any s works; start from the first segment's start.
+    let mut s = if denom > 1e-12 * a * e {
+        ((b * f - c * e) / denom).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let mut t = (b * s + f) / e;
+    if t < 0.0 {
+        t = 0.0;
+        s = (-c / a).clamp(0.0, 1.0);
+    } else if t > 1.0 {
+        t = 1.0;
+        s = ((b - c) / a).clamp(0.0, 1.0);
+    }
+    (s, t)
 }
 
 /// The point of segment `a`-`b` nearest `q`.
@@ -399,4 +465,58 @@ fn lid(pts: &[Vec3], y: f32, h: f32, skel: &Skeleton, bone: usize, name: &str) -
         inside: false,
         measured: true,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closest_points_of_crossing_skew_and_parallel_segments() {
+        // Crossing at right angles 1 apart: closest at the middles.
+        let (s, t) = closest_between_segments(
+            Vec3::new(-1.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, -1.0, 1.0),
+            Vec3::new(0.0, 1.0, 1.0),
+        );
+        assert!((s - 0.5).abs() < 1e-6 && (t - 0.5).abs() < 1e-6, "{s} {t}");
+        // Beyond the end of the second: clamped to its end.
+        let (s, t) = closest_between_segments(
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(3.0, 1.0, 0.0),
+            Vec3::new(3.0, 2.0, 0.0),
+        );
+        assert!((s - 1.0).abs() < 1e-6 && t.abs() < 1e-6, "{s} {t}");
+        // Parallel: a valid pair at the true distance.
+        let (p0, p1, q0, q1) = (
+            Vec3::ZERO,
+            Vec3::X,
+            Vec3::new(0.5, 1.0, 0.0),
+            Vec3::new(2.0, 1.0, 0.0),
+        );
+        let (s, t) = closest_between_segments(p0, p1, q0, q1);
+        let d = ((p0 + (p1 - p0) * s) - (q0 + (q1 - q0) * t)).length();
+        assert!((d - 1.0).abs() < 1e-5, "{d}");
+    }
+
+    #[test]
+    fn a_bone_across_a_capsule_is_deepest_in_its_middle() {
+        // A shin capsule along Y (radius 0.05) and a bone lying across it whose two
+        // ends are outside (signed distance +0.01) but whose middle passes 0.03 from the
+        // axis: the tail alone says "outside", the bone says 2 cm inside.
+        let shin = WorldShape::Capsule(Vec3::ZERO, Vec3::Y, 0.05);
+        let (a, b) = (Vec3::new(-0.06, 0.5, 0.03), Vec3::new(0.06, 0.5, 0.03));
+        assert!(shin.signed_distance(a) > 0.0 && shin.signed_distance(b) > 0.0);
+        let (s, d) = shin.segment_depth(a, b);
+        assert!((s - 0.5).abs() < 1e-4, "{s}");
+        assert!((d + 0.02).abs() < 1e-5, "{d}");
+        // A sphere: the point nearest its centre; a plane: the lower end.
+        let (s, d) = WorldShape::Sphere(Vec3::new(0.0, 0.5, 0.0), 0.05).segment_depth(a, b);
+        assert!((s - 0.5).abs() < 1e-4 && (d + 0.02).abs() < 1e-5, "{s} {d}");
+        let floor = WorldShape::Plane(Vec3::ZERO, Vec3::Y);
+        let (s, d) = floor.segment_depth(Vec3::new(0.0, 0.2, 0.0), Vec3::new(0.0, -0.1, 0.0));
+        assert!((s - 1.0).abs() < 1e-6 && (d + 0.1).abs() < 1e-6, "{s} {d}");
+    }
 }

@@ -39,6 +39,7 @@ mod chain_build;
 mod chains;
 mod colliders;
 mod humanoid_map;
+mod leg_gap;
 mod motion;
 mod prepare;
 mod rest_clearance;
@@ -56,15 +57,16 @@ pub use humanoid_map::{
     hierarchy_problems, map_humanoid, missing_required, require_complete, sides_agree,
     structure_map, vrm_parent, HumanoidMap, Route, StructureMap, VRM_PARENTS,
 };
+pub use leg_gap::{LegWeb, LEG_UPRIGHT_COS, WEB_THICKNESS};
 pub use motion::{Motion, MotionPose};
 pub use prepare::{prepare, Prepared};
-pub use rest_clearance::{clear_rest_pose, MIN_SHRINK};
+pub use rest_clearance::{clear_rest_pose, MIN_SHRINK, REST_MARGIN};
 pub use roles::{Limb, Roles};
 pub use rules::rule_checks;
 pub use sidecar::{sidecar_path, Link, PartInfo, Sidecar, SpringParams, SIDECAR_VERSION};
 pub use simulate::{
-    simulate, simulate_driven, simulate_frames, SimFrame, SimReport, LEG_UPRIGHT_COS,
-    STEPS_PER_SECOND,
+    simulate, simulate_driven, simulate_frames, simulate_model, spring_system, SimFrame, SimReport,
+    SpringModel, STEPS_PER_SECOND,
 };
 pub use springs::{SpringJoint, SpringSystem};
 pub use surfaces::{surface_classes, SurfaceClass};

@@ -286,6 +286,22 @@ impl Sidecar {
                     );
                 }
             }
+            if !ch.hit_radii.is_empty() && ch.hit_radii.len() != ch.bones.len() {
+                return bad(
+                    format!("chains[{i}].hit_radii"),
+                    &format!(
+                        "has {} entries for {} bones (or leave it out)",
+                        ch.hit_radii.len(),
+                        ch.bones.len()
+                    ),
+                );
+            }
+            if ch.hit_radii.iter().any(|r| !(r.is_finite() && *r >= 0.0)) {
+                return bad(
+                    format!("chains[{i}].hit_radii"),
+                    "hit radii must be finite and not negative",
+                );
+            }
             if ch
                 .tips
                 .iter()

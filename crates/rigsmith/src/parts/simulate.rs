@@ -7,29 +7,35 @@
 //! on the joints it moves:
 //!
 //! * **body entry** (the verdict's penetration): how much deeper than at rest a cloth
-//!   joint (or the middle of a non-root bone) goes inside the BODY, metres (the hit
-//!   radius is not counted). The body is the colliders of the chain's groups and
-//!   (whatever the solver is told) the leg colliders, each measured collider taken at
-//!   its MEASURED size ([`measure_colliders`] again), not at the size
-//!   [`super::clear_rest_pose`] shrank it to for the solver: a joint that sinks into
-//!   the real thigh is counted even when the solver's thinner capsule lets it. Depth is
-//!   counted from the joint's own rest depth in that collider: a skirt joint resting
-//!   1 cm inside a tight thigh capsule is penalised only for going deeper. Reported as
-//!   metres and as millimetres on a 1.7 m figure.
-//! * **collider penetration**: the same depth inside the solver's colliders as they
-//!   are (shrunk or authored), from the surface: what the solver let through.
-//! * **between the legs**: a skirt joint below the hip joints that lies inside the
-//!   corridor joining the two legs' axes at its height (its projection falls between
-//!   them and it is within half a leg radius of the line joining them). Only leg
-//!   segments within [`LEG_UPRIGHT_COS`] (30 degrees) of the hips' vertical count: a skirt on a crouched lap hangs between the
-//!   knees without having passed between the legs.
-//! * **hair in the head**: hair joints deeper than 0.3 % H inside a head collider.
+//!   joint, or any point of a cloth bone below the chain's root (the bone's deepest
+//!   point: a bone lying across a shin can cut it with its middle while both its ends
+//!   are outside), goes inside the BODY, metres (the hit radius is not counted). The
+//!   body is the colliders of the chain's groups and (whatever the solver is told) the
+//!   leg colliders, each measured collider taken at its MEASURED size
+//!   ([`measure_colliders`] again), not at the size [`super::clear_rest_pose`] shrank
+//!   it to for the VRM export: a joint that sinks into the real thigh is counted even
+//!   when a thinner capsule lets it. Depth is counted from the probe's own rest depth in
+//!   that collider: a skirt joint resting 1 cm inside a tight thigh capsule is
+//!   penalised only for going deeper. Reported as metres and as millimetres on a 1.7 m
+//!   figure.
+//! * **collider penetration**: the same depth inside the sidecar's colliders as they
+//!   are (shrunk or authored), from the surface.
+//! * **between the legs**: a skirt joint below the hip joints that lies in the gap
+//!   between the legs: its projection on the line joining the two legs' axes at its
+//!   height falls between the two legs' surfaces (a joint against the inner side of one
+//!   leg is at that leg) and it is within half a leg radius of that line, the legs
+//!   taken at their measured size ([`super::leg_gap`]). Only leg segments within
+//!   [`super::LEG_UPRIGHT_COS`] (30 degrees) of the hips' vertical count: a skirt on a
+//!   crouched lap hangs between the knees without having passed between the legs.
+//! * **hair in the head**: hair joints (or bones) going more than 0.3 % H deeper than
+//!   at rest into a head-group collider at its measured size.
 //! * **stability**: every coordinate finite and no joint faster than 40 H/s.
 
 use glam::{Mat4, Vec3};
 use serde::{Deserialize, Serialize};
 
-use super::colliders::{body_height, closest_on_segment, measure_colliders, WorldShape};
+use super::colliders::{body_height, measure_colliders, WorldShape};
+use super::leg_gap::LegWeb;
 use super::motion::Motion;
 use super::roles::Roles;
 use super::sidecar::Sidecar;
@@ -37,10 +43,32 @@ use super::springs::SpringSystem;
 use crate::error::{Error, Result};
 use crate::model::Character;
 
-/// Cosine of the largest angle from the hips' vertical at which a leg segment still
-/// bounds the gap between the legs (30 degrees): a thigh raised further carries the
-/// skirt as a lap.
-pub const LEG_UPRIGHT_COS: f32 = 0.866_025_4;
+/// Which spring model a simulation runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SpringModel {
+    /// rigsmith's solver: the colliders at their measured size, each cloth bone (its
+    /// tail and its whole length) kept at its own rest distance from them, sideways
+    /// links between skirt panels, [`super::springs::COLLISION_ROUNDS`] collision
+    /// rounds ([`SpringSystem::fit_to_body`]).
+    #[default]
+    Fitted,
+    /// What a VRM 1.0 runtime runs on the exported file: the sidecar's colliders as
+    /// exported, each joint's tail kept out by its hit radius, one collision pass, no
+    /// links ([`SpringSystem::as_vrm_runtime`]). Measured the same way.
+    Vrm,
+}
+
+impl SpringModel {
+    /// Parses `fitted` or `vrm`.
+    pub fn parse(s: &str) -> Option<SpringModel> {
+        match s {
+            "fitted" => Some(SpringModel::Fitted),
+            "vrm" => Some(SpringModel::Vrm),
+            _ => None,
+        }
+    }
+}
 
 /// Steps per second.
 pub const STEPS_PER_SECOND: f32 = 60.0;
@@ -50,6 +78,9 @@ pub const STEPS_PER_SECOND: f32 = 60.0;
 pub struct SimReport {
     /// The motion.
     pub motion: Motion,
+    /// The spring model simulated.
+    #[serde(default)]
+    pub model: SpringModel,
     /// Simulated seconds.
     pub seconds: f32,
     /// Steps taken.
@@ -113,7 +144,27 @@ pub fn simulate(
     motion: Motion,
     seconds: f32,
 ) -> Result<SimReport> {
-    run(c, sidecar, motion, seconds, None, &mut |_| {})
+    run(
+        c,
+        sidecar,
+        motion,
+        seconds,
+        SpringModel::Fitted,
+        None,
+        &mut |_| {},
+    )
+}
+
+/// Like [`simulate`] with the spring model chosen: [`SpringModel::Vrm`] measures what a
+/// VRM runtime does with the exported file.
+pub fn simulate_model(
+    c: &Character,
+    sidecar: &Sidecar,
+    motion: Motion,
+    seconds: f32,
+    model: SpringModel,
+) -> Result<SimReport> {
+    run(c, sidecar, motion, seconds, model, None, &mut |_| {})
 }
 
 /// Like [`simulate_frames`], with the body driven by `drive` instead of a procedural
@@ -124,6 +175,7 @@ pub fn simulate(
 pub fn simulate_driven(
     c: &Character,
     sidecar: &Sidecar,
+    model: SpringModel,
     seconds: f32,
     every: usize,
     drive: &dyn Fn(f32) -> Vec<Mat4>,
@@ -136,6 +188,7 @@ pub fn simulate_driven(
         sidecar,
         Motion::Animation,
         seconds,
+        model,
         Some(drive),
         &mut |f| {
             if k % every == 0 {
@@ -152,13 +205,14 @@ pub fn simulate_frames(
     c: &Character,
     sidecar: &Sidecar,
     motion: Motion,
+    model: SpringModel,
     seconds: f32,
     every: usize,
 ) -> Result<(SimReport, Vec<SimFrame>)> {
     let mut frames = Vec::new();
     let every = every.max(1);
     let mut k = 0usize;
-    let rep = run(c, sidecar, motion, seconds, None, &mut |f| {
+    let rep = run(c, sidecar, motion, seconds, model, None, &mut |f| {
         if k % every == 0 {
             frames.push(f.clone());
         }
@@ -167,11 +221,72 @@ pub fn simulate_frames(
     Ok((rep, frames))
 }
 
+/// A simulation's spring system, the body it is measured against (every measured
+/// collider at its measured size, authored ones as they are) and the web between the
+/// legs.
+struct Setup {
+    sys: SpringSystem,
+    body_cols: Vec<(super::colliders::Collider, usize)>,
+    web: Option<LegWeb>,
+}
+
+fn setup(c: &Character, sc: &Sidecar, roles: &Roles, model: SpringModel) -> Result<Setup> {
+    let skel = c
+        .skeleton
+        .as_ref()
+        .ok_or_else(|| Error::stage("simulate", "the character has no skeleton"))?;
+    let mut sys = SpringSystem::new(skel, sc)?;
+    let legs: Vec<usize> = sys
+        .colliders
+        .iter()
+        .enumerate()
+        .filter(|(_, (c, b))| c.group == "legs" && roles.is_leg(*b))
+        .map(|(i, _)| i)
+        .collect();
+    let hip_y0 = roles
+        .upper_leg
+        .iter()
+        .flatten()
+        .map(|&i| skel.bones[i].head.y)
+        .fold(f32::NEG_INFINITY, f32::max);
+    let vrm_colliders = sys.colliders.clone();
+    sys = sys.fit_to_body(skel, &measure_colliders(c));
+    let body_cols = sys.colliders.clone();
+    let web = roles.hips.map(|hips| LegWeb { legs, hips, hip_y0 });
+    match (model, &web) {
+        (SpringModel::Fitted, Some(w)) => sys = sys.with_leg_web(skel, w.clone()),
+        (SpringModel::Fitted, None) => {}
+        (SpringModel::Vrm, _) => {
+            sys.colliders = vrm_colliders;
+            sys = sys.as_vrm_runtime();
+        }
+    }
+    Ok(Setup {
+        sys,
+        body_cols,
+        web,
+    })
+}
+
+/// The spring system [`simulate_model`] runs for `model`: for [`SpringModel::Fitted`]
+/// the colliders at their measured size with every joint's rest distance and the web
+/// between the legs, for [`SpringModel::Vrm`] the VRM runtime's model. Step it with
+/// [`SpringSystem::step`].
+pub fn spring_system(c: &Character, sc: &Sidecar, model: SpringModel) -> Result<SpringSystem> {
+    let skel = c
+        .skeleton
+        .as_ref()
+        .ok_or_else(|| Error::stage("simulate", "the character has no skeleton"))?;
+    let roles = Roles::find(skel, c.vrm.as_ref().map(|v| &v.humanoid));
+    Ok(setup(c, sc, &roles, model)?.sys)
+}
+
 fn run(
     c: &Character,
     sc: &Sidecar,
     motion: Motion,
     seconds: f32,
+    model: SpringModel,
     drive: Option<&dyn Fn(f32) -> Vec<Mat4>>,
     sink: &mut dyn FnMut(&SimFrame),
 ) -> Result<SimReport> {
@@ -191,50 +306,30 @@ fn run(
         body_height(c)
     };
     let roles = Roles::find(skel, c.vrm.as_ref().map(|v| &v.humanoid));
-    let mut sys = SpringSystem::new(skel, sc)?;
     let dt = 1.0 / STEPS_PER_SECOND;
     let steps = (seconds * STEPS_PER_SECOND).round().max(1.0) as usize;
-    let legs: Vec<usize> = sys
-        .colliders
-        .iter()
-        .enumerate()
-        .filter(|(_, (c, b))| c.group == "legs" && roles.is_leg(*b))
-        .map(|(i, _)| i)
-        .collect();
-    let hip_y0 = roles
-        .upper_leg
-        .iter()
-        .flatten()
-        .map(|&i| skel.bones[i].head.y)
-        .fold(f32::NEG_INFINITY, f32::max);
-    // The body: each measured collider at its measured size, authored ones as they are;
-    // the solver collides with it keeping each joint at its rest distance, and the
-    // sidecar's colliders (shrunk to clear the rest pose, as a VRM runtime gets them)
-    // are measured too.
-    let vrm_colliders = sys.colliders.clone();
-    let sys_body = measure_colliders(c);
-    sys = sys.fit_to_body(skel, &sys_body);
-    // Rest depth of every probe (tail, middle of the bone) in every body collider.
-    let rest_body = sys.world_colliders(skel, &vec![Mat4::IDENTITY; skel.len()]);
+    let Setup {
+        mut sys,
+        body_cols,
+        web,
+    } = setup(c, sc, &roles, model)?;
+    let vrm_colliders = SpringSystem::new(skel, sc)?.colliders;
+    // Rest depth of every probe (the tail; the bone's deepest point) in every body
+    // collider.
+    let rest_body = sys_world(&body_cols, skel, &vec![Mat4::IDENTITY; skel.len()]);
     let rest_depth: Vec<Vec<Vec<[f32; 2]>>> = sys
         .chains
         .iter()
         .map(|(_, joints)| {
             joints
                 .iter()
-                .enumerate()
-                .map(|(k, j)| {
-                    let mid = if k > 0 {
-                        0.5 * (j.rest_tail + joints[k - 1].rest_tail)
-                    } else {
-                        j.rest_tail
-                    };
+                .map(|j| {
                     rest_body
                         .iter()
                         .map(|s| {
                             [
                                 (-s.signed_distance(j.rest_tail)).max(0.0),
-                                (-s.signed_distance(mid)).max(0.0),
+                                (-s.segment_depth(j.rest_head, j.rest_tail).1).max(0.0),
                             ]
                         })
                         .collect()
@@ -269,7 +364,7 @@ fn run(
             ));
         }
         sys.step(skel, &mut skin, dt);
-        let bshapes = sys.world_colliders(skel, &skin);
+        let bshapes = sys_world(&body_cols, skel, &skin);
         let shapes = sys_world(&vrm_colliders, skel, &skin);
         let tails = sys.tails().to_vec();
         for (ci, (class, joints)) in sys.chains.iter().enumerate() {
@@ -287,10 +382,8 @@ fn run(
                 if let (Some(a), Some(b)) = ((p - head).try_normalize(), rest.try_normalize()) {
                     max_swing = max_swing.max(a.dot(b).clamp(-1.0, 1.0).acos().to_degrees());
                 }
-                let mut probes = vec![p];
-                if k > 0 {
-                    probes.push(0.5 * (p + tails[ci][k - 1]));
-                }
+                // Probes: the tail; for a bone below the chain's root, the whole bone
+                // (its deepest point), its head where the solver put its parent.
                 for (ci2, (col, _)) in sys.colliders.iter().enumerate() {
                     let measured = sys.chain_colliders[ci].contains(&ci2)
                         || (cloth && col.group == "legs")
@@ -298,13 +391,20 @@ fn run(
                     if col.inside || !measured {
                         continue;
                     }
-                    for (pi, q) in probes.iter().enumerate() {
-                        let depth = -shapes[ci2].signed_distance(*q);
+                    for pi in 0..1 + usize::from(k > 0) {
+                        let depth_in = |s: &WorldShape| {
+                            if pi == 0 {
+                                -s.signed_distance(p)
+                            } else {
+                                -s.segment_depth(head, p).1
+                            }
+                        };
+                        let depth = depth_in(&shapes[ci2]);
                         let at = || {
                             format!(
                                 "{}{} in {} at {:.2} s",
                                 skel.bones[j.bone].name,
-                                if pi == 1 { " (bone middle)" } else { "" },
+                                if pi == 1 { " (bone)" } else { "" },
                                 col.name,
                                 t
                             )
@@ -317,19 +417,21 @@ fn run(
                         if depth > slot.0 {
                             *slot = (depth, at());
                         }
-                        if cloth {
-                            let entry =
-                                -bshapes[ci2].signed_distance(*q) - rest_depth[ci][k][ci2][pi];
-                            if entry > worst.0 {
-                                worst = (entry, at());
-                            }
+                        let entry = depth_in(&bshapes[ci2]) - rest_depth[ci][k][ci2][pi];
+                        if cloth && entry > worst.0 {
+                            worst = (entry, at());
                         }
-                        if class == "hair" && col.group == "head" && depth > 0.003 * h {
+                        if class == "hair" && col.group == "head" && entry > 0.003 * h {
                             in_head.insert((ci, k));
                         }
                     }
                 }
-                if cloth && between_legs(leg_gap(p, &legs, &shapes, &skin, hip_y0, &roles)) {
+                if cloth
+                    && web
+                        .as_ref()
+                        .and_then(|w| w.gap(p, &bshapes, &skin))
+                        .is_some_and(|g| g.between())
+                {
                     if between.is_empty() {
                         let q = skin[roles.hips.unwrap_or(0)].inverse().transform_point3(p);
                         between_at = format!(
@@ -357,6 +459,7 @@ fn run(
     let mm = worst.0 / h * 1.7 * 1000.0;
     Ok(SimReport {
         motion,
+        model,
         seconds,
         steps,
         height: h,
@@ -388,63 +491,4 @@ fn sys_world(
     cols.iter()
         .map(|(c, b)| c.world(&(skin[*b] * skel.bones[*b].rest_matrix())))
         .collect()
-}
-
-/// Where `p` stands against the gap between the legs: `(t, d, r)` with `t` its
-/// position along the line joining the nearest points of the left and right leg axes
-/// (0 at the left, 1 at the right), `d` its distance from that line (metres) and `r`
-/// the two legs' radii summed.
-/// `None` above the hip joints (`hip_y0`, rest height, compared in the hips' frame so a
-/// jump or spin does not change it) or when no pair of legs bounds a gap.
-fn leg_gap(
-    p: Vec3,
-    legs: &[usize],
-    shapes: &[WorldShape],
-    skin: &[Mat4],
-    hip_y0: f32,
-    roles: &Roles,
-) -> Option<(f32, f32, f32)> {
-    let hips = roles.hips?;
-    // Back to the rest frame of the hips to compare heights.
-    let to_rest = skin[hips].inverse();
-    if to_rest.transform_point3(p).y > hip_y0 {
-        return None;
-    }
-    let mut left = Vec::new();
-    let mut right = Vec::new();
-    for &i in legs {
-        if let WorldShape::Capsule(a, b, r) = shapes[i] {
-            // Which side: the capsule's rest position.
-            let mid_rest = to_rest.transform_point3(0.5 * (a + b));
-            if mid_rest.x >= 0.0 {
-                left.push((a, b, r));
-            } else {
-                right.push((a, b, r));
-            }
-        }
-    }
-    // Only legs within 30 degrees of the hips' vertical bound a gap: a skirt draped
-    // over a crouched lap lies between the knees without being between the legs.
-    let up = skin[hips].transform_vector3(Vec3::Y).normalize_or_zero();
-    let nearest = |caps: &[(Vec3, Vec3, f32)]| -> Option<(Vec3, f32)> {
-        caps.iter()
-            .filter(|&&(a, b, _)| (b - a).normalize_or_zero().dot(up).abs() > LEG_UPRIGHT_COS)
-            .map(|&(a, b, r)| (closest_on_segment(p, a, b), r))
-            .min_by(|x, y| (x.0 - p).length().total_cmp(&(y.0 - p).length()))
-    };
-    let ((a, ra), (b, rb)) = (nearest(&left)?, nearest(&right)?);
-    let ab = b - a;
-    let l2 = ab.length_squared();
-    if l2 <= 0.0 {
-        return None;
-    }
-    let t = (p - a).dot(ab) / l2;
-    Some((t, (p - (a + ab * t)).length(), ra + rb))
-}
-
-/// Whether a cloth joint is between the legs: its projection falls between them
-/// (`t` in 0..1) and it is within half a leg radius (a quarter of the two radii
-/// summed) of the line joining them.
-fn between_legs(gap: Option<(f32, f32, f32)>) -> bool {
-    matches!(gap, Some((t, d, r)) if (0.0..=1.0).contains(&t) && d < 0.25 * r)
 }

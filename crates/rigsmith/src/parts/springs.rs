@@ -33,6 +33,7 @@ use glam::{Mat4, Quat, Vec3};
 pub const COLLISION_ROUNDS: usize = 4;
 
 use super::colliders::{Collider, WorldShape};
+use super::leg_gap::{push_out_of_web, LegWeb, WEB_MAX_TURN_COS, WEB_THICKNESS};
 use super::sidecar::{Sidecar, SpringParams};
 use crate::error::{Error, Result};
 use crate::model::Skeleton;
@@ -56,12 +57,21 @@ pub struct SpringJoint {
     pub gravity: Vec3,
     /// Collision radius, metres.
     pub hit_radius: f32,
+    /// The joint's hit radius as the VRM file carries it, metres: its chain's
+    /// [`super::Chain::hit_radii`] entry where the rest pose needs a smaller one, else
+    /// `hit_radius` ([`SpringSystem::as_vrm_runtime`] runs with it).
+    pub vrm_hit_radius: f32,
     /// Per collider of the system (same order as [`SpringSystem::colliders`]): how far
     /// outside that collider's surface the solver keeps this joint, metres. The hit
     /// radius, unless [`SpringSystem::fit_to_body`] found the joint resting closer (a
     /// garment lying on the body), then its rest distance (negative when it rests
     /// inside).
     pub reach: Vec<f32>,
+    /// Per collider, when [`SpringSystem::fit_to_body`] fitted the joint: how far
+    /// outside that collider's surface the solver keeps the deepest point of the whole
+    /// bone (head to tail), metres: the hit radius, or the bone's rest distance when it
+    /// rests closer. Empty: only the tail collides, as in the VRM runtimes.
+    pub bone_reach: Vec<f32>,
 }
 
 /// A running spring simulation over a skeleton.
@@ -77,6 +87,16 @@ pub struct SpringSystem {
     pub colliders: Vec<(Collider, usize)>,
     /// Links: ((chain, joint), (chain, joint), rest distance in metres).
     pub links: Vec<((usize, usize), (usize, usize), f32)>,
+    /// The web across the gap between the legs that cloth joints are kept out of
+    /// ([`SpringSystem::with_leg_web`]); `None` as in the VRM runtimes.
+    pub web: Option<LegWeb>,
+    /// Per chain, per joint: the side of the web (+1 front, -1 behind) the joint last
+    /// stood on, and how far beyond the web's face it is kept (metres, negative when it
+    /// rests inside the web). Empty without a web.
+    web_state: Vec<Vec<(f32, f32)>>,
+    /// Rounds of collision resolution per joint and step: [`COLLISION_ROUNDS`], or 1 as
+    /// the VRM runtimes do ([`SpringSystem::as_vrm_runtime`]).
+    pub rounds: usize,
     prev: Vec<Vec<Vec3>>,
     cur: Vec<Vec<Vec3>>,
     center_prev: Vec<Mat4>,
@@ -136,7 +156,13 @@ impl SpringSystem {
                         * p.gravity_power
                         * scale,
                     hit_radius: p.hit_radius * h,
+                    vrm_hit_radius: ch
+                        .hit_radii
+                        .get(k)
+                        .map_or(p.hit_radius, |r| r.clamp(0.0, p.hit_radius))
+                        * h,
                     reach: vec![p.hit_radius * h; colliders.len()],
+                    bone_reach: Vec::new(),
                 });
             }
             chain_colliders.push(
@@ -173,6 +199,9 @@ impl SpringSystem {
             chain_colliders,
             colliders,
             links,
+            web: None,
+            web_state: Vec::new(),
+            rounds: COLLISION_ROUNDS,
             prev: vec![Vec::new(); n],
             cur: vec![Vec::new(); n],
             started: false,
@@ -182,13 +211,13 @@ impl SpringSystem {
     /// Puts the body's colliders back at their measured size and keeps each joint at its
     /// own rest distance from them. `body` holds colliders as [`super::measure_colliders`]
     /// gives them; each measured collider of the system with the same name and bone takes
-    /// its shape (authored colliders are kept). Then every cloth joint's [`SpringJoint::reach`]
-    /// against an outside collider becomes the smaller of its hit radius and its rest
-    /// distance from that collider's surface: a skirt lying on the thigh at rest stays
-    /// on the thigh, never sinks into it, and the colliders need no shrinking to let the
-    /// rest pose stand (the shrunk ones, [`super::clear_rest_pose`], are what a VRM
-    /// runtime gets, one hit radius per joint). Hair keeps its hit radius: it rests on
-    /// the scalp by design.
+    /// its shape (authored colliders are kept). Then every spring joint's
+    /// [`SpringJoint::reach`] against an outside collider becomes the smaller of its hit
+    /// radius and its rest distance from that collider's surface: a skirt lying on the
+    /// thigh at rest stays on the thigh, never sinks into it, and the colliders need no
+    /// shrinking to let the rest pose stand (the shrunk ones, [`super::clear_rest_pose`],
+    /// are what a VRM runtime gets, with a hit radius per joint). Cloth bones also get
+    /// a [`SpringJoint::bone_reach`]: the whole bone, not only its tail, is kept out.
     pub fn fit_to_body(mut self, skel: &Skeleton, body: &[Collider]) -> SpringSystem {
         for (col, _) in self.colliders.iter_mut() {
             if let Some(full) = body
@@ -203,17 +232,79 @@ impl SpringSystem {
             .iter()
             .map(|(c, b)| c.world(&skel.bones[*b].rest_matrix()))
             .collect();
-        for (_, joints) in self
-            .chains
-            .iter_mut()
-            .filter(|(class, _)| super::chains::is_cloth_class(class))
-        {
+        for (class, joints) in self.chains.iter_mut() {
+            let cloth = super::chains::is_cloth_class(class);
             for j in joints.iter_mut() {
+                if cloth {
+                    j.bone_reach = vec![j.hit_radius; self.colliders.len()];
+                }
                 for (s, (c, _)) in self.colliders.iter().enumerate() {
                     if !c.inside {
                         j.reach[s] = j.hit_radius.min(rest[s].signed_distance(j.rest_tail));
+                        if cloth {
+                            j.bone_reach[s] = j
+                                .hit_radius
+                                .min(rest[s].segment_depth(j.rest_head, j.rest_tail).1);
+                        }
                     }
                 }
+            }
+        }
+        self
+    }
+
+    /// Keeps the cloth chains out of the gap between the legs (see
+    /// [`super::leg_gap`]): `web` names the leg colliders among [`SpringSystem::colliders`].
+    /// Each cloth joint starts on the side of the web it rests on; one resting inside
+    /// the web's slab keeps its rest distance.
+    pub fn with_leg_web(mut self, skel: &Skeleton, web: LegWeb) -> SpringSystem {
+        let skin = vec![Mat4::IDENTITY; skel.len()];
+        let shapes = self.world_colliders(skel, &skin);
+        self.web_state = self
+            .chains
+            .iter()
+            .map(|(class, joints)| {
+                joints
+                    .iter()
+                    .map(|j| {
+                        if !super::chains::is_cloth_class(class) {
+                            return (0.0, 0.0);
+                        }
+                        match web.gap(j.rest_tail, &shapes, &skin) {
+                            Some(g) => {
+                                let half = WEB_THICKNESS * 0.5 * (g.ra + g.rb);
+                                let along = g.offset.dot(g.forward).abs();
+                                let reach = if g.in_gap() {
+                                    (along - half).min(0.0)
+                                } else {
+                                    0.0
+                                };
+                                (g.side(), reach)
+                            }
+                            None => (1.0, 0.0),
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        self.web = Some(web);
+        self
+    }
+
+    /// The model a VRM 1.0 runtime (`@pixiv/three-vrm`, UniVRM) runs on the exported
+    /// file: the sidecar's colliders as they are, only each joint's tail colliding, by
+    /// its hit radius, one collision pass per joint and step, and no sideways links
+    /// (VRM has none).
+    pub fn as_vrm_runtime(mut self) -> SpringSystem {
+        self.links.clear();
+        self.rounds = 1;
+        self.web = None;
+        self.web_state.clear();
+        for (_, joints) in self.chains.iter_mut() {
+            for j in joints.iter_mut() {
+                j.hit_radius = j.vrm_hit_radius;
+                j.reach = vec![j.hit_radius; self.colliders.len()];
+                j.bone_reach.clear();
             }
         }
         self
@@ -289,6 +380,36 @@ impl SpringSystem {
                 self.cur[ci] = fixed;
             }
         }
+        self.update_web_sides(skin, &shapes);
+    }
+
+    /// Notes which side of the web every cloth joint now stands on, where it is clear
+    /// of the web's slab.
+    fn update_web_sides(&mut self, skin: &[Mat4], shapes: &[WorldShape]) {
+        let Some(web) = &self.web else { return };
+        for (ci, tails) in self.cur.iter().enumerate() {
+            for (k, p) in tails.iter().enumerate() {
+                let st = &mut self.web_state[ci][k];
+                if st.0 == 0.0 {
+                    continue;
+                }
+                // The side is noted only where the web spans the gap and the joint is
+                // clear of its slab, or the joint is beside a leg with the legs side by
+                // side (a stride turns the line joining the legs; above the hips there
+                // is no gap).
+                match web.gap(*p, shapes, skin) {
+                    Some(g) if g.across >= WEB_MAX_TURN_COS => {
+                        let half = WEB_THICKNESS * 0.5 * (g.ra + g.rb);
+                        if !g.in_gap()
+                            || g.offset.dot(g.forward).abs() >= half + st.1.min(0.0) - 1e-6
+                        {
+                            st.0 = g.side();
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
     }
 
     /// Walks one chain root to tip: with `dt`, integrates from the current state; without,
@@ -324,7 +445,7 @@ impl SpringSystem {
             next = head + (next - head).try_normalize().unwrap_or(rest_dir) * len;
             // Collisions and the length constraint fight where a joint sits between two
             // colliders or its bone lies along one: resolve them together, a few rounds.
-            for _ in 0..COLLISION_ROUNDS {
+            for _ in 0..self.rounds.max(1) {
                 let mut moved = false;
                 for &s in &self.chain_colliders[ci] {
                     let (c, _) = &self.colliders[s];
@@ -337,12 +458,38 @@ impl SpringSystem {
                             next = surf - n * j.hit_radius;
                             moved = true;
                         }
-                    } else if sd < j.reach[s] {
-                        let (surf, n) = shape.surface(next);
-                        next = surf + n * j.reach[s];
-                        moved = true;
+                    } else {
+                        if sd < j.reach[s] {
+                            let (surf, n) = shape.surface(next);
+                            next = surf + n * j.reach[s];
+                            moved = true;
+                        }
+                        // The whole bone, not only its tail: turn it about its head
+                        // until its deepest point is back at its reach (a bone lying
+                        // across a shin would otherwise cut it with its middle).
+                        if let Some(&want) = j.bone_reach.get(s) {
+                            let (u, d) = shape.segment_depth(head, next);
+                            if d < want - 1e-5 && u > 0.05 {
+                                let (_, n) = shape.surface(head + (next - head) * u);
+                                next += n * ((want - d) / u.max(0.25));
+                                moved = true;
+                            }
+                        }
                     }
                     next = head + (next - head).try_normalize().unwrap_or(rest_dir) * len;
+                }
+                if let (Some(web), Some(&(side, reach))) =
+                    (&self.web, self.web_state.get(ci).and_then(|v| v.get(k)))
+                {
+                    if side != 0.0 {
+                        if let Some(q) = web
+                            .gap(next, shapes, skin)
+                            .and_then(|g| push_out_of_web(&g, side, reach))
+                        {
+                            next = head + (q - head).try_normalize().unwrap_or(rest_dir) * len;
+                            moved = true;
+                        }
+                    }
                 }
                 if !moved {
                     break;
