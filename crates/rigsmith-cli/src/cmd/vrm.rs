@@ -51,15 +51,16 @@ pub fn load(input: &Path, ctx: &Ctx) -> anyhow::Result<(rigsmith::Character, Pre
             let mut p = Prepared {
                 sidecar: sc.clone(),
                 humanoid,
+                humanoid_problem: None,
                 rigged_here: false,
                 notes: vec![],
             };
             if p.humanoid.is_empty() {
-                // Fill the humanoid map from bone names as the stage does.
-                let mut tmp = c.clone();
-                p.humanoid = parts::prepare(&mut tmp, None)
-                    .map_err(|e| BadInput(e.to_string()))?
-                    .humanoid;
+                // Map the humanoid as the stage does (names, else structure).
+                let m = parts::map_humanoid(skel);
+                p.humanoid = m.bones;
+                p.humanoid_problem = m.problem;
+                p.notes.extend(m.notes);
             }
             p.notes.push(format!("using {}", sp.display()));
             return Ok((c, p));
@@ -90,6 +91,12 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         authors: vec![a.author],
         ..Default::default()
     };
+    parts::require_complete(
+        &p.humanoid,
+        p.humanoid_problem.as_deref(),
+        &a.input.display().to_string(),
+    )
+    .map_err(|e| BadInput(e.to_string()))?;
     write_vrm(&a.output, &c, &p.humanoid, &p.sidecar, &meta)
         .map_err(|e| BadInput(e.to_string()))?;
     let sp = sidecar_path(&a.output);

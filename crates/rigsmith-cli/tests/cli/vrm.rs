@@ -165,3 +165,80 @@ fn makehuman_skirt_and_tights_vrm_loads_in_three_vrm() {
     assert_eq!(v["joints"], 187, "{v}");
     assert_eq!(v["colliderShapes"]["capsule"], 9, "{v}");
 }
+
+#[test]
+fn makehuman_default_rig_exports_a_vrm_mapped_from_its_structure() {
+    // MakeHuman's own `default` rig (163 bones: spine05..01, upperarm01.L, wrist.L,
+    // finger1-1.L...) has none of the template names: the humanoid comes from its
+    // structure.
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("mhd.glb");
+    let data = crate::common::mpfb2_dir();
+    crate::common::assert_ok(&crate::common::rigsmith(&[
+        "corpus",
+        "mpfb2",
+        "--data",
+        data.to_str().unwrap(),
+        "--rig",
+        "default",
+        "--parts",
+        "body,skirt,tights",
+        "-o",
+        glb.to_str().unwrap(),
+    ]));
+    let vrm = dir.path().join("mhd.vrm");
+    crate::common::assert_ok(&crate::common::rigsmith(&[
+        "vrm",
+        glb.to_str().unwrap(),
+        "-o",
+        vrm.to_str().unwrap(),
+    ]));
+    let v = node("validate-gltf.mjs", &vrm);
+    assert_eq!(v["errors"], 0, "{v}");
+    let v = node("three-vrm-load.mjs", &vrm);
+    assert_eq!(v["finite"], true, "{v}");
+    let bones: Vec<&str> = v["humanBones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b.as_str())
+        .collect();
+    for b in rigsmith::io::vrm_write::REQUIRED_BONES {
+        assert!(bones.contains(&b), "{b} missing: {bones:?}");
+    }
+    // 23 body bones (no single toes bone: five toe chains per foot) and 30 fingers.
+    assert_eq!(bones.len(), 53, "{bones:?}");
+    // The file maps the bones a rigger would pick.
+    let back = rigsmith::io::read_character(&vrm).unwrap();
+    let h = &back.vrm.unwrap().humanoid;
+    for (k, b) in [
+        ("hips", "root"),
+        ("spine", "spine04"),
+        ("leftUpperArm", "upperarm01.L"),
+        ("leftLowerArm", "lowerarm01.L"),
+        ("leftHand", "wrist.L"),
+        ("rightUpperLeg", "upperleg01.R"),
+        ("rightFoot", "foot.R"),
+    ] {
+        assert_eq!(h.get(k).map(String::as_str), Some(b), "{k}: {h:?}");
+    }
+    // A quadruped is refused with exit 2, naming the file and the missing bones.
+    let fox = data.join("../quaternius/animals_Fox.glb");
+    assert!(
+        fox.exists(),
+        "the Quaternius fox is missing at {}",
+        fox.display()
+    );
+    let out = crate::common::rigsmith(&[
+        "vrm",
+        fox.to_str().unwrap(),
+        "-o",
+        dir.path().join("fox.vrm").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("animals_Fox.glb") && err.contains("leftUpperLeg"),
+        "{err}"
+    );
+}

@@ -38,6 +38,7 @@
 mod chain_build;
 mod chains;
 mod colliders;
+mod humanoid_map;
 mod leg_gap;
 mod motion;
 mod prepare;
@@ -52,6 +53,10 @@ mod surfaces;
 pub use chain_build::{build_chains, BuildOptions};
 pub use chains::{chains_from_skeleton, is_spring_class, Chain, FACE_CLASSES, SPRING_CLASSES};
 pub use colliders::{measure_colliders, Collider, ColliderShape};
+pub use humanoid_map::{
+    hierarchy_problems, map_humanoid, missing_required, require_complete, sides_agree,
+    structure_map, vrm_parent, HumanoidMap, Route, StructureMap, VRM_PARENTS,
+};
 pub use leg_gap::{LegWeb, LEG_UPRIGHT_COS, WEB_THICKNESS};
 pub use motion::{Motion, MotionPose};
 pub use prepare::{prepare, Prepared};

@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 
 use super::chain_build::{build_chains, BuildOptions};
 use super::colliders::measure_colliders;
+use super::humanoid_map::map_humanoid;
 use super::sidecar::Sidecar;
 use crate::error::Result;
-use crate::fit::{fit, humanoid_map, FitOptions, Template};
+use crate::fit::{fit, FitOptions, Template};
 use crate::model::Character;
 
 /// What [`prepare`] did and found.
@@ -16,8 +17,14 @@ use crate::model::Character;
 pub struct Prepared {
     /// The sidecar (chains, colliders, links, surfaces...).
     pub sidecar: Sidecar,
-    /// VRM humanoid bone -> skeleton bone.
+    /// VRM humanoid bone -> skeleton bone: the character's own VRM map, the fitted
+    /// template's, or [`map_humanoid`]'s (template names, else the skeleton's
+    /// structure).
     pub humanoid: BTreeMap<String, String>,
+    /// Why the humanoid map lacks required bones, when it does (a skeleton that is not
+    /// a humanoid, such as a quadruped): `None` when complete. The springs and
+    /// colliders are prepared either way; a VRM export refuses.
+    pub humanoid_problem: Option<String>,
     /// Whether the character had no skeleton and was fitted and bound here.
     pub rigged_here: bool,
     /// One line per decision.
@@ -54,27 +61,13 @@ pub fn prepare(c: &mut Character, authored: Option<&Sidecar>) -> Result<Prepared
         c.skeleton = Some(r.skeleton);
         humanoid = r.humanoid;
     }
+    let mut humanoid_problem = None;
     if humanoid.is_empty() {
         let skel = c.skeleton.as_ref().expect("set above");
-        for t in [
-            Template::Vrm,
-            Template::Game,
-            Template::Basic,
-            Template::Mixamo,
-        ] {
-            let m = humanoid_map(t);
-            let present: BTreeMap<String, String> = m
-                .into_iter()
-                .filter(|(_, b)| skel.find(b).is_some())
-                .collect();
-            if present.len() > humanoid.len() {
-                humanoid = present;
-            }
-        }
-        notes.push(format!(
-            "humanoid map from bone names: {} bones",
-            humanoid.len()
-        ));
+        let m = map_humanoid(skel);
+        notes.extend(m.notes);
+        humanoid = m.bones;
+        humanoid_problem = m.problem;
     }
     let before = c.skeleton.as_ref().map_or(0, |s| s.len());
     let chains = build_chains(c, &BuildOptions::default())?;
@@ -100,6 +93,7 @@ pub fn prepare(c: &mut Character, authored: Option<&Sidecar>) -> Result<Prepared
     Ok(Prepared {
         sidecar,
         humanoid,
+        humanoid_problem,
         rigged_here,
         notes,
     })

@@ -1,5 +1,6 @@
 //! Humanoid roles of a skeleton's bones (hips, spine, head, legs, arms), found from a
-//! VRM humanoid map when the character carries one, else from whole name tokens.
+//! VRM humanoid map when the character carries one, else from the skeleton's own
+//! complete humanoid map ([`super::map_humanoid`]), else from whole name tokens.
 //!
 //! The parts stage needs only a few roles: where the trunk is (cloth may parent only
 //! to it), which bones are legs (cloth is never skinned to them; colliders sit on
@@ -122,7 +123,17 @@ impl Roles {
                                 == 1))
             });
         }
-        // VRM humanoid map wins.
+        // VRM humanoid map wins; without one, the skeleton's own humanoid map when it
+        // is complete (MakeHuman's `default` rig names no hips, and its `pelvis.L` is
+        // a leg's hip helper, not the trunk).
+        let auto;
+        let humanoid = match humanoid {
+            Some(h) => Some(h),
+            None => {
+                auto = super::humanoid_map::map_humanoid(skel);
+                auto.problem.is_none().then_some(&auto.bones)
+            }
+        };
         if let Some(h) = humanoid {
             let get = |k: &str| h.get(k).and_then(|b| skel.find(b));
             let set = |slot: &mut Option<usize>, k: &str| {

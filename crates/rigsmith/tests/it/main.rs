@@ -6,6 +6,7 @@ mod bind;
 mod corpus;
 mod fit;
 mod gltf_io;
+mod humanoid;
 mod mannequin;
 mod parts;
 mod pipeline;
