@@ -298,6 +298,7 @@ pub fn measure_colliders(c: &Character) -> Vec<Collider> {
         .filter(|&i| bone_class(&skel.bones[i].name).is_none() && skel.bones[i].length() > 0.01 * h)
         .collect();
     let mut owned: Vec<Vec<(f32, f32)>> = vec![Vec::new(); skel.len()]; // (distance, t)
+    let mut owned_pts: Vec<Vec<Vec3>> = vec![Vec::new(); skel.len()];
     for &q in &pts {
         let mut best = (f32::INFINITY, 0.0, usize::MAX);
         for &i in &cand {
@@ -311,6 +312,7 @@ pub fn measure_colliders(c: &Character) -> Vec<Collider> {
         }
         if best.2 != usize::MAX {
             owned[best.2].push((best.0, best.1));
+            owned_pts[best.2].push(q);
         }
     }
     let mut out = Vec::new();
@@ -351,22 +353,102 @@ pub fn measure_colliders(c: &Character) -> Vec<Collider> {
         }
     };
     // Legs taper (a thigh is twice as thick at the top as at the knee): one capsule per
-    // half bone, each with its own radius, so a knee-length skirt is not held off a
-    // thin knee by the width of the hip.
-    let leg = |bone: Option<usize>, name: String, out: &mut Vec<Collider>| {
+    // half segment, each with its own radius, so a knee-length skirt is not held off a
+    // thin knee by the width of the hip. A segment runs from its bone's head to the next
+    // joint of the leg (the knee, the ankle) over every bone between them: a rig that
+    // splits a thigh in two bones in line (MakeHuman's `upperleg01.L`, `upperleg02.L`)
+    // gets the whole thigh, riding its first bone.
+    let leg = |bone: Option<usize>, next: Option<usize>, name: String, out: &mut Vec<Collider>| {
         let Some(i) = bone else { return };
-        for (range, n) in [
+        let mut owners = vec![i];
+        let mut end = skel.bones[i].tail;
+        if let Some(j) = next {
+            let mut path = Vec::new();
+            let mut k = skel.bones[j].parent;
+            while let Some(b) = k {
+                path.push(b);
+                if b == i {
+                    break;
+                }
+                k = skel.bones[b].parent;
+            }
+            if path.last() == Some(&i) && path.len() > 1 {
+                owners = path;
+                end = skel.bones[j].head;
+            }
+        }
+        if owners.len() == 1 {
+            for (range, n) in [
+                ((0.0, 0.5), name.clone()),
+                ((0.5, 1.0), format!("{name}.lower")),
+            ] {
+                if let Some(col) = capsule(i, range, n, "legs") {
+                    out.push(col);
+                }
+            }
+            return;
+        }
+        // The segment spans several bones: measure every vertex they own against it.
+        let (a, b) = (skel.bones[i].head, end);
+        let ab = b - a;
+        let l2 = ab.length_squared();
+        if l2 <= 0.0 {
+            return;
+        }
+        let near: Vec<(f32, f32)> = owners
+            .iter()
+            .flat_map(|&o| owned_pts[o].iter())
+            .map(|&q| {
+                let t = ((q - a).dot(ab) / l2).clamp(0.0, 1.0);
+                ((q - (a + ab * t)).length(), t)
+            })
+            .collect();
+        let inv = skel.bones[i].rest_matrix().inverse();
+        for ((t0, t1), n) in [
             ((0.0, 0.5), name.clone()),
             ((0.5, 1.0), format!("{name}.lower")),
         ] {
-            if let Some(col) = capsule(i, range, n, "legs") {
-                out.push(col);
+            let pad = 0.1 * (t1 - t0);
+            let Some(r) = percentile(
+                near.iter()
+                    .filter(|(_, t)| (t0 + pad..=t1 - pad).contains(t))
+                    .map(|(d, _)| *d)
+                    .collect(),
+                0.85,
+            ) else {
+                continue;
+            };
+            if r <= 0.002 * h {
+                continue;
             }
+            let at = |t: f32| inv.transform_point3(a.lerp(b, t)).to_array();
+            out.push(Collider {
+                name: n,
+                bone: skel.bones[i].name.clone(),
+                shape: ColliderShape::Capsule {
+                    offset: at(t0),
+                    tail: at(t1),
+                    radius: r,
+                },
+                group: "legs".into(),
+                inside: false,
+                measured: true,
+            });
         }
     };
     for (k, s) in ["L", "R"].iter().enumerate() {
-        leg(roles.upper_leg[k], format!("thigh.{s}"), &mut out);
-        leg(roles.lower_leg[k], format!("shin.{s}"), &mut out);
+        leg(
+            roles.upper_leg[k],
+            roles.lower_leg[k],
+            format!("thigh.{s}"),
+            &mut out,
+        );
+        leg(
+            roles.lower_leg[k],
+            roles.foot[k],
+            format!("shin.{s}"),
+            &mut out,
+        );
     }
     // Waist lid at the hip joints' height, riding the hips.
     let hip_y = match (roles.upper_leg[0], roles.upper_leg[1]) {

@@ -1123,3 +1123,56 @@ fn every_makehuman_variant_in_its_skirt_passes_every_motion() {
     eprintln!("worst body entry over the variants: {worst:?}");
     assert!(worst.0 > 0.0 && worst.0 < 5.0, "{worst:?}");
 }
+
+#[test]
+fn a_rig_that_splits_the_legs_in_two_bones_gets_whole_leg_colliders() {
+    // MakeHuman's `default` rig: upperleg01.L + upperleg02.L, lowerleg01.L + lowerleg02.L.
+    use rigsmith::io::mpfb2::{BuildOptions, Corpus};
+    let corpus = Corpus::open(&crate::common::mpfb2_dir()).unwrap();
+    let build = |rig: &str| {
+        corpus
+            .build(&BuildOptions {
+                parts: vec!["body".into(), "skirt".into(), "tights".into()],
+                rig: Some(rig.into()),
+                ..Default::default()
+            })
+            .unwrap()
+    };
+    let mut c = build("default");
+    let p = parts::prepare(&mut c, None).unwrap();
+    let skel = c.skeleton.as_ref().unwrap();
+    let body = parts::measure_colliders(&c);
+    let cap = |name: &str| {
+        let col = body.iter().find(|k| k.name == name).unwrap();
+        let m = skel.bones[skel.find(&col.bone).unwrap()].rest_matrix();
+        match col.shape {
+            parts::ColliderShape::Capsule { offset, tail, .. } => (
+                m.transform_point3(Vec3::from_array(offset)),
+                m.transform_point3(Vec3::from_array(tail)),
+            ),
+            _ => panic!("{col:?}"),
+        }
+    };
+    // The thigh's two capsules run from the hip joint to the knee, riding upperleg01.
+    let hip = skel.bones[skel.find("upperleg01.L").unwrap()].head;
+    let knee = skel.bones[skel.find("lowerleg01.L").unwrap()].head;
+    let ankle = skel.bones[skel.find("foot.L").unwrap()].head;
+    assert!((cap("thigh.L").0 - hip).length() < 1e-4);
+    assert!((cap("thigh.L.lower").1 - knee).length() < 1e-4);
+    assert!((cap("shin.L.lower").1 - ankle).length() < 1e-4);
+    for m in Motion::ALL {
+        let r = parts::simulate(&c, &p.sidecar, m, 3.0).unwrap();
+        assert!(r.passed, "{m:?}: {r:?}");
+    }
+    // Clean twin: on game_engine (one bone per segment) the capsules end at the bone's
+    // tail, which is the knee.
+    let g = build("game_engine");
+    let gs = g.skeleton.as_ref().unwrap();
+    let gb = parts::measure_colliders(&g);
+    let thigh = gb.iter().find(|k| k.name == "thigh.L.lower").unwrap();
+    let bone = &gs.bones[gs.find(&thigh.bone).unwrap()];
+    if let parts::ColliderShape::Capsule { tail, .. } = thigh.shape {
+        let t = bone.rest_matrix().transform_point3(Vec3::from_array(tail));
+        assert!((t - bone.tail).length() < 1e-4);
+    }
+}
