@@ -105,34 +105,61 @@ pub struct LegWeb {
 }
 
 impl LegWeb {
-    /// Where `p` stands against the gap between the legs for the shapes and skinning
-    /// matrices of this frame. `None` above the hip joints (compared in the hips' rest
-    /// frame, so a jump or spin does not change it) or when no pair of upright legs
-    /// bounds a gap.
-    pub(crate) fn gap(&self, p: Vec3, shapes: &[WorldShape], skin: &[Mat4]) -> Option<LegGap> {
-        let to_rest = skin[self.hips].inverse();
-        if to_rest.transform_point3(p).y > self.hip_y0 {
-            return None;
-        }
-        let up = skin[self.hips]
-            .transform_vector3(Vec3::Y)
-            .normalize_or_zero();
-        // Nearest upright capsule axis point per side (side: the capsule's rest x).
-        let mut best: [Option<(Vec3, f32, f32)>; 2] = [None, None];
+    /// The web for the shapes and skinning matrices of one frame (see [`WebFrame`]).
+    pub(crate) fn frame(&self, shapes: &[WorldShape], skin: &[Mat4]) -> WebFrame {
+        let hips = skin[self.hips];
+        let to_rest = hips.inverse();
+        let up = hips.transform_vector3(Vec3::Y).normalize_or_zero();
+        // Upright leg capsules per side (side: the capsule's rest x).
+        let mut sides: [Vec<(Vec3, Vec3, f32)>; 2] = [Vec::new(), Vec::new()];
         for &i in &self.legs {
             if let Some(WorldShape::Capsule(a, b, r)) = shapes.get(i).copied() {
                 if (b - a).normalize_or_zero().dot(up).abs() <= LEG_UPRIGHT_COS {
                     continue;
                 }
                 let side = usize::from(to_rest.transform_point3(0.5 * (a + b)).x < 0.0);
-                let q = closest_on_segment(p, a, b);
-                let d = (q - p).length();
-                if best[side].map_or(true, |(_, _, bd)| d < bd) {
-                    best[side] = Some((q, r, d));
-                }
+                sides[side].push((a, b, r));
             }
         }
-        let ((a, ra, _), (b, rb, _)) = (best[0]?, best[1]?);
+        WebFrame {
+            to_rest,
+            hip_y0: self.hip_y0,
+            forward: hips.transform_vector3(Vec3::Z),
+            lateral: hips.transform_vector3(Vec3::X).normalize_or_zero(),
+            sides,
+        }
+    }
+}
+
+/// The gap between the legs in one frame: the hips' frame and the upright leg capsules
+/// of each side, world, metres.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct WebFrame {
+    to_rest: Mat4,
+    hip_y0: f32,
+    forward: Vec3,
+    lateral: Vec3,
+    sides: [Vec<(Vec3, Vec3, f32)>; 2],
+}
+
+impl WebFrame {
+    /// Where `p` stands against the gap between the legs. `None` above the hip joints
+    /// (compared in the hips' rest frame, so a jump or spin does not change it) or when
+    /// no pair of upright legs bounds a gap.
+    pub(crate) fn gap(&self, p: Vec3) -> Option<LegGap> {
+        if self.to_rest.transform_point3(p).y > self.hip_y0 {
+            return None;
+        }
+        // The nearest axis point of each side.
+        let nearest = |caps: &[(Vec3, Vec3, f32)]| {
+            caps.iter()
+                .map(|&(a, b, r)| {
+                    let q = closest_on_segment(p, a, b);
+                    (q, r, (q - p).length())
+                })
+                .min_by(|x, y| x.2.total_cmp(&y.2))
+        };
+        let ((a, ra, _), (b, rb, _)) = (nearest(&self.sides[0])?, nearest(&self.sides[1])?);
         let ab = b - a;
         let l2 = ab.length_squared();
         if l2 <= 0.0 {
@@ -141,12 +168,9 @@ impl LegWeb {
         let t = (p - a).dot(ab) / l2;
         let foot = a + ab * t;
         let dir = ab / l2.sqrt();
-        let fwd = skin[self.hips].transform_vector3(Vec3::Z);
-        let lateral = skin[self.hips]
-            .transform_vector3(Vec3::X)
-            .normalize_or_zero();
+        let fwd = self.forward;
         Some(LegGap {
-            across: dir.dot(lateral).abs(),
+            across: dir.dot(self.lateral).abs(),
             t,
             offset: p - foot,
             len: l2.sqrt(),

@@ -365,6 +365,7 @@ fn run(
         }
         sys.step(skel, &mut skin, dt);
         let bshapes = sys_world(&body_cols, skel, &skin);
+        let web_frame = web.as_ref().map(|w| w.frame(&bshapes, &skin));
         let shapes = sys_world(&vrm_colliders, skel, &skin);
         let tails = sys.tails().to_vec();
         for (ci, (class, joints)) in sys.chains.iter().enumerate() {
@@ -427,9 +428,9 @@ fn run(
                     }
                 }
                 if cloth
-                    && web
+                    && web_frame
                         .as_ref()
-                        .and_then(|w| w.gap(p, &bshapes, &skin))
+                        .and_then(|w| w.gap(p))
                         .is_some_and(|g| g.between())
                 {
                     if between.is_empty() {

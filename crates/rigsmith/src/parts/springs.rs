@@ -33,7 +33,7 @@ use glam::{Mat4, Quat, Vec3};
 pub const COLLISION_ROUNDS: usize = 4;
 
 use super::colliders::{Collider, WorldShape};
-use super::leg_gap::{push_out_of_web, LegWeb, WEB_MAX_TURN_COS, WEB_THICKNESS};
+use super::leg_gap::{push_out_of_web, LegWeb, WebFrame, WEB_MAX_TURN_COS, WEB_THICKNESS};
 use super::sidecar::{Sidecar, SpringParams};
 use crate::error::{Error, Result};
 use crate::model::Skeleton;
@@ -260,6 +260,7 @@ impl SpringSystem {
     pub fn with_leg_web(mut self, skel: &Skeleton, web: LegWeb) -> SpringSystem {
         let skin = vec![Mat4::IDENTITY; skel.len()];
         let shapes = self.world_colliders(skel, &skin);
+        let rest = web.frame(&shapes, &skin);
         self.web_state = self
             .chains
             .iter()
@@ -270,7 +271,7 @@ impl SpringSystem {
                         if !super::chains::is_cloth_class(class) {
                             return (0.0, 0.0);
                         }
-                        match web.gap(j.rest_tail, &shapes, &skin) {
+                        match rest.gap(j.rest_tail) {
                             Some(g) => {
                                 let half = WEB_THICKNESS * 0.5 * (g.ra + g.rb);
                                 let along = g.offset.dot(g.forward).abs();
@@ -328,6 +329,8 @@ impl SpringSystem {
     /// with the simulated ones.
     pub fn step(&mut self, skel: &Skeleton, skin: &mut [Mat4], dt: f32) {
         let shapes = self.world_colliders(skel, skin);
+        // The gap between the legs of this frame (the chains never move the legs).
+        let web = self.web.as_ref().map(|w| w.frame(&shapes, skin));
         if !self.started {
             // Start at rest relative to the posed parents.
             for (ci, (_, joints)) in self.chains.iter().enumerate() {
@@ -359,7 +362,7 @@ impl SpringSystem {
             }
         }
         for ci in 0..self.chains.len() {
-            let next = self.solve_chain(ci, skel, skin, &shapes, Some(dt));
+            let next = self.solve_chain(ci, skin, &shapes, web.as_ref(), Some(dt));
             self.prev[ci] = std::mem::replace(&mut self.cur[ci], next);
         }
         if !self.links.is_empty() {
@@ -376,17 +379,18 @@ impl SpringSystem {
                 }
             }
             for ci in 0..self.chains.len() {
-                let fixed = self.solve_chain(ci, skel, skin, &shapes, None);
+                let fixed = self.solve_chain(ci, skin, &shapes, web.as_ref(), None);
                 self.cur[ci] = fixed;
             }
         }
-        self.update_web_sides(skin, &shapes);
+        if let Some(w) = &web {
+            self.update_web_sides(w);
+        }
     }
 
     /// Notes which side of the web every cloth joint now stands on, where it is clear
     /// of the web's slab.
-    fn update_web_sides(&mut self, skin: &[Mat4], shapes: &[WorldShape]) {
-        let Some(web) = &self.web else { return };
+    fn update_web_sides(&mut self, web: &WebFrame) {
         for (ci, tails) in self.cur.iter().enumerate() {
             for (k, p) in tails.iter().enumerate() {
                 let st = &mut self.web_state[ci][k];
@@ -397,7 +401,7 @@ impl SpringSystem {
                 // clear of its slab, or the joint is beside a leg with the legs side by
                 // side (a stride turns the line joining the legs; above the hips there
                 // is no gap).
-                match web.gap(*p, shapes, skin) {
+                match web.gap(*p) {
                     Some(g) if g.across >= WEB_MAX_TURN_COS => {
                         let half = WEB_THICKNESS * 0.5 * (g.ra + g.rb);
                         if !g.in_gap()
@@ -418,13 +422,12 @@ impl SpringSystem {
     fn solve_chain(
         &self,
         ci: usize,
-        skel: &Skeleton,
         skin: &mut [Mat4],
         shapes: &[WorldShape],
+        web: Option<&WebFrame>,
         dt: Option<f32>,
     ) -> Vec<Vec3> {
         let joints = &self.chains[ci].1;
-        let _ = skel;
         let mut out = Vec::with_capacity(joints.len());
         for (k, j) in joints.iter().enumerate() {
             let sp = j.parent.map_or(Mat4::IDENTITY, |p| skin[p]);
@@ -479,12 +482,11 @@ impl SpringSystem {
                     next = head + (next - head).try_normalize().unwrap_or(rest_dir) * len;
                 }
                 if let (Some(web), Some(&(side, reach))) =
-                    (&self.web, self.web_state.get(ci).and_then(|v| v.get(k)))
+                    (web, self.web_state.get(ci).and_then(|v| v.get(k)))
                 {
                     if side != 0.0 {
-                        if let Some(q) = web
-                            .gap(next, shapes, skin)
-                            .and_then(|g| push_out_of_web(&g, side, reach))
+                        if let Some(q) =
+                            web.gap(next).and_then(|g| push_out_of_web(&g, side, reach))
                         {
                             next = head + (q - head).try_normalize().unwrap_or(rest_dir) * len;
                             moved = true;
