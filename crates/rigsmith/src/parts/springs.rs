@@ -24,6 +24,14 @@
 //! gravity are given for a 1.7 m figure and scaled by H / 1.7 m, so the motion of a
 //! figure does not depend on its size.
 //!
+//! That much is what a VRM runtime runs ([`SpringSystem::as_vrm_runtime`]: one collision
+//! pass, no links). `simulate` runs more ([`SpringSystem::fit_to_body`],
+//! [`SpringSystem::with_leg_web`]): the colliders at their measured size with every
+//! joint held at its own rest distance from them, each cloth bone kept out along its
+//! whole length (turned about its head until its deepest point is back), the web that
+//! keeps a skirt out of the gap between the legs ([`super::leg_gap`]), and up to
+//! [`COLLISION_ROUNDS`] rounds of collisions and length per joint.
+//!
 //! [`Link`]: super::Link
 
 use glam::{Mat4, Quat, Vec3};
