@@ -68,5 +68,5 @@ pub use simulate::{
     simulate, simulate_driven, simulate_frames, simulate_model, spring_system, SimFrame, SimReport,
     SpringModel, STEPS_PER_SECOND,
 };
-pub use springs::{SpringJoint, SpringSystem};
+pub use springs::{LinkIndex, SpringJoint, SpringSystem};
 pub use surfaces::{surface_classes, SurfaceClass};

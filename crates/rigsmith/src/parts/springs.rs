@@ -46,6 +46,10 @@ use super::sidecar::{Sidecar, SpringParams};
 use crate::error::{Error, Result};
 use crate::model::Skeleton;
 
+/// A link between two simulated joints: (chain, joint), (chain, joint), rest distance
+/// in metres.
+pub type LinkIndex = ((usize, usize), (usize, usize), f32);
+
 /// One simulated joint (the tail of one chain bone).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpringJoint {
@@ -94,7 +98,7 @@ pub struct SpringSystem {
     /// Colliders and the bone index each rides.
     pub colliders: Vec<(Collider, usize)>,
     /// Links: ((chain, joint), (chain, joint), rest distance in metres).
-    pub links: Vec<((usize, usize), (usize, usize), f32)>,
+    pub links: Vec<LinkIndex>,
     /// The web across the gap between the legs that cloth joints are kept out of
     /// ([`SpringSystem::with_leg_web`]); `None` as in the VRM runtimes.
     pub web: Option<LegWeb>,
@@ -177,7 +181,7 @@ impl SpringSystem {
                 colliders
                     .iter()
                     .enumerate()
-                    .filter(|(_, (c, _))| p.collider_groups.iter().any(|g| *g == c.group))
+                    .filter(|(_, (c, _))| p.collider_groups.contains(&c.group))
                     .map(|(i, _)| i)
                     .collect(),
             );
@@ -232,7 +236,7 @@ impl SpringSystem {
                 .iter()
                 .find(|m| col.measured && m.name == col.name && m.bone == col.bone)
             {
-                col.shape = full.shape.clone();
+                col.shape = full.shape;
             }
         }
         let rest: Vec<WorldShape> = self
