@@ -27,7 +27,7 @@
 //! That much is what a VRM runtime runs ([`SpringSystem::as_vrm_runtime`]: one collision
 //! pass, no links). `simulate` runs more ([`SpringSystem::fit_to_body`],
 //! [`SpringSystem::with_leg_web`]): the colliders at their measured size with every
-//! joint held at its own rest distance from them, each cloth bone kept out along its
+//! joint held at its own rest distance from them, each bone kept out along its
 //! whole length (turned about its head until its deepest point is back), the web that
 //! keeps a skirt out of the gap between the legs ([`super::leg_gap`]), and up to
 //! [`COLLISION_ROUNDS`] rounds of collisions and length per joint.
@@ -38,7 +38,7 @@ use glam::{Mat4, Quat, Vec3};
 
 /// Rounds of collision resolution and length restoration per joint and step (the VRM
 /// runtimes do one; more settle a joint wedged between two colliders).
-pub const COLLISION_ROUNDS: usize = 4;
+pub const COLLISION_ROUNDS: usize = 8;
 
 use super::colliders::{Collider, WorldShape};
 use super::leg_gap::{push_out_of_web, LegWeb, WebFrame, WEB_MAX_TURN_COS, WEB_THICKNESS};
@@ -228,8 +228,8 @@ impl SpringSystem {
     /// radius and its rest distance from that collider's surface: a skirt lying on the
     /// thigh at rest stays on the thigh, never sinks into it, and the colliders need no
     /// shrinking to let the rest pose stand (the shrunk ones, [`super::clear_rest_pose`],
-    /// are what a VRM runtime gets, with a hit radius per joint). Cloth bones also get
-    /// a [`SpringJoint::bone_reach`]: the whole bone, not only its tail, is kept out.
+    /// are what a VRM runtime gets, with a hit radius per joint). Every bone also gets a
+    /// [`SpringJoint::bone_reach`]: the whole bone, not only its tail, is kept out.
     pub fn fit_to_body(mut self, skel: &Skeleton, body: &[Collider]) -> SpringSystem {
         for (col, _) in self.colliders.iter_mut() {
             if let Some(full) = body
@@ -244,20 +244,15 @@ impl SpringSystem {
             .iter()
             .map(|(c, b)| c.world(&skel.bones[*b].rest_matrix()))
             .collect();
-        for (class, joints) in self.chains.iter_mut() {
-            let cloth = super::chains::is_cloth_class(class);
+        for (_, joints) in self.chains.iter_mut() {
             for j in joints.iter_mut() {
-                if cloth {
-                    j.bone_reach = vec![j.hit_radius; self.colliders.len()];
-                }
+                j.bone_reach = vec![j.hit_radius; self.colliders.len()];
                 for (s, (c, _)) in self.colliders.iter().enumerate() {
                     if !c.inside {
                         j.reach[s] = j.hit_radius.min(rest[s].signed_distance(j.rest_tail));
-                        if cloth {
-                            j.bone_reach[s] = j
-                                .hit_radius
-                                .min(rest[s].segment_depth(j.rest_head, j.rest_tail).1);
-                        }
+                        j.bone_reach[s] = j
+                            .hit_radius
+                            .min(rest[s].segment_depth(j.rest_head, j.rest_tail).1);
                     }
                 }
             }
@@ -462,6 +457,18 @@ impl SpringSystem {
             // colliders or its bone lies along one: resolve them together, a few rounds.
             for _ in 0..self.rounds.max(1) {
                 let mut moved = false;
+                if let (Some(web), Some(&(side, reach))) =
+                    (web, self.web_state.get(ci).and_then(|v| v.get(k)))
+                {
+                    if side != 0.0 {
+                        if let Some(q) =
+                            web.gap(next).and_then(|g| push_out_of_web(&g, side, reach))
+                        {
+                            next = head + (q - head).try_normalize().unwrap_or(rest_dir) * len;
+                            moved = true;
+                        }
+                    }
+                }
                 for &s in &self.chain_colliders[ci] {
                     let (c, _) = &self.colliders[s];
                     let shape = &shapes[s];
@@ -492,18 +499,6 @@ impl SpringSystem {
                         }
                     }
                     next = head + (next - head).try_normalize().unwrap_or(rest_dir) * len;
-                }
-                if let (Some(web), Some(&(side, reach))) =
-                    (web, self.web_state.get(ci).and_then(|v| v.get(k)))
-                {
-                    if side != 0.0 {
-                        if let Some(q) =
-                            web.gap(next).and_then(|g| push_out_of_web(&g, side, reach))
-                        {
-                            next = head + (q - head).try_normalize().unwrap_or(rest_dir) * len;
-                            moved = true;
-                        }
-                    }
                 }
                 if !moved {
                     break;

@@ -1176,3 +1176,25 @@ fn a_rig_that_splits_the_legs_in_two_bones_gets_whole_leg_colliders() {
         assert!((t - bone.tail).length() < 1e-4);
     }
 }
+
+#[test]
+fn quaternius_knight_tabard_and_casual_hair_pass_every_motion() {
+    // Real rigged files by an artist: the knight's tabard gets 15 built chains, the
+    // casual man's hair has its own 17 chains.
+    let dir = crate::common::quaternius_dir();
+    for (file, class, chains) in [
+        ("knight_KnightCharacter.glb", "skirt", 15),
+        ("men_Casual.glb", "hair", 17),
+    ] {
+        let path = dir.join(file);
+        assert!(path.exists(), "missing {}", path.display());
+        let mut c = rigsmith::io::read_character(&path).unwrap();
+        let p = parts::prepare(&mut c, None).unwrap();
+        let n = p.sidecar.chains.iter().filter(|k| k.class == class).count();
+        assert_eq!(n, chains, "{file}");
+        for m in Motion::ALL {
+            let r = parts::simulate(&c, &p.sidecar, m, 3.0).unwrap();
+            assert!(r.passed, "{file} {m:?}: {r:?}");
+        }
+    }
+}
