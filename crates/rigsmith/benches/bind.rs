@@ -11,11 +11,9 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use rigsmith::bind::{bind, BindOptions};
 use rigsmith::{Character, Part};
 
+/// The MakeHuman corpus (`$RIGSMITH_DATA`, else `shared/data/mpfb2` beside the checkout).
 fn corpus() -> PathBuf {
-    match std::env::var_os("RIGSMITH_DATA") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/mpfb2"),
-    }
+    rigsmith::io::mpfb2::data_dir().expect("MakeHuman corpus missing: set RIGSMITH_DATA")
 }
 
 fn bench(c: &mut Criterion) {

@@ -16,17 +16,9 @@ use rigsmith::mannequin::{self, MannequinOptions, Pose};
 use rigsmith::parts::{self, Motion, Roles};
 use rigsmith::Character;
 
+/// The MakeHuman corpus (`$RIGSMITH_DATA`, else `shared/data/mpfb2` beside the checkout).
 fn data() -> PathBuf {
-    let p = match std::env::var_os("RIGSMITH_DATA") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/mpfb2"),
-    };
-    assert!(
-        p.join("3dobjs/base.obj").exists(),
-        "MakeHuman corpus missing at {}",
-        p.display()
-    );
-    p
+    rigsmith::io::mpfb2::data_dir().expect("MakeHuman corpus missing: set RIGSMITH_DATA")
 }
 
 fn prepared(mut c: Character) -> (Character, parts::Sidecar) {

@@ -227,6 +227,8 @@ pub fn simulate_frames(
 struct Setup {
     sys: SpringSystem,
     body_cols: Vec<(super::colliders::Collider, usize)>,
+    /// The sidecar's colliders as they are (what the VRM carries).
+    vrm_cols: Vec<(super::colliders::Collider, usize)>,
     web: Option<LegWeb>,
 }
 
@@ -257,13 +259,14 @@ fn setup(c: &Character, sc: &Sidecar, roles: &Roles, model: SpringModel) -> Resu
         (SpringModel::Fitted, Some(w)) => sys = sys.with_leg_web(skel, w.clone()),
         (SpringModel::Fitted, None) => {}
         (SpringModel::Vrm, _) => {
-            sys.colliders = vrm_colliders;
+            sys.colliders = vrm_colliders.clone();
             sys = sys.as_vrm_runtime();
         }
     }
     Ok(Setup {
         sys,
         body_cols,
+        vrm_cols: vrm_colliders,
         web,
     })
 }
@@ -311,9 +314,9 @@ fn run(
     let Setup {
         mut sys,
         body_cols,
+        vrm_cols: vrm_colliders,
         web,
     } = setup(c, sc, &roles, model)?;
-    let vrm_colliders = SpringSystem::new(skel, sc)?.colliders;
     // Rest depth of every probe (the tail; the bone's deepest point) in every body
     // collider.
     let rest_body = sys_world(&body_cols, skel, &vec![Mat4::IDENTITY; skel.len()]);
