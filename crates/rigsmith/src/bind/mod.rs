@@ -20,9 +20,11 @@
 //! # Ok(()) }
 //! ```
 //!
-//! * **Roles.** The body is [`BindOptions::body`] or the part with the most vertices.
-//!   Parts named in [`BindOptions::rigid`] or detected as rigid ([`rigid`]: eyes, teeth,
-//!   small closed islands) get one bone; every other part is a garment.
+//! * **Roles.** The body is [`BindOptions::body`], else the skin found from geometry
+//!   ([`crate::model::Body`]): the skin pieces welded into one surface, so that heat
+//!   flows across the seams as on a welded body, and each piece takes the weights of
+//!   its own vertices. Parts named in [`BindOptions::rigid`], eyes and teeth, and
+//!   accessories get one bone; garments and hair are weighted by transfer.
 //! * **Scale.** Positions and bones are moved to the body's centre and divided by its
 //!   height H before anything is computed, so the weights do not depend on the unit or
 //!   size of the character.
@@ -46,7 +48,7 @@ pub mod rigid;
 pub mod solve;
 pub mod transfer;
 pub mod volumetric;
-pub mod weld;
+pub use crate::geom::weld;
 pub mod winding;
 
 use glam::Vec3;
@@ -148,37 +150,43 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     if c.parts.is_empty() {
         return Err(Error::invalid("character", "has no parts to weight"));
     }
-    let body = match &o.body {
-        Some(name) => c
-            .find_part(name)
-            .ok_or_else(|| Error::invalid("bind options", format!("no part named {name:?}")))?,
-        None => c
-            .parts
-            .iter()
-            .enumerate()
-            .max_by_key(|(i, p)| (p.mesh.positions.len(), std::cmp::Reverse(*i)))
-            .map(|(i, _)| i)
-            .unwrap_or(0),
+    for (name, _) in &o.rigid {
+        if c.find_part(name).is_none() {
+            return Err(Error::invalid(
+                "bind options",
+                format!("rigid part {name:?} is not a part of the character"),
+            ));
+        }
+    }
+    if let Some(name) = &o.body {
+        if c.find_part(name).is_none() {
+            return Err(Error::invalid("bind options", format!("no part named {name:?}")));
+        }
+    }
+    // The skin: the part named in the options, the only part, or the union of the
+    // skin pieces found from geometry (model::Body).
+    let mut bo = crate::model::BodyOptions {
+        body: o.body.iter().cloned().collect(),
+        rigid: o.rigid.clone(),
+        ..Default::default()
     };
-    let bm = &c.parts[body].mesh;
+    if bo.body.is_empty() && c.parts.len() == 1 && o.rigid.is_empty() {
+        bo.body.push(c.parts[0].name.clone());
+    }
+    let body_info = crate::model::Body::of(c, &bo)?;
+    let bm = &body_info.mesh;
+    let body_name = if body_info.skin.len() == 1 {
+        format!("part {:?}", c.parts[body_info.skin[0]].name)
+    } else {
+        format!("the skin ({} parts)", body_info.skin.len())
+    };
     if bm.triangles.is_empty() {
-        return Err(Error::invalid(
-            format!("part {:?}", c.parts[body].name),
-            "the body has no triangles",
-        ));
+        return Err(Error::invalid(body_name, "the body has no triangles"));
     }
     let (lo, hi) = bm.bounds();
-    let ext = hi - lo;
-    let h = if ext.y > 1e-3 * ext.max_element() {
-        ext.y
-    } else {
-        ext.max_element()
-    };
+    let h = body_info.height;
     if !(h.is_finite() && h > 0.0) {
-        return Err(Error::invalid(
-            format!("part {:?}", c.parts[body].name),
-            "the body has zero size",
-        ));
+        return Err(Error::invalid(body_name, "the body has zero size"));
     }
     let centre = 0.5 * (lo + hi);
     let norm = |p: Vec3| (p - centre) / h;
@@ -212,36 +220,25 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
 
     // Roles.
     let mut roles = Vec::with_capacity(c.parts.len());
-    for (i, p) in c.parts.iter().enumerate() {
-        let given = o.rigid.iter().find(|(n, _)| *n == p.name);
-        let role = if let Some((_, bone)) = given {
-            if let Some(b) = bone {
-                if s.find(b).is_none() {
-                    return Err(Error::invalid(
-                        "bind options",
-                        format!("rigid part {:?}: no bone named {b:?}", p.name),
-                    ));
+    for (i, r) in body_info.roles.iter().enumerate() {
+        let role = match r.class {
+            _ if body_info.is_skin(i) => PartRole::Body,
+            crate::model::PartClass::Skin => PartRole::Body,
+            crate::model::PartClass::Garment | crate::model::PartClass::Hair => PartRole::Garment,
+            crate::model::PartClass::Rigid | crate::model::PartClass::Accessory => {
+                if let Some(b) = &r.bone {
+                    if s.find(b).is_none() {
+                        return Err(Error::invalid(
+                            "bind options",
+                            format!("rigid part {:?}: no bone named {b:?}", c.parts[i].name),
+                        ));
+                    }
                 }
+                PartRole::Rigid(r.bone.clone())
             }
-            PartRole::Rigid(bone.clone())
-        } else if i == body {
-            PartRole::Body
-        } else if rigid::rigid_by_name(&p.name) || rigid::rigid_by_shape(&p.mesh, h) {
-            PartRole::Rigid(None)
-        } else {
-            PartRole::Garment
         };
         roles.push(role);
     }
-    for (name, _) in &o.rigid {
-        if c.find_part(name).is_none() {
-            return Err(Error::invalid(
-                "bind options",
-                format!("rigid part {name:?} is not a part of the character"),
-            ));
-        }
-    }
-
     let bpos: Vec<Vec3> = bm.positions.iter().map(|p| norm(*p)).collect();
     let mut reasons = Vec::new();
     let clock = std::time::Instant::now();
@@ -254,8 +251,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     // The report of the body alone, reused as the final one when it is the only part.
     let mut body_report: Option<WeightReport> = None;
     let mut route = Route::BoneHeat;
-    let body_rigid = matches!(roles[body], PartRole::Rigid(_));
-    if !body_rigid && o.force_route != Some(Route::Volumetric) {
+    if o.force_route != Some(Route::Volumetric) {
         match bone_heat::bone_heat(&bpos, &bm.triangles, &segs) {
             Ok(out) => {
                 let total: f64 = stages.iter().map(|s| s.1).sum();
@@ -268,7 +264,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
                 let mut w = out.weights;
                 finish_body(&mut w, &bpos, bm, &ns, o);
                 lap("cleanup", &mut stages);
-                let probe = single_part(c, body, s, &w);
+                let probe = single_part(bm, s, &w);
                 let rep = weight_report(&probe);
                 if c.parts.len() == 1 {
                     body_report = Some(rep.clone());
@@ -318,7 +314,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     } else if o.force_route == Some(Route::Volumetric) {
         reasons.push("volumetric route forced".into());
     }
-    if body_w.is_none() && !body_rigid {
+    if body_w.is_none() {
         route = Route::Volumetric;
         let out = volumetric::volumetric(&bpos, &bm.triangles, &segs)?;
         reasons.extend(out.attempts.iter().cloned());
@@ -341,7 +337,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     let mut weights: Vec<Option<Weights>> = Vec::with_capacity(c.parts.len());
     for (i, p) in c.parts.iter().enumerate() {
         let w = match &roles[i] {
-            PartRole::Body => body_w.clone().unwrap_or_default(),
+            PartRole::Body => body_info.spread_weights(i, body_w.as_ref()),
             PartRole::Rigid(bone) => {
                 let b = bone.as_deref().and_then(|b| s.find(b)).map(|b| b as u32);
                 let pm = crate::model::Mesh {
@@ -412,10 +408,14 @@ fn finish_body(
     keep_largest_smooth(w, o.max_influences);
 }
 
-/// A one-part character holding `w` on part `body`, for the report.
-fn single_part(c: &Character, body: usize, s: &Skeleton, w: &Weights) -> Character {
-    let mut p = c.parts[body].clone();
-    p.weights = Some(w.clone());
+/// A one-part character holding `w` on the body mesh, for the report.
+fn single_part(m: &crate::model::Mesh, s: &Skeleton, w: &Weights) -> Character {
+    let p = crate::model::Part {
+        name: "body".into(),
+        mesh: m.clone(),
+        weights: Some(w.clone()),
+        ..Default::default()
+    };
     Character {
         parts: vec![p],
         skeleton: Some(s.clone()),

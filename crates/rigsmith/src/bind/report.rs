@@ -69,6 +69,11 @@ pub fn weight_report(c: &Character) -> WeightReport {
         .map(|(i, _)| i);
     let (lo, hi) = body.map_or((Vec3::ZERO, Vec3::ZERO), |b| c.parts[b].mesh.bounds());
     r.height = (hi - lo).y.max((hi - lo).max_element() * 1e-3);
+    if c.parts.len() > 1 {
+        if let Ok(b) = c.body() {
+            r.height = b.height;
+        }
+    }
     let Some(s) = &c.skeleton else {
         r.unweighted = r.vertices;
         for p in &c.parts {

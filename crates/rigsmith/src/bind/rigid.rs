@@ -16,23 +16,14 @@ use glam::Vec3;
 
 use super::bone_heat::Segment;
 use super::weld;
-use crate::model::naming::tokens;
 use crate::model::{Mesh, Weights};
 
-/// Name tokens that mark a rigid part.
-pub const RIGID_NAMES: &[&str] = &[
-    "eye", "eyes", "eyeball", "eyeballs", "iris", "cornea", "pupil", "teeth", "tooth", "tongue",
-];
+pub use crate::model::body::RIGID_NAMES;
 
 /// Largest island diagonal, in units of body height, for shape detection.
 pub const SMALL_ISLAND: f32 = 0.1;
 
-/// Whether the part name says it is rigid.
-pub fn rigid_by_name(name: &str) -> bool {
-    tokens(name)
-        .iter()
-        .any(|t| RIGID_NAMES.contains(&t.as_str()))
-}
+pub use crate::model::rigid_by_name;
 
 /// Whether every island of `mesh` is closed and smaller than `SMALL_ISLAND * h`
 /// (`h`: body height, same unit as the mesh).

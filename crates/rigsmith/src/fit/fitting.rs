@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use glam::Vec3;
 use serde::Serialize;
 
-use super::landmarks::{body_index, find_landmarks, LandmarkOptions, Landmarks};
+use super::landmarks::{body_mesh, find_landmarks, LandmarkOptions, Landmarks};
 use super::limb_bend::modelled_bend;
 use super::placement::{landmark_checks, placement_checks_with, STRAIGHT_DEG};
 use super::templates::{bone_name, humanoid_map, twist_name, Role, Template, CENTRE, LEFT};
@@ -109,7 +109,8 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
     );
     // Pre-bends, on the left; the right mirrors.
     let mir = |p: Vec3| Vec3::new(2.0 * cx - p.x, p.y, p.z);
-    let body = &c.parts[body_index(c, &lo)?].mesh;
+    let (body, _) = body_mesh(c, &lo)?;
+    let body = &body;
     let bvh = Bvh::build(&body.positions, &body.triangles);
     // Shoulder deep enough for the clavicle: where the arm leaves the trunk through a
     // narrow gap (a lowered arm under a bulging deltoid), the sections' armpit can sit
@@ -158,7 +159,6 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
         }
         // A limb modelled straight gets at most the rubric's 15 deg; a limb modelled
         // bent keeps its bend.
-        let body = &c.parts[body_index(c, &lo)?].mesh;
         let straight = modelled_bend(body, pa, pc, dir, h).map_or(true, |m| m <= STRAIGHT_DEG);
         let max = if straight { STRAIGHT_DEG } else { MAX_BEND_DEG };
         let nb = prebend(pa, pb, pc, dir, max);

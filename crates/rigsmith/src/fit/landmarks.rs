@@ -191,16 +191,13 @@ const HAND_TAIL: [f32; 3] = [0.364, 0.068, -0.057];
 
 /// Finds the landmarks of the character's body (see the module docs).
 pub fn find_landmarks(c: &Character, o: &LandmarkOptions) -> Result<Landmarks> {
-    let bi = body_index(c, o)?;
-    let body = &c.parts[bi].mesh;
-    body.validate(&format!("part {:?}", c.parts[bi].name))?;
+    let (body, what) = body_mesh(c, o)?;
+    let body = &body;
+    body.validate(&what)?;
     if body.positions.is_empty() || body.triangles.is_empty() {
         return Err(Error::stage(
             "fit",
-            format!(
-                "body: part {:?} has no triangles: nothing to fit a skeleton to",
-                c.parts[bi].name
-            ),
+            format!("body: {what} has no triangles: nothing to fit a skeleton to"),
         ));
     }
     let (lo, hi) = bounds(&body.positions);
@@ -287,7 +284,7 @@ pub fn find_landmarks(c: &Character, o: &LandmarkOptions) -> Result<Landmarks> {
     .to_string();
     lm.notes.extend(left.notes);
     lm.notes.extend(right.notes);
-    face(c, bi, &mut lm);
+    face(c, body, &mut lm);
     for (name, p) in &o.overrides {
         if !p.is_finite() {
             return Err(Error::invalid(
@@ -307,26 +304,30 @@ pub fn find_landmarks(c: &Character, o: &LandmarkOptions) -> Result<Landmarks> {
     Ok(lm)
 }
 
-/// Index of the body part.
-pub(crate) fn body_index(c: &Character, o: &LandmarkOptions) -> Result<usize> {
+/// The body to fit: the welded union of the character's skin pieces
+/// ([`crate::model::Body`]), or the part named in the options. Returns the mesh and a
+/// name for messages.
+pub(crate) fn body_mesh(c: &Character, o: &LandmarkOptions) -> Result<(Mesh, String)> {
     if c.parts.is_empty() {
         return Err(Error::stage("fit", "body: the character has no mesh"));
     }
     if let Some(n) = &o.body_part {
-        return c
+        let i = c
             .find_part(n)
-            .ok_or_else(|| Error::stage("fit", format!("body: there is no part named {n:?}")));
+            .ok_or_else(|| Error::stage("fit", format!("body: there is no part named {n:?}")))?;
+        return Ok((c.parts[i].mesh.clone(), format!("part {n:?}")));
     }
-    if let Some(i) = c.find_part("body") {
-        return Ok(i);
+    if c.parts.len() == 1 {
+        return Ok((c.parts[0].mesh.clone(), format!("part {:?}", c.parts[0].name)));
     }
-    let mut best = 0;
-    for (i, p) in c.parts.iter().enumerate() {
-        if p.mesh.positions.len() > c.parts[best].mesh.positions.len() {
-            best = i;
-        }
-    }
-    Ok(best)
+    let b = c.body().map_err(|e| Error::stage("fit", format!("body: {e}")))?;
+    let names: Vec<&str> = b.skin.iter().map(|&i| c.parts[i].name.as_str()).collect();
+    let what = if names.len() == 1 {
+        format!("part {:?}", names[0])
+    } else {
+        format!("the skin ({} parts: {})", names.len(), names.join(", "))
+    };
+    Ok((b.mesh, what))
 }
 
 fn mirror_mesh(m: &Mesh, cx: f32) -> Mesh {
@@ -1254,12 +1255,11 @@ fn inside_mitten(
 }
 
 /// Face landmarks from the head's geometry and eye parts.
-fn face(c: &Character, body: usize, lm: &mut Landmarks) {
+fn face(c: &Character, m: &Mesh, lm: &mut Landmarks) {
     let h = lm.height;
     let (Some(head), Some(top)) = (lm.get("head"), lm.get("head_top")) else {
         return;
     };
-    let m = &c.parts[body].mesh;
     let neck_y = lm.get("neck_narrowest").map_or(head.y, |p| p.y);
     // The face: points near the mid-line above the neck's narrowest section.
     let head_pts: Vec<Vec3> = m

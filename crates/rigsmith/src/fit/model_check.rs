@@ -26,7 +26,7 @@
 use glam::{Mat3, Mat4, Vec3};
 use serde::Serialize;
 
-use super::landmarks::{body_index, LandmarkOptions};
+use super::landmarks::{body_mesh, LandmarkOptions};
 use super::sections::bounds;
 use crate::model::Character;
 
@@ -76,7 +76,7 @@ impl ModelReport {
 /// Checks the character (see the module docs).
 pub fn model_check(c: &Character) -> ModelReport {
     let mut r = ModelReport::default();
-    let Ok(bi) = body_index(c, &LandmarkOptions::default()) else {
+    let Ok((m, what)) = body_mesh(c, &LandmarkOptions::default()) else {
         r.problems.push(Problem {
             id: "model.empty".into(),
             message: "the character has no parts".into(),
@@ -84,12 +84,12 @@ pub fn model_check(c: &Character) -> ModelReport {
         });
         return r;
     };
-    let m = &c.parts[bi].mesh;
-    r.body = c.parts[bi].name.clone();
+    let m = &m;
+    r.body = what;
     if m.positions.is_empty() {
         r.problems.push(Problem {
             id: "model.empty".into(),
-            message: format!("part {:?} has no vertices", r.body),
+            message: format!("{} has no vertices", r.body),
             fixable: false,
         });
         return r;
@@ -219,8 +219,13 @@ pub fn model_check(c: &Character) -> ModelReport {
             r.symmetry_general
         ));
     }
+    let skin: Vec<usize> = if c.parts.len() == 1 {
+        vec![0]
+    } else {
+        c.body().map(|b| b.skin).unwrap_or_default()
+    };
     for (i, p) in c.parts.iter().enumerate() {
-        if i == bi || p.mesh.positions.is_empty() {
+        if skin.contains(&i) || p.mesh.positions.is_empty() {
             continue;
         }
         let (plo, phi) = bounds(&p.mesh.positions);
@@ -266,10 +271,10 @@ pub fn fix_model(c: &mut Character, r: &ModelReport) -> Vec<String> {
     }
     apply(c, m);
     if rot.is_some() || r.has("model.floor") || r.has("model.center") {
-        let Ok(bi) = body_index(c, &LandmarkOptions::default()) else {
+        let Ok((m, _)) = body_mesh(c, &LandmarkOptions::default()) else {
             return did;
         };
-        let pts = &c.parts[bi].mesh.positions;
+        let pts = &m.positions;
         let (lo, hi) = bounds(pts);
         let feet: Vec<Vec3> = pts
             .iter()

@@ -23,7 +23,7 @@
 use glam::Vec3;
 
 use super::fitting::{bend_angle, MAX_BEND_DEG};
-use super::landmarks::{body_index, LandmarkOptions, Landmarks};
+use super::landmarks::{body_mesh, LandmarkOptions, Landmarks};
 use super::limb_bend::modelled_bend;
 use super::sections::bounds;
 use crate::geom::bvh::Bvh;
@@ -98,9 +98,8 @@ pub fn placement_checks(c: &Character, s: &Skeleton) -> Vec<Check> {
 /// [`placement_checks`] with the body's BVH when the caller has built it already.
 pub(crate) fn placement_checks_with(c: &Character, s: &Skeleton, bvh: Option<&Bvh>) -> Vec<Check> {
     let mut out = Vec::new();
-    let body = body_index(c, &LandmarkOptions::default())
-        .ok()
-        .map(|i| &c.parts[i].mesh);
+    let body_owned = body_mesh(c, &LandmarkOptions::default()).ok().map(|b| b.0);
+    let body = body_owned.as_ref();
     let (lo, hi) = body.map_or((Vec3::ZERO, Vec3::ONE), |m| bounds(&m.positions));
     let h = (hi.y - lo.y).max(1e-9);
     let cx = 0.5 * (lo.x + hi.x);

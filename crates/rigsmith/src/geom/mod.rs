@@ -2,3 +2,4 @@
 //! (bone visibility, closest points, overlaps, inside tests).
 
 pub mod bvh;
+pub mod weld;

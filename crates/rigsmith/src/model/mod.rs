@@ -5,12 +5,14 @@
 //! bone indices refer to the character's skeleton. Positions are in glTF space
 //! (metres, +Y up, facing +Z, the character's left is +X).
 
+pub mod body;
 mod character;
 mod mesh;
 pub mod naming;
 mod skeleton;
 mod weights;
 
+pub use body::{rigid_by_name, Body, BodyOptions, PartClass, PartRole};
 pub use character::{Character, Part, VrmData};
 pub use mesh::{Mesh, MorphTarget};
 pub use naming::Side;

@@ -13,44 +13,68 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::geom::bvh::Bvh;
-use crate::model::naming::{tokens, Side};
-use crate::model::Character;
+use crate::model::naming::Side;
+use crate::model::{Character, PartClass};
 use crate::pose::library::library_for;
 use crate::pose::{posed_matrices, skin_dqs, skin_lbs, NamedPose, Rig, Role};
 use crate::report::{Check, Counts, Severity};
 
-/// Index of the body part: a part whose name has the token `body`, else the skinned
-/// part with the most vertices.
-pub fn body_part(c: &Character) -> Option<usize> {
-    let skinned = |i: &usize| c.parts[*i].weights.is_some();
-    (0..c.parts.len())
-        .filter(skinned)
-        .find(|&i| tokens(&c.parts[i].name).iter().any(|t| t == "body"))
-        .or_else(|| {
-            (0..c.parts.len())
-                .filter(skinned)
-                .max_by_key(|&i| (c.parts[i].mesh.positions.len(), usize::MAX - i))
-        })
-}
-
-/// Whether a (non-body) part is a garment by name: not a rigid accessory, not hair,
-/// brows or lashes.
-pub fn is_garment(name: &str) -> bool {
-    !weights::is_rigid_part(name)
-        && !tokens(name).iter().any(|t| {
-            matches!(
-                t.as_str(),
-                "hair"
-                    | "eyebrow"
-                    | "eyebrows"
-                    | "brow"
-                    | "brows"
-                    | "eyelash"
-                    | "eyelashes"
-                    | "lash"
-                    | "lashes"
-            )
-        })
+/// The character as the review sees it: its skin pieces ([`crate::model::Body`])
+/// welded into one part, first, carrying the weights of the skin vertices (a welded
+/// vertex takes those of its first copy), then every other part; with the class of
+/// every part of the view. A one-part character is its own view.
+pub fn skin_view(c: &Character) -> Result<(Character, Vec<PartClass>)> {
+    if c.parts.len() == 1 {
+        return Ok((c.clone(), vec![PartClass::Skin]));
+    }
+    let b = c.body()?;
+    let n = b.mesh.positions.len();
+    let mut first: Vec<Option<(usize, usize)>> = vec![None; n];
+    for &i in &b.skin {
+        for (v, &u) in b.map[i].iter().enumerate() {
+            if first[u as usize].is_none() {
+                first[u as usize] = Some((i, v));
+            }
+        }
+    }
+    let skinned = b.skin.iter().any(|&i| c.parts[i].weights.is_some());
+    let weights = skinned.then(|| crate::model::Weights {
+        vertices: first
+            .iter()
+            .map(|f| {
+                f.and_then(|(i, v)| c.parts[i].weights.as_ref().map(|w| w.vertices[v].clone()))
+                    .unwrap_or_default()
+            })
+            .collect(),
+    });
+    let name = if b.skin.len() == 1 {
+        c.parts[b.skin[0]].name.clone()
+    } else {
+        "skin".to_string()
+    };
+    let mut parts = vec![crate::model::Part {
+        name,
+        material: None,
+        mesh: b.mesh.clone(),
+        weights,
+        morphs: Vec::new(),
+    }];
+    let mut classes = vec![PartClass::Skin];
+    for (i, p) in c.parts.iter().enumerate() {
+        if !b.is_skin(i) {
+            parts.push(p.clone());
+            classes.push(b.roles[i].class);
+        }
+    }
+    Ok((
+        Character {
+            parts,
+            skeleton: c.skeleton.clone(),
+            vrm: c.vrm.clone(),
+            warnings: c.warnings.clone(),
+        },
+        classes,
+    ))
 }
 
 /// Posed positions of every part (rest positions for unskinned parts).
@@ -81,14 +105,21 @@ struct PoseNumbers {
 /// no extent.
 pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
     c.validate()?;
+    let (view, classes) = skin_view(c)?;
+    let c = &view;
     let s = c.skeleton.as_ref().ok_or_else(|| {
         Error::stage(
             "check",
             "the character has no skeleton: nothing to check (rig it first)",
         )
     })?;
-    let bi = body_part(c)
-        .ok_or_else(|| Error::stage("check", "no part carries skin weights: nothing to check"))?;
+    if c.parts[0].weights.is_none() {
+        return Err(Error::stage(
+            "check",
+            "the skin carries no weights: nothing to check",
+        ));
+    }
+    let bi = 0;
     let (lo, hi) = c.bounds();
     let h = hi.y - lo.y;
     if h.is_nan() || h <= 0.0 {
@@ -280,8 +311,8 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
         format!("{over} vertices over {}", o.max_influences),
     ));
     let mut rigid_seen = false;
-    for p in &c.parts {
-        if !weights::is_rigid_part(&p.name) {
+    for (p, class) in c.parts.iter().zip(&classes) {
+        if *class != PartClass::Rigid {
             continue;
         }
         if let Some(w) = &p.weights {
@@ -324,7 +355,7 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
         ));
     }
     let garments: Vec<usize> = (0..c.parts.len())
-        .filter(|&i| i != bi && c.parts[i].weights.is_some() && is_garment(&c.parts[i].name))
+        .filter(|&i| i != bi && c.parts[i].weights.is_some() && classes[i] == PartClass::Garment)
         .collect();
     if garments.is_empty() {
         not_verified.push("garments: no skinned garment part".into());

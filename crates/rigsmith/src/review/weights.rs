@@ -111,16 +111,6 @@ pub fn non_deform(c: &Character, s: &Skeleton) -> (usize, Vec<String>) {
     (n, bones.into_iter().collect())
 }
 
-/// Whether a part is a rigid accessory by name (eyes, teeth, tongue).
-pub fn is_rigid_part(name: &str) -> bool {
-    crate::model::naming::tokens(name).iter().any(|t| {
-        matches!(
-            t.as_str(),
-            "eye" | "eyes" | "eyeball" | "eyeballs" | "teeth" | "tooth" | "tongue" | "cornea"
-        )
-    })
-}
-
 /// For a rigid part: the largest `1 - top weight` over its vertices plus 1 for every
 /// extra bone used as the top influence (a rigid part follows exactly one bone).
 pub fn rigid_error(w: &Weights) -> f32 {

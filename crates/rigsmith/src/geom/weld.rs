@@ -111,3 +111,51 @@ mod tests {
         assert_eq!(lab[0], lab[3]);
     }
 }
+
+/// Welds points closer than `tol` (same unit), whichever grid cells they fall in: each
+/// point joins the first earlier point within `tol` in its own or a neighbouring cell.
+/// Returns for each point its welded index (in order of first occurrence) and the
+/// number of welded points. Deterministic.
+pub fn weld_near(positions: &[Vec3], tol: f32) -> (Vec<u32>, usize) {
+    let inv = 1.0 / tol.max(f32::MIN_POSITIVE);
+    let cell = |p: Vec3| {
+        [
+            (p.x * inv).floor() as i64,
+            (p.y * inv).floor() as i64,
+            (p.z * inv).floor() as i64,
+        ]
+    };
+    let mut cells: HashMap<[i64; 3], Vec<u32>> = HashMap::with_capacity(positions.len());
+    let mut reps: Vec<Vec3> = Vec::new();
+    let mut map = Vec::with_capacity(positions.len());
+    let t2 = tol * tol;
+    for p in positions {
+        let c = cell(*p);
+        let mut found = None;
+        'search: for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    if let Some(list) = cells.get(&[c[0] + dx, c[1] + dy, c[2] + dz]) {
+                        for &r in list {
+                            if (reps[r as usize] - *p).length_squared() <= t2 {
+                                found = Some(r);
+                                break 'search;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let id = match found {
+            Some(r) => r,
+            None => {
+                reps.push(*p);
+                let r = (reps.len() - 1) as u32;
+                cells.entry(c).or_default().push(r);
+                r
+            }
+        };
+        map.push(id);
+    }
+    (map, reps.len())
+}

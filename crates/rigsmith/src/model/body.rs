@@ -1,0 +1,759 @@
+//! The body: which parts form the character's skin, what every other part is, and the
+//! height H that every stage measures in.
+//!
+//! Game characters arrive in pieces: a Body / Head / Legs / Feet mesh each, split again
+//! into one primitive per material (skin, shirt, trousers, hair). Most clothing is the
+//! same surface painted by material, so the skin is the union of the pieces whose open
+//! borders meet. Hats, hair, props and eyes are separate pieces. [`Body::of`] decides
+//! from geometry, with names only as hints, and keeps a reason per part:
+//!
+//! 1. **Seams.** All vertices are welded at `1e-5` of the character's size. Two parts
+//!    share a seam when at least [`SEAM_MIN`] open-border vertices of one coincide with
+//!    vertices of the other. A part most of whose vertices coincide with another's (a
+//!    bodysuit duplicate) shares no seam: it is an overlay.
+//! 2. **Skin.** The seam graph's components are grown from each tall component: a
+//!    component joins when most of its open border lies on the grown surface (within
+//!    [`TOUCH`] H), and a closed piece joins when it enters the surface and reaches
+//!    far out of it (an arm pushed into a torso). The largest result is the skin.
+//!    Parts named hair, eyes or teeth whose geometry agrees are kept out of it.
+//! 3. **Other parts.** Eyes and teeth (name and size, or small closed islands): rigid.
+//!    Hair (name, on the upper body). Garments: shells lying over the skin (most
+//!    vertices within [`GARMENT_NEAR`] H). Everything else is an accessory, rigid to
+//!    the bone it sits on; a part far from any skin is a floating prop.
+//! 4. **The union.** The skin parts welded into one [`Mesh`] ([`Body::mesh`]), with a
+//!    map from every skin vertex to its union vertex ([`Body::map`]), so that fitting
+//!    sees one surface and binding couples the seams as on a welded body.
+//!
+//! Overrides ([`BodyOptions`]) win over every rule.
+
+use std::collections::BTreeMap;
+
+use glam::Vec3;
+use serde::Serialize;
+
+use super::naming::tokens;
+use super::{Character, Mesh};
+use crate::error::{Error, Result};
+use crate::geom::bvh::Bvh;
+use crate::geom::weld::weld_near;
+
+/// What a part of a character is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PartClass {
+    /// A piece of the skin surface (head, torso, legs, feet, hands; painted clothing).
+    Skin,
+    /// A shell lying over the skin; follows the skin under it.
+    Garment,
+    /// Hair (and brows, lashes); follows the head or its own chains.
+    Hair,
+    /// Eyes, teeth, a tongue: one bone at weight 1.0.
+    Rigid,
+    /// A hat, helmet, glasses, backpack, belt or held prop: rigid to the bone it sits
+    /// on (the one given, else the bone carrying most of the skin under it).
+    Accessory,
+}
+
+impl PartClass {
+    /// The class's name as written in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            PartClass::Skin => "skin",
+            PartClass::Garment => "garment",
+            PartClass::Hair => "hair",
+            PartClass::Rigid => "rigid",
+            PartClass::Accessory => "accessory",
+        }
+    }
+
+    /// Whether the part gets one bone per island.
+    pub fn is_rigid(self) -> bool {
+        matches!(self, PartClass::Rigid | PartClass::Accessory)
+    }
+}
+
+/// A part's class and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PartRole {
+    /// The class.
+    pub class: PartClass,
+    /// The bone a rigid part or accessory is bound to, when the user named one.
+    pub bone: Option<String>,
+    /// Why, in plain words (measures in units of H).
+    pub reason: String,
+}
+
+/// User overrides of [`Body::of`]: part names (or material names) per class.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BodyOptions {
+    /// Parts that are skin pieces (`--body A,B`).
+    pub body: Vec<String>,
+    /// Parts that are garments (`--garment A,B`).
+    pub garment: Vec<String>,
+    /// Parts that are rigid, optionally to a named bone (`--rigid PART[=BONE]`).
+    pub rigid: Vec<(String, Option<String>)>,
+}
+
+/// The character's skin and the roles of its parts (see the module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Body {
+    /// Indices of the skin parts, in part order.
+    pub skin: Vec<usize>,
+    /// Per part (in part order): its class and why.
+    pub roles: Vec<PartRole>,
+    /// The skin parts welded into one surface.
+    pub mesh: Mesh,
+    /// Per part: for each of its vertices its index in [`Body::mesh`]; empty for parts
+    /// that are not skin.
+    pub map: Vec<Vec<u32>>,
+    /// Bounds of the skin, `(min, max)`.
+    pub bounds: (Vec3, Vec3),
+    /// The height H: the skin's vertical extent (its largest extent when it is flat).
+    pub height: f32,
+    /// One line per decision that is not a part's role (fallbacks).
+    pub notes: Vec<String>,
+}
+
+/// Border vertices of one part that must coincide with another part for a seam.
+pub const SEAM_MIN: usize = 3;
+/// Distance from the skin, in H, within which an open border "lies on" it.
+pub const TOUCH: f32 = 0.005;
+/// Distance from the skin, in H, within which most of a garment lies.
+pub const GARMENT_NEAR: f32 = 0.05;
+/// Largest extent, in H, of a part that name-says eye or teeth.
+pub const SMALL_PART: f32 = 0.12;
+
+/// Name tokens (part or material) that say eye, teeth or tongue: the one list of rigid
+/// part names every stage uses.
+pub const RIGID_NAMES: &[&str] = &[
+    "eye", "eyes", "eyeball", "eyeballs", "iris", "cornea", "pupil", "teeth", "tooth", "tongue",
+];
+/// Name tokens that say hair.
+pub const HAIR_NAMES: &[&str] = &[
+    "hair", "hairs", "eyebrow", "eyebrows", "brow", "brows", "eyelash", "eyelashes", "lash",
+    "lashes", "beard", "moustache", "mustache", "ponytail", "bangs", "fringe",
+];
+/// Name tokens that say garment.
+pub const GARMENT_NAMES: &[&str] = &[
+    "shirt", "tshirt", "top", "pants", "trousers", "jeans", "shorts", "skirt", "dress",
+    "robe", "coat", "jacket", "cape", "cloak", "vest", "sleeve", "sleeves", "sock", "socks",
+    "glove", "gloves", "shoe", "shoes", "boot", "boots", "tights", "suit", "scarf", "tabard",
+    "garment", "cloth", "clothes", "outfit", "hoodie", "sweater", "apron", "overalls",
+];
+
+fn has_token(p: &super::Part, list: &[&str]) -> bool {
+    let mut t = tokens(&p.name);
+    if let Some(m) = &p.material {
+        t.extend(tokens(m));
+    }
+    t.iter().any(|t| list.contains(&t.as_str()))
+}
+
+/// Whether a part's name or material says eye, teeth or tongue.
+pub fn rigid_by_name(name: &str) -> bool {
+    tokens(name).iter().any(|t| RIGID_NAMES.contains(&t.as_str()))
+}
+
+fn named(p: &super::Part, list: &[String]) -> bool {
+    list.iter()
+        .any(|n| *n == p.name || p.material.as_deref() == Some(n.as_str()))
+}
+
+struct PartGeom {
+    /// Global (welded) id per vertex.
+    gid: Vec<u32>,
+    /// Distinct global ids on open borders.
+    border: Vec<u32>,
+    lo: Vec3,
+    hi: Vec3,
+}
+
+impl Character {
+    /// The character's skin and part roles with no overrides ([`Body::of`]).
+    pub fn body(&self) -> Result<Body> {
+        Body::of(self, &BodyOptions::default())
+    }
+}
+
+impl Body {
+    /// Finds the skin and the role of every part (see the module docs).
+    ///
+    /// Errors: no part has triangles, an override names no part, or the skin has zero
+    /// size.
+    pub fn of(c: &Character, o: &BodyOptions) -> Result<Body> {
+        for n in o
+            .body
+            .iter()
+            .chain(&o.garment)
+            .chain(o.rigid.iter().map(|(n, _)| n))
+        {
+            if !c
+                .parts
+                .iter()
+                .any(|p| p.name == *n || p.material.as_deref() == Some(n.as_str()))
+            {
+                return Err(Error::invalid(
+                    "part roles",
+                    format!("no part or material named {n:?}"),
+                ));
+            }
+        }
+        let np = c.parts.len();
+        let meshed: Vec<bool> = c.parts.iter().map(|p| !p.mesh.triangles.is_empty()).collect();
+        if !meshed.iter().any(|&m| m) {
+            return Err(Error::invalid("character", "has no mesh with triangles"));
+        }
+        // Size of the whole character, for the weld tolerance.
+        let mut lo_all = Vec3::splat(f32::INFINITY);
+        let mut hi_all = Vec3::splat(f32::NEG_INFINITY);
+        for (p, _) in c.parts.iter().zip(&meshed).filter(|(_, m)| **m) {
+            let (l, h) = p.mesh.bounds();
+            lo_all = lo_all.min(l);
+            hi_all = hi_all.max(h);
+        }
+        let size = (hi_all - lo_all).max_element();
+        if !(size.is_finite() && size > 0.0) {
+            return Err(Error::invalid("character", "has zero size"));
+        }
+        let tol = 1e-5 * size;
+
+        // Global weld over every part.
+        let mut all = Vec::with_capacity(c.vertex_count());
+        let mut offset = Vec::with_capacity(np + 1);
+        for p in &c.parts {
+            offset.push(all.len());
+            all.extend_from_slice(&p.mesh.positions);
+        }
+        offset.push(all.len());
+        let (gmap, ng) = weld_near(&all, tol);
+        let geoms: Vec<PartGeom> = (0..np)
+            .map(|i| {
+                let gid: Vec<u32> = gmap[offset[i]..offset[i + 1]].to_vec();
+                let mut e: Vec<(u32, u32)> = Vec::new();
+                for t in &c.parts[i].mesh.triangles {
+                    for k in 0..3 {
+                        let (a, b) = (gid[t[k] as usize], gid[t[(k + 1) % 3] as usize]);
+                        if a != b {
+                            e.push((a.min(b), a.max(b)));
+                        }
+                    }
+                }
+                e.sort_unstable();
+                let mut border = Vec::new();
+                let mut j = 0;
+                while j < e.len() {
+                    let mut k = j;
+                    while k < e.len() && e[k] == e[j] {
+                        k += 1;
+                    }
+                    if k - j == 1 {
+                        border.push(e[j].0);
+                        border.push(e[j].1);
+                    }
+                    j = k;
+                }
+                border.sort_unstable();
+                border.dedup();
+                let (lo, hi) = c.parts[i].mesh.bounds();
+                PartGeom {
+                    gid,
+                    border,
+                    lo,
+                    hi,
+                }
+            })
+            .collect();
+        // Which parts own each global vertex.
+        let mut owners: Vec<Vec<u32>> = vec![Vec::new(); ng];
+        for (i, g) in geoms.iter().enumerate() {
+            for &v in &g.gid {
+                let o = &mut owners[v as usize];
+                if o.last() != Some(&(i as u32)) && !o.contains(&(i as u32)) {
+                    o.push(i as u32);
+                }
+            }
+        }
+        // Seam counts and overlay fractions.
+        let mut seam: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+        for (a, g) in geoms.iter().enumerate() {
+            for &v in &g.border {
+                for &b in &owners[v as usize] {
+                    if b as usize != a {
+                        *seam.entry((a, b as usize)).or_default() += 1;
+                    }
+                }
+            }
+        }
+        let distinct = |i: usize| {
+            let mut v = geoms[i].gid.clone();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let overlay: Vec<bool> = (0..np)
+            .map(|i| {
+                let d = distinct(i);
+                if d.is_empty() {
+                    return false;
+                }
+                let shared = d.iter().filter(|&&v| owners[v as usize].len() > 1).count();
+                shared as f32 > 0.5 * d.len() as f32 && d.len() > 2 * geoms[i].border.len()
+            })
+            .collect();
+
+        let mut roles: Vec<Option<PartRole>> = vec![None; np];
+        let mut notes = Vec::new();
+        // Overrides.
+        for (i, p) in c.parts.iter().enumerate() {
+            if let Some((_, b)) = o
+                .rigid
+                .iter()
+                .find(|(n, _)| *n == p.name || p.material.as_deref() == Some(n.as_str()))
+            {
+                roles[i] = Some(PartRole {
+                    class: PartClass::Rigid,
+                    bone: b.clone(),
+                    reason: "rigid as told (--rigid)".into(),
+                });
+            } else if named(p, &o.garment) {
+                roles[i] = Some(PartRole {
+                    class: PartClass::Garment,
+                    bone: None,
+                    reason: "garment as told (--garment)".into(),
+                });
+            } else if named(p, &o.body) {
+                roles[i] = Some(PartRole {
+                    class: PartClass::Skin,
+                    bone: None,
+                    reason: "skin as told (--body)".into(),
+                });
+            } else if !meshed[i] {
+                roles[i] = Some(PartRole {
+                    class: PartClass::Accessory,
+                    bone: None,
+                    reason: "no triangles: rigid to the nearest bone".into(),
+                });
+            }
+        }
+        // Name hints that geometry must confirm: eyes and teeth small, hair high.
+        let hint_rigid: Vec<bool> = c
+            .parts
+            .iter()
+            .map(|p| has_token(p, RIGID_NAMES) && !has_token(p, HAIR_NAMES))
+            .collect();
+        let hint_hair: Vec<bool> = c.parts.iter().map(|p| has_token(p, HAIR_NAMES)).collect();
+        let hint_garment: Vec<bool> = c.parts.iter().map(|p| has_token(p, GARMENT_NAMES)).collect();
+        let free = |roles: &[Option<PartRole>], i: usize| roles[i].is_none();
+        let ext_y = (hi_all - lo_all).y.max(1e-3 * size);
+        for i in 0..np {
+            if !free(&roles, i) {
+                continue;
+            }
+            let d = (geoms[i].hi - geoms[i].lo).max_element();
+            if hint_rigid[i] && d < SMALL_PART * ext_y {
+                roles[i] = Some(PartRole {
+                    class: PartClass::Rigid,
+                    bone: None,
+                    reason: format!(
+                        "named eye/teeth and small ({:.1}% H across): one bone",
+                        100.0 * d / ext_y
+                    ),
+                });
+            } else if hint_hair[i] && geoms[i].hi.y > lo_all.y + 0.6 * ext_y {
+                roles[i] = Some(PartRole {
+                    class: PartClass::Hair,
+                    bone: None,
+                    reason: "named hair and on the upper body".into(),
+                });
+            } else if overlay[i] {
+                roles[i] = Some(PartRole {
+                    class: PartClass::Garment,
+                    bone: None,
+                    reason: "most of its vertices coincide with another part's: an overlay \
+                             (a duplicate shell), not a piece of the skin"
+                        .into(),
+                });
+            }
+        }
+
+        // Seam components over the parts still free (and the told skin).
+        let cand: Vec<bool> = (0..np)
+            .map(|i| {
+                meshed[i]
+                    && (free(&roles, i)
+                        || roles[i].as_ref().is_some_and(|r| r.class == PartClass::Skin))
+            })
+            .collect();
+        let mut comp: Vec<usize> = (0..np).collect();
+        fn find(p: &mut [usize], mut x: usize) -> usize {
+            while p[x] != x {
+                p[x] = p[p[x]];
+                x = p[x];
+            }
+            x
+        }
+        for (&(a, b), &n) in &seam {
+            if cand[a] && cand[b] && (n >= SEAM_MIN || seam.get(&(b, a)).copied().unwrap_or(0) >= SEAM_MIN) {
+                let (ra, rb) = (find(&mut comp, a), find(&mut comp, b));
+                if ra != rb {
+                    comp[ra.max(rb)] = ra.min(rb);
+                }
+            }
+        }
+        let mut comps: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for i in 0..np {
+            if cand[i] {
+                let r = find(&mut comp, i);
+                comps.entry(r).or_default().push(i);
+            }
+        }
+        let comps: Vec<Vec<usize>> = comps.into_values().collect();
+        let told: Vec<usize> = (0..np)
+            .filter(|&i| roles[i].as_ref().is_some_and(|r| r.class == PartClass::Skin))
+            .collect();
+
+        let skin: Vec<usize> = if told.is_empty() {
+            grow_skin(c, &geoms, &comps, &hint_garment, ext_y)
+        } else {
+            told.clone()
+        };
+        let skin: Vec<usize> = if skin.is_empty() {
+            notes.push(
+                "no part's border meets another's and no piece stands as a body: the union \
+                 of all parts is taken as the skin"
+                    .into(),
+            );
+            (0..np).filter(|&i| cand[i]).collect()
+        } else {
+            skin
+        };
+        if skin.is_empty() {
+            return Err(Error::invalid(
+                "character",
+                "has no part that can be its skin (every part is told or named otherwise)",
+            ));
+        }
+
+        // The welded union of the skin.
+        let mut local: Vec<u32> = vec![u32::MAX; ng];
+        let mut positions = Vec::new();
+        let mut map: Vec<Vec<u32>> = vec![Vec::new(); np];
+        let mut triangles = Vec::new();
+        for &i in &skin {
+            let p = &c.parts[i];
+            map[i] = geoms[i]
+                .gid
+                .iter()
+                .zip(&p.mesh.positions)
+                .map(|(&g, &q)| {
+                    if local[g as usize] == u32::MAX {
+                        local[g as usize] = positions.len() as u32;
+                        positions.push(q);
+                    }
+                    local[g as usize]
+                })
+                .collect();
+            for t in &p.mesh.triangles {
+                let u = t.map(|k| map[i][k as usize]);
+                if u[0] != u[1] && u[1] != u[2] && u[0] != u[2] {
+                    triangles.push(u);
+                }
+            }
+        }
+        let mesh = Mesh {
+            positions,
+            triangles,
+            normals: None,
+            uvs: None,
+        };
+        let bounds = mesh.bounds();
+        let ext = bounds.1 - bounds.0;
+        let height = if ext.y > 1e-3 * ext.max_element() {
+            ext.y
+        } else {
+            ext.max_element()
+        };
+        if !(height.is_finite() && height > 0.0) {
+            return Err(Error::invalid("character", "the skin has zero size"));
+        }
+        for &i in &skin {
+            if roles[i].is_none() {
+                let seams: Vec<String> = skin
+                    .iter()
+                    .filter(|&&j| j != i)
+                    .filter(|&&j| {
+                        seam.get(&(i, j)).copied().unwrap_or(0) >= SEAM_MIN
+                            || seam.get(&(j, i)).copied().unwrap_or(0) >= SEAM_MIN
+                    })
+                    .map(|&j| c.parts[j].name.clone())
+                    .collect();
+                roles[i] = Some(PartRole {
+                    class: PartClass::Skin,
+                    bone: None,
+                    reason: if skin.len() == 1 {
+                        "the only piece of skin".into()
+                    } else if seams.is_empty() {
+                        "meets the skin surface (its border lies on it, or it enters it)".into()
+                    } else {
+                        format!("shares seams with {}", seams.join(", "))
+                    },
+                });
+            }
+        }
+
+        // Every other part, by its distance to the skin.
+        let bvh = Bvh::build(&mesh.positions, &mesh.triangles);
+        for i in 0..np {
+            if roles[i].is_some() {
+                continue;
+            }
+            let p = &c.parts[i];
+            let mut d: Vec<f32> = p
+                .mesh
+                .positions
+                .iter()
+                .map(|&q| bvh.closest(q).map_or(f32::INFINITY, |h| h.dist2.sqrt()) / height)
+                .collect();
+            d.sort_by(f32::total_cmp);
+            let q = |f: f32| d[((d.len() - 1) as f32 * f) as usize];
+            let (med, p90, near) = (q(0.5), q(0.9), q(0.0));
+            let diag = (geoms[i].hi - geoms[i].lo).length() / height;
+            let closed_small = crate::bind::rigid::rigid_by_shape(&p.mesh, height);
+            roles[i] = Some(if closed_small && diag < SMALL_PART {
+                PartRole {
+                    class: PartClass::Rigid,
+                    bone: None,
+                    reason: format!(
+                        "closed and small ({:.1}% H across): one bone",
+                        100.0 * diag
+                    ),
+                }
+            } else if p90 <= GARMENT_NEAR || (hint_garment[i] && med <= 3.0 * GARMENT_NEAR) {
+                PartRole {
+                    class: PartClass::Garment,
+                    bone: None,
+                    reason: format!(
+                        "lies over the skin (median {:.1}% H, 90% within {:.1}% H)",
+                        100.0 * med,
+                        100.0 * p90
+                    ),
+                }
+            } else if near > 0.1 {
+                PartRole {
+                    class: PartClass::Accessory,
+                    bone: None,
+                    reason: format!(
+                        "floats {:.0}% H away from the body: rigid to its nearest bone",
+                        100.0 * near
+                    ),
+                }
+            } else {
+                PartRole {
+                    class: PartClass::Accessory,
+                    bone: None,
+                    reason: format!(
+                        "not a shell over the skin (median {:.1}% H, 90% within {:.1}% H): \
+                         rigid to the bone it sits on",
+                        100.0 * med,
+                        100.0 * p90
+                    ),
+                }
+            });
+        }
+        Ok(Body {
+            skin,
+            roles: roles.into_iter().map(|r| r.expect("every part has a role")).collect(),
+            mesh,
+            map,
+            bounds,
+            height,
+            notes,
+        })
+    }
+
+    /// Whether part `i` is a piece of the skin.
+    pub fn is_skin(&self, i: usize) -> bool {
+        self.map.get(i).is_some_and(|m| !m.is_empty())
+    }
+
+    /// Values on the union's vertices taken to skin part `i`'s vertices.
+    pub fn spread<T: Clone>(&self, i: usize, values: &[T]) -> Vec<T> {
+        self.map[i].iter().map(|&u| values[u as usize].clone()).collect()
+    }
+
+    /// The union's weights taken to skin part `i` (empty weights when `w` is `None`).
+    pub fn spread_weights(&self, i: usize, w: Option<&super::Weights>) -> super::Weights {
+        match w {
+            Some(w) => super::Weights {
+                vertices: self.spread(i, &w.vertices),
+            },
+            None => super::Weights::empty(self.map[i].len()),
+        }
+    }
+
+    /// One line per part: `name: class (reason)`.
+    pub fn describe(&self, c: &Character) -> Vec<String> {
+        c.parts
+            .iter()
+            .zip(&self.roles)
+            .map(|(p, r)| format!("{}: {} ({})", p.name, r.class.name(), r.reason))
+            .collect()
+    }
+}
+
+/// Grows the skin from each tall seam component and keeps the largest result.
+fn grow_skin(
+    c: &Character,
+    geoms: &[PartGeom],
+    comps: &[Vec<usize>],
+    _hint_garment: &[bool],
+    ext_y: f32,
+) -> Vec<usize> {
+    if comps.is_empty() {
+        return Vec::new();
+    }
+    let extent = |parts: &[usize]| {
+        let lo = parts.iter().map(|&i| geoms[i].lo.y).fold(f32::INFINITY, f32::min);
+        let hi = parts.iter().map(|&i| geoms[i].hi.y).fold(f32::NEG_INFINITY, f32::max);
+        hi - lo
+    };
+    let area = |parts: &[usize]| parts.iter().map(|&i| c.parts[i].mesh.area()).sum::<f32>();
+    // Per component: its surface, border points and whether it is closed.
+    struct Comp {
+        top: f32,
+        parts: Vec<usize>,
+        bvh: Bvh,
+        border: Vec<Vec3>,
+        points: Vec<Vec3>,
+    }
+    let cs: Vec<Comp> = comps
+        .iter()
+        .map(|parts| {
+            let mut pos = Vec::new();
+            let mut tri = Vec::new();
+            let mut border = Vec::new();
+            for &i in parts {
+                let m = &c.parts[i].mesh;
+                let off = pos.len() as u32;
+                pos.extend_from_slice(&m.positions);
+                tri.extend(m.triangles.iter().map(|t| t.map(|k| k + off)));
+            }
+            // Open border: global ids on a part border that no other part of this
+            // component owns.
+            let mut own: std::collections::HashSet<u32> = std::collections::HashSet::new();
+            for &i in parts {
+                own.extend(geoms[i].gid.iter().copied());
+            }
+            for &i in parts {
+                let mut inner = std::collections::HashSet::new();
+                for &j in parts {
+                    if j != i {
+                        inner.extend(geoms[j].gid.iter().copied());
+                    }
+                }
+                let first: BTreeMap<u32, Vec3> = geoms[i]
+                    .gid
+                    .iter()
+                    .zip(&c.parts[i].mesh.positions)
+                    .map(|(&g, &q)| (g, q))
+                    .collect();
+                for g in &geoms[i].border {
+                    if !inner.contains(g) {
+                        border.push(first[g]);
+                    }
+                }
+            }
+            let points: Vec<Vec3> = pos.iter().step_by((pos.len() / 2000).max(1)).copied().collect();
+            Comp {
+                top: pos.iter().map(|q| q.y).fold(f32::NEG_INFINITY, f32::max),
+                parts: parts.clone(),
+                bvh: Bvh::build(&pos, &tri),
+                border,
+                points,
+            }
+        })
+        .collect();
+    let touch = TOUCH * ext_y;
+    let dist_to = |q: Vec3, set: &[usize]| {
+        set.iter()
+            .map(|&s| cs[s].bvh.closest(q).map_or(f32::INFINITY, |h| h.dist2.sqrt()))
+            .fold(f32::INFINITY, f32::min)
+    };
+    let inside = |q: Vec3, set: &[usize]| set.iter().any(|&s| cs[s].bvh.contains(q));
+    // Whether component `k` joins the set `set` (indices into cs): it meets the set
+    // (its open border on or inside it, part of it inside the set, or the set's border
+    // or points inside it), reaches out of it (a quarter of it farther than 5% H: a
+    // piece of the body, not a shell over it), and does not cap the set's top (a hat).
+    let joins = |k: usize, set: &[usize]| -> bool {
+        let ck = &cs[k];
+        let far = ck
+            .points
+            .iter()
+            .filter(|&&q| dist_to(q, set) > 0.05 * ext_y)
+            .count();
+        if (far as f32) < 0.25 * ck.points.len() as f32 {
+            return false;
+        }
+        let on = |q: Vec3, set: &[usize]| dist_to(q, set) <= touch || inside(q, set);
+        let border_on = !ck.border.is_empty()
+            && ck.border.iter().filter(|&&q| on(q, set)).count() as f32
+                >= 0.6 * ck.border.len() as f32;
+        let enough = |n: usize, of: usize| n >= 5 && n as f32 >= 0.01 * of as f32;
+        let k_meets = enough(
+            ck.points.iter().filter(|&&q| dist_to(q, set) <= 2.0 * touch || inside(q, set)).count(),
+            ck.points.len(),
+        );
+        let set_meets = set.iter().any(|&s| {
+            let p = &cs[s].points;
+            enough(
+                p.iter()
+                    .filter(|&&q| dist_to(q, &[k]) <= 2.0 * touch || cs[k].bvh.contains(q))
+                    .count(),
+                p.len(),
+            )
+        });
+        if std::env::var("RIGSMITH_BODY_DEBUG").is_ok() {
+            eprintln!("join {:?} to {:?}: far {far}/{} border_on {border_on} k_meets {k_meets} set_meets {set_meets}", ck.parts, set.iter().map(|&s| cs[s].parts.clone()).collect::<Vec<_>>(), ck.points.len());
+        }
+        if !(border_on || k_meets || set_meets) {
+            return false;
+        }
+        // A hat or helmet: the top of the set lies inside it, and so does a good part
+        // (8%) of the piece that holds that top (a head in a hat; a torso whose collar
+        // reaches into the neck of a head is not capped).
+        let top = set
+            .iter()
+            .copied()
+            .max_by(|&a, &b| cs[a].top.total_cmp(&cs[b].top))
+            .expect("the set is not empty");
+        let mut tops: Vec<Vec3> = cs[top].points.clone();
+        tops.sort_by(|a, b| b.y.total_cmp(&a.y));
+        tops.truncate((tops.len() / 100).max(3));
+        let capped = tops.iter().filter(|&&q| cs[k].bvh.contains(q)).count() * 2 > tops.len()
+            && cs[top].points.iter().filter(|&&q| cs[k].bvh.contains(q)).count() as f32
+                >= 0.08 * cs[top].points.len() as f32;
+        !capped
+    };
+    let mut best: Option<(Vec<usize>, f32, f32)> = None;
+    for seed in 0..cs.len() {
+        if extent(&cs[seed].parts) < 0.25 * ext_y {
+            continue;
+        }
+        let mut set = vec![seed];
+        loop {
+            let add: Vec<usize> = (0..cs.len()).filter(|k| !set.contains(k) && joins(*k, &set)).collect();
+            if add.is_empty() {
+                break;
+            }
+            set.extend(add);
+        }
+        let parts: Vec<usize> = set.iter().flat_map(|&k| cs[k].parts.iter().copied()).collect();
+        let (e, a) = (extent(&parts), area(&parts));
+        if best.as_ref().map_or(true, |b| e > b.1 * 1.02 || (e >= b.1 * 0.98 && a > b.2)) {
+            best = Some((parts, e, a));
+        }
+    }
+    let mut out = best.map(|b| b.0).unwrap_or_default();
+    out.sort_unstable();
+    out
+}
