@@ -48,6 +48,9 @@ pub struct RigOptions {
     pub review: bool,
     /// Count new self-intersections in the review (the slowest number).
     pub self_intersections: bool,
+    /// Which parts are skin pieces, garments or rigid (overrides of
+    /// [`crate::model::Body::of`]; by default every role comes from geometry).
+    pub parts: crate::model::BodyOptions,
 }
 
 impl Default for RigOptions {
@@ -61,6 +64,7 @@ impl Default for RigOptions {
             chains: true,
             review: true,
             self_intersections: true,
+            parts: crate::model::BodyOptions::default(),
         }
     }
 }
@@ -179,6 +183,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
             template: o.template,
             twist: o.twist,
             overrides: Vec::new(),
+            parts: o.parts.clone(),
         },
     )?;
     done(s, &mut timings, progress);
@@ -186,6 +191,9 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
     let s = stage("weights", progress);
     let bo = BindOptions {
         max_influences: o.max_influences,
+        body: o.parts.body.clone(),
+        garment: o.parts.garment.clone(),
+        rigid: o.parts.rigid.clone(),
         ..BindOptions::default()
     };
     let bound = bind::bind(&c, &fitted.skeleton, &bo)?;

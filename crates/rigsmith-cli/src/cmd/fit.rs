@@ -139,6 +139,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             template,
             twist: a.twist,
             overrides,
+            ..Default::default()
         },
     );
     pb.finish_and_clear();

@@ -46,9 +46,13 @@ pub struct Args {
     /// A rigid part, optionally with its bone: `PART` or `PART=BONE` (repeatable).
     #[arg(long = "rigid", value_name = "PART[=BONE]")]
     pub rigid: Vec<String>,
-    /// The body part (default: the part with the most vertices).
-    #[arg(long)]
-    pub body: Option<String>,
+    /// Parts (or materials) that are pieces of the skin, comma-separated (default: found
+    /// from geometry: the parts whose borders meet).
+    #[arg(long, value_delimiter = ',', value_name = "PART,...")]
+    pub body: Vec<String>,
+    /// Parts (or materials) that are garments over the skin, comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "PART,...")]
+    pub garment: Vec<String>,
     /// Smoothing passes on the body weights.
     #[arg(long, default_value_t = 0)]
     pub smooth: usize,
@@ -95,6 +99,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         max_influences: a.max_influences,
         rigid,
         body: a.body.clone(),
+        garment: a.garment.clone(),
         smooth: a.smooth,
         force_route: a.route.map(|r| match r {
             RouteArg::BoneHeat => Route::BoneHeat,

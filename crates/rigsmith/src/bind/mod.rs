@@ -92,8 +92,11 @@ pub struct BindOptions {
     pub max_influences: usize,
     /// Parts to make rigid: `(part name, bone name)`; no bone = nearest per island.
     pub rigid: Vec<(String, Option<String>)>,
-    /// Which part is the body; default: the part with the most vertices.
-    pub body: Option<String>,
+    /// Parts that are skin pieces (by part or material name); default: found from
+    /// geometry ([`crate::model::Body`]).
+    pub body: Vec<String>,
+    /// Parts that are garments, weighted by transfer from the skin.
+    pub garment: Vec<String>,
     /// Smoothing passes on the body weights after heat (garments always get 2).
     pub smooth: usize,
     /// Skip the decision and use this route.
@@ -105,7 +108,8 @@ impl Default for BindOptions {
         BindOptions {
             max_influences: 4,
             rigid: Vec::new(),
-            body: None,
+            body: Vec::new(),
+            garment: Vec::new(),
             smooth: 0,
             force_route: None,
         }
@@ -158,17 +162,17 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
             ));
         }
     }
-    if let Some(name) = &o.body {
-        if c.find_part(name).is_none() {
+    for name in o.body.iter().chain(&o.garment) {
+        if !c.parts.iter().any(|p| p.name == *name || p.material.as_deref() == Some(name)) {
             return Err(Error::invalid("bind options", format!("no part named {name:?}")));
         }
     }
     // The skin: the part named in the options, the only part, or the union of the
     // skin pieces found from geometry (model::Body).
     let mut bo = crate::model::BodyOptions {
-        body: o.body.iter().cloned().collect(),
+        body: o.body.clone(),
+        garment: o.garment.clone(),
         rigid: o.rigid.clone(),
-        ..Default::default()
     };
     if bo.body.is_empty() && c.parts.len() == 1 && o.rigid.is_empty() {
         bo.body.push(c.parts[0].name.clone());

@@ -52,6 +52,16 @@ pub struct WeightReport {
     pub mirror_err: Option<f32>,
     /// Mirrored vertex pairs sampled.
     pub mirror_pairs: usize,
+    /// Vertices weighted mostly (>= 0.5) to a bone more than 2.5 times and 8% H
+    /// farther than the nearest deform bone, which they see through no skin.
+    pub far_bone: usize,
+    /// [`WeightReport::far_bone`] per part name (only parts that have some).
+    pub far_bone_by_part: BTreeMap<String, usize>,
+    /// Parts (of 20 vertices or more) where more than half of the vertices are weighted
+    /// mostly to a bone that is neither their nearest bone nor next to it: share.
+    pub unlike_nearest: BTreeMap<String, f32>,
+    /// Garment vertices farther than 15% H from any skin.
+    pub garment_far: usize,
 }
 
 /// Computes the weight report of a skinned character (parts without weights count as
@@ -139,8 +149,13 @@ pub fn weight_report(c: &Character) -> WeightReport {
         .filter(|&b| non_deform[b])
         .map(|b| s.bones[b].name.clone())
         .collect();
-    if let Some(b) = body {
-        let mesh = &c.parts[b].mesh;
+    // The skin: the welded union of the skin pieces for a character in parts.
+    let union = if c.parts.len() > 1 { c.body().ok() } else { None };
+    let body_mesh_weights = match &union {
+        Some(u) => Some((&u.mesh, u.union_weights(c))),
+        None => body.map(|b| (&c.parts[b].mesh, c.parts[b].weights.clone())),
+    };
+    if let Some((mesh, bw)) = body_mesh_weights {
         for (i, bone) in s.bones.iter().enumerate() {
             if !bone.deform || bone_sum[i] >= 1e-3 || bone.length() < 0.05 * r.height {
                 continue;
@@ -155,14 +170,124 @@ pub fn weight_report(c: &Character) -> WeightReport {
                 r.empty_major.push(bone.name.clone());
             }
         }
-        if let Some(w) = &c.parts[b].weights {
+        if let Some(w) = &bw {
             let (err, pairs) = mirror_error(&mesh.positions, w, s, r.height);
             r.mirror_err = err;
             r.mirror_pairs = pairs;
         }
     }
+    let far = far_weights(c, s, r.height, union.as_ref());
+    r.far_bone = far.far_bone;
+    r.far_bone_by_part = far.far_bone_by_part;
+    r.unlike_nearest = far.unlike_nearest;
+    r.garment_far = far.garment_far;
     r
 }
+
+struct Far {
+    far_bone: usize,
+    far_bone_by_part: BTreeMap<String, usize>,
+    unlike_nearest: BTreeMap<String, f32>,
+    garment_far: usize,
+}
+
+/// Vertices weighted mostly to a bone much farther than another bone they can see;
+/// per part, the share of vertices whose top bone is neither the nearest bone nor one
+/// next to it; garment vertices far from any skin.
+fn far_weights(
+    c: &Character,
+    s: &crate::model::Skeleton,
+    h: f32,
+    body: Option<&crate::model::Body>,
+) -> Far {
+    let mut out = Far {
+        far_bone: 0,
+        far_bone_by_part: BTreeMap::new(),
+        unlike_nearest: BTreeMap::new(),
+        garment_far: 0,
+    };
+    let deform: Vec<usize> = (0..s.len()).filter(|&b| s.bones[b].deform).collect();
+    if deform.is_empty() || !(h > 0.0) {
+        return out;
+    }
+    let skin_bvh = body.map(|b| crate::geom::bvh::Bvh::build(&b.mesh.positions, &b.mesh.triangles));
+    let seg = |b: usize, p: Vec3| {
+        let (a, t) = (s.bones[b].head, s.bones[b].tail);
+        let d = t - a;
+        let k = if d.length_squared() > 0.0 {
+            ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        a + d * k
+    };
+    let near = |b1: usize, b2: usize| {
+        b1 == b2 || s.bones[b1].parent == Some(b2) || s.bones[b2].parent == Some(b1)
+    };
+    for (pi, p) in c.parts.iter().enumerate() {
+        let Some(w) = &p.weights else { continue };
+        let role = body.map(|b| b.roles[pi].class);
+        let mut far = 0;
+        let mut unlike = 0;
+        let mut counted = 0;
+        for (v, q) in p.mesh.positions.iter().enumerate() {
+            let Some(top) = w
+                .vertices
+                .get(v)
+                .and_then(|l| l.iter().filter(|i| (i.bone as usize) < s.len()).max_by(|a, b| a.weight.total_cmp(&b.weight)))
+            else {
+                continue;
+            };
+            let tb = top.bone as usize;
+            if top.weight < 0.5 {
+                continue;
+            }
+            let (mut nb, mut nd) = (tb, f32::INFINITY);
+            for &b in &deform {
+                let d = (seg(b, *q) - *q).length();
+                if d < nd {
+                    nd = d;
+                    nb = b;
+                }
+            }
+            counted += 1;
+            let td = (seg(tb, *q) - *q).length();
+            if !near(tb, nb) {
+                unlike += 1;
+                if td > 2.5 * nd && td - nd > 0.08 * h {
+                    let sees = skin_bvh
+                        .as_ref()
+                        .map_or(true, |bvh| !bvh.segment_blocked(*q, seg(nb, *q), 1e-3, 0.999));
+                    if sees {
+                        far += 1;
+                    }
+                }
+            }
+            if role == Some(crate::model::PartClass::Garment) {
+                if let Some(c) = skin_bvh.as_ref().and_then(|b| b.closest(*q)) {
+                    if c.dist2.sqrt() > 0.15 * h {
+                        out.garment_far += 1;
+                    }
+                }
+            }
+        }
+        if far > 0 {
+            out.far_bone += far;
+            out.far_bone_by_part.insert(p.name.clone(), far);
+        }
+        if counted >= 20 {
+            let share = unlike as f32 / counted as f32;
+            if share > UNLIKE_NEAREST {
+                out.unlike_nearest.insert(p.name.clone(), share);
+            }
+        }
+    }
+    out
+}
+
+/// Share of a part's vertices whose top bone is neither the nearest bone nor next to
+/// it, above which the part is reported as weighted unlike its own bones.
+pub const UNLIKE_NEAREST: f32 = 0.5;
 
 /// Worst mirrored weight difference over sampled mirrored vertex pairs of one part.
 fn mirror_error(
@@ -332,6 +457,52 @@ impl WeightReport {
                 },
             ),
         ];
+        out.push(Check::at_most(
+            "weights.far_bone",
+            "C",
+            "Vertices follow a bone near them",
+            "vertices weighted to a bone far beyond one they see",
+            self.far_bone as f64,
+            (0.002 * self.vertices as f64).floor(),
+            Severity::Blocker,
+            if self.far_bone_by_part.is_empty() {
+                "none".to_string()
+            } else {
+                self.far_bone_by_part
+                    .iter()
+                    .map(|(k, v)| format!("{k}: {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        ));
+        out.push(Check::at_most(
+            "weights.unlike_nearest",
+            "C",
+            "Parts follow their own bones",
+            "parts where most vertices follow a bone that is not near them",
+            self.unlike_nearest.len() as f64,
+            0.0,
+            Severity::Major,
+            if self.unlike_nearest.is_empty() {
+                "none".to_string()
+            } else {
+                self.unlike_nearest
+                    .iter()
+                    .map(|(k, v)| format!("{k}: {:.0}%", 100.0 * v))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        ));
+        out.push(Check::at_most(
+            "weights.garment_far",
+            "C",
+            "Garments lie near the skin",
+            "garment vertices farther than 15% H from any skin",
+            self.garment_far as f64,
+            0.0,
+            Severity::Major,
+            format!("{} vertices", self.garment_far),
+        ));
         out.push(match self.mirror_err {
             Some(e) => Check::at_most(
                 "weights.mirror",

@@ -55,6 +55,9 @@ pub struct FitOptions {
     pub twist: usize,
     /// Landmarks to force, by name (`knee_l`, `wrist_r`, ...), metres, glTF space.
     pub overrides: Vec<(String, Vec3)>,
+    /// Which parts are skin pieces, garments or rigid (overrides of
+    /// [`crate::model::Body::of`]).
+    pub parts: crate::model::BodyOptions,
 }
 
 /// What [`fit`] returns.
@@ -81,6 +84,7 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
     }
     let lo = LandmarkOptions {
         body_part: None,
+        parts: o.parts.clone(),
         overrides: o.overrides.clone(),
     };
     let mut lm = find_landmarks(c, &lo)?;

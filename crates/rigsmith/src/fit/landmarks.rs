@@ -97,6 +97,9 @@ pub struct LandmarkOptions {
     /// The part to treat as the body; default: the part named `body`, else the part
     /// with the most vertices.
     pub body_part: Option<String>,
+    /// Which parts are skin pieces, garments or rigid (overrides of
+    /// [`crate::model::Body::of`]).
+    pub parts: crate::model::BodyOptions,
     /// Landmarks to force, by name, metres in glTF space.
     pub overrides: Vec<(String, Vec3)>,
 }
@@ -320,7 +323,7 @@ pub(crate) fn body_mesh(c: &Character, o: &LandmarkOptions) -> Result<(Mesh, Str
     if c.parts.len() == 1 {
         return Ok((c.parts[0].mesh.clone(), format!("part {:?}", c.parts[0].name)));
     }
-    let b = c.body().map_err(|e| Error::stage("fit", format!("body: {e}")))?;
+    let b = crate::model::Body::of(c, &o.parts).map_err(|e| Error::stage("fit", format!("body: {e}")))?;
     let names: Vec<&str> = b.skin.iter().map(|&i| c.parts[i].name.as_str()).collect();
     let what = if names.len() == 1 {
         format!("part {:?}", names[0])

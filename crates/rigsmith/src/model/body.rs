@@ -120,6 +120,9 @@ pub const SEAM_MIN: usize = 3;
 pub const TOUCH: f32 = 0.005;
 /// Distance from the skin, in H, within which most of a garment lies.
 pub const GARMENT_NEAR: f32 = 0.05;
+/// Distance, in H, within which 90% of a tight shell (a shirt, tights) lies over
+/// another piece.
+pub const SHELL_NEAR: f32 = 0.02;
 /// Largest extent, in H, of a part that name-says eye or teeth.
 pub const SMALL_PART: f32 = 0.12;
 
@@ -591,6 +594,26 @@ impl Body {
         }
     }
 
+    /// The skin parts' weights on the union's vertices (a welded vertex takes those of
+    /// its first copy); `None` when no skin part is weighted.
+    pub fn union_weights(&self, c: &Character) -> Option<super::Weights> {
+        if !self.skin.iter().any(|&i| c.parts[i].weights.is_some()) {
+            return None;
+        }
+        let mut out: Vec<Option<Vec<super::Influence>>> = vec![None; self.mesh.positions.len()];
+        for &i in &self.skin {
+            let Some(w) = &c.parts[i].weights else { continue };
+            for (v, &u) in self.map[i].iter().enumerate() {
+                if out[u as usize].is_none() {
+                    out[u as usize] = Some(w.vertices.get(v).cloned().unwrap_or_default());
+                }
+            }
+        }
+        Some(super::Weights {
+            vertices: out.into_iter().map(Option::unwrap_or_default).collect(),
+        })
+    }
+
     /// One line per part: `name: class (reason)`.
     pub fn describe(&self, c: &Character) -> Vec<String> {
         c.parts
@@ -606,7 +629,7 @@ fn grow_skin(
     c: &Character,
     geoms: &[PartGeom],
     comps: &[Vec<usize>],
-    _hint_garment: &[bool],
+    hint_garment: &[bool],
     ext_y: f32,
 ) -> Vec<usize> {
     if comps.is_empty() {
@@ -625,6 +648,7 @@ fn grow_skin(
         bvh: Bvh,
         border: Vec<Vec3>,
         points: Vec<Vec3>,
+        inward: Vec<Vec3>,
     }
     let cs: Vec<Comp> = comps
         .iter()
@@ -663,13 +687,20 @@ fn grow_skin(
                     }
                 }
             }
-            let points: Vec<Vec3> = pos.iter().step_by((pos.len() / 2000).max(1)).copied().collect();
+            let normals: Vec<Vec3> = parts
+                .iter()
+                .flat_map(|&i| c.parts[i].mesh.compute_normals())
+                .collect();
+            let step = (pos.len() / 2000).max(1);
+            let points: Vec<Vec3> = pos.iter().step_by(step).copied().collect();
+            let inward: Vec<Vec3> = normals.iter().step_by(step).map(|n| -*n).collect();
             Comp {
                 top: pos.iter().map(|q| q.y).fold(f32::NEG_INFINITY, f32::max),
                 parts: parts.clone(),
                 bvh: Bvh::build(&pos, &tri),
                 border,
                 points,
+                inward,
             }
         })
         .collect();
@@ -712,9 +743,6 @@ fn grow_skin(
                 p.len(),
             )
         });
-        if std::env::var("RIGSMITH_BODY_DEBUG").is_ok() {
-            eprintln!("join {:?} to {:?}: far {far}/{} border_on {border_on} k_meets {k_meets} set_meets {set_meets}", ck.parts, set.iter().map(|&s| cs[s].parts.clone()).collect::<Vec<_>>(), ck.points.len());
-        }
         if !(border_on || k_meets || set_meets) {
             return false;
         }
@@ -734,14 +762,50 @@ fn grow_skin(
                 >= 0.08 * cs[top].points.len() as f32;
         !capped
     };
+    // A shell: 90% of it within SHELL_NEAR of the other components, or, for a piece
+    // named as a garment, skin beneath 60% of it (a loose skirt or cape). It
+    // neither seeds the skin nor joins it (a shirt over a body; not the body under it).
+    let shell: Vec<bool> = (0..cs.len())
+        .map(|k| {
+            let others: Vec<usize> = (0..cs.len()).filter(|&j| j != k).collect();
+            let n = cs[k].points.len() as f32;
+            let near = cs[k]
+                .points
+                .iter()
+                .filter(|&&q| dist_to(q, &others) <= SHELL_NEAR * ext_y)
+                .count() as f32;
+            // Skin beneath it: a ray inward (against its normal) meets another piece
+            // within 20% H (a skirt over the legs; not trousers painted on the legs).
+            let covered = cs[k]
+                .points
+                .iter()
+                .zip(&cs[k].inward)
+                .filter(|(&q, &d)| {
+                    if d == Vec3::ZERO {
+                        return false;
+                    }
+                    // Up to where the ray leaves the piece itself.
+                    let end = q + d * 0.2 * ext_y;
+                    let own = cs[k].bvh.first_hit(q, end, 1e-3, 1.0).unwrap_or(1.0);
+                    others.iter().any(|&j| {
+                        cs[j].bvh.first_hit(q, end, 1e-4, 1.0).is_some_and(|t| t < own)
+                    })
+                })
+                .count() as f32;
+            let named = cs[k].parts.iter().any(|&i| hint_garment[i]);
+            !others.is_empty() && (near >= 0.9 * n || (named && covered >= 0.6 * n))
+        })
+        .collect();
     let mut best: Option<(Vec<usize>, f32, f32)> = None;
     for seed in 0..cs.len() {
-        if extent(&cs[seed].parts) < 0.25 * ext_y {
+        if extent(&cs[seed].parts) < 0.25 * ext_y || shell[seed] {
             continue;
         }
         let mut set = vec![seed];
         loop {
-            let add: Vec<usize> = (0..cs.len()).filter(|k| !set.contains(k) && joins(*k, &set)).collect();
+            let add: Vec<usize> = (0..cs.len())
+                .filter(|k| !set.contains(k) && !shell[*k] && joins(*k, &set))
+                .collect();
             if add.is_empty() {
                 break;
             }

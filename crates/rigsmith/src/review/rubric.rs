@@ -28,25 +28,7 @@ pub fn skin_view(c: &Character) -> Result<(Character, Vec<PartClass>)> {
         return Ok((c.clone(), vec![PartClass::Skin]));
     }
     let b = c.body()?;
-    let n = b.mesh.positions.len();
-    let mut first: Vec<Option<(usize, usize)>> = vec![None; n];
-    for &i in &b.skin {
-        for (v, &u) in b.map[i].iter().enumerate() {
-            if first[u as usize].is_none() {
-                first[u as usize] = Some((i, v));
-            }
-        }
-    }
-    let skinned = b.skin.iter().any(|&i| c.parts[i].weights.is_some());
-    let weights = skinned.then(|| crate::model::Weights {
-        vertices: first
-            .iter()
-            .map(|f| {
-                f.and_then(|(i, v)| c.parts[i].weights.as_ref().map(|w| w.vertices[v].clone()))
-                    .unwrap_or_default()
-            })
-            .collect(),
-    });
+    let weights = b.union_weights(c);
     let name = if b.skin.len() == 1 {
         c.parts[b.skin[0]].name.clone()
     } else {
