@@ -600,8 +600,9 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
 /// (`incoming`); but when the vertices weighted mostly to the bone (`carried`) lie
 /// well off that direction (their centroid more than 60 degrees from it, as a foot's
 /// lie forward of an ankle whose parent points down), the direction to their centroid.
-/// Its length is the extent of those vertices along the direction, so the tail stays
-/// inside what the bone carries (a foot reaches the toes, a head the top of the head);
+/// Its length is the extent of those vertices along the direction, the tail clamped to
+/// their bounding box, so it stays inside what the bone carries (a foot reaches the
+/// toes, a head the top of the head);
 /// with no such vertices, half the parent's length. Either way at least 1 % and, without
 /// vertices, at most 10 % of the body's size `size`.
 fn leaf_tail(
@@ -627,6 +628,15 @@ fn leaf_tail(
             .iter()
             .map(|p| (*p - head).dot(dir))
             .fold(0.0f32, f32::max);
+        // Kept inside the box of those vertices too (a direction turned toward their
+        // centroid can leave it at the far end).
+        let (lo, hi) = carried
+            .iter()
+            .fold((Vec3::MAX, Vec3::MIN), |(a, b), p| (a.min(*p), b.max(*p)));
+        let tail = (head + dir * extent.max(0.01 * size)).clamp(lo, hi);
+        if (tail - head).length() > 0.01 * size {
+            return tail;
+        }
         return head + dir * extent.max(0.01 * size);
     }
     let len = parent_len.map_or(0.05 * size, |l| 0.5 * l);
