@@ -600,9 +600,9 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
 /// (`incoming`); but when the vertices weighted mostly to the bone (`carried`) lie
 /// well off that direction (their centroid more than 60 degrees from it, as a foot's
 /// lie forward of an ankle whose parent points down), the direction to their centroid.
-/// Its length is the extent of those vertices along the direction, the tail clamped to
-/// their bounding box, so it stays inside what the bone carries (a foot reaches the
-/// toes, a head the top of the head);
+/// Its length is the extent of those vertices along the direction (no farther than
+/// their bounding box, when the head lies in it), so the tail stays inside what the
+/// bone carries (a foot reaches the toes, a head the top of the head);
 /// with no such vertices, half the parent's length. Either way at least 1 % and, without
 /// vertices, at most 10 % of the body's size `size`.
 fn leaf_tail(
@@ -628,16 +628,22 @@ fn leaf_tail(
             .iter()
             .map(|p| (*p - head).dot(dir))
             .fold(0.0f32, f32::max);
-        // Kept inside the box of those vertices too (a direction turned toward their
-        // centroid can leave it at the far end).
+        // Shortened, when the head lies in the box of those vertices, so the tail does
+        // not leave it (a direction turned toward their centroid can, at the far end).
         let (lo, hi) = carried
             .iter()
             .fold((Vec3::MAX, Vec3::MIN), |(a, b), p| (a.min(*p), b.max(*p)));
-        let tail = (head + dir * extent.max(0.01 * size)).clamp(lo, hi);
-        if (tail - head).length() > 0.01 * size {
-            return tail;
+        let eps = 1e-5 * size;
+        let mut len = extent;
+        if head.cmpge(lo - eps).all() && head.cmple(hi + eps).all() {
+            for k in 0..3 {
+                if dir[k].abs() > 1e-6 {
+                    let bound = if dir[k] > 0.0 { hi[k] } else { lo[k] };
+                    len = len.min(((bound - head[k]) / dir[k]).max(0.0));
+                }
+            }
         }
-        return head + dir * extent.max(0.01 * size);
+        return head + dir * len.max(0.01 * size);
     }
     let len = parent_len.map_or(0.05 * size, |l| 0.5 * l);
     head + dir * len.clamp(0.01 * size, 0.1 * size)
