@@ -33,9 +33,10 @@ fn tiny_float_weights() -> (Value, Vec<u8>) {
         .as_array_mut()
         .unwrap()
         .push(json!({"buffer": 0, "byteOffset": at, "byteLength": 48}));
-    doc["accessors"].as_array_mut().unwrap().push(
-        json!({"bufferView": 7, "componentType": 5126, "count": 3, "type": "VEC4"}),
-    );
+    doc["accessors"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"bufferView": 7, "componentType": 5126, "count": 3, "type": "VEC4"}));
     doc["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"] = json!(6);
     (doc, bin)
 }
@@ -45,10 +46,19 @@ fn nan_and_negative_weights_are_zeroed_renormalized_and_reported() {
     let (doc, bin) = tiny_float_weights();
     let c = read_tiny(&doc, &bin).expect("NaN or negative weights are repaired, not refused");
     let w = c.parts[0].weights.as_ref().unwrap();
-    assert_eq!(w.vertices[0], vec![Influence { bone: 0, weight: 1.0 }]);
+    assert_eq!(
+        w.vertices[0],
+        vec![Influence {
+            bone: 0,
+            weight: 1.0
+        }]
+    );
     assert_eq!(
         w.vertices[1],
-        vec![Influence { bone: 0, weight: 1.0 }],
+        vec![Influence {
+            bone: 0,
+            weight: 1.0
+        }],
         "0.6 alone, renormalized"
     );
     assert!(w.vertices[2].is_empty(), "nothing valid left: unweighted");
@@ -134,11 +144,23 @@ fn quantized_quad(pos_type: u32) -> (Value, Vec<u8>) {
             }
         }
         // Each element padded to 4 bytes, as the specification asks of vertex attributes.
-        let (el, stride) = if matches!(pos_type, 5122 | 5123) { (6, 8) } else { (3, 4) };
-        bin.extend(std::iter::repeat_n(0, stride - el));
+        let (el, stride) = if matches!(pos_type, 5122 | 5123) {
+            (6, 8)
+        } else {
+            (3, 4)
+        };
+        bin.resize(bin.len() + stride - el, 0);
     }
-    let pos_stride = if matches!(pos_type, 5122 | 5123) { 8 } else { 4 };
-    let scale = if matches!(pos_type, 5122 | 5123) { 0.01 } else { 0.02 };
+    let pos_stride = if matches!(pos_type, 5122 | 5123) {
+        8
+    } else {
+        4
+    };
+    let scale = if matches!(pos_type, 5122 | 5123) {
+        0.01
+    } else {
+        0.02
+    };
     // The dequantization (scale, then offset) goes into the inverse bind matrices, as
     // gltf-transform writes it for skinned meshes: world(joint) * IBM = D.
     let dq = glam::Mat4::from_translation(Vec3::new(0.5, 0.0, 0.0))
@@ -286,8 +308,14 @@ use rigsmith::io::gltf::meshopt::decode;
 #[test]
 fn meshopt_vertex_codec_v0_and_v1_decode_the_encoders_streams() {
     let want = hex(VERTS);
-    assert_eq!(decode(&hex(VERTS_V0), 20, 8, "ATTRIBUTES", "NONE").unwrap(), want);
-    assert_eq!(decode(&hex(VERTS_V1), 20, 8, "ATTRIBUTES", "NONE").unwrap(), want);
+    assert_eq!(
+        decode(&hex(VERTS_V0), 20, 8, "ATTRIBUTES", "NONE").unwrap(),
+        want
+    );
+    assert_eq!(
+        decode(&hex(VERTS_V1), 20, 8, "ATTRIBUTES", "NONE").unwrap(),
+        want
+    );
 }
 
 fn u32s(b: &[u8]) -> Vec<u32> {
@@ -362,11 +390,12 @@ fn meshopt_exponential_filter_restores_floats() {
 
 #[test]
 fn meshopt_quaternion_filter_restores_rotations() {
+    use std::f32::consts::FRAC_1_SQRT_2;
     let b = decode(&hex(QUAT), 3, 8, "ATTRIBUTES", "QUATERNION").unwrap();
     let want = [
         [0.0f32, 0.0, 0.0, 1.0],
         [0.5, 0.5, 0.5, 0.5],
-        [0.0, 0.707_106_8, 0.0, 0.707_106_8],
+        [0.0, FRAC_1_SQRT_2, 0.0, FRAC_1_SQRT_2],
     ];
     for (k, w) in want.iter().enumerate() {
         let q: Vec<f32> = (0..4)
@@ -427,7 +456,10 @@ fn meshopt_compressed_glb_reads_its_real_vertices() {
         let c = |i: usize| {
             i16::from_le_bytes([raw[k * 8 + i * 2], raw[k * 8 + i * 2 + 1]]) as f32 / 32767.0
         };
-        assert!((*p - Vec3::new(c(0), c(1), c(2))).length() < 1e-6, "{k}: {p}");
+        assert!(
+            (*p - Vec3::new(c(0), c(1), c(2))).length() < 1e-6,
+            "{k}: {p}"
+        );
     }
     assert_eq!(m.triangles.len(), 6);
     assert!(m.positions.iter().any(|p| p.length() > 0.01), "not zeros");
@@ -569,10 +601,15 @@ fn assert_matches(src: &Character, got: &Character, tol: f32, what: &str) {
         let pg = got
             .parts
             .iter()
-            .find(|p| p.mesh.positions.len() == ps.mesh.positions.len() && p.material == ps.material)
+            .find(|p| {
+                p.mesh.positions.len() == ps.mesh.positions.len() && p.material == ps.material
+            })
             .unwrap_or_else(|| panic!("{what}: no part like {}", ps.name));
         let (ms, mg) = (&ps.mesh, &pg.mesh);
-        assert!(mg.positions.iter().any(|p| p.length() > 0.01), "{what}: all zeros");
+        assert!(
+            mg.positions.iter().any(|p| p.length() > 0.01),
+            "{what}: all zeros"
+        );
         // Match each decoded vertex to the nearest source vertex (a grid of tol-sized cells).
         let cell = |p: Vec3| (p / tol).floor().as_ivec3();
         let mut grid: HashMap<glam::IVec3, Vec<usize>> = HashMap::new();
@@ -589,7 +626,11 @@ fn assert_matches(src: &Character, got: &Character, tol: f32, what: &str) {
                 for dx in -1..=1 {
                     for dy in -1..=1 {
                         for dz in -1..=1 {
-                            for &i in grid.get(&(c + glam::IVec3::new(dx, dy, dz))).into_iter().flatten() {
+                            for &i in grid
+                                .get(&(c + glam::IVec3::new(dx, dy, dz)))
+                                .into_iter()
+                                .flatten()
+                            {
                                 let d = (ms.positions[i] - *p).length();
                                 if d < best.0 {
                                     best = (d, i);
@@ -598,18 +639,32 @@ fn assert_matches(src: &Character, got: &Character, tol: f32, what: &str) {
                         }
                     }
                 }
-                assert!(best.0 < tol, "{what}: {}: vertex {k} at {p} has no source within {tol}", ps.name);
+                assert!(
+                    best.0 < tol,
+                    "{what}: {}: vertex {k} at {p} has no source within {tol}",
+                    ps.name
+                );
                 best.1
             })
             .collect();
         if let (Some(ns), Some(ng)) = (&ms.normals, &mg.normals) {
             for (k, &i) in map.iter().enumerate() {
-                assert!(ng[k].dot(ns[i]) > 0.99, "{what}: normal {k}: {} vs {}", ng[k], ns[i]);
+                assert!(
+                    ng[k].dot(ns[i]) > 0.99,
+                    "{what}: normal {k}: {} vs {}",
+                    ng[k],
+                    ns[i]
+                );
             }
         }
         if let (Some(us), Some(ug)) = (&ms.uvs, &mg.uvs) {
             for (k, &i) in map.iter().enumerate() {
-                assert!((ug[k] - us[i]).length() < 2e-3, "{what}: uv {k}: {} vs {}", ug[k], us[i]);
+                assert!(
+                    (ug[k] - us[i]).length() < 2e-3,
+                    "{what}: uv {k}: {} vs {}",
+                    ug[k],
+                    us[i]
+                );
             }
         }
         if let Some(ws) = &ps.weights {
@@ -712,8 +767,13 @@ fn corrupt_draco_data_is_an_error_naming_the_extension() {
     bin[off + 8..off + len].fill(0xA5);
     json["buffers"][0]["byteLength"] = json!(bin.len());
     let g = container::pack(&serde_json::to_vec(&json).unwrap(), &bin);
-    let e = read_gltf_bytes(&g, Path::new("tiny.glb")).unwrap_err().to_string();
-    assert!(e.contains("KHR_draco_mesh_compression") && e.contains("tiny.glb"), "{e}");
+    let e = read_gltf_bytes(&g, Path::new("tiny.glb"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("KHR_draco_mesh_compression") && e.contains("tiny.glb"),
+        "{e}"
+    );
 }
 
 // ---------------------------------------------------------------- skeletons
@@ -742,10 +802,7 @@ fn leg_file() -> Vec<u8> {
         .collect();
     for (i, p) in parents.iter().enumerate() {
         if let Some(p) = p {
-            let ch = nodes[*p]
-                .get("children")
-                .cloned()
-                .unwrap_or(json!([]));
+            let ch = nodes[*p].get("children").cloned().unwrap_or(json!([]));
             let mut ch = ch.as_array().unwrap().clone();
             ch.push(json!(i));
             nodes[*p]["children"] = json!(ch);
@@ -772,7 +829,11 @@ fn leg_file() -> Vec<u8> {
     }
     let nv = pos.len();
     let mut bin: Vec<u8> = Vec::new();
-    bin.extend(pos.iter().flat_map(|p| p.to_array()).flat_map(|x| x.to_le_bytes()));
+    bin.extend(
+        pos.iter()
+            .flat_map(|p| p.to_array())
+            .flat_map(|x| x.to_le_bytes()),
+    );
     let j_at = bin.len();
     for j in &joint {
         bin.extend([*j, 0, 0, 0]);
@@ -796,7 +857,9 @@ fn leg_file() -> Vec<u8> {
                 .flat_map(|x| x.to_le_bytes()),
         );
     }
-    let (lo, hi) = pos.iter().fold((Vec3::MAX, Vec3::MIN), |(a, b), p| (a.min(*p), b.max(*p)));
+    let (lo, hi) = pos
+        .iter()
+        .fold((Vec3::MAX, Vec3::MIN), |(a, b), p| (a.min(*p), b.max(*p)));
     let doc = json!({
         "asset": {"version": "2.0"},
         "scenes": [{"nodes": [0, 6]}],
@@ -879,11 +942,19 @@ fn quaternius(file: &str) -> Character {
 fn quaternius_casual_root_is_non_deform_and_feet_point_forward_inside_the_feet() {
     let c = quaternius("men_Casual.glb");
     let s = c.skeleton.as_ref().unwrap();
-    assert!(!s.bones[s.find("Root").unwrap()].deform, "Root carries no weight");
+    assert!(
+        !s.bones[s.find("Root").unwrap()].deform,
+        "Root carries no weight"
+    );
     for foot in ["Foot.L", "Foot.R"] {
         let b = s.find(foot).unwrap();
         let f = &s.bones[b];
-        assert!(f.tail.z > f.head.z, "{foot} points forward: {} -> {}", f.head, f.tail);
+        assert!(
+            f.tail.z > f.head.z,
+            "{foot} points forward: {} -> {}",
+            f.head,
+            f.tail
+        );
         // Inside the extent of the vertices weighted mostly to the foot.
         let (mut lo, mut hi) = (Vec3::MAX, Vec3::MIN);
         for p in &c.parts {
@@ -923,6 +994,9 @@ fn quaternius_heads_reach_up_into_the_head() {
         let h = &s.bones[s.find("Head").unwrap()];
         assert!(h.tail.y > h.head.y, "{file}: head points up");
         let (_, hi) = c.bounds();
-        assert!(h.tail.y <= hi.y + 1e-4, "{file}: head tail stays within the body");
+        assert!(
+            h.tail.y <= hi.y + 1e-4,
+            "{file}: head tail stays within the body"
+        );
     }
 }

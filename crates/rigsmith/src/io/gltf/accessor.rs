@@ -224,7 +224,7 @@ impl Doc {
                 })?;
             // The codecs cannot expand data more than about 1000 times: a larger
             // claim is corrupt, and must not size an allocation.
-            let out_len = count.checked_mul(stride).unwrap_or(u64::MAX);
+            let out_len = count.saturating_mul(stride);
             if stride == 0 || out_len > len.saturating_mul(1024).saturating_add(1 << 16) {
                 return Err(self.err(
                     format!("{at}.count"),
@@ -247,7 +247,8 @@ impl Doc {
                 let Some(e) = prim.pointer("/extensions/KHR_draco_mesh_compression") else {
                     continue;
                 };
-                let at = format!("meshes[{m}].primitives[{p}].extensions.KHR_draco_mesh_compression");
+                let at =
+                    format!("meshes[{m}].primitives[{p}].extensions.KHR_draco_mesh_compression");
                 if prim.get("indices").and_then(Value::as_u64).is_none() {
                     return Err(self.err(
                         format!("meshes[{m}].primitives[{p}].indices"),

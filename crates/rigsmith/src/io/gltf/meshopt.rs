@@ -46,7 +46,9 @@ pub fn decode(
         "TRIANGLES" => {
             check_index_stride(stride)?;
             if count % 3 != 0 {
-                return Err(format!("{count} indices is not a whole number of triangles"));
+                return Err(format!(
+                    "{count} indices is not a whole number of triangles"
+                ));
             }
             let idx = decode_triangles(count, src)?;
             write_indices(&mut out, stride, &idx);
@@ -224,7 +226,8 @@ fn decode_vertices(out: &mut [u8], count: usize, stride: usize, src: &[u8]) -> R
                     }
                     2 => {
                         let delta = d(g) | d(g + 1) << 8 | d(g + 2) << 16 | d(g + 3) << 24;
-                        let prev = u32::from_le_bytes([last[g], last[g + 1], last[g + 2], last[g + 3]]);
+                        let prev =
+                            u32::from_le_bytes([last[g], last[g + 1], last[g + 2], last[g + 3]]);
                         let v = prev ^ delta.rotate_right((ch >> 4) as u32);
                         let bytes = v.to_le_bytes();
                         last[g..g + 4].copy_from_slice(&bytes);
@@ -291,15 +294,13 @@ fn decode_triangles(count: usize, src: &[u8]) -> Result<Vec<u32>, String> {
     }
     let aux = &src[src.len() - 16..];
     let data = &src[..src.len() - 16];
-    let mut code_at = 1usize;
     let mut at = 1 + tris;
     let (mut next, mut last) = (0u32, 0u32);
     let mut edges = Fifo::<32>::new();
     let mut verts = Fifo::<16>::new();
     let mut out = Vec::with_capacity(count);
-    for _ in 0..tris {
+    for code_at in 1..=tris {
         let code = data[code_at];
-        code_at += 1;
         let (b0, b1) = ((code >> 4) as usize, (code & 0xF) as usize);
         if b0 < 0xF {
             let a = edges.get(b0 * 2);
@@ -442,8 +443,9 @@ fn set_i16(out: &mut [u8], k: usize, v: i16) {
 }
 
 fn filter_oct(out: &mut [u8], stride: usize) -> Result<(), String> {
-    let (get, set, max): (fn(&[u8], usize) -> f32, fn(&mut [u8], usize, f32), f32) = match stride
-    {
+    type Get = fn(&[u8], usize) -> f32;
+    type Set = fn(&mut [u8], usize, f32);
+    let (get, set, max): (Get, Set, f32) = match stride {
         4 => (
             |o, k| o[k] as i8 as f32,
             |o, k, v| o[k] = v.round() as i8 as u8,
@@ -454,7 +456,11 @@ fn filter_oct(out: &mut [u8], stride: usize) -> Result<(), String> {
             |o, k, v| set_i16(o, k, v.round() as i16),
             32767.0,
         ),
-        _ => return Err(format!("OCTAHEDRAL filter needs byteStride 4 or 8, not {stride}")),
+        _ => {
+            return Err(format!(
+                "OCTAHEDRAL filter needs byteStride 4 or 8, not {stride}"
+            ))
+        }
     };
     let n = out.len() / stride;
     for e in 0..n {
@@ -478,7 +484,9 @@ fn filter_oct(out: &mut [u8], stride: usize) -> Result<(), String> {
 
 fn filter_quat(out: &mut [u8], stride: usize) -> Result<(), String> {
     if stride != 8 {
-        return Err(format!("QUATERNION filter needs byteStride 8, not {stride}"));
+        return Err(format!(
+            "QUATERNION filter needs byteStride 8, not {stride}"
+        ));
     }
     for e in 0..out.len() / 8 {
         let k = e * 4;
@@ -512,7 +520,11 @@ fn filter_color(out: &mut [u8], stride: usize) -> Result<(), String> {
     let wide = match stride {
         4 => false,
         8 => true,
-        _ => return Err(format!("COLOR filter needs byteStride 4 or 8, not {stride}")),
+        _ => {
+            return Err(format!(
+                "COLOR filter needs byteStride 4 or 8, not {stride}"
+            ))
+        }
     };
     let max_int = ((1u32 << (stride * 2)) - 1) as f32;
     for e in 0..out.len() / stride {

@@ -546,7 +546,11 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
             let tail = tail.unwrap_or_else(|| {
                 leaf_tail(
                     head,
-                    if bone_oriented { y.try_normalize() } else { None },
+                    if bone_oriented {
+                        y.try_normalize()
+                    } else {
+                        None
+                    },
                     incoming,
                     rot.y_axis.try_normalize().unwrap_or(Vec3::Y),
                     bparent[b].map(|p| (head - heads[p]).length()),
