@@ -21,7 +21,9 @@ pub fn render_sheets(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<
         "placement".to_string(),
         rigsmith_render::placement_sheet(c, s, 1024),
     )];
-    let rows: Vec<(String, Vec<Vec<Vec3>>, Vec<(Vec3, Vec3)>)> = r
+    // Per pose: its name, each part's posed positions, the posed bones (head, tail).
+    type Row = (String, Vec<Vec<Vec3>>, Vec<(Vec3, Vec3)>);
+    let rows: Vec<Row> = r
         .poses
         .iter()
         .map(|p| {

@@ -19,7 +19,7 @@ use crate::common::{quaternius_dir, tmpdir, validate_gltf};
 /// A small skinned character: a 4-bone chain (pelvis -> spine -> thigh.L / thigh.R),
 /// a "body" grid skinned with up to `infl` influences, a morph target and UVs, and an
 /// unweighted "eyes" part with another material.
-fn synthetic(infl: usize) -> Character {
+pub(crate) fn synthetic(infl: usize) -> Character {
     let bones = vec![
         Bone::new(
             "pelvis",
@@ -488,7 +488,7 @@ fn a_mesh_only_glb_from_another_tool_reads() {
 
 /// A valid skinned one-triangle document with two joints (root at the origin, child
 /// 1 m up), a sparse morph target, and its buffer. Tests break one thing at a time.
-fn tiny() -> (Value, Vec<u8>) {
+pub(crate) fn tiny() -> (Value, Vec<u8>) {
     let mut bin: Vec<u8> = Vec::new();
     let f = |b: &mut Vec<u8>, v: &[f32]| b.extend(v.iter().flat_map(|x| x.to_le_bytes()));
     f(&mut bin, &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]); // 0..36 positions
@@ -540,16 +540,16 @@ fn tiny() -> (Value, Vec<u8>) {
     (doc, bin)
 }
 
-fn glb_of(doc: &Value, bin: &[u8]) -> Vec<u8> {
+pub(crate) fn glb_of(doc: &Value, bin: &[u8]) -> Vec<u8> {
     container::pack(&serde_json::to_vec(doc).unwrap(), bin)
 }
 
-fn read_tiny(doc: &Value, bin: &[u8]) -> rigsmith::Result<Character> {
+pub(crate) fn read_tiny(doc: &Value, bin: &[u8]) -> rigsmith::Result<Character> {
     read_gltf_bytes(&glb_of(doc, bin), Path::new("tiny.glb"))
 }
 
 /// The error of reading, as text; asserts it names the file and each of `needles`.
-fn err_of(r: rigsmith::Result<Character>, needles: &[&str]) -> String {
+pub(crate) fn err_of(r: rigsmith::Result<Character>, needles: &[&str]) -> String {
     let e = r.expect_err("bad input must be an error");
     assert!(
         matches!(e, Error::Format { .. } | Error::Io { .. }),

@@ -6,6 +6,7 @@ mod bind;
 mod corpus;
 mod fit;
 mod gltf_io;
+mod gltf_read_compat;
 mod humanoid;
 mod mannequin;
 mod parts;

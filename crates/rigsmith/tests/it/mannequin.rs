@@ -76,7 +76,10 @@ fn joint(j: &[(&'static str, Vec3)], name: &str) -> Vec3 {
         .1
 }
 
-fn bits(c: &Character) -> Vec<(String, Vec<[u32; 3]>, Vec<[u32; 3]>)> {
+/// Per part: its name, its positions as bit patterns and its triangles.
+type Bits = Vec<(String, Vec<[u32; 3]>, Vec<[u32; 3]>)>;
+
+fn bits(c: &Character) -> Bits {
     c.parts
         .iter()
         .map(|p| {

@@ -7,12 +7,50 @@
 //! accessors are applied on top (indices checked against `count`). Errors carry the glTF
 //! path given by the caller (`meshes[2].primitives[0].attributes.JOINTS_0`).
 
+//!
+//! Compressed data is decoded once, when the document is loaded: buffer views compressed
+//! with `EXT_meshopt_compression` / `KHR_meshopt_compression` are replaced by their
+//! decoded bytes ([`super::meshopt`]), and the accessors of `KHR_draco_mesh_compression`
+//! primitives by their decoded values ([`super::draco`]). Everything after that reads
+//! them like any other accessor. A file that *requires* an extension the reader does
+//! not handle is refused by name ([`SUPPORTED_REQUIRED`]).
+
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use super::container::base64_decode;
+use super::draco::Decoded;
 use crate::error::{Error, Result};
+
+/// Extensions a file may list in `extensionsRequired`: the ones the reader decodes
+/// (quantized attributes, meshopt and Draco compression) and the ones that only change
+/// how a surface is shaded or add lights (material, texture and light extensions, and
+/// every `KHR_materials_*`), which a rig does not read. Any other required extension
+/// is refused by name, as the specification asks of a loader that does not support it.
+pub const SUPPORTED_REQUIRED: &[&str] = &[
+    "KHR_mesh_quantization",
+    "EXT_meshopt_compression",
+    "KHR_meshopt_compression",
+    "KHR_draco_mesh_compression",
+    "KHR_texture_transform",
+    "KHR_texture_basisu",
+    "EXT_texture_webp",
+    "EXT_texture_avif",
+    "KHR_lights_punctual",
+];
+
+fn supported_required(name: &str) -> bool {
+    SUPPORTED_REQUIRED.contains(&name) || name.starts_with("KHR_materials_")
+}
+
+/// The meshopt extension of a buffer view or buffer, under either name.
+fn meshopt_ext(v: &Value) -> Option<&Value> {
+    let e = v.get("extensions")?;
+    e.get("EXT_meshopt_compression")
+        .or_else(|| e.get("KHR_meshopt_compression"))
+}
 
 /// A parsed glTF document with its buffers loaded.
 pub struct Doc {
@@ -21,7 +59,12 @@ pub struct Doc {
     /// The JSON document.
     pub json: Value,
     /// The bytes of each buffer (`buffers[i]`), as found (never longer than the source).
+    /// A meshopt fallback buffer with no data is empty.
     pub buffers: Vec<Vec<u8>>,
+    /// Decoded bytes of meshopt-compressed buffer views, by buffer view index.
+    views: HashMap<u64, Vec<u8>>,
+    /// Decoded values of Draco-compressed accessors, by accessor index.
+    decoded: HashMap<u64, Decoded>,
 }
 
 /// The array `json[key]`, empty when absent.
@@ -50,13 +93,40 @@ impl Doc {
                 format!("glTF version {version:?} is not supported (expected 2.x)"),
             ));
         }
+        let unsupported: Vec<&str> = array(&json, "extensionsRequired")
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|e| !supported_required(e))
+            .collect();
+        if !unsupported.is_empty() {
+            return Err(Error::format(
+                path,
+                "extensionsRequired",
+                format!(
+                    "the file requires {} that rigsmith does not support: {}",
+                    if unsupported.len() == 1 {
+                        "an extension"
+                    } else {
+                        "extensions"
+                    },
+                    unsupported.join(", ")
+                ),
+            ));
+        }
         let mut buffers = Vec::new();
         for (i, b) in array(&json, "buffers").iter().enumerate() {
             let at = format!("buffers[{i}]");
             let declared = b.get("byteLength").and_then(Value::as_u64).ok_or_else(|| {
                 Error::format(path, format!("{at}.byteLength"), "missing or not a number")
             })?;
+            let fallback = meshopt_ext(b)
+                .and_then(|e| e.get("fallback"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
             let bytes: Vec<u8> = match b.get("uri").and_then(Value::as_str) {
+                // A meshopt fallback buffer without data: only compressed views use it,
+                // and they are decoded from another buffer.
+                None if fallback && (i != 0 || bin.is_none()) => Vec::new(),
                 None => {
                     if i != 0 {
                         return Err(Error::format(path, format!("{at}.uri"), "missing uri"));
@@ -93,7 +163,7 @@ impl Doc {
                     })?
                 }
             };
-            if (bytes.len() as u64) < declared {
+            if (bytes.len() as u64) < declared && !(fallback && bytes.is_empty()) {
                 return Err(Error::format(
                     path,
                     format!("{at}.byteLength"),
@@ -105,11 +175,97 @@ impl Doc {
             }
             buffers.push(bytes);
         }
-        Ok(Doc {
+        let mut doc = Doc {
             path: path.to_path_buf(),
             json,
             buffers,
-        })
+            views: HashMap::new(),
+            decoded: HashMap::new(),
+        };
+        doc.decode_meshopt()?;
+        doc.decode_draco()?;
+        Ok(doc)
+    }
+
+    /// Decodes every meshopt-compressed buffer view.
+    fn decode_meshopt(&mut self) -> Result<()> {
+        let mut views = HashMap::new();
+        for (i, v) in array(&self.json, "bufferViews").iter().enumerate() {
+            let Some(e) = meshopt_ext(v) else { continue };
+            let at = format!("bufferViews[{i}].extensions.EXT_meshopt_compression");
+            let num = |k: &str| -> Result<u64> {
+                e.get(k)
+                    .and_then(Value::as_u64)
+                    .ok_or_else(|| self.err(format!("{at}.{k}"), "missing or not a number"))
+            };
+            let b = num("buffer")?;
+            let off = e.get("byteOffset").and_then(Value::as_u64).unwrap_or(0);
+            let len = num("byteLength")?;
+            let stride = num("byteStride")?;
+            let count = num("count")?;
+            let mode = e.get("mode").and_then(Value::as_str).unwrap_or("");
+            let filter = e.get("filter").and_then(Value::as_str).unwrap_or("NONE");
+            let buf = self.buffers.get(b as usize).ok_or_else(|| {
+                self.err(format!("{at}.buffer"), format!("buffer {b} does not exist"))
+            })?;
+            let src = off
+                .checked_add(len)
+                .filter(|&end| end <= buf.len() as u64)
+                .map(|end| &buf[off as usize..end as usize])
+                .ok_or_else(|| {
+                    self.err(
+                        format!("{at}.byteLength"),
+                        format!(
+                            "compressed bytes {off}..{} lie past the end of buffer {b} ({} bytes)",
+                            off.saturating_add(len),
+                            buf.len()
+                        ),
+                    )
+                })?;
+            // The codecs cannot expand data more than about 1000 times: a larger
+            // claim is corrupt, and must not size an allocation.
+            let out_len = count.saturating_mul(stride);
+            if stride == 0 || out_len > len.saturating_mul(1024).saturating_add(1 << 16) {
+                return Err(self.err(
+                    format!("{at}.count"),
+                    format!("{count} elements of {stride} bytes cannot come from {len} compressed bytes"),
+                ));
+            }
+            let bytes = super::meshopt::decode(src, count as usize, stride as usize, mode, filter)
+                .map_err(|m| self.err(&at, format!("meshopt {mode} data: {m}")))?;
+            views.insert(i as u64, bytes);
+        }
+        self.views = views;
+        Ok(())
+    }
+
+    /// Decodes every Draco-compressed primitive into its accessors' values.
+    fn decode_draco(&mut self) -> Result<()> {
+        let mut decoded = HashMap::new();
+        for (m, mesh) in array(&self.json, "meshes").iter().enumerate() {
+            for (p, prim) in array(mesh, "primitives").iter().enumerate() {
+                let Some(e) = prim.pointer("/extensions/KHR_draco_mesh_compression") else {
+                    continue;
+                };
+                let at =
+                    format!("meshes[{m}].primitives[{p}].extensions.KHR_draco_mesh_compression");
+                if prim.get("indices").and_then(Value::as_u64).is_none() {
+                    return Err(self.err(
+                        format!("meshes[{m}].primitives[{p}].indices"),
+                        "a Draco-compressed primitive must have an indices accessor",
+                    ));
+                }
+                let vi = e.get("bufferView").and_then(Value::as_u64).ok_or_else(|| {
+                    self.err(format!("{at}.bufferView"), "missing or not an index")
+                })?;
+                let (bytes, _) = self.view(vi, &format!("{at}.bufferView"))?;
+                let acc = super::draco::decode_primitive(prim, e, bytes)
+                    .map_err(|msg| self.err(&at, msg))?;
+                decoded.extend(acc);
+            }
+        }
+        self.decoded = decoded;
+        Ok(())
     }
 
     /// A format error in this document.
@@ -139,6 +295,10 @@ impl Doc {
     fn view(&self, i: u64, at: &str) -> Result<(&[u8], u64)> {
         let vat = format!("bufferViews[{i}]");
         let v = self.item("bufferViews", i, at)?;
+        if let Some(bytes) = self.views.get(&i) {
+            let stride = v.get("byteStride").and_then(Value::as_u64).unwrap_or(0);
+            return Ok((bytes, stride));
+        }
         let b = v
             .get("buffer")
             .and_then(Value::as_u64)
@@ -212,6 +372,19 @@ impl Doc {
             .and_then(Value::as_bool)
             .unwrap_or(false);
         let elem = comps * csize;
+        if let Some(d) = self.decoded.get(&i) {
+            if d.comps != comps as usize || d.values.len() as u64 != count * comps {
+                return Err(self.err(
+                    format!("{at} ({aat})"),
+                    format!(
+                        "declares {count} elements of {comps} components but the Draco data holds {} of {}",
+                        d.values.len() / d.comps.max(1),
+                        d.comps
+                    ),
+                ));
+            }
+            return Ok((d.values.clone(), comps as usize, ct, normalized));
+        }
         let mut out: Vec<f64>;
         match a.get("bufferView").and_then(Value::as_u64) {
             Some(vi) => {

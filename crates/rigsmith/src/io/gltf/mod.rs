@@ -24,6 +24,8 @@
 pub mod accessor;
 pub mod animation;
 pub mod container;
+pub mod draco;
+pub mod meshopt;
 pub mod read;
 pub mod write;
 

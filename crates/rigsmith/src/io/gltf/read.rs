@@ -10,21 +10,32 @@
 //!    animation frame rather than the bind pose); with
 //!    no inverse bind matrices it is the joint node's world matrix. Non-joint ancestors
 //!    are dropped, their transforms baked. A bone's parent is its nearest joint ancestor.
-//!    Heads are the rest positions; the x_axis is the rest rotation's X; tails point at
-//!    the single child (the average of several), or, for leaves, continue the parent's
-//!    direction for half the parent's length, clamped to 1..10 % of the body's size.
-//!    When the file's joints are bone-oriented (at least 2/3 of one-child joints have
-//!    +Y within 5 degrees of their child, as Blender and rigsmith write them), tails
-//!    follow each joint's +Y instead, reaching its farthest child along it (leaves: half
-//!    the parent's length, clamped as above).
+//!    Heads are the rest positions; the x_axis is the rest rotation's X. glTF keeps no
+//!    tails, so they are rebuilt: a bone with one child reaches that child, however
+//!    short; with several, the child in line with it (its +Y when the file's joints are
+//!    bone-oriented, else its parent's direction) or the average of the children. When
+//!    the joints are bone-oriented (at least 2/3 of one-child joints have +Y within 5
+//!    degrees of their child, as Blender and rigsmith write them), a bone with several
+//!    children follows its +Y to its farthest child along it. A leaf bone (foot, head,
+//!    finger tip) points along its own +Y (bone-oriented files) or its parent's
+//!    direction, turned toward the vertices weighted mostly to it when those lie well
+//!    off that direction, and reaches as far as those vertices extend along it (see
+//!    [`leaf_tail`]). A joint that no vertex is weighted to (a root at the floor, IK and
+//!    pole targets) is read as a non-deform bone.
 //! 3. Parts: every primitive of every mesh node in the scene (depth first), baked into
 //!    world space at bind pose (skinned primitives by the skin's `M`, others by the node's
 //!    world matrix). Triangle lists, strips and fans; points and lines are skipped with a
-//!    warning. Weights from every `JOINTS_n`/`WEIGHTS_n` pair (u8/u16 joints; f32 or
-//!    normalized u8/u16 weights), joint indices mapped to skeleton bones, duplicates
-//!    merged, zeros dropped, sorted by decreasing weight, **not** renormalized (so a
-//!    check can still see weights that do not sum to one). Morph targets with names
-//!    from `mesh.extras.targetNames`.
+//!    warning. Attributes may be quantized (`KHR_mesh_quantization`: positions, normals,
+//!    UVs as normalized or plain signed/unsigned bytes and shorts; normalized integers
+//!    map to [0, 1] or [-1, 1] as the specification says) or compressed (meshopt,
+//!    Draco: see [`super::accessor`]). Weights from every `JOINTS_n`/`WEIGHTS_n` pair
+//!    (u8/u16 joints; f32 or normalized u8/u16 weights), joint indices mapped to
+//!    skeleton bones, duplicates merged, zeros dropped, sorted by decreasing weight,
+//!    **not** renormalized (so a check can still see weights that do not sum to one),
+//!    except that NaN or negative weights are set to zero and the vertices that had them
+//!    renormalized, with a warning naming the accessor and the counts (a vertex left with
+//!    no weight stays unweighted for later stages). Morph targets with names from
+//!    `mesh.extras.targetNames`.
 
 use std::collections::HashMap;
 
@@ -470,42 +481,87 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
             }
         }
         let bone_oriented = single > 0 && aligned * 3 >= single * 2;
-        let mut bones = Vec::with_capacity(bone_nodes.len());
-        for b in 0..bone_nodes.len() {
-            let head = heads[b];
-            let rot = rots[b];
-            let mut tail = None;
-            let y = rot.y_axis.normalize_or_zero();
-            if bone_oriented && y != Vec3::ZERO {
-                let reach = children[b]
-                    .iter()
-                    .map(|&c| (heads[c] - head).dot(y))
-                    .fold(0.0f32, f32::max);
-                let len = if reach > 0.01 * size {
-                    reach
-                } else {
-                    let pl = bparent[b].map_or(0.1 * size, |p| 0.5 * (head - heads[p]).length());
-                    pl.clamp(0.01 * size, 0.1 * size)
-                };
-                tail = Some(head + y * len);
-            } else if !children[b].is_empty() {
-                let avg =
-                    children[b].iter().map(|&c| heads[c]).sum::<Vec3>() / children[b].len() as f32;
-                if (avg - head).length() > 0.01 * size {
-                    tail = Some(avg);
+        // What each bone carries: whether any vertex has weight on it, and the vertices
+        // weighted mostly to it (their positions), which bound a leaf bone's tail.
+        let nb = bone_nodes.len();
+        let mut carries = vec![false; nb];
+        let mut dominant: Vec<Vec<Vec3>> = vec![Vec::new(); nb];
+        let mut any_weights = false;
+        for part in &parts {
+            let Some(w) = &part.weights else { continue };
+            any_weights = true;
+            for (v, list) in w.vertices.iter().enumerate() {
+                for inf in list {
+                    carries[inf.bone as usize] = true;
+                }
+                if let Some(top) = list.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)) {
+                    dominant[top.bone as usize].push(part.mesh.positions[v]);
                 }
             }
-            let tail = tail.unwrap_or_else(|| {
-                let (dir, len) = match bparent[b] {
-                    Some(p) if (head - heads[p]).length() > 1e-6 * size => {
-                        let d = head - heads[p];
-                        (d.normalize(), 0.5 * d.length())
+        }
+        let tiny = 1e-5 * size;
+        let mut bones = Vec::with_capacity(nb);
+        for b in 0..nb {
+            let head = heads[b];
+            let rot = rots[b];
+            let y = rot.y_axis.normalize_or_zero();
+            let incoming = bparent[b].and_then(|p| (head - heads[p]).try_normalize());
+            let kids: Vec<usize> = children[b]
+                .iter()
+                .copied()
+                .filter(|&c| (heads[c] - head).length() > tiny)
+                .collect();
+            let tail = match kids[..] {
+                // One child: the bone reaches it, however short.
+                [c] => Some(heads[c]),
+                [] => None,
+                _ => {
+                    let reach = kids
+                        .iter()
+                        .map(|&c| (heads[c] - head).dot(y))
+                        .fold(0.0f32, f32::max);
+                    // The child in line with the bone (its +Y, or the parent's direction).
+                    let axis = if bone_oriented && y != Vec3::ZERO {
+                        Some(y)
+                    } else {
+                        incoming
+                    };
+                    let in_line = axis.and_then(|a| {
+                        kids.iter()
+                            .map(|&c| (c, (heads[c] - head).normalize().dot(a)))
+                            .filter(|&(_, cos)| cos > 0.966)
+                            .max_by(|x, y| x.1.total_cmp(&y.1))
+                            .map(|(c, _)| c)
+                    });
+                    if bone_oriented && y != Vec3::ZERO && reach > tiny {
+                        Some(head + y * reach)
+                    } else if let Some(c) = in_line {
+                        Some(heads[c])
+                    } else {
+                        let avg = kids.iter().map(|&c| heads[c]).sum::<Vec3>() / kids.len() as f32;
+                        ((avg - head).length() > tiny).then_some(avg)
                     }
-                    _ => (rot.y_axis.try_normalize().unwrap_or(Vec3::Y), 0.05 * size),
-                };
-                head + dir * len.clamp(0.01 * size, 0.1 * size)
+                }
+            };
+            let tail = tail.unwrap_or_else(|| {
+                leaf_tail(
+                    head,
+                    if bone_oriented {
+                        y.try_normalize()
+                    } else {
+                        None
+                    },
+                    incoming,
+                    rot.y_axis.try_normalize().unwrap_or(Vec3::Y),
+                    bparent[b].map(|p| (head - heads[p]).length()),
+                    &dominant[b],
+                    size,
+                )
             });
             let mut bone = Bone::new(names[b].clone(), bparent[b], head, tail);
+            // A joint no vertex is weighted to (a root at the floor, IK and pole
+            // targets) does not deform.
+            bone.deform = carries[b] || !any_weights;
             let y = bone.y_axis();
             let x = rot.x_axis - y * rot.x_axis.dot(y);
             if let Some(x) = x.try_normalize() {
@@ -541,6 +597,60 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
         node_bone,
         node_names,
     })
+}
+
+/// The tail of a bone with no child to aim at. Its direction is the joint's own +Y
+/// when the file's joints are bone-oriented (`own`), else the parent's direction
+/// (`incoming`); but when the vertices weighted mostly to the bone (`carried`) lie
+/// well off that direction (their centroid more than 60 degrees from it, as a foot's
+/// lie forward of an ankle whose parent points down), the direction to their centroid.
+/// Its length is the extent of those vertices along the direction (no farther than
+/// their bounding box, when the head lies in it), so the tail stays inside what the
+/// bone carries (a foot reaches the toes, a head the top of the head);
+/// with no such vertices, half the parent's length. Either way at least 1 % and, without
+/// vertices, at most 10 % of the body's size `size`.
+fn leaf_tail(
+    head: Vec3,
+    own: Option<Vec3>,
+    incoming: Option<Vec3>,
+    fallback: Vec3,
+    parent_len: Option<f32>,
+    carried: &[Vec3],
+    size: f32,
+) -> Vec3 {
+    let mut dir = own.or(incoming).unwrap_or(fallback);
+    if !carried.is_empty() {
+        let centroid = carried.iter().copied().sum::<Vec3>() / carried.len() as f32;
+        if own.is_none() {
+            if let Some(e) = (centroid - head).try_normalize() {
+                if e.dot(dir) < 0.5 && (centroid - head).length() > 0.01 * size {
+                    dir = e;
+                }
+            }
+        }
+        let extent = carried
+            .iter()
+            .map(|p| (*p - head).dot(dir))
+            .fold(0.0f32, f32::max);
+        // Shortened, when the head lies in the box of those vertices, so the tail does
+        // not leave it (a direction turned toward their centroid can, at the far end).
+        let (lo, hi) = carried
+            .iter()
+            .fold((Vec3::MAX, Vec3::MIN), |(a, b), p| (a.min(*p), b.max(*p)));
+        let eps = 1e-5 * size;
+        let mut len = extent;
+        if head.cmpge(lo - eps).all() && head.cmple(hi + eps).all() {
+            for k in 0..3 {
+                if dir[k].abs() > 1e-6 {
+                    let bound = if dir[k] > 0.0 { hi[k] } else { lo[k] };
+                    len = len.min(((bound - head[k]) / dir[k]).max(0.0));
+                }
+            }
+        }
+        return head + dir * len.max(0.01 * size);
+    }
+    let len = parent_len.map_or(0.05 * size, |l| 0.5 * l);
+    head + dir * len.clamp(0.01 * size, 0.1 * size)
 }
 
 type PrimitiveData = (Mesh, Option<Weights>, Vec<MorphTarget>);
@@ -667,6 +777,10 @@ fn read_primitive(
         None => None,
         Some(jb) => {
             let mut w = Weights::empty(nv);
+            // NaN or negative weights (some exporters write them; Blender and three.js
+            // load such files): zeroed, and the vertices they were on renormalized.
+            let mut repaired = vec![false; nv];
+            let mut repairs: Vec<(String, usize, usize)> = Vec::new();
             let mut k = 0;
             while let Some(ja) = attr(prim, &format!("JOINTS_{k}")) {
                 let jat = format!("{at}.attributes.JOINTS_{k}");
@@ -677,11 +791,15 @@ fn read_primitive(
                 count_check(wa, &format!("attributes.WEIGHTS_{k}"))?;
                 let j = doc.uints(ja, 4, &jat)?;
                 let ws = doc.floats(wa, 4, &wat)?;
+                let (mut bad, mut bad_vertices) = (0usize, 0usize);
                 for v in 0..nv {
+                    let mut vertex_bad = false;
                     for c in 0..4 {
-                        let wt = ws[v * 4 + c];
+                        let mut wt = ws[v * 4 + c];
                         if !wt.is_finite() || wt < 0.0 {
-                            return Err(doc.err(&wat, format!("vertex {v} has weight {wt}")));
+                            bad += 1;
+                            vertex_bad = true;
+                            wt = 0.0;
                         }
                         if wt == 0.0 {
                             continue;
@@ -698,11 +816,43 @@ fn read_primitive(
                         })?;
                         w.add(v, b as u32, wt);
                     }
+                    if vertex_bad {
+                        bad_vertices += 1;
+                        repaired[v] = true;
+                    }
+                }
+                if bad > 0 {
+                    repairs.push((wat, bad, bad_vertices));
                 }
                 k += 1;
             }
+            let mut left_empty = 0usize;
+            for (v, list) in w.vertices.iter_mut().enumerate() {
+                if !repaired[v] {
+                    continue;
+                }
+                let s: f32 = list.iter().map(|i| i.weight).sum();
+                if s > 0.0 && s.is_finite() {
+                    for i in list.iter_mut() {
+                        i.weight /= s;
+                    }
+                } else {
+                    list.clear();
+                    left_empty += 1;
+                }
+            }
+            for (r, (wat, bad, verts)) in repairs.iter().enumerate() {
+                let tail = if r + 1 == repairs.len() && left_empty > 0 {
+                    format!("; {left_empty} vertices are left with no weight")
+                } else {
+                    String::new()
+                };
+                warnings.push(format!(
+                    "{wat}: {bad} NaN or negative weights on {verts} vertices set to zero and those vertices renormalized{tail}"
+                ));
+            }
             let empty = w.vertices.iter().filter(|l| l.is_empty()).count();
-            if empty == nv {
+            if empty == nv && repairs.is_empty() {
                 return Err(doc.err(
                     format!("{at}.attributes.WEIGHTS_0"),
                     "the weights are all zero: no vertex is bound to a joint",
