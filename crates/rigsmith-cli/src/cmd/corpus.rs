@@ -53,7 +53,7 @@ pub struct Args {
     /// List the named variants and exit.
     #[arg(long)]
     pub list_variants: bool,
-    /// The corpus folder (default: $RIGSMITH_DATA, ../shared/data/mpfb2, ./data/mpfb2).
+    /// The corpus folder (default: $RIGSMITH_DATA, ../shared/data/mpfb2, ./data/mpfb2, the user cache).
     #[arg(long)]
     pub data: Option<PathBuf>,
 }

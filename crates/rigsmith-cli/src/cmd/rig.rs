@@ -125,7 +125,7 @@ fn rig_one_and_report(
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else if !ctx.quiet {
-        print_summary(&out, input, &a.output, a.report.as_deref(), total);
+        print_summary(&out, input, &files, a.report.as_deref(), total);
     }
     Ok(if counts.blocker > 0 {
         Outcome::CheckFailed
@@ -183,7 +183,17 @@ fn write_outputs(
     Ok(files)
 }
 
-fn print_summary(out: &RigOutput, input: &Path, output: &Path, report: Option<&Path>, total: f64) {
+/// The human summary: what was rigged and how, then where every output went and which
+/// one to open first. `files`: what [`write_outputs`] wrote (the rigged file first, its
+/// sidecar second, then the review folder's files).
+fn print_summary(
+    out: &RigOutput,
+    input: &Path,
+    files: &[PathBuf],
+    report: Option<&Path>,
+    total: f64,
+) {
+    let output = &files[0];
     let c = &out.character;
     let nb = c.skeleton.as_ref().map_or(0, |s| s.len());
     let counts = out.counts();
@@ -240,8 +250,38 @@ fn print_summary(out: &RigOutput, input: &Path, output: &Path, report: Option<&P
             .collect::<Vec<_>>()
             .join(", ")
     );
-    if let Some(d) = report {
-        println!("  report    {}", d.join("report.html").display());
+    println!("outputs");
+    println!(
+        "  {}  the rigged character (glTF: Blender, game engines, any glTF viewer)",
+        output.display()
+    );
+    if let Some(sc) = files.get(1) {
+        println!(
+            "  {}  its sidecar: chains, colliders, springs",
+            sc.display()
+        );
+    }
+    let report_html = report
+        .map(|d| d.join("report.html"))
+        .filter(|h| files.contains(h));
+    match (report, &report_html) {
+        (Some(d), Some(_)) => println!(
+            "  {}  the review: report.html, report.json and {} sheets",
+            d.display(),
+            files
+                .iter()
+                .filter(|f| f.extension().is_some_and(|e| e == "png"))
+                .count()
+        ),
+        (Some(d), None) => println!("  {}  no review was run, so no report", d.display()),
+        _ => {}
+    }
+    match report_html {
+        Some(h) => println!("open first: {} (in a browser)", h.display()),
+        None => println!(
+            "open first: {} (add --report DIR for the review with pictures)",
+            output.display()
+        ),
     }
 }
 
