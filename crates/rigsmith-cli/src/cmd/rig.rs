@@ -250,31 +250,44 @@ fn print_summary(
             .collect::<Vec<_>>()
             .join(", ")
     );
-    println!("outputs");
-    println!(
-        "  {}  the rigged character (glTF: Blender, game engines, any glTF viewer)",
-        output.display()
-    );
+    let mut rows = vec![(
+        output.display().to_string(),
+        "the rigged character (glTF: Blender, game engines, any glTF viewer)".to_string(),
+    )];
     if let Some(sc) = files.get(1) {
-        println!(
-            "  {}  its sidecar: chains, colliders, springs",
-            sc.display()
-        );
+        rows.push((
+            sc.display().to_string(),
+            "its sidecar: chains, colliders, springs".into(),
+        ));
     }
     let report_html = report
         .map(|d| d.join("report.html"))
         .filter(|h| files.contains(h));
     match (report, &report_html) {
-        (Some(d), Some(_)) => println!(
-            "  {}  the review: report.html, report.json and {} sheets",
-            d.display(),
-            files
-                .iter()
-                .filter(|f| f.extension().is_some_and(|e| e == "png"))
-                .count()
-        ),
-        (Some(d), None) => println!("  {}  no review was run, so no report", d.display()),
+        (Some(d), Some(_)) => rows.push((
+            d.display().to_string(),
+            format!(
+                "the review: report.html, report.json and {} sheets",
+                files
+                    .iter()
+                    .filter(|f| f.extension().is_some_and(|e| e == "png"))
+                    .count()
+            ),
+        )),
+        (Some(d), None) => rows.push((
+            d.display().to_string(),
+            "no review was run, so no report".into(),
+        )),
         _ => {}
+    }
+    let w = rows
+        .iter()
+        .map(|(p, _)| p.chars().count())
+        .max()
+        .unwrap_or(0);
+    println!("outputs");
+    for (p, what) in &rows {
+        println!("  {p:<w$}  {what}");
     }
     match report_html {
         Some(h) => println!("open first: {} (in a browser)", h.display()),
