@@ -38,7 +38,7 @@ impl Lcg {
 
 /// The held-out bodies: `(label, targets)`.
 pub fn bodies(n: usize) -> Vec<(String, Vec<(String, f32)>)> {
-    let mut r = Lcg(0x5eed_f17);
+    let mut r = Lcg(0x05ee_df17);
     let mut out = Vec::new();
     for _ in 0..n {
         let g = r.pick(&["female", "male"]);
