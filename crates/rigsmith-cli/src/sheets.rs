@@ -9,6 +9,10 @@ use rigsmith::model::Character;
 use rigsmith::review::{self, CheckReport, Skinning};
 use rigsmith_render::Image;
 
+/// One row of the pose sheet: the pose's name, every part's posed positions, and the
+/// posed bones as `(head, tail)`.
+type PoseRow = (String, Vec<Vec<Vec3>>, Vec<(Vec3, Vec3)>);
+
 /// Renders the three review sheets of a rigged character as `(name, image)`:
 /// `placement` (bones over an x-ray body: front, right, top and a head close-up),
 /// `poses` (a row per pose of the library) and `joints` (close-ups of every flagged
@@ -21,9 +25,7 @@ pub fn render_sheets(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<
         "placement".to_string(),
         rigsmith_render::placement_sheet(c, s, 1024),
     )];
-    // Per pose: its name, each part's posed positions, the posed bones (head, tail).
-    type Row = (String, Vec<Vec<Vec3>>, Vec<(Vec3, Vec3)>);
-    let rows: Vec<Row> = r
+    let rows: Vec<PoseRow> = r
         .poses
         .iter()
         .map(|p| {

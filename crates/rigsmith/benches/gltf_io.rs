@@ -9,13 +9,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use rigsmith::io::gltf::{read_gltf_bytes, write_glb_bytes, WriteOptions};
 
 fn casual() -> PathBuf {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/quaternius/men_Casual.glb");
-    if p.exists() {
-        return p;
-    }
-    let d = std::env::var_os("RIGSMITH_DATA").expect("Quaternius data missing: set RIGSMITH_DATA");
-    PathBuf::from(d).join("../quaternius/men_Casual.glb")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/quaternius/men_Casual.glb")
 }
 
 fn bench(c: &mut Criterion) {

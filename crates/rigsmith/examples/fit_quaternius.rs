@@ -1,5 +1,5 @@
-//! Fits the humanoid Quaternius characters (CC0 glTF, `RIGSMITH_QUATERNIUS` or
-//! `/work/shared/data/quaternius`) with their skeleton and weights stripped, and
+//! Fits the humanoid Quaternius characters (CC0 glTF, `RIGSMITH_QUATERNIUS` or the
+//! repository's `data/quaternius`) with their skeleton and weights stripped, and
 //! compares the fitted joints with the artist's where the names map. The characters
 //! are modular (the body is split into several parts: body, head, legs, feet), so the
 //! parts are fitted as one mesh (a copy made for the fit only). The fox (a quadruped)
@@ -43,13 +43,13 @@ pub const FILES: &[&str] = &[
 ];
 
 /// The folder of the characters: the first argument, else `RIGSMITH_QUATERNIUS`, else
-/// the shared data folder.
+/// the repository's `data/quaternius`.
 pub fn dir() -> PathBuf {
     std::env::args_os()
         .nth(1)
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("RIGSMITH_QUATERNIUS").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("/work/shared/data/quaternius"))
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/quaternius"))
 }
 
 /// All parts of `c` (but those whose name contains `skip`, when not empty) as one part

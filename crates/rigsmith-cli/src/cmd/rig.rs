@@ -147,7 +147,7 @@ fn rig_one_and_report(
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else if !ctx.quiet {
-        print_summary(&out, input, &a.output, a.report.as_deref(), total);
+        print_summary(&out, input, &files, a.report.as_deref(), total);
     }
     Ok(if counts.blocker > 0 {
         Outcome::CheckFailed
@@ -205,7 +205,17 @@ fn write_outputs(
     Ok(files)
 }
 
-fn print_summary(out: &RigOutput, input: &Path, output: &Path, report: Option<&Path>, total: f64) {
+/// The human summary: what was rigged and how, then where every output went and which
+/// one to open first. `files`: what [`write_outputs`] wrote (the rigged file first, its
+/// sidecar second, then the review folder's files).
+fn print_summary(
+    out: &RigOutput,
+    input: &Path,
+    files: &[PathBuf],
+    report: Option<&Path>,
+    total: f64,
+) {
+    let output = &files[0];
     let c = &out.character;
     let nb = c.skeleton.as_ref().map_or(0, |s| s.len());
     let counts = out.counts();
@@ -262,8 +272,51 @@ fn print_summary(out: &RigOutput, input: &Path, output: &Path, report: Option<&P
             .collect::<Vec<_>>()
             .join(", ")
     );
-    if let Some(d) = report {
-        println!("  report    {}", d.join("report.html").display());
+    let mut rows = vec![(
+        output.display().to_string(),
+        "the rigged character (glTF: Blender, game engines, any glTF viewer)".to_string(),
+    )];
+    if let Some(sc) = files.get(1) {
+        rows.push((
+            sc.display().to_string(),
+            "its sidecar: chains, colliders, springs".into(),
+        ));
+    }
+    let report_html = report
+        .map(|d| d.join("report.html"))
+        .filter(|h| files.contains(h));
+    match (report, &report_html) {
+        (Some(d), Some(_)) => rows.push((
+            d.display().to_string(),
+            format!(
+                "the review: report.html, report.json and {} sheets",
+                files
+                    .iter()
+                    .filter(|f| f.extension().is_some_and(|e| e == "png"))
+                    .count()
+            ),
+        )),
+        (Some(d), None) => rows.push((
+            d.display().to_string(),
+            "no review was run, so no report".into(),
+        )),
+        _ => {}
+    }
+    let w = rows
+        .iter()
+        .map(|(p, _)| p.chars().count())
+        .max()
+        .unwrap_or(0);
+    println!("outputs");
+    for (p, what) in &rows {
+        println!("  {p:<w$}  {what}");
+    }
+    match report_html {
+        Some(h) => println!("open first: {} (in a browser)", h.display()),
+        None => println!(
+            "open first: {} (add --report DIR for the review with pictures)",
+            output.display()
+        ),
     }
 }
 

@@ -12,25 +12,23 @@ pub fn rigsmith(args: &[&str]) -> Output {
         .expect("run rigsmith")
 }
 
-/// The MakeHuman corpus folder (fails loudly when missing).
+/// The MakeHuman corpus folder, downloaded on first use when it is nowhere (fails
+/// loudly when it cannot be had).
 #[allow(dead_code)]
 pub fn mpfb2_dir() -> PathBuf {
-    let p = match std::env::var_os("RIGSMITH_DATA") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/mpfb2"),
-    };
-    assert!(
-        p.join("3dobjs/base.obj").exists(),
-        "the MakeHuman corpus is missing at {}",
-        p.display()
-    );
-    p
+    rigsmith_testdata::mpfb2_dir()
 }
 
 /// The repository root.
 #[allow(dead_code)]
 pub fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+    rigsmith_testdata::repo_root()
+}
+
+/// A Quaternius character of `data/quaternius` by file name.
+#[allow(dead_code)]
+pub fn quaternius(file: &str) -> PathBuf {
+    rigsmith_testdata::quaternius_dir().join(file)
 }
 
 /// Asserts that a run succeeded, showing its stderr when it did not.

@@ -1,21 +1,6 @@
 //! Tests of `rigsmith inspect`: text (snapshot), JSON fields, OBJ, exit codes.
 
-use std::path::PathBuf;
-
-use crate::common::{assert_ok, rigsmith};
-
-fn quaternius(file: &str) -> PathBuf {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/quaternius")
-        .join(file);
-    if p.exists() {
-        return p;
-    }
-    let alt = std::env::var_os("RIGSMITH_DATA")
-        .map(|d| PathBuf::from(d).join("../quaternius").join(file));
-    let alt = alt.filter(|p| p.exists());
-    alt.unwrap_or_else(|| panic!("the Quaternius characters are missing at {}", p.display()))
-}
+use crate::common::{assert_ok, quaternius, rigsmith};
 
 fn stdout(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

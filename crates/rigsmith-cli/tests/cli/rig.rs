@@ -52,6 +52,34 @@ fn demo_rigs_the_mannequin_with_report() {
 }
 
 #[test]
+fn demo_says_where_its_outputs_went_and_what_to_open_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("out/mannequin.glb");
+    let rep = dir.path().join("out/report");
+    let out = rigsmith(&[
+        "rig",
+        "--demo",
+        "-o",
+        glb.to_str().unwrap(),
+        "--report",
+        rep.to_str().unwrap(),
+    ]);
+    assert_ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let sidecar = dir.path().join("out/mannequin.rig.json");
+    for p in [&glb, &sidecar, &rep] {
+        assert!(
+            text.contains(p.to_str().unwrap()),
+            "{} not named:\n{text}",
+            p.display()
+        );
+    }
+    let first = format!("open first: {}", rep.join("report.html").display());
+    assert!(text.contains(&first), "{text}");
+    assert!(rep.join("report.html").is_file());
+}
+
+#[test]
 fn refuses_a_rigged_input_unless_rerig() {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("rigged.glb");

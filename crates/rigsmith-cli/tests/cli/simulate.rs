@@ -101,7 +101,7 @@ fn simulate_sheet_draws_the_motion() {
 
 #[test]
 fn simulate_drives_the_body_with_a_gltf_animation() {
-    let fox = crate::common::mpfb2_dir().join("../quaternius/animals_Fox.glb");
+    let fox = crate::common::quaternius("animals_Fox.glb");
     let fox = fox.to_str().unwrap();
     let out = rigsmith(&[
         "simulate",

@@ -8,39 +8,39 @@ use rigsmith::mannequin::{self, MannequinOptions, Pose};
 use rigsmith::parts::{self, Collider, ColliderShape};
 use rigsmith::Bone;
 
-use crate::common::repo_root;
-
-/// Runs a Node script of `scripts/` on `file` and parses its JSON (panics, naming what
-/// to install, when node or the scripts' modules are missing).
+/// Runs a Node script of `scripts/` on `file` and parses its JSON (the Node packages
+/// are installed on first use; panics with the reason when they cannot be).
 fn node(script: &str, file: &std::path::Path) -> serde_json::Value {
     node_env(script, file, &[])
 }
 
 /// Runs `scripts/SCRIPT` on `file` under Node with extra environment variables and
-/// returns the JSON it prints; fails when Node or the scripts' modules are missing.
+/// returns the JSON it prints; fails with the reason when Node or the scripts' packages
+/// cannot be had.
 pub(crate) fn node_env(
     script: &str,
     file: &std::path::Path,
     env: &[(&str, &str)],
 ) -> serde_json::Value {
-    let modules = repo_root().join("scripts/node_modules/@pixiv/three-vrm");
-    let out = std::process::Command::new("node")
-        .arg(repo_root().join("scripts").join(script))
+    let scripts = rigsmith_testdata::node_scripts();
+    let o = std::process::Command::new("node")
+        .arg(scripts.join(script))
         .arg(file)
         .envs(env.iter().copied())
-        .output();
-    match out {
-        Ok(o) if modules.exists() => {
-            assert!(
-                o.status.success(),
-                "{script}: {}\n{}",
-                String::from_utf8_lossy(&o.stdout),
-                String::from_utf8_lossy(&o.stderr)
-            );
-            serde_json::from_slice(&o.stdout).unwrap()
-        }
-        _ => panic!("node or scripts/node_modules missing: run npm ci in scripts/"),
-    }
+        .output()
+        .unwrap_or_else(|e| panic!("could not run node on scripts/{script}: {e}"));
+    assert!(
+        o.status.success(),
+        "{script}: {}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{script} printed no JSON ({e}): {}",
+            String::from_utf8_lossy(&o.stdout)
+        )
+    })
 }
 
 #[test]
@@ -183,7 +183,6 @@ fn makehuman_default_rig_exports_a_vrm_mapped_from_its_structure() {
     // finger1-1.L...) has none of the template names: the humanoid comes from its
     // structure.
     let dir = tempfile::tempdir().unwrap();
-    let data = crate::common::mpfb2_dir();
     let (vrm, v) = skirted_makehuman_vrm(dir.path(), "default");
     let bones: Vec<&str> = v["humanBones"]
         .as_array()
@@ -211,7 +210,7 @@ fn makehuman_default_rig_exports_a_vrm_mapped_from_its_structure() {
         assert_eq!(h.get(k).map(String::as_str), Some(b), "{k}: {h:?}");
     }
     // A quadruped is refused with exit 2, naming the file and the missing bones.
-    let fox = data.join("../quaternius/animals_Fox.glb");
+    let fox = crate::common::quaternius("animals_Fox.glb");
     assert!(
         fox.exists(),
         "the Quaternius fox is missing at {}",

@@ -6,18 +6,10 @@ use rigsmith::Character;
 use rigsmith_render::Image;
 use std::path::PathBuf;
 
-/// The MakeHuman corpus folder (fails loudly when missing: never skip).
+/// The MakeHuman corpus folder, downloaded on first use when it is nowhere (fails
+/// loudly when it cannot be had: never skip).
 pub fn mpfb2_dir() -> PathBuf {
-    // `$RIGSMITH_DATA`, else `shared/data/mpfb2` beside the checkout or any parent.
-    let p = rigsmith::io::mpfb2::data_dir().unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/mpfb2")
-    });
-    assert!(
-        p.join("3dobjs/base.obj").exists(),
-        "the MakeHuman corpus is missing at {} (set RIGSMITH_DATA)",
-        p.display()
-    );
-    p
+    rigsmith_testdata::mpfb2_dir()
 }
 
 /// The MakeHuman body with its eyes, game_engine skeleton and artist weights.

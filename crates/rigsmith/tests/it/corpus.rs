@@ -506,9 +506,13 @@ fn broken_targets_name_the_file_and_line() {
 }
 
 #[test]
-fn data_dir_prefers_the_environment() {
-    // The tests run with the corpus reachable, so a data folder is always found.
-    assert!(mpfb2::data_dir().is_some());
+fn data_dir_finds_the_corpus_the_tests_use() {
+    // Wherever the tests found or downloaded the corpus, the library's resolver (what
+    // the CLI uses) finds the same folder.
+    let used = common::mpfb2_dir().canonicalize().unwrap();
+    let found = mpfb2::data_dir().expect("data_dir finds the corpus");
+    assert!(mpfb2::is_corpus(&found), "{}", found.display());
+    assert_eq!(found.canonicalize().unwrap(), used);
 }
 
 #[test]

@@ -76,10 +76,10 @@ fn joint(j: &[(&'static str, Vec3)], name: &str) -> Vec3 {
         .1
 }
 
-/// Per part: its name, its positions as bit patterns and its triangles.
-type Bits = Vec<(String, Vec<[u32; 3]>, Vec<[u32; 3]>)>;
+/// A part's name, the bit patterns of its positions, and its triangles.
+type PartBits = (String, Vec<[u32; 3]>, Vec<[u32; 3]>);
 
-fn bits(c: &Character) -> Bits {
+fn bits(c: &Character) -> Vec<PartBits> {
     c.parts
         .iter()
         .map(|p| {

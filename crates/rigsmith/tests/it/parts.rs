@@ -922,7 +922,7 @@ fn gltf_animation_channels_are_read_linear_and_step() {
 #[test]
 fn a_real_gallop_drives_the_fox_tail() {
     use rigsmith::io::gltf::animation::read_animations;
-    let path = crate::common::mpfb2_dir().join("../quaternius/animals_Fox.glb");
+    let path = crate::common::quaternius_dir().join("animals_Fox.glb");
     let mut c = rigsmith::io::read_character(&path).unwrap();
     let p = parts::prepare(&mut c, None).unwrap();
     let tail = p.sidecar.chains.iter().find(|c| c.class == "tail").unwrap();

@@ -8,90 +8,139 @@ use rigsmith::pipeline::{rig, RigOptions};
 
 use crate::common::mpfb2_dir;
 
-#[test]
-fn issue6_every_variant_and_the_mannequin_rig_without_blocker() {
-    let corpus = Corpus::open(&mpfb2_dir()).unwrap();
-    let parts: Vec<String> = ["body", "eyes", "teeth", "tights", "skirt"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let mut cases = Vec::new();
-    for v in VARIANTS {
-        let o = BuildOptions {
-            variant: Some(v.name.into()),
-            rig: None,
-            parts: parts.clone(),
-            ..BuildOptions::default()
-        };
-        cases.push((v.name.to_string(), corpus.build(&o).unwrap()));
-    }
-    for (name, pose) in [("mannequin T", Pose::T), ("mannequin A", Pose::A)] {
-        cases.push((
-            name.into(),
-            mannequin::build(&MannequinOptions {
-                pose,
-                ..MannequinOptions::default()
-            }),
-        ));
-    }
-    assert!(cases.len() >= 16);
+/// MakeHuman variant `name` with its body, eyes, teeth, tights and skirt, unrigged.
+fn makehuman_variant(name: &str) -> rigsmith::Character {
+    static CORPUS: std::sync::OnceLock<Corpus> = std::sync::OnceLock::new();
+    let corpus = CORPUS.get_or_init(|| Corpus::open(&mpfb2_dir()).unwrap());
+    let o = BuildOptions {
+        variant: Some(name.into()),
+        rig: None,
+        parts: ["body", "eyes", "teeth", "tights", "skirt"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        ..BuildOptions::default()
+    };
+    corpus.build(&o).unwrap()
+}
+
+/// Rigs `c` with the default options (self-intersection check off) and checks what
+/// every rig must give: no blocker, parts with their vertex order and count, every
+/// vertex weighted with at most 4 influences, a skirt on chains of its own.
+fn rigs_without_blocker(name: &str, c: &rigsmith::Character) {
     let opts = RigOptions {
         self_intersections: false,
         ..RigOptions::default()
     };
-    for (name, c) in &cases {
-        let out = rig(c, &opts, &mut |_, _| {}).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let k = out.counts();
-        let blockers: Vec<_> = out
-            .review
+    let out = rig(c, &opts, &mut |_, _| {}).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let k = out.counts();
+    let blockers: Vec<_> = out
+        .review
+        .as_ref()
+        .unwrap()
+        .checks
+        .iter()
+        .filter(|k| !k.passed && k.severity == rigsmith::Severity::Blocker)
+        .map(|k| k.id.clone())
+        .collect();
+    assert_eq!(k.blocker, 0, "{name}: blockers {blockers:?}");
+    let rc = &out.character;
+    // Parts, vertex order and count preserved; every vertex weighted.
+    assert_eq!(rc.parts.len(), c.parts.len(), "{name}");
+    for (a, b) in rc.parts.iter().zip(&c.parts) {
+        assert_eq!(a.name, b.name);
+        assert_eq!(a.mesh.positions.len(), b.mesh.positions.len());
+        let w = a
+            .weights
+            .as_ref()
+            .unwrap_or_else(|| panic!("{name}: part {} unweighted", a.name));
+        assert!(
+            w.vertices.iter().all(|l| !l.is_empty() && l.len() <= 4),
+            "{name}: part {}",
+            a.name
+        );
+    }
+    // The skirt got chains of its own and no leg weight.
+    if let Some(skirt) = rc.parts.iter().find(|p| p.name == "skirt") {
+        let s = rc.skeleton.as_ref().unwrap();
+        let legs: Vec<usize> = ["thigh_l", "thigh_r", "calf_l", "calf_r"]
+            .iter()
+            .filter_map(|n| s.find(n))
+            .collect();
+        let on_legs: f32 = skirt
+            .weights
             .as_ref()
             .unwrap()
-            .checks
+            .vertices
             .iter()
-            .filter(|k| !k.passed && k.severity == rigsmith::Severity::Blocker)
-            .map(|k| k.id.clone())
-            .collect();
-        assert_eq!(k.blocker, 0, "{name}: blockers {blockers:?}");
-        let rc = &out.character;
-        // Parts, vertex order and count preserved; every vertex weighted.
-        assert_eq!(rc.parts.len(), c.parts.len(), "{name}");
-        for (a, b) in rc.parts.iter().zip(&c.parts) {
-            assert_eq!(a.name, b.name);
-            assert_eq!(a.mesh.positions.len(), b.mesh.positions.len());
-            let w = a
-                .weights
-                .as_ref()
-                .unwrap_or_else(|| panic!("{name}: part {} unweighted", a.name));
-            assert!(
-                w.vertices.iter().all(|l| !l.is_empty() && l.len() <= 4),
-                "{name}: part {}",
-                a.name
-            );
-        }
-        // The skirt got chains of its own and no leg weight.
-        if let Some(skirt) = rc.parts.iter().find(|p| p.name == "skirt") {
-            let s = rc.skeleton.as_ref().unwrap();
-            let legs: Vec<usize> = ["thigh_l", "thigh_r", "calf_l", "calf_r"]
-                .iter()
-                .filter_map(|n| s.find(n))
-                .collect();
-            let on_legs: f32 = skirt
-                .weights
-                .as_ref()
-                .unwrap()
-                .vertices
-                .iter()
-                .flatten()
-                .filter(|i| legs.contains(&(i.bone as usize)))
-                .map(|i| i.weight)
-                .sum();
-            assert_eq!(on_legs, 0.0, "{name}: skirt weighted to legs");
-            assert!(
-                out.chains.iter().any(|ch| ch.class == "skirt"),
-                "{name}: no skirt chain"
-            );
-        }
+            .flatten()
+            .filter(|i| legs.contains(&(i.bone as usize)))
+            .map(|i| i.weight)
+            .sum();
+        assert_eq!(on_legs, 0.0, "{name}: skirt weighted to legs");
+        assert!(
+            out.chains.iter().any(|ch| ch.class == "skirt"),
+            "{name}: no skirt chain"
+        );
     }
+}
+
+/// One test per named MakeHuman variant: `variant_rigs_without_blocker::NAME`.
+macro_rules! variant_rigs_without_blocker {
+    ($($name:ident),* $(,)?) => {
+        mod variant_rigs_without_blocker {
+            /// The variants this module tests, to check none is forgotten.
+            pub const NAMES: &[&str] = &[$(stringify!($name)),*];
+            $(
+                #[test]
+                fn $name() {
+                    let c = super::makehuman_variant(stringify!($name));
+                    super::rigs_without_blocker(stringify!($name), &c);
+                }
+            )*
+        }
+    };
+}
+
+variant_rigs_without_blocker!(
+    base,
+    female,
+    male,
+    heavy,
+    heavy_female,
+    thin,
+    muscular,
+    tall,
+    short,
+    old,
+    old_female,
+    child,
+    child_male,
+    baby,
+);
+
+#[test]
+fn every_named_variant_has_its_rig_test() {
+    let named: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
+    assert_eq!(variant_rigs_without_blocker::NAMES, named.as_slice());
+}
+
+#[test]
+fn mannequin_in_t_pose_rigs_without_blocker() {
+    let c = mannequin::build(&MannequinOptions {
+        pose: Pose::T,
+        ..MannequinOptions::default()
+    });
+    rigs_without_blocker("mannequin T", &c);
+}
+
+#[test]
+fn mannequin_in_a_pose_rigs_without_blocker() {
+    let c = mannequin::build(&MannequinOptions {
+        pose: Pose::A,
+        ..MannequinOptions::default()
+    });
+    rigs_without_blocker("mannequin A", &c);
 }
 
 #[test]

@@ -96,12 +96,16 @@ pub const BODY_VERTICES: usize = 13_380;
 /// error names it); else the first `shared/data/mpfb2` found beside the current folder
 /// or any of its parents, then beside the executable or any of its parents (so a
 /// checkout next to `shared/` finds it); else `./data/mpfb2` (what
-/// `scripts/fetch-data.sh` writes). `None` when nothing is found.
+/// `scripts/fetch-data.sh` writes) in the current folder or a parent; else the user's
+/// cache folder ([`cache_dir`]). `None` when nothing is found.
+///
+/// This only looks: nothing is ever downloaded here. `scripts/fetch-data.sh` downloads
+/// the corpus (set `RIGSMITH_DATA` to choose where); the test suites do it on first
+/// use into [`cache_dir`].
 pub fn data_dir() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("RIGSMITH_DATA") {
         return Some(PathBuf::from(p));
     }
-    let ok = |p: &Path| p.join("3dobjs/base.obj").is_file();
     let mut starts = Vec::new();
     if let Ok(c) = std::env::current_dir() {
         starts.push(c);
@@ -114,7 +118,7 @@ pub fn data_dir() -> Option<PathBuf> {
     for s in &starts {
         for a in s.ancestors() {
             let p = a.join("shared/data/mpfb2");
-            if ok(&p) {
+            if is_corpus(&p) {
                 return Some(p);
             }
         }
@@ -122,12 +126,35 @@ pub fn data_dir() -> Option<PathBuf> {
     for s in &starts {
         for a in s.ancestors() {
             let p = a.join("data/mpfb2");
-            if ok(&p) {
+            if is_corpus(&p) {
                 return Some(p);
             }
         }
     }
-    None
+    cache_dir().filter(|p| is_corpus(p))
+}
+
+/// The user's cache folder for the corpus, whether or not it holds it:
+/// `$XDG_CACHE_HOME/rigsmith/mpfb2`, else `$HOME/.cache/rigsmith/mpfb2` (on Windows
+/// `%LOCALAPPDATA%\rigsmith\mpfb2`). `None` when none of those variables is set.
+pub fn cache_dir() -> Option<PathBuf> {
+    let nonempty = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let base = if cfg!(windows) {
+        nonempty("LOCALAPPDATA")
+    } else {
+        nonempty("XDG_CACHE_HOME").or_else(|| nonempty("HOME").map(|h| h.join(".cache")))
+    };
+    base.map(|b| b.join("rigsmith").join("mpfb2"))
+}
+
+/// Whether `dir` holds the corpus (its `3dobjs/base.obj`, the file [`Corpus::open`]
+/// reads first).
+pub fn is_corpus(dir: &Path) -> bool {
+    dir.join("3dobjs/base.obj").is_file()
 }
 
 /// What to build from the corpus.
