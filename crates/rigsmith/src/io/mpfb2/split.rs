@@ -131,12 +131,15 @@ const SLOTS: usize = 15;
 /// assert_eq!(bone_region("neck_01").limb, Limb::Head);
 /// assert_eq!(bone_region("clavicle_l").limb, Limb::Chest);
 /// assert_eq!(bone_region("LowerLeg.L").limb, Limb::Calf);
+/// assert_eq!(bone_region("Fist.R").limb, Limb::Hand);
+/// assert_eq!(bone_region("Shoulder.L").limb, Limb::Chest);
 /// ```
 pub fn bone_region(name: &str) -> Region {
     let (stem, side) = split_side(name);
     let has = |ks: &[&str]| ks.iter().any(|k| stem.contains(k));
     let limb = if has(&[
         "thumb", "index", "middle", "ring", "pinky", "little", "finger", "hand", "wrist", "palm",
+        "fist",
     ]) {
         Limb::Hand
     } else if has(&["lowerarm", "lower_arm", "forearm", "elbow"]) {
