@@ -2,6 +2,10 @@
 //! variant, its artist skeleton and artist weights (every influence kept: written with
 //! 8 influences a vertex), and the chosen helper parts, as a GLB.
 //!
+//! `--dress shirt,trousers,skirt,hat` adds garments made from the body (weighted from
+//! the nearest skin vertex); `--split` cuts the body into head, torso, arms, legs and
+//! feet with the seam vertices duplicated (artist weights kept). See docs/corpus.md.
+//!
 //! The corpus folder is `--data DIR`, else `$RIGSMITH_DATA`, else `../shared/data/mpfb2`
 //! beside the checkout, else `./data/mpfb2`, else the user's cache folder
 //! (`mpfb2::data_dir`). Nothing is downloaded here: the error says how
@@ -46,6 +50,12 @@ pub struct Args {
     /// No skeleton and no weights.
     #[arg(long)]
     pub unrigged: bool,
+    /// Cut the body into head, torso, arm.L/R, leg.L/R, foot.L/R (seams duplicated).
+    #[arg(long)]
+    pub split: bool,
+    /// Garments, comma separated: shirt, trousers, skirt, hat.
+    #[arg(long, value_delimiter = ',')]
+    pub dress: Vec<String>,
     /// Output .glb or .gltf.
     #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
@@ -75,6 +85,15 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     if a.unrigged && a.skeleton_out.is_some() {
         anyhow::bail!("--skeleton-out needs a rig (drop --unrigged)");
     }
+    if a.unrigged && (a.split || !a.dress.is_empty()) {
+        anyhow::bail!("--split and --dress follow the artist weights: they need a rig (drop --unrigged)");
+    }
+    let garments = a
+        .dress
+        .iter()
+        .filter(|g| !g.trim().is_empty())
+        .map(|g| mpfb2::Garment::parse(g))
+        .collect::<Result<Vec<_>, _>>()?;
     let dir = match a.data.or_else(mpfb2::data_dir) {
         Some(d) => d,
         None => anyhow::bail!(
@@ -102,7 +121,13 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         rig: (!a.unrigged).then(|| a.rig.clone()),
         parts: a.parts.clone(),
     };
-    let c = corpus.build(&opts)?;
+    let mut c = corpus.build(&opts)?;
+    if !garments.is_empty() {
+        c = mpfb2::dress(&c, &garments)?;
+    }
+    if a.split {
+        c = mpfb2::split_parts(&c)?.character;
+    }
     pb.finish_and_clear();
     for w in &c.warnings {
         ctx.info(&format!("warning: {w}"));

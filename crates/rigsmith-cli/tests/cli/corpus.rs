@@ -113,6 +113,47 @@ fn corpus_unrigged_parts_and_targets() {
 }
 
 #[test]
+fn corpus_split_and_dressed_glb() {
+    let tmp = tempfile::tempdir().unwrap();
+    let glb = tmp.path().join("female.glb");
+    let glb2 = tmp.path().join("female2.glb");
+    for p in [&glb, &glb2] {
+        run_ok(&[
+            "corpus",
+            "mpfb2",
+            "--variant",
+            "female",
+            "--split",
+            "--dress",
+            "shirt,trousers,skirt,hat",
+            "--parts",
+            "body,eyes",
+            "-o",
+            p.to_str().unwrap(),
+        ]);
+    }
+    assert_eq!(std::fs::read(&glb).unwrap(), std::fs::read(&glb2).unwrap());
+    let c = rigsmith::io::read_character(&glb).unwrap();
+    let names: Vec<&str> = c.parts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "head", "torso", "arm.L", "arm.R", "leg.L", "leg.R", "foot.L", "foot.R", "eyes",
+            "shirt", "trousers", "skirt", "hat"
+        ]
+    );
+    assert!(c.parts.iter().all(|p| p.weights.is_some()));
+    // The pieces hold the welded body's vertices plus the seam copies.
+    let pieces: usize = c.parts[..8].iter().map(|p| p.mesh.positions.len()).sum();
+    assert!(pieces > 13_380 && pieces < 13_380 + 2_000, "{pieces}");
+    let o = tmp.path().join("x.glb");
+    let o = o.to_str().unwrap();
+    let e = run_bad(&["corpus", "mpfb2", "--dress", "cape", "-o", o]);
+    assert!(e.contains("cape"), "{e}");
+    run_bad(&["corpus", "mpfb2", "--split", "--unrigged", "-o", o]);
+}
+
+#[test]
 fn mannequin_writes_the_same_bytes_twice() {
     let tmp = tempfile::tempdir().unwrap();
     let a = tmp.path().join("a.glb");

@@ -643,3 +643,313 @@ fn builds_are_deterministic_and_helper_weights_follow_the_artist() {
         assert!(pelvis < 0.5, "{}: {pelvis}", part.name);
     }
 }
+
+// ---- Pieces and garments -------------------------------------------------------------
+
+fn split_base() -> &'static mpfb2::Split {
+    static S: OnceLock<mpfb2::Split> = OnceLock::new();
+    S.get_or_init(|| mpfb2::split_parts(base()).expect("split"))
+}
+
+fn dressed_base() -> &'static Character {
+    static C: OnceLock<Character> = OnceLock::new();
+    C.get_or_init(|| mpfb2::dress(base(), &mpfb2::GARMENTS).expect("dress"))
+}
+
+#[test]
+fn split_cuts_the_body_into_the_named_pieces() {
+    let names: Vec<&str> = split_base()
+        .character
+        .parts
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    assert_eq!(names, mpfb2::PIECES);
+    let c = &split_base().character;
+    let centre = |n: &str| {
+        let (lo, hi) = c.parts[c.find_part(n).unwrap()].mesh.bounds();
+        (lo + hi) * 0.5
+    };
+    // The character's left is +X; head on top, feet at the bottom.
+    assert!(centre("arm.L").x > 0.2 && centre("arm.R").x < -0.2);
+    assert!(centre("leg.L").x > 0.0 && centre("leg.R").x < 0.0);
+    assert!(centre("head").y > centre("torso").y);
+    assert!(centre("torso").y > centre("leg.L").y);
+    assert!(centre("leg.L").y > centre("foot.L").y);
+    assert!(centre("foot.R").y < 0.1);
+}
+
+#[test]
+fn split_keeps_every_vertex_position_and_weight() {
+    let welded = &base().parts[0];
+    let ww = welded.weights.as_ref().unwrap();
+    let sp = split_base();
+    let mut seen = vec![0usize; welded.mesh.positions.len()];
+    for (p, o) in sp.character.parts.iter().zip(&sp.origin) {
+        assert_eq!(o.part, 0);
+        assert_eq!(o.vertices.len(), p.mesh.positions.len());
+        let w = p.weights.as_ref().unwrap();
+        for (i, &g) in o.vertices.iter().enumerate() {
+            let g = g as usize;
+            seen[g] += 1;
+            assert_eq!(p.mesh.positions[i], welded.mesh.positions[g], "{} v{i}", p.name);
+            assert_eq!(w.vertices[i], ww.vertices[g], "{} v{i}", p.name);
+        }
+        // Vertices keep the welded order within a piece.
+        assert!(o.vertices.windows(2).all(|x| x[0] < x[1]), "{}", p.name);
+    }
+    assert!(seen.iter().all(|&k| k >= 1), "every welded vertex is in a piece");
+}
+
+#[test]
+fn split_puts_every_triangle_in_exactly_one_piece() {
+    let welded = &base().parts[0];
+    let sp = split_base();
+    let mut back: Vec<[u32; 3]> = Vec::new();
+    for (p, o) in sp.character.parts.iter().zip(&sp.origin) {
+        assert!(!p.mesh.triangles.is_empty(), "{}", p.name);
+        back.extend(p.mesh.triangles.iter().map(|t| t.map(|v| o.vertices[v as usize])));
+    }
+    let mut orig = welded.mesh.triangles.clone();
+    orig.sort_unstable();
+    back.sort_unstable();
+    assert_eq!(back, orig);
+}
+
+#[test]
+fn split_duplicates_seam_vertices_at_identical_positions() {
+    let sp = split_base();
+    let mut copies: BTreeMap<u32, Vec<(usize, Vec3)>> = BTreeMap::new();
+    for (k, (p, o)) in sp.character.parts.iter().zip(&sp.origin).enumerate() {
+        for (i, &g) in o.vertices.iter().enumerate() {
+            copies.entry(g).or_default().push((k, p.mesh.positions[i]));
+        }
+    }
+    let seams: Vec<&Vec<(usize, Vec3)>> = copies.values().filter(|l| l.len() > 1).collect();
+    // Seven cuts (neck, two shoulders, two hips, two ankles), each a loop of vertices.
+    eprintln!("{} seam vertices", seams.len());
+    assert!(seams.len() > 7 * 12 && seams.len() < 2_000, "{}", seams.len());
+    for l in &seams {
+        assert!(l.iter().all(|(_, p)| *p == l[0].1));
+        assert!(l.windows(2).all(|x| x[0].0 != x[1].0), "one copy per piece");
+    }
+    // Each piece is one connected sheet: the cut has no stray islands.
+    for p in &sp.character.parts {
+        let n = components(&p.mesh);
+        assert_eq!(n, 1, "{}: {n} components", p.name);
+    }
+}
+
+#[test]
+fn split_is_deterministic_and_keeps_other_parts() {
+    let c = corpus()
+        .build(&BuildOptions {
+            variant: Some("child".into()),
+            parts: vec!["eyes".into(), "body".into(), "hair".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    let a = mpfb2::split_parts(&c).unwrap();
+    assert_eq!(a, mpfb2::split_parts(&c).unwrap());
+    let names: Vec<&str> = a.character.parts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names[0], "eyes");
+    assert_eq!(names[1..9], mpfb2::PIECES);
+    assert_eq!(names[9], "hair");
+    assert_eq!(a.character.parts[0], c.parts[0]);
+    assert_eq!(a.origin[9].part, 2);
+}
+
+#[test]
+fn split_needs_a_weighted_body() {
+    let mut c = base().clone();
+    c.parts[0].weights = None;
+    assert!(mpfb2::split_parts(&c).is_err());
+    let mut c = base().clone();
+    c.parts[0].name = "skin".into();
+    assert!(mpfb2::split_parts(&c).is_err());
+}
+
+/// For each point, the distance to the nearest of `pts` and that point's index.
+fn nearest_of(pts: &[Vec3], q: Vec3) -> (f32, usize) {
+    let mut best = (f32::INFINITY, 0);
+    for (i, p) in pts.iter().enumerate() {
+        let d = p.distance(q);
+        if d < best.0 {
+            best = (d, i);
+        }
+    }
+    best
+}
+
+fn garment_clearance(name: &str) -> (f32, f32, f32, f32) {
+    let c = dressed_base();
+    let body = &c.parts[0].mesh;
+    let (lo, hi) = body.bounds();
+    let h = hi.y - lo.y;
+    let normals = body.compute_normals();
+    let g = &c.parts[c.find_part(name).unwrap()].mesh;
+    let mut min = f32::INFINITY;
+    let mut sum = 0.0;
+    let mut inside = 0usize;
+    for &q in &g.positions {
+        let (d, i) = nearest_of(&body.positions, q);
+        min = min.min(d);
+        sum += d;
+        if (q - body.positions[i]).dot(normals[i]) <= 0.0 {
+            inside += 1;
+        }
+    }
+    (
+        min / h,
+        sum / g.positions.len() as f32 / h,
+        inside as f32 / g.positions.len() as f32,
+        h,
+    )
+}
+
+#[test]
+fn garments_are_separate_parts_with_their_own_triangles() {
+    let c = dressed_base();
+    let names: Vec<&str> = c.parts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["body", "shirt", "trousers", "skirt", "hat"]);
+    for p in &c.parts[1..] {
+        assert!(p.mesh.triangles.len() > 200, "{}", p.name);
+        assert_eq!(p.material.as_deref(), Some(format!("cloth_{}", p.name).as_str()));
+        let w = p.weights.as_ref().unwrap();
+        assert!(w.vertices.iter().all(|l| !l.is_empty()), "{}", p.name);
+    }
+    let height = |n: &str| {
+        let (lo, hi) = c.parts[c.find_part(n).unwrap()].mesh.bounds();
+        (lo.y, hi.y)
+    };
+    let (_, h) = (0.0, height("body").1);
+    let (hat_lo, hat_hi) = height("hat");
+    assert!(hat_lo > 0.9 * h && hat_hi > h, "hat {hat_lo}..{hat_hi} of {h}");
+    let (skirt_lo, skirt_hi) = height("skirt");
+    assert!(skirt_lo < 0.12 * h && skirt_hi > 0.5 * h && skirt_hi < 0.65 * h, "skirt {skirt_lo}..{skirt_hi}");
+    let (tr_lo, _) = height("trousers");
+    assert!(tr_lo < 0.12 * h, "trousers reach the ankles: {tr_lo}");
+}
+
+#[test]
+fn shell_garments_lie_outside_the_skin_at_their_offset() {
+    for g in [mpfb2::Garment::Shirt, mpfb2::Garment::Trousers, mpfb2::Garment::Hat] {
+        let (min, mean, inside, _) = garment_clearance(g.name());
+        eprintln!("{}: nearest skin min {min:.4} H, mean {mean:.4} H, {inside:.4} inside", g.name());
+        assert!(min > 0.5 * g.offset(), "{}: {min}", g.name());
+        assert!((mean - g.offset()).abs() < 0.25 * g.offset(), "{}: {mean}", g.name());
+        assert!(inside < 0.002, "{}: {inside}", g.name());
+    }
+}
+
+#[test]
+fn skirt_lies_outside_the_torso_and_legs_and_flares() {
+    let c = dressed_base();
+    let (min, _, inside, h) = garment_clearance("skirt");
+    eprintln!("skirt: nearest skin min {min:.4} H, {inside:.4} inside");
+    let s = c.skeleton.as_ref().unwrap();
+    let regions = mpfb2::split::vertex_regions(c.parts[0].weights.as_ref().unwrap(), s);
+    // Against the torso and legs (the arms hang beside it and are not fitted).
+    use mpfb2::split::Limb;
+    let legs: Vec<Vec3> = c.parts[0]
+        .mesh
+        .positions
+        .iter()
+        .zip(&regions)
+        .filter(|(_, r)| matches!(r.limb, Limb::Chest | Limb::Pelvis | Limb::Thigh | Limb::Calf | Limb::Foot))
+        .map(|(p, _)| *p)
+        .collect();
+    let skirt = &c.parts[c.find_part("skirt").unwrap()].mesh;
+    let min_legs = skirt
+        .positions
+        .iter()
+        .map(|&q| nearest_of(&legs, q).0)
+        .fold(f32::INFINITY, f32::min)
+        / h;
+    assert!(min_legs > 0.5 * mpfb2::Garment::Skirt.offset(), "{min_legs}");
+    // The hem ring is wider than the waist ring.
+    let ring = |k: usize| {
+        let pts = &skirt.positions[k * 64..(k + 1) * 64];
+        let c = pts.iter().fold(Vec3::ZERO, |a, p| a + *p) / 64.0;
+        pts.iter().map(|p| (*p - c).length()).sum::<f32>() / 64.0
+    };
+    assert!(ring(31) > ring(0) + 0.05 * h, "{} {}", ring(0), ring(31));
+    // Normals point outwards.
+    let n = skirt.compute_normals();
+    let out = skirt
+        .positions
+        .iter()
+        .zip(&n)
+        .filter(|(p, n)| Vec3::new(p.x, 0.0, p.z).dot(**n) > 0.0)
+        .count();
+    assert!(out as f32 > 0.95 * skirt.positions.len() as f32, "{out}");
+}
+
+#[test]
+fn garment_weights_come_from_the_covered_skin() {
+    let c = dressed_base();
+    let s = c.skeleton.as_ref().unwrap();
+    let regions = |p: &str| {
+        let w = c.parts[c.find_part(p).unwrap()].weights.as_ref().unwrap();
+        mpfb2::split::vertex_regions(w, s)
+    };
+    use mpfb2::split::Limb;
+    assert!(regions("hat").iter().all(|r| r.limb == Limb::Head));
+    assert!(regions("shirt")
+        .iter()
+        .all(|r| matches!(r.limb, Limb::Chest | Limb::UpperArm)));
+    for g in ["trousers", "skirt"] {
+        assert!(regions(g)
+            .iter()
+            .all(|r| matches!(r.limb, Limb::Pelvis | Limb::Thigh | Limb::Calf)));
+    }
+    // Ground truth: each garment vertex carries exactly the weights of a body vertex.
+    let body_w = c.parts[0].weights.as_ref().unwrap();
+    let hat_w = c.parts[c.find_part("hat").unwrap()].weights.as_ref().unwrap();
+    assert!(hat_w.vertices.iter().all(|l| body_w.vertices.contains(l)));
+}
+
+#[test]
+fn dress_refuses_bad_requests() {
+    use mpfb2::Garment;
+    assert!(mpfb2::dress(base(), &[Garment::Hat, Garment::Hat]).is_err());
+    assert!(Garment::parse("cape").unwrap_err().to_string().contains("cape"));
+    let helper = corpus()
+        .build(&BuildOptions {
+            parts: vec!["body".into(), "skirt".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(mpfb2::dress(&helper, &[Garment::Skirt]).is_err());
+    assert!(mpfb2::dress(&helper, &[Garment::Shirt]).is_ok());
+}
+
+#[test]
+fn split_dressed_glb_is_valid_and_round_trips() {
+    let tmp = common::tmpdir();
+    let path = tmp.path().join("dressed.glb");
+    let c = mpfb2::split_parts(dressed_base()).unwrap().character;
+    let opts = rigsmith::io::gltf::WriteOptions {
+        max_influences: 8,
+        ..Default::default()
+    };
+    rigsmith::io::write_character(&path, &c, &opts).unwrap();
+    assert_eq!(common::validate_gltf(&path).0, 0, "validator errors");
+    let back = rigsmith::io::read_character(&path).unwrap();
+    let names: Vec<&str> = back.parts.iter().map(|p| p.name.as_str()).collect();
+    let mut want: Vec<&str> = mpfb2::PIECES.to_vec();
+    want.extend(["shirt", "trousers", "skirt", "hat"]);
+    assert_eq!(names, want);
+    for (a, b) in c.parts.iter().zip(&back.parts) {
+        assert_eq!(a.mesh.triangles, b.mesh.triangles, "{}", a.name);
+        let (wa, wb) = (a.weights.as_ref().unwrap(), b.weights.as_ref().unwrap());
+        assert_eq!(wa.vertices.len(), wb.vertices.len());
+        for (x, y) in wa.vertices.iter().zip(&wb.vertices) {
+            assert_eq!(x.len(), y.len(), "{}", a.name);
+            for (i, j) in x.iter().zip(y) {
+                assert_eq!(i.bone, j.bone);
+                assert!((i.weight - j.weight).abs() < 2e-3);
+            }
+        }
+    }
+}

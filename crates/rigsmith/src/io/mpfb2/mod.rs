@@ -26,9 +26,18 @@
 //! 5. **Weights**: the body gets the artist weights with every influence kept
 //!    (normalized, sorted); helper parts get the weights of the nearest body vertex;
 //!    the eyes are rigid on the head bone.
+//!
+//! ## Pieces and garments
+//! A built character can then be cut the way game characters arrive ([`split_parts`]:
+//! head, torso, arms, legs, feet, seams duplicated, artist weights kept) and dressed
+//! ([`dress`]: shirt, trousers, ankle-long skirt, hat as separate parts, weighted from
+//! the nearest skin vertex). Dress first, then split: the garments follow the welded
+//! body's normals.
 
 mod base_mesh;
+pub mod dress;
 pub mod rig;
+pub mod split;
 pub mod targets;
 mod weights;
 
@@ -38,7 +47,9 @@ use std::sync::{Arc, Mutex};
 
 use glam::Vec3;
 
+pub use dress::{dress, Garment, GARMENTS};
 pub use rig::roll_to_x_axis;
+pub use split::{split_parts, PartOrigin, Split, PIECES};
 pub use targets::{variant, Variant, VARIANTS};
 
 use crate::error::{Error, Result};

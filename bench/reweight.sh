@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Re-weighting real characters: strip a rigged character's weights, weight it again with
+# its own skeleton, and compare with its own (artist) weights under 13 test poses.
+#
+# Methods: rigsmith (library bind, examples/reweight_case.rs), Blender 5.0's Automatic
+# Weights (bpy 5.0.1 in a Python 3.11 venv, every part selected with the armature), and a
+# nearest-bone baseline (each vertex 1.0 on the closest deform bone segment).
+#
+# Characters (CASES, space separated):
+#   NAME            a Quaternius GLB at $QUATERNIUS/NAME.glb, as it comes (multi-part)
+#   VARIANT.welded  a MakeHuman body, one welded mesh (rigsmith corpus mpfb2 --variant)
+#   VARIANT.split   the same body cut into head/torso/arms/legs/feet (--split)
+#   VARIANT.dressed split, with shirt, trousers and hat (--split --dress shirt,trousers,hat)
+#   VARIANT.skirted split, with shirt, ankle-long skirt and hat
+#
+#   bench/reweight.sh [OUT_DIR]          (default target/reweight_bench)
+#   CASES="men_Casual base.split" bench/reweight.sh
+#   ALL=1 bench/reweight.sh              (every MakeHuman variant welded, split, dressed, skirted)
+#
+# Env: RIGSMITH_DATA (MakeHuman corpus, default ../shared/data/mpfb2), QUATERNIUS
+# (default: beside it), BPY_VENV (default ~/.cache/rigsmith/bpy-venv), NO_BLENDER=1 to
+# skip Blender (its columns then read n/a). Writes OUT_DIR/results.jsonl and prints
+# OUT_DIR/results.md (bench/reweight_table.py).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:-target/reweight_bench}
+DATA=${RIGSMITH_DATA:-../shared/data/mpfb2}
+QDIR=${QUATERNIUS:-$DATA/../quaternius}
+VENV=${BPY_VENV:-$HOME/.cache/rigsmith/bpy-venv}
+mkdir -p "$OUT"
+if [ ! -x "$VENV/bin/python" ]; then
+  python3.11 -m venv "$VENV"
+  "$VENV/bin/pip" install -q bpy==5.0.1 numpy
+fi
+PY="$VENV/bin/python"
+cargo build -q --release -p rigsmith-cli --bin rigsmith
+cargo build -q --release -p rigsmith --example reweight_case
+CLI=target/release/rigsmith
+EX=target/release/examples/reweight_case
+QUAT="men_Casual men_Farmer knight_KnightCharacter platformer_Character_HumanoidRig"
+VARIANTS="base female male heavy heavy_female thin muscular tall short old old_female child child_male baby"
+if [ "${ALL:-0}" = 1 ]; then
+  DEFAULT="$QUAT"
+  for v in $VARIANTS; do DEFAULT="$DEFAULT $v.welded $v.split $v.dressed $v.skirted"; done
+else
+  DEFAULT="$QUAT base.welded base.split base.dressed female.split female.skirted heavy.dressed child.dressed"
+fi
+CASES=${CASES:-$DEFAULT}
+: > "$OUT/results.jsonl"
+for c in $CASES; do
+  d="$OUT/$c"
+  mkdir -p "$d"
+  if [ -f "$QDIR/$c.glb" ]; then
+    in="$QDIR/$c.glb"
+  else
+    variant=${c%.*}
+    kind=${c##*.}
+    in="$d/input.glb"
+    case "$kind" in
+      welded) extra=() ;;
+      split) extra=(--split) ;;
+      dressed) extra=(--split --dress shirt,trousers,hat) ;;
+      skirted) extra=(--split --dress shirt,skirt,hat) ;;
+      *) echo "unknown case $c" >&2; exit 2 ;;
+    esac
+    "$CLI" -q corpus mpfb2 --data "$DATA" --variant "$variant" "${extra[@]}" -o "$in"
+  fi
+  rm -f "$d/blender_weights.json" "$d/blender_scaled_weights.json"
+  "$EX" "$in" "$d"
+  if [ "${NO_BLENDER:-0}" != 1 ]; then
+    "$PY" bench/reweight_blender.py "$d"
+  fi
+  echo "{\"case\": \"$c\", \"result\": $("$PY" bench/reweight_compare.py "$d")}" >> "$OUT/results.jsonl"
+done
+"$PY" bench/reweight_table.py "$OUT/results.jsonl" | tee "$OUT/results.md"
