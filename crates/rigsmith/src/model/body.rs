@@ -776,22 +776,26 @@ fn grow_skin(
                 .count() as f32;
             // Skin beneath it: a ray inward (against its normal) meets another piece
             // within 20% H (a skirt over the legs; not trousers painted on the legs).
-            let covered = cs[k]
-                .points
-                .iter()
-                .zip(&cs[k].inward)
-                .filter(|(&q, &d)| {
-                    if d == Vec3::ZERO {
-                        return false;
-                    }
-                    // Up to where the ray leaves the piece itself.
-                    let end = q + d * 0.2 * ext_y;
-                    let own = cs[k].bvh.first_hit(q, end, 1e-3, 1.0).unwrap_or(1.0);
-                    others.iter().any(|&j| {
-                        cs[j].bvh.first_hit(q, end, 1e-4, 1.0).is_some_and(|t| t < own)
+            // Counted along the normal and against it (a mesh may wind either way),
+            // each ray up to where it leaves the piece itself.
+            let beneath = |sign: f32| {
+                cs[k]
+                    .points
+                    .iter()
+                    .zip(&cs[k].inward)
+                    .filter(|(&q, &d)| {
+                        if d == Vec3::ZERO {
+                            return false;
+                        }
+                        let end = q + sign * d * 0.2 * ext_y;
+                        let own = cs[k].bvh.first_hit(q, end, 1e-3, 1.0).unwrap_or(1.0);
+                        others.iter().any(|&j| {
+                            cs[j].bvh.first_hit(q, end, 1e-4, 1.0).is_some_and(|t| t < own)
+                        })
                     })
-                })
-                .count() as f32;
+                    .count() as f32
+            };
+            let covered = beneath(1.0).max(beneath(-1.0));
             let named = cs[k].parts.iter().any(|&i| hint_garment[i]);
             !others.is_empty() && (near >= 0.9 * n || (named && covered >= 0.6 * n))
         })
