@@ -463,7 +463,7 @@ impl WeightReport {
             "Vertices follow a bone near them",
             "vertices weighted to a bone far beyond one they see",
             self.far_bone as f64,
-            (0.002 * self.vertices as f64).floor(),
+            (0.02 * self.vertices as f64).floor(),
             Severity::Blocker,
             if self.far_bone_by_part.is_empty() {
                 "none".to_string()

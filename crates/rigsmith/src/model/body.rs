@@ -763,7 +763,7 @@ fn grow_skin(
         !capped
     };
     // A shell: 90% of it within SHELL_NEAR of the other components, or, for a piece
-    // named as a garment, skin beneath 60% of it (a loose skirt or cape). It
+    // named as a garment, skin beneath 40% of it (a loose skirt or cape). It
     // neither seeds the skin nor joins it (a shirt over a body; not the body under it).
     let shell: Vec<bool> = (0..cs.len())
         .map(|k| {
@@ -797,7 +797,7 @@ fn grow_skin(
             };
             let covered = beneath(1.0).max(beneath(-1.0));
             let named = cs[k].parts.iter().any(|&i| hint_garment[i]);
-            !others.is_empty() && (near >= 0.9 * n || (named && covered >= 0.6 * n))
+            !others.is_empty() && (near >= 0.9 * n || (named && covered >= 0.4 * n))
         })
         .collect();
     let mut best: Option<(Vec<usize>, f32, f32)> = None;

@@ -3,6 +3,7 @@
 mod common;
 
 mod bind;
+mod body;
 mod corpus;
 mod fit;
 mod gltf_io;

@@ -1,0 +1,241 @@
+//! The skin of a character in parts (`model::Body`): part roles from geometry, the
+//! welded union, split invariance of the weights, and the weight checks that catch a
+//! piece weighted from the wrong place.
+
+use std::sync::OnceLock;
+
+use rigsmith::bind::{bind, weight_report, BindOptions};
+use rigsmith::io::mpfb2::{dress, split_parts, BuildOptions, Corpus, Garment, VARIANTS};
+use rigsmith::mannequin::{self, MannequinOptions};
+use rigsmith::model::{Influence, PartClass, Weights};
+use rigsmith::pipeline::{rig, RigOptions};
+use rigsmith::Character;
+
+use crate::common::{mpfb2_dir, quaternius_dir};
+
+fn corpus() -> &'static Corpus {
+    static C: OnceLock<Corpus> = OnceLock::new();
+    C.get_or_init(|| Corpus::open(&mpfb2_dir()).expect("open corpus"))
+}
+
+/// MakeHuman variant `name`, body only, with its game_engine skeleton and artist weights.
+fn variant(name: &str) -> Character {
+    corpus()
+        .build(&BuildOptions {
+            variant: Some(name.into()),
+            ..BuildOptions::default()
+        })
+        .unwrap()
+}
+
+fn class_of(c: &Character, part: &str) -> PartClass {
+    let b = c.body().unwrap();
+    b.roles[c.find_part(part).unwrap_or_else(|| panic!("no part {part}"))].class
+}
+
+/// Splitting a body into pieces with duplicated seams changes none of its weights:
+/// every piece vertex gets the weights of its welded vertex within 0.02 per influence.
+fn split_invariance(name: &str) {
+    let c = variant(name);
+    let s = c.skeleton.clone().unwrap();
+    let welded = bind(&c, &s, &BindOptions::default()).unwrap();
+    let w = welded.weights[0].as_ref().unwrap();
+    let split = split_parts(&c).unwrap();
+    let b = split.character.body().unwrap();
+    assert_eq!(b.skin.len(), split.character.parts.len(), "{name}: every piece is skin");
+    let pieces = bind(&split.character, &s, &BindOptions::default()).unwrap();
+    let mut worst = 0.0f32;
+    for (k, o) in split.origin.iter().enumerate() {
+        let pw = pieces.weights[k].as_ref().unwrap();
+        for (i, &v) in o.vertices.iter().enumerate() {
+            for b in 0..s.len() as u32 {
+                let d = (pw.get(i, b) - w.get(v as usize, b)).abs();
+                worst = worst.max(d);
+            }
+        }
+    }
+    assert!(worst <= 0.02, "{name}: worst weight difference {worst}");
+}
+
+macro_rules! split_invariance {
+    ($($name:ident),* $(,)?) => {
+        mod split_weights_equal_welded {
+            /// The variants this module tests, to check none is forgotten.
+            pub const NAMES: &[&str] = &[$(stringify!($name)),*];
+            $(
+                #[test]
+                fn $name() {
+                    super::split_invariance(stringify!($name));
+                }
+            )*
+        }
+    };
+}
+
+split_invariance!(
+    base,
+    female,
+    male,
+    heavy,
+    heavy_female,
+    thin,
+    muscular,
+    tall,
+    short,
+    old,
+    old_female,
+    child,
+    child_male,
+    baby,
+);
+
+#[test]
+fn every_named_variant_has_its_split_test() {
+    let named: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
+    assert_eq!(split_weights_equal_welded::NAMES, named.as_slice());
+}
+
+#[test]
+fn game_character_pieces_are_one_skin() {
+    let mut c = rigsmith::io::read_character(&quaternius_dir().join("men_Casual.glb")).unwrap();
+    c.skeleton = None;
+    for p in &mut c.parts {
+        p.weights = None;
+    }
+    for p in [
+        "Casual_Body.0",
+        "Casual_Body.1",
+        "Casual_Legs.0",
+        "Casual_Legs.1",
+        "Casual_Feet.0",
+        "Casual_Feet.1",
+        "Casual_Head.0",
+    ] {
+        assert_eq!(class_of(&c, p), PartClass::Skin, "{p}");
+    }
+    assert_eq!(class_of(&c, "Casual_Head.3"), PartClass::Hair);
+    assert_eq!(class_of(&c, "Casual_Head.2"), PartClass::Rigid);
+    let b = c.body().unwrap();
+    // H is the skin's height, not the largest part's.
+    assert!((b.height - 1.83).abs() < 0.02, "H = {}", b.height);
+    for r in &b.roles {
+        assert!(!r.reason.is_empty());
+    }
+}
+
+#[test]
+fn garments_over_the_mannequin_are_not_skin() {
+    let c = mannequin::build(&MannequinOptions {
+        skirt: true,
+        hair: true,
+        ..MannequinOptions::default()
+    });
+    assert_eq!(class_of(&c, "body"), PartClass::Skin);
+    assert_eq!(class_of(&c, "shirt"), PartClass::Garment);
+    assert_eq!(class_of(&c, "skirt"), PartClass::Garment);
+    assert_eq!(class_of(&c, "hair"), PartClass::Hair);
+    assert_eq!(class_of(&c, "eyes"), PartClass::Rigid);
+}
+
+#[test]
+fn dressed_split_body_roles() {
+    let c = variant("base");
+    let d = dress(&c, &[Garment::Shirt, Garment::Trousers, Garment::Skirt, Garment::Hat]).unwrap();
+    let s = split_parts(&d).unwrap().character;
+    for p in ["shirt", "trousers", "skirt"] {
+        assert_eq!(class_of(&s, p), PartClass::Garment, "{p}");
+    }
+    assert_ne!(class_of(&s, "hat"), PartClass::Skin);
+    for p in ["head", "torso", "leg.L", "foot.R"] {
+        assert_eq!(class_of(&s, p), PartClass::Skin, "{p}");
+    }
+}
+
+#[test]
+fn overrides_win() {
+    let c = mannequin::build(&MannequinOptions::default());
+    let b = rigsmith::model::Body::of(
+        &c,
+        &rigsmith::model::BodyOptions {
+            rigid: vec![("shirt".into(), Some("spine_01".into()))],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let i = c.find_part("shirt").unwrap();
+    assert_eq!(b.roles[i].class, PartClass::Rigid);
+    assert_eq!(b.roles[i].bone.as_deref(), Some("spine_01"));
+    let e = rigsmith::model::Body::of(
+        &c,
+        &rigsmith::model::BodyOptions {
+            garment: vec!["nothing".into()],
+            ..Default::default()
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("nothing"), "{e}");
+}
+
+/// The failure the weight checks must catch: legs, feet and head weighted from the
+/// torso (every piece a "garment" of the largest one).
+#[test]
+fn pieces_weighted_from_the_wrong_place_fail_the_weight_report() {
+    let c = variant("base");
+    let split = split_parts(&c).unwrap().character;
+    let good = weight_report(&split);
+    assert_eq!(good.far_bone_by_part.len(), 0, "{:?}", good.far_bone_by_part);
+    assert!(good.unlike_nearest.is_empty(), "{:?}", good.unlike_nearest);
+    let k = good.checks();
+    assert!(k.iter().filter(|k| k.id.starts_with("weights.far") || k.id == "weights.unlike_nearest").all(|k| k.passed));
+    // Positive control: every piece but the torso takes the spine's weight.
+    let s = split.skeleton.as_ref().unwrap();
+    let spine = s.find("spine_02").unwrap() as u32;
+    let mut bad = split.clone();
+    for p in &mut bad.parts {
+        if p.name != "torso" {
+            p.weights = Some(Weights {
+                vertices: vec![vec![Influence { bone: spine, weight: 1.0 }]; p.mesh.positions.len()],
+            });
+        }
+    }
+    let r = weight_report(&bad);
+    let far = r.checks().into_iter().find(|k| k.id == "weights.far_bone").unwrap();
+    assert!(!far.passed, "{far:?}");
+    assert_eq!(far.severity, rigsmith::Severity::Blocker);
+    for p in ["leg.L", "leg.R", "foot.L", "head"] {
+        assert!(r.unlike_nearest.contains_key(p), "{p}: {:?}", r.unlike_nearest);
+    }
+}
+
+#[test]
+fn rig_succeeds_on_a_split_dressed_body_in_a_long_skirt() {
+    let c = variant("female");
+    let d = dress(&c, &[Garment::Shirt, Garment::Skirt]).unwrap();
+    let mut s = split_parts(&d).unwrap().character;
+    s.skeleton = None;
+    for p in &mut s.parts {
+        p.weights = None;
+    }
+    let out = rig(
+        &s,
+        &RigOptions {
+            self_intersections: false,
+            ..RigOptions::default()
+        },
+        &mut |_, _| {},
+    )
+    .unwrap();
+    let rep = out.review.as_ref().unwrap();
+    let blockers: Vec<_> = rep
+        .checks
+        .iter()
+        .filter(|k| !k.passed && k.severity == rigsmith::Severity::Blocker)
+        .map(|k| format!("{} {}", k.id, k.detail))
+        .collect();
+    assert!(blockers.is_empty(), "{blockers:?}");
+    for p in &out.character.parts {
+        let w = p.weights.as_ref().unwrap();
+        assert!(w.vertices.iter().all(|l| !l.is_empty()), "{} has unweighted vertices", p.name);
+    }
+}
