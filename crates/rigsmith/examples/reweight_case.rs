@@ -73,7 +73,9 @@ fn roles(s: &Skeleton, weighted: &[bool]) -> BTreeMap<&'static str, String> {
         .zip(weighted)
         .find(|(b, &w)| {
             w && bone_region(&b.name).limb == Limb::Head
-                && rigsmith::model::naming::split_side(&b.name).0.contains("head")
+                && rigsmith::model::naming::split_side(&b.name)
+                    .0
+                    .contains("head")
         })
         .map(|(b, _)| b.name.clone());
     put("head", head);
@@ -155,7 +157,8 @@ fn main() {
     }
     std::fs::write(out.join("mesh.obj"), obj).unwrap();
     rigsmith::io::skeleton_json::write(&out.join("skeleton.json"), &s).unwrap();
-    let wj = |m: &BTreeMap<String, Vec<(usize, f32)>>| serde_json::json!({ "weights": m }).to_string();
+    let wj =
+        |m: &BTreeMap<String, Vec<(usize, f32)>>| serde_json::json!({ "weights": m }).to_string();
     std::fs::write(out.join("artist_weights.json"), wj(&artist)).unwrap();
     std::fs::write(out.join("rigsmith_weights.json"), wj(&ours)).unwrap();
     std::fs::write(

@@ -86,7 +86,9 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         anyhow::bail!("--skeleton-out needs a rig (drop --unrigged)");
     }
     if a.unrigged && (a.split || !a.dress.is_empty()) {
-        anyhow::bail!("--split and --dress follow the artist weights: they need a rig (drop --unrigged)");
+        anyhow::bail!(
+            "--split and --dress follow the artist weights: they need a rig (drop --unrigged)"
+        );
     }
     let garments = a
         .dress

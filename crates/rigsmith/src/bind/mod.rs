@@ -163,8 +163,15 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
         }
     }
     for name in o.body.iter().chain(&o.garment) {
-        if !c.parts.iter().any(|p| p.name == *name || p.material.as_deref() == Some(name)) {
-            return Err(Error::invalid("bind options", format!("no part named {name:?}")));
+        if !c
+            .parts
+            .iter()
+            .any(|p| p.name == *name || p.material.as_deref() == Some(name))
+        {
+            return Err(Error::invalid(
+                "bind options",
+                format!("no part named {name:?}"),
+            ));
         }
     }
     // The skin: the part named in the options, the only part, or the union of the

@@ -150,7 +150,11 @@ pub fn weight_report(c: &Character) -> WeightReport {
         .map(|b| s.bones[b].name.clone())
         .collect();
     // The skin: the welded union of the skin pieces for a character in parts.
-    let union = if c.parts.len() > 1 { c.body().ok() } else { None };
+    let union = if c.parts.len() > 1 {
+        c.body().ok()
+    } else {
+        None
+    };
     let body_mesh_weights = match &union {
         Some(u) => Some((&u.mesh, u.union_weights(c))),
         None => body.map(|b| (&c.parts[b].mesh, c.parts[b].weights.clone())),
@@ -231,11 +235,11 @@ fn far_weights(
         let mut unlike = 0;
         let mut counted = 0;
         for (v, q) in p.mesh.positions.iter().enumerate() {
-            let Some(top) = w
-                .vertices
-                .get(v)
-                .and_then(|l| l.iter().filter(|i| (i.bone as usize) < s.len()).max_by(|a, b| a.weight.total_cmp(&b.weight)))
-            else {
+            let Some(top) = w.vertices.get(v).and_then(|l| {
+                l.iter()
+                    .filter(|i| (i.bone as usize) < s.len())
+                    .max_by(|a, b| a.weight.total_cmp(&b.weight))
+            }) else {
                 continue;
             };
             let tb = top.bone as usize;
@@ -255,9 +259,9 @@ fn far_weights(
             if !near(tb, nb) {
                 unlike += 1;
                 if td > 2.5 * nd && td - nd > 0.08 * h {
-                    let sees = skin_bvh
-                        .as_ref()
-                        .map_or(true, |bvh| !bvh.segment_blocked(*q, seg(nb, *q), 1e-3, 0.999));
+                    let sees = skin_bvh.as_ref().map_or(true, |bvh| {
+                        !bvh.segment_blocked(*q, seg(nb, *q), 1e-3, 0.999)
+                    });
                     if sees {
                         far += 1;
                     }

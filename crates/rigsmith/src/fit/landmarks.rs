@@ -321,9 +321,13 @@ pub(crate) fn body_mesh(c: &Character, o: &LandmarkOptions) -> Result<(Mesh, Str
         return Ok((c.parts[i].mesh.clone(), format!("part {n:?}")));
     }
     if c.parts.len() == 1 {
-        return Ok((c.parts[0].mesh.clone(), format!("part {:?}", c.parts[0].name)));
+        return Ok((
+            c.parts[0].mesh.clone(),
+            format!("part {:?}", c.parts[0].name),
+        ));
     }
-    let b = crate::model::Body::of(c, &o.parts).map_err(|e| Error::stage("fit", format!("body: {e}")))?;
+    let b = crate::model::Body::of(c, &o.parts)
+        .map_err(|e| Error::stage("fit", format!("body: {e}")))?;
     let names: Vec<&str> = b.skin.iter().map(|&i| c.parts[i].name.as_str()).collect();
     let what = if names.len() == 1 {
         format!("part {:?}", names[0])

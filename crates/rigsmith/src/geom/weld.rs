@@ -89,29 +89,6 @@ pub fn islands(n: usize, triangles: &[[u32; 3]]) -> (Vec<u32>, usize) {
     (label, k as usize)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn duplicates_weld_and_islands_count() {
-        let p = vec![
-            Vec3::ZERO,
-            Vec3::X,
-            Vec3::Y,
-            Vec3::X, // duplicate of 1
-            Vec3::new(1.0, 1.0, 0.0),
-            Vec3::splat(5.0), // isolated
-        ];
-        let w = weld(&p, &[[0, 1, 2], [3, 4, 2]], 1e-6);
-        assert_eq!(w.positions.len(), 5);
-        assert_eq!(w.map[3], 1);
-        let (lab, k) = islands(w.positions.len(), &w.triangles);
-        assert_eq!(k, 2);
-        assert_eq!(lab[0], lab[3]);
-    }
-}
-
 /// Welds points closer than `tol` (same unit), whichever grid cells they fall in: each
 /// point joins the first earlier point within `tol` in its own or a neighbouring cell.
 /// Returns for each point its welded index (in order of first occurrence) and the
@@ -158,4 +135,27 @@ pub fn weld_near(positions: &[Vec3], tol: f32) -> (Vec<u32>, usize) {
         map.push(id);
     }
     (map, reps.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicates_weld_and_islands_count() {
+        let p = vec![
+            Vec3::ZERO,
+            Vec3::X,
+            Vec3::Y,
+            Vec3::X, // duplicate of 1
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::splat(5.0), // isolated
+        ];
+        let w = weld(&p, &[[0, 1, 2], [3, 4, 2]], 1e-6);
+        assert_eq!(w.positions.len(), 5);
+        assert_eq!(w.map[3], 1);
+        let (lab, k) = islands(w.positions.len(), &w.triangles);
+        assert_eq!(k, 2);
+        assert_eq!(lab[0], lab[3]);
+    }
 }

@@ -133,15 +133,29 @@ pub const RIGID_NAMES: &[&str] = &[
 ];
 /// Name tokens that say hair.
 pub const HAIR_NAMES: &[&str] = &[
-    "hair", "hairs", "eyebrow", "eyebrows", "brow", "brows", "eyelash", "eyelashes", "lash",
-    "lashes", "beard", "moustache", "mustache", "ponytail", "bangs", "fringe",
+    "hair",
+    "hairs",
+    "eyebrow",
+    "eyebrows",
+    "brow",
+    "brows",
+    "eyelash",
+    "eyelashes",
+    "lash",
+    "lashes",
+    "beard",
+    "moustache",
+    "mustache",
+    "ponytail",
+    "bangs",
+    "fringe",
 ];
 /// Name tokens that say garment.
 pub const GARMENT_NAMES: &[&str] = &[
-    "shirt", "tshirt", "top", "pants", "trousers", "jeans", "shorts", "skirt", "dress",
-    "robe", "coat", "jacket", "cape", "cloak", "vest", "sleeve", "sleeves", "sock", "socks",
-    "glove", "gloves", "shoe", "shoes", "boot", "boots", "tights", "suit", "scarf", "tabard",
-    "garment", "cloth", "clothes", "outfit", "hoodie", "sweater", "apron", "overalls",
+    "shirt", "tshirt", "top", "pants", "trousers", "jeans", "shorts", "skirt", "dress", "robe",
+    "coat", "jacket", "cape", "cloak", "vest", "sleeve", "sleeves", "sock", "socks", "glove",
+    "gloves", "shoe", "shoes", "boot", "boots", "tights", "suit", "scarf", "tabard", "garment",
+    "cloth", "clothes", "outfit", "hoodie", "sweater", "apron", "overalls",
 ];
 
 fn has_token(p: &super::Part, list: &[&str]) -> bool {
@@ -154,7 +168,9 @@ fn has_token(p: &super::Part, list: &[&str]) -> bool {
 
 /// Whether a part's name or material says eye, teeth or tongue.
 pub fn rigid_by_name(name: &str) -> bool {
-    tokens(name).iter().any(|t| RIGID_NAMES.contains(&t.as_str()))
+    tokens(name)
+        .iter()
+        .any(|t| RIGID_NAMES.contains(&t.as_str()))
 }
 
 fn named(p: &super::Part, list: &[String]) -> bool {
@@ -202,7 +218,11 @@ impl Body {
             }
         }
         let np = c.parts.len();
-        let meshed: Vec<bool> = c.parts.iter().map(|p| !p.mesh.triangles.is_empty()).collect();
+        let meshed: Vec<bool> = c
+            .parts
+            .iter()
+            .map(|p| !p.mesh.triangles.is_empty())
+            .collect();
         if !meshed.iter().any(|&m| m) {
             return Err(Error::invalid("character", "has no mesh with triangles"));
         }
@@ -345,7 +365,11 @@ impl Body {
             .map(|p| has_token(p, RIGID_NAMES) && !has_token(p, HAIR_NAMES))
             .collect();
         let hint_hair: Vec<bool> = c.parts.iter().map(|p| has_token(p, HAIR_NAMES)).collect();
-        let hint_garment: Vec<bool> = c.parts.iter().map(|p| has_token(p, GARMENT_NAMES)).collect();
+        let hint_garment: Vec<bool> = c
+            .parts
+            .iter()
+            .map(|p| has_token(p, GARMENT_NAMES))
+            .collect();
         let free = |roles: &[Option<PartRole>], i: usize| roles[i].is_none();
         let ext_y = (hi_all - lo_all).y.max(1e-3 * size);
         for i in 0..np {
@@ -384,7 +408,9 @@ impl Body {
             .map(|i| {
                 meshed[i]
                     && (free(&roles, i)
-                        || roles[i].as_ref().is_some_and(|r| r.class == PartClass::Skin))
+                        || roles[i]
+                            .as_ref()
+                            .is_some_and(|r| r.class == PartClass::Skin))
             })
             .collect();
         let mut comp: Vec<usize> = (0..np).collect();
@@ -396,7 +422,10 @@ impl Body {
             x
         }
         for (&(a, b), &n) in &seam {
-            if cand[a] && cand[b] && (n >= SEAM_MIN || seam.get(&(b, a)).copied().unwrap_or(0) >= SEAM_MIN) {
+            if cand[a]
+                && cand[b]
+                && (n >= SEAM_MIN || seam.get(&(b, a)).copied().unwrap_or(0) >= SEAM_MIN)
+            {
                 let (ra, rb) = (find(&mut comp, a), find(&mut comp, b));
                 if ra != rb {
                     comp[ra.max(rb)] = ra.min(rb);
@@ -412,7 +441,11 @@ impl Body {
         }
         let comps: Vec<Vec<usize>> = comps.into_values().collect();
         let told: Vec<usize> = (0..np)
-            .filter(|&i| roles[i].as_ref().is_some_and(|r| r.class == PartClass::Skin))
+            .filter(|&i| {
+                roles[i]
+                    .as_ref()
+                    .is_some_and(|r| r.class == PartClass::Skin)
+            })
             .collect();
 
         let skin: Vec<usize> = if told.is_empty() {
@@ -526,10 +559,7 @@ impl Body {
                 PartRole {
                     class: PartClass::Rigid,
                     bone: None,
-                    reason: format!(
-                        "closed and small ({:.1}% H across): one bone",
-                        100.0 * diag
-                    ),
+                    reason: format!("closed and small ({:.1}% H across): one bone", 100.0 * diag),
                 }
             } else if p90 <= GARMENT_NEAR || (hint_garment[i] && med <= 3.0 * GARMENT_NEAR) {
                 PartRole {
@@ -565,7 +595,10 @@ impl Body {
         }
         Ok(Body {
             skin,
-            roles: roles.into_iter().map(|r| r.expect("every part has a role")).collect(),
+            roles: roles
+                .into_iter()
+                .map(|r| r.expect("every part has a role"))
+                .collect(),
             mesh,
             map,
             bounds,
@@ -581,7 +614,10 @@ impl Body {
 
     /// Values on the union's vertices taken to skin part `i`'s vertices.
     pub fn spread<T: Clone>(&self, i: usize, values: &[T]) -> Vec<T> {
-        self.map[i].iter().map(|&u| values[u as usize].clone()).collect()
+        self.map[i]
+            .iter()
+            .map(|&u| values[u as usize].clone())
+            .collect()
     }
 
     /// The union's weights taken to skin part `i` (empty weights when `w` is `None`).
@@ -602,7 +638,9 @@ impl Body {
         }
         let mut out: Vec<Option<Vec<super::Influence>>> = vec![None; self.mesh.positions.len()];
         for &i in &self.skin {
-            let Some(w) = &c.parts[i].weights else { continue };
+            let Some(w) = &c.parts[i].weights else {
+                continue;
+            };
             for (v, &u) in self.map[i].iter().enumerate() {
                 if out[u as usize].is_none() {
                     out[u as usize] = Some(w.vertices.get(v).cloned().unwrap_or_default());
@@ -636,8 +674,14 @@ fn grow_skin(
         return Vec::new();
     }
     let extent = |parts: &[usize]| {
-        let lo = parts.iter().map(|&i| geoms[i].lo.y).fold(f32::INFINITY, f32::min);
-        let hi = parts.iter().map(|&i| geoms[i].hi.y).fold(f32::NEG_INFINITY, f32::max);
+        let lo = parts
+            .iter()
+            .map(|&i| geoms[i].lo.y)
+            .fold(f32::INFINITY, f32::min);
+        let hi = parts
+            .iter()
+            .map(|&i| geoms[i].hi.y)
+            .fold(f32::NEG_INFINITY, f32::max);
         hi - lo
     };
     let area = |parts: &[usize]| parts.iter().map(|&i| c.parts[i].mesh.area()).sum::<f32>();
@@ -707,7 +751,12 @@ fn grow_skin(
     let touch = TOUCH * ext_y;
     let dist_to = |q: Vec3, set: &[usize]| {
         set.iter()
-            .map(|&s| cs[s].bvh.closest(q).map_or(f32::INFINITY, |h| h.dist2.sqrt()))
+            .map(|&s| {
+                cs[s]
+                    .bvh
+                    .closest(q)
+                    .map_or(f32::INFINITY, |h| h.dist2.sqrt())
+            })
             .fold(f32::INFINITY, f32::min)
     };
     let inside = |q: Vec3, set: &[usize]| set.iter().any(|&s| cs[s].bvh.contains(q));
@@ -731,7 +780,10 @@ fn grow_skin(
                 >= 0.6 * ck.border.len() as f32;
         let enough = |n: usize, of: usize| n >= 5 && n as f32 >= 0.01 * of as f32;
         let k_meets = enough(
-            ck.points.iter().filter(|&&q| dist_to(q, set) <= 2.0 * touch || inside(q, set)).count(),
+            ck.points
+                .iter()
+                .filter(|&&q| dist_to(q, set) <= 2.0 * touch || inside(q, set))
+                .count(),
             ck.points.len(),
         );
         let set_meets = set.iter().any(|&s| {
@@ -758,7 +810,11 @@ fn grow_skin(
         tops.sort_by(|a, b| b.y.total_cmp(&a.y));
         tops.truncate((tops.len() / 100).max(3));
         let capped = tops.iter().filter(|&&q| cs[k].bvh.contains(q)).count() * 2 > tops.len()
-            && cs[top].points.iter().filter(|&&q| cs[k].bvh.contains(q)).count() as f32
+            && cs[top]
+                .points
+                .iter()
+                .filter(|&&q| cs[k].bvh.contains(q))
+                .count() as f32
                 >= 0.08 * cs[top].points.len() as f32;
         !capped
     };
@@ -790,7 +846,10 @@ fn grow_skin(
                         let end = q + sign * d * 0.2 * ext_y;
                         let own = cs[k].bvh.first_hit(q, end, 1e-3, 1.0).unwrap_or(1.0);
                         others.iter().any(|&j| {
-                            cs[j].bvh.first_hit(q, end, 1e-4, 1.0).is_some_and(|t| t < own)
+                            cs[j]
+                                .bvh
+                                .first_hit(q, end, 1e-4, 1.0)
+                                .is_some_and(|t| t < own)
                         })
                     })
                     .count() as f32
@@ -815,9 +874,15 @@ fn grow_skin(
             }
             set.extend(add);
         }
-        let parts: Vec<usize> = set.iter().flat_map(|&k| cs[k].parts.iter().copied()).collect();
+        let parts: Vec<usize> = set
+            .iter()
+            .flat_map(|&k| cs[k].parts.iter().copied())
+            .collect();
         let (e, a) = (extent(&parts), area(&parts));
-        if best.as_ref().map_or(true, |b| e > b.1 * 1.02 || (e >= b.1 * 0.98 && a > b.2)) {
+        if best
+            .as_ref()
+            .map_or(true, |b| e > b.1 * 1.02 || (e >= b.1 * 0.98 && a > b.2))
+        {
             best = Some((parts, e, a));
         }
     }

@@ -179,8 +179,8 @@ pub fn build_chains(c: &mut Character, opts: &BuildOptions) -> Result<Vec<Chain>
     }
     let roles = Roles::find(&skel, c.vrm.as_ref().map(|v| &v.humanoid));
     let mut work: Vec<(usize, bool)> = Vec::new(); // (part, is_skirt)
-    // Pieces of the skin (model::Body) are never chained: a painted skirt on a game
-    // character is the body surface, bound with it.
+                                                   // Pieces of the skin (model::Body) are never chained: a painted skirt on a game
+                                                   // character is the body surface, bound with it.
     let skin: Vec<usize> = if c.parts.len() > 1 {
         c.body().map(|b| b.skin).unwrap_or_default()
     } else {

@@ -30,7 +30,10 @@ fn variant(name: &str) -> Character {
 
 fn class_of(c: &Character, part: &str) -> PartClass {
     let b = c.body().unwrap();
-    b.roles[c.find_part(part).unwrap_or_else(|| panic!("no part {part}"))].class
+    b.roles[c
+        .find_part(part)
+        .unwrap_or_else(|| panic!("no part {part}"))]
+    .class
 }
 
 /// Splitting a body into pieces with duplicated seams changes none of its weights:
@@ -42,7 +45,11 @@ fn split_invariance(name: &str) {
     let w = welded.weights[0].as_ref().unwrap();
     let split = split_parts(&c).unwrap();
     let b = split.character.body().unwrap();
-    assert_eq!(b.skin.len(), split.character.parts.len(), "{name}: every piece is skin");
+    assert_eq!(
+        b.skin.len(),
+        split.character.parts.len(),
+        "{name}: every piece is skin"
+    );
     let pieces = bind(&split.character, &s, &BindOptions::default()).unwrap();
     let mut worst = 0.0f32;
     for (k, o) in split.origin.iter().enumerate() {
@@ -140,7 +147,16 @@ fn garments_over_the_mannequin_are_not_skin() {
 #[test]
 fn dressed_split_body_roles() {
     let c = variant("base");
-    let d = dress(&c, &[Garment::Shirt, Garment::Trousers, Garment::Skirt, Garment::Hat]).unwrap();
+    let d = dress(
+        &c,
+        &[
+            Garment::Shirt,
+            Garment::Trousers,
+            Garment::Skirt,
+            Garment::Hat,
+        ],
+    )
+    .unwrap();
     let s = split_parts(&d).unwrap().character;
     for p in ["shirt", "trousers", "skirt"] {
         assert_eq!(class_of(&s, p), PartClass::Garment, "{p}");
@@ -184,10 +200,18 @@ fn pieces_weighted_from_the_wrong_place_fail_the_weight_report() {
     let c = variant("base");
     let split = split_parts(&c).unwrap().character;
     let good = weight_report(&split);
-    assert_eq!(good.far_bone_by_part.len(), 0, "{:?}", good.far_bone_by_part);
+    assert_eq!(
+        good.far_bone_by_part.len(),
+        0,
+        "{:?}",
+        good.far_bone_by_part
+    );
     assert!(good.unlike_nearest.is_empty(), "{:?}", good.unlike_nearest);
     let k = good.checks();
-    assert!(k.iter().filter(|k| k.id.starts_with("weights.far") || k.id == "weights.unlike_nearest").all(|k| k.passed));
+    assert!(k
+        .iter()
+        .filter(|k| k.id.starts_with("weights.far") || k.id == "weights.unlike_nearest")
+        .all(|k| k.passed));
     // Positive control: every piece but the torso takes the spine's weight.
     let s = split.skeleton.as_ref().unwrap();
     let spine = s.find("spine_02").unwrap() as u32;
@@ -195,16 +219,30 @@ fn pieces_weighted_from_the_wrong_place_fail_the_weight_report() {
     for p in &mut bad.parts {
         if p.name != "torso" {
             p.weights = Some(Weights {
-                vertices: vec![vec![Influence { bone: spine, weight: 1.0 }]; p.mesh.positions.len()],
+                vertices: vec![
+                    vec![Influence {
+                        bone: spine,
+                        weight: 1.0
+                    }];
+                    p.mesh.positions.len()
+                ],
             });
         }
     }
     let r = weight_report(&bad);
-    let far = r.checks().into_iter().find(|k| k.id == "weights.far_bone").unwrap();
+    let far = r
+        .checks()
+        .into_iter()
+        .find(|k| k.id == "weights.far_bone")
+        .unwrap();
     assert!(!far.passed, "{far:?}");
     assert_eq!(far.severity, rigsmith::Severity::Blocker);
     for p in ["leg.L", "leg.R", "foot.L", "head"] {
-        assert!(r.unlike_nearest.contains_key(p), "{p}: {:?}", r.unlike_nearest);
+        assert!(
+            r.unlike_nearest.contains_key(p),
+            "{p}: {:?}",
+            r.unlike_nearest
+        );
     }
 }
 
@@ -236,6 +274,10 @@ fn rig_succeeds_on_a_split_dressed_body_in_a_long_skirt() {
     assert!(blockers.is_empty(), "{blockers:?}");
     for p in &out.character.parts {
         let w = p.weights.as_ref().unwrap();
-        assert!(w.vertices.iter().all(|l| !l.is_empty()), "{} has unweighted vertices", p.name);
+        assert!(
+            w.vertices.iter().all(|l| !l.is_empty()),
+            "{} has unweighted vertices",
+            p.name
+        );
     }
 }

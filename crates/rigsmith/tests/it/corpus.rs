@@ -692,13 +692,20 @@ fn split_keeps_every_vertex_position_and_weight() {
         for (i, &g) in o.vertices.iter().enumerate() {
             let g = g as usize;
             seen[g] += 1;
-            assert_eq!(p.mesh.positions[i], welded.mesh.positions[g], "{} v{i}", p.name);
+            assert_eq!(
+                p.mesh.positions[i], welded.mesh.positions[g],
+                "{} v{i}",
+                p.name
+            );
             assert_eq!(w.vertices[i], ww.vertices[g], "{} v{i}", p.name);
         }
         // Vertices keep the welded order within a piece.
         assert!(o.vertices.windows(2).all(|x| x[0] < x[1]), "{}", p.name);
     }
-    assert!(seen.iter().all(|&k| k >= 1), "every welded vertex is in a piece");
+    assert!(
+        seen.iter().all(|&k| k >= 1),
+        "every welded vertex is in a piece"
+    );
 }
 
 #[test]
@@ -708,7 +715,12 @@ fn split_puts_every_triangle_in_exactly_one_piece() {
     let mut back: Vec<[u32; 3]> = Vec::new();
     for (p, o) in sp.character.parts.iter().zip(&sp.origin) {
         assert!(!p.mesh.triangles.is_empty(), "{}", p.name);
-        back.extend(p.mesh.triangles.iter().map(|t| t.map(|v| o.vertices[v as usize])));
+        back.extend(
+            p.mesh
+                .triangles
+                .iter()
+                .map(|t| t.map(|v| o.vertices[v as usize])),
+        );
     }
     let mut orig = welded.mesh.triangles.clone();
     orig.sort_unstable();
@@ -728,7 +740,11 @@ fn split_duplicates_seam_vertices_at_identical_positions() {
     let seams: Vec<&Vec<(usize, Vec3)>> = copies.values().filter(|l| l.len() > 1).collect();
     // Seven cuts (neck, two shoulders, two hips, two ankles), each a loop of vertices.
     eprintln!("{} seam vertices", seams.len());
-    assert!(seams.len() > 7 * 12 && seams.len() < 2_000, "{}", seams.len());
+    assert!(
+        seams.len() > 7 * 12 && seams.len() < 2_000,
+        "{}",
+        seams.len()
+    );
     for l in &seams {
         assert!(l.iter().all(|(_, p)| *p == l[0].1));
         assert!(l.windows(2).all(|x| x[0].0 != x[1].0), "one copy per piece");
@@ -814,7 +830,10 @@ fn garments_are_separate_parts_with_their_own_triangles() {
     assert_eq!(names, ["body", "shirt", "trousers", "skirt", "hat"]);
     for p in &c.parts[1..] {
         assert!(p.mesh.triangles.len() > 200, "{}", p.name);
-        assert_eq!(p.material.as_deref(), Some(format!("cloth_{}", p.name).as_str()));
+        assert_eq!(
+            p.material.as_deref(),
+            Some(format!("cloth_{}", p.name).as_str())
+        );
         let w = p.weights.as_ref().unwrap();
         assert!(w.vertices.iter().all(|l| !l.is_empty()), "{}", p.name);
     }
@@ -824,20 +843,37 @@ fn garments_are_separate_parts_with_their_own_triangles() {
     };
     let (_, h) = (0.0, height("body").1);
     let (hat_lo, hat_hi) = height("hat");
-    assert!(hat_lo > 0.9 * h && hat_hi > h, "hat {hat_lo}..{hat_hi} of {h}");
+    assert!(
+        hat_lo > 0.9 * h && hat_hi > h,
+        "hat {hat_lo}..{hat_hi} of {h}"
+    );
     let (skirt_lo, skirt_hi) = height("skirt");
-    assert!(skirt_lo < 0.12 * h && skirt_hi > 0.5 * h && skirt_hi < 0.65 * h, "skirt {skirt_lo}..{skirt_hi}");
+    assert!(
+        skirt_lo < 0.12 * h && skirt_hi > 0.5 * h && skirt_hi < 0.65 * h,
+        "skirt {skirt_lo}..{skirt_hi}"
+    );
     let (tr_lo, _) = height("trousers");
     assert!(tr_lo < 0.12 * h, "trousers reach the ankles: {tr_lo}");
 }
 
 #[test]
 fn shell_garments_lie_outside_the_skin_at_their_offset() {
-    for g in [mpfb2::Garment::Shirt, mpfb2::Garment::Trousers, mpfb2::Garment::Hat] {
+    for g in [
+        mpfb2::Garment::Shirt,
+        mpfb2::Garment::Trousers,
+        mpfb2::Garment::Hat,
+    ] {
         let (min, mean, inside, _) = garment_clearance(g.name());
-        eprintln!("{}: nearest skin min {min:.4} H, mean {mean:.4} H, {inside:.4} inside", g.name());
+        eprintln!(
+            "{}: nearest skin min {min:.4} H, mean {mean:.4} H, {inside:.4} inside",
+            g.name()
+        );
         assert!(min > 0.5 * g.offset(), "{}: {min}", g.name());
-        assert!((mean - g.offset()).abs() < 0.25 * g.offset(), "{}: {mean}", g.name());
+        assert!(
+            (mean - g.offset()).abs() < 0.25 * g.offset(),
+            "{}: {mean}",
+            g.name()
+        );
         assert!(inside < 0.002, "{}: {inside}", g.name());
     }
 }
@@ -856,7 +892,12 @@ fn skirt_lies_outside_the_torso_and_legs_and_flares() {
         .positions
         .iter()
         .zip(&regions)
-        .filter(|(_, r)| matches!(r.limb, Limb::Chest | Limb::Pelvis | Limb::Thigh | Limb::Calf | Limb::Foot))
+        .filter(|(_, r)| {
+            matches!(
+                r.limb,
+                Limb::Chest | Limb::Pelvis | Limb::Thigh | Limb::Calf | Limb::Foot
+            )
+        })
         .map(|(p, _)| *p)
         .collect();
     let skirt = &c.parts[c.find_part("skirt").unwrap()].mesh;
@@ -866,7 +907,10 @@ fn skirt_lies_outside_the_torso_and_legs_and_flares() {
         .map(|&q| nearest_of(&legs, q).0)
         .fold(f32::INFINITY, f32::min)
         / h;
-    assert!(min_legs > 0.5 * mpfb2::Garment::Skirt.offset(), "{min_legs}");
+    assert!(
+        min_legs > 0.5 * mpfb2::Garment::Skirt.offset(),
+        "{min_legs}"
+    );
     // The hem ring is wider than the waist ring.
     let ring = |k: usize| {
         let pts = &skirt.positions[k * 64..(k + 1) * 64];
@@ -905,7 +949,10 @@ fn garment_weights_come_from_the_covered_skin() {
     }
     // Ground truth: each garment vertex carries exactly the weights of a body vertex.
     let body_w = c.parts[0].weights.as_ref().unwrap();
-    let hat_w = c.parts[c.find_part("hat").unwrap()].weights.as_ref().unwrap();
+    let hat_w = c.parts[c.find_part("hat").unwrap()]
+        .weights
+        .as_ref()
+        .unwrap();
     assert!(hat_w.vertices.iter().all(|l| body_w.vertices.contains(l)));
 }
 
@@ -913,7 +960,10 @@ fn garment_weights_come_from_the_covered_skin() {
 fn dress_refuses_bad_requests() {
     use mpfb2::Garment;
     assert!(mpfb2::dress(base(), &[Garment::Hat, Garment::Hat]).is_err());
-    assert!(Garment::parse("cape").unwrap_err().to_string().contains("cape"));
+    assert!(Garment::parse("cape")
+        .unwrap_err()
+        .to_string()
+        .contains("cape"));
     let helper = corpus()
         .build(&BuildOptions {
             parts: vec!["body".into(), "skirt".into()],

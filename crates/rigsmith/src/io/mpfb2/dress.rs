@@ -44,7 +44,12 @@ pub enum Garment {
 }
 
 /// Every garment, in the order [`dress`] adds them when all are asked for.
-pub const GARMENTS: [Garment; 4] = [Garment::Shirt, Garment::Trousers, Garment::Skirt, Garment::Hat];
+pub const GARMENTS: [Garment; 4] = [
+    Garment::Shirt,
+    Garment::Trousers,
+    Garment::Skirt,
+    Garment::Hat,
+];
 
 impl Garment {
     /// The part name (also the `--dress` keyword).
@@ -100,15 +105,16 @@ pub fn dress(c: &Character, garments: &[Garment]) -> Result<Character> {
     let bi = c
         .find_part("body")
         .ok_or_else(|| Error::invalid("dress", "the character has no part named \"body\""))?;
-    let s = c
-        .skeleton
-        .as_ref()
-        .ok_or_else(|| Error::invalid("dress", "garments follow the body's weights: it needs a skeleton"))?;
+    let s = c.skeleton.as_ref().ok_or_else(|| {
+        Error::invalid(
+            "dress",
+            "garments follow the body's weights: it needs a skeleton",
+        )
+    })?;
     let body = &c.parts[bi];
-    let w = body
-        .weights
-        .as_ref()
-        .ok_or_else(|| Error::invalid("dress", "garments follow the body's weights: it has none"))?;
+    let w = body.weights.as_ref().ok_or_else(|| {
+        Error::invalid("dress", "garments follow the body's weights: it has none")
+    })?;
     let regions = vertex_regions(w, s);
     let (lo, hi) = body.mesh.bounds();
     let h = hi.y - lo.y;
@@ -119,7 +125,10 @@ pub fn dress(c: &Character, garments: &[Garment]) -> Result<Character> {
     let mut out = c.clone();
     for (i, g) in garments.iter().enumerate() {
         if garments[..i].contains(g) {
-            return Err(Error::invalid("dress", format!("garment {:?} asked for twice", g.name())));
+            return Err(Error::invalid(
+                "dress",
+                format!("garment {:?} asked for twice", g.name()),
+            ));
         }
         if c.find_part(g.name()).is_some() {
             return Err(Error::invalid(
@@ -127,7 +136,9 @@ pub fn dress(c: &Character, garments: &[Garment]) -> Result<Character> {
                 format!("the character already has a part named {:?}", g.name()),
             ));
         }
-        let covered: Vec<usize> = (0..regions.len()).filter(|&v| g.covers(regions[v])).collect();
+        let covered: Vec<usize> = (0..regions.len())
+            .filter(|&v| g.covers(regions[v]))
+            .collect();
         let mesh = match g {
             Garment::Skirt => skirt(&body.mesh, &regions, h),
             Garment::Hat => {
@@ -136,12 +147,17 @@ pub fn dress(c: &Character, garments: &[Garment]) -> Result<Character> {
                     g.covers(regions[v]) && body.mesh.positions[v].y >= top
                 })
             }
-            _ => shell(&body.mesh, &normals, g.offset() * h, |v| g.covers(regions[v])),
+            _ => shell(&body.mesh, &normals, g.offset() * h, |v| {
+                g.covers(regions[v])
+            }),
         };
         if mesh.triangles.is_empty() {
             return Err(Error::invalid(
                 "dress",
-                format!("garment {:?}: the body has no vertices in its regions", g.name()),
+                format!(
+                    "garment {:?}: the body has no vertices in its regions",
+                    g.name()
+                ),
             ));
         }
         let src_pos: Vec<Vec3> = covered.iter().map(|&v| body.mesh.positions[v]).collect();
@@ -183,7 +199,10 @@ fn shell(body: &Mesh, normals: &[Vec3], d: f32, keep: impl Fn(usize) -> bool) ->
         local[v] = i as u32;
     }
     Mesh {
-        positions: verts.iter().map(|&v| body.positions[v] + d * normals[v]).collect(),
+        positions: verts
+            .iter()
+            .map(|&v| body.positions[v] + d * normals[v])
+            .collect(),
         triangles: tris.iter().map(|t| t.map(|v| local[v as usize])).collect(),
         normals: None,
         uvs: None,
@@ -227,7 +246,8 @@ fn skirt(body: &Mesh, regions: &[Region], h: f32) -> Mesh {
             let dz = p.z - centre.z;
             let r = (dx * dx + dz * dz).sqrt();
             let a = dz.atan2(dx).rem_euclid(std::f32::consts::TAU);
-            let j = ((a / std::f32::consts::TAU * SEGS as f32).round() as i32).rem_euclid(SEGS as i32);
+            let j =
+                ((a / std::f32::consts::TAU * SEGS as f32).round() as i32).rem_euclid(SEGS as i32);
             for o in -SPREAD..=SPREAD {
                 let jj = (j + o).rem_euclid(SEGS as i32) as usize;
                 reach[jj] = reach[jj].max(r);

@@ -150,7 +150,9 @@ pub fn bone_region(name: &str) -> Region {
         Limb::Foot
     } else if has(&["calf", "shin", "knee", "lowerleg", "lower_leg"]) {
         Limb::Calf
-    } else if has(&["thigh", "upperleg", "upper_leg", "leg"]) || (side != Side::Center && has(&["hip"])) {
+    } else if has(&["thigh", "upperleg", "upper_leg", "leg"])
+        || (side != Side::Center && has(&["hip"]))
+    {
         Limb::Thigh
     } else if has(&[
         "head", "neck", "jaw", "eye", "tongue", "teeth", "ear", "nose", "lip", "brow", "cheek",
@@ -179,7 +181,11 @@ pub fn bone_region(name: &str) -> Region {
 /// Per vertex, the region holding the largest summed weight (ties to the earlier of
 /// head, chest, pelvis, left limbs, right limbs; unweighted vertices: chest).
 pub fn vertex_regions(w: &Weights, s: &Skeleton) -> Vec<Region> {
-    let slots: Vec<usize> = s.bones.iter().map(|b| bone_region(&b.name).slot()).collect();
+    let slots: Vec<usize> = s
+        .bones
+        .iter()
+        .map(|b| bone_region(&b.name).slot())
+        .collect();
     w.vertices
         .iter()
         .map(|l| {
@@ -226,10 +232,12 @@ pub fn split_parts(c: &Character) -> Result<Split> {
     let bi = c
         .find_part("body")
         .ok_or_else(|| Error::invalid("split", "the character has no part named \"body\""))?;
-    let s = c
-        .skeleton
-        .as_ref()
-        .ok_or_else(|| Error::invalid("split", "the body is cut along its weights: it needs a skeleton"))?;
+    let s = c.skeleton.as_ref().ok_or_else(|| {
+        Error::invalid(
+            "split",
+            "the body is cut along its weights: it needs a skeleton",
+        )
+    })?;
     let body = &c.parts[bi];
     let w = body
         .weights
@@ -338,7 +346,11 @@ fn identity(part: usize, n: usize) -> PartOrigin {
 /// The piece ([`PIECES`] index) of each triangle: the largest corner-summed weight,
 /// then three rounds of the two-of-three-neighbours majority filter.
 pub fn triangle_pieces(mesh: &Mesh, w: &Weights, s: &Skeleton) -> Vec<usize> {
-    let bone_piece: Vec<usize> = s.bones.iter().map(|b| bone_region(&b.name).piece()).collect();
+    let bone_piece: Vec<usize> = s
+        .bones
+        .iter()
+        .map(|b| bone_region(&b.name).piece())
+        .collect();
     let vp: Vec<[f32; PIECES.len()]> = w
         .vertices
         .iter()
