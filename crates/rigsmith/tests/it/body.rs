@@ -281,3 +281,96 @@ fn rig_succeeds_on_a_split_dressed_body_in_a_long_skirt() {
         );
     }
 }
+
+/// A closed box of side `s` centred at `c`, as a part.
+fn cube(name: &str, c: glam::Vec3, s: f32) -> rigsmith::Part {
+    let h = 0.5 * s;
+    let positions: Vec<glam::Vec3> = (0..8)
+        .map(|i| {
+            c + glam::Vec3::new(
+                if i & 1 == 0 { -h } else { h },
+                if i & 2 == 0 { -h } else { h },
+                if i & 4 == 0 { -h } else { h },
+            )
+        })
+        .collect();
+    let q = [
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+    ];
+    let triangles = q
+        .iter()
+        .flat_map(|f: &[u32; 4]| [[f[0], f[1], f[2]], [f[0], f[2], f[3]]])
+        .collect();
+    rigsmith::Part {
+        name: name.into(),
+        mesh: rigsmith::Mesh {
+            positions,
+            triangles,
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_floating_prop_is_rigid_to_its_nearest_bone_with_a_reason() {
+    let mut c = mannequin::build(&MannequinOptions::default());
+    c.parts
+        .push(cube("crate", glam::Vec3::new(1.5, 0.5, 0.0), 0.3));
+    let b = c.body().unwrap();
+    let r = &b.roles[c.find_part("crate").unwrap()];
+    assert_eq!(r.class, PartClass::Accessory);
+    assert!(r.reason.contains("floats"), "{}", r.reason);
+    // The skin and H do not change.
+    assert_eq!(b.skin, vec![c.find_part("body").unwrap()]);
+    let out = rig(
+        &c,
+        &RigOptions {
+            review: false,
+            ..RigOptions::default()
+        },
+        &mut |_, _| {},
+    )
+    .unwrap();
+    let w = out
+        .character
+        .parts
+        .last()
+        .unwrap()
+        .weights
+        .as_ref()
+        .unwrap();
+    let bone = w.vertices[0][0].bone;
+    assert!(w
+        .vertices
+        .iter()
+        .all(|l| l.len() == 1 && l[0].bone == bone && l[0].weight == 1.0));
+}
+
+#[test]
+fn pieces_that_touch_nothing_are_taken_together_as_the_skin() {
+    // Three boxes apart, none with an open border: no seam, no piece meets another.
+    let c = Character {
+        parts: vec![
+            cube("a", glam::Vec3::new(0.0, 0.2, 0.0), 0.3),
+            cube("b", glam::Vec3::new(0.0, 0.8, 0.0), 0.3),
+            cube("c", glam::Vec3::new(0.0, 1.4, 0.0), 0.3),
+        ],
+        ..Default::default()
+    };
+    let b = c.body().unwrap();
+    assert_eq!(b.skin, vec![0, 1, 2]);
+    assert!(
+        b.notes.iter().any(|n| n.contains("union of all parts")),
+        "{:?}",
+        b.notes
+    );
+    for (i, r) in b.roles.iter().enumerate() {
+        assert!(!r.reason.is_empty(), "part {i}");
+    }
+}
