@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use glam::Vec3;
 use serde::Serialize;
 
-use super::landmarks::{body_mesh, find_landmarks, LandmarkOptions, Landmarks};
+use super::landmarks::{body_mesh, find_landmarks_on, LandmarkOptions, Landmarks};
 use super::limb_bend::modelled_bend;
 use super::placement::{landmark_checks, placement_checks_with, STRAIGHT_DEG};
 use super::templates::{bone_name, humanoid_map, twist_name, Role, Template, CENTRE, LEFT};
@@ -87,7 +87,10 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
         parts: o.parts.clone(),
         overrides: o.overrides.clone(),
     };
-    let mut lm = find_landmarks(c, &lo)?;
+    // The skin is found once and serves the landmarks and the checks below.
+    let (body, what) = body_mesh(c, &lo)?;
+    let body = &body;
+    let mut lm = find_landmarks_on(c, body, &what, &lo)?;
     let h = lm.height;
     let cx = lm.center_x;
     let overridden: Vec<&str> = o.overrides.iter().map(|(n, _)| n.as_str()).collect();
@@ -113,8 +116,6 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
     );
     // Pre-bends, on the left; the right mirrors.
     let mir = |p: Vec3| Vec3::new(2.0 * cx - p.x, p.y, p.z);
-    let (body, _) = body_mesh(c, &lo)?;
-    let body = &body;
     let bvh = Bvh::build(&body.positions, &body.triangles);
     // Shoulder deep enough for the clavicle: where the arm leaves the trunk through a
     // narrow gap (a lowered arm under a bulging deltoid), the sections' armpit can sit

@@ -195,8 +195,18 @@ const HAND_TAIL: [f32; 3] = [0.364, 0.068, -0.057];
 /// Finds the landmarks of the character's body (see the module docs).
 pub fn find_landmarks(c: &Character, o: &LandmarkOptions) -> Result<Landmarks> {
     let (body, what) = body_mesh(c, o)?;
-    let body = &body;
-    body.validate(&what)?;
+    find_landmarks_on(c, &body, &what, o)
+}
+
+/// [`find_landmarks`] on a body mesh the caller has already taken from `c`
+/// ([`body_mesh`]); `what` names it in messages.
+pub(crate) fn find_landmarks_on(
+    c: &Character,
+    body: &Mesh,
+    what: &str,
+    o: &LandmarkOptions,
+) -> Result<Landmarks> {
+    body.validate(what)?;
     if body.positions.is_empty() || body.triangles.is_empty() {
         return Err(Error::stage(
             "fit",
