@@ -99,6 +99,9 @@ pub struct RigOutput {
     pub route_reasons: Vec<String>,
     /// What each part was treated as, by part name.
     pub part_roles: Vec<(String, String)>,
+    /// Each part's role in the character (skin, garment, hair, rigid, accessory) and
+    /// why, in part order.
+    pub parts: Vec<crate::review::PartLine>,
     /// Chains built for skirts and hair.
     pub chains: Vec<Chain>,
     /// The review, when run.
@@ -130,6 +133,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         ));
     }
     let mut c = input.clone();
+    c.body_options = o.parts.clone();
     if c.skeleton.is_some() {
         if !o.rerig {
             let n = c.skeleton.as_ref().map_or(0, |s| s.len());
@@ -270,7 +274,12 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         })
         .collect();
 
+    let parts = match &review {
+        Some(r) => r.parts.clone(),
+        None => crate::review::rubric::part_lines(&c),
+    };
     Ok(RigOutput {
+        parts,
         character: c,
         model,
         fixes,

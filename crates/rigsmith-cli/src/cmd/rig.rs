@@ -193,6 +193,7 @@ fn write_outputs(
             "placement": &out.placement,
             "route_reasons": &out.route_reasons,
             "part_roles": &out.part_roles,
+            "parts": &out.parts,
             "timings": &out.timings,
         });
         files.extend(crate::sheets::write_review_dir(
@@ -228,6 +229,9 @@ fn print_summary(
             .collect::<Vec<_>>()
             .join(", ")
     );
+    for p in out.parts.iter().filter(|p| p.class != "skin") {
+        println!("            {}: {}, {}", p.part, p.class, p.reason);
+    }
     println!("  skeleton  {nb} bones, {} chains", out.chains.len());
     println!(
         "  route     {:?}{}",

@@ -138,6 +138,7 @@ pub fn read_obj(path: &Path) -> Result<Character> {
         skeleton: None,
         vrm: None,
         warnings,
+        ..Default::default()
     })
 }
 

@@ -285,6 +285,7 @@ pub fn build(o: &MannequinOptions) -> Character {
         skeleton: None,
         vrm: None,
         warnings,
+        ..Default::default()
     }
 }
 

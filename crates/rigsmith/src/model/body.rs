@@ -188,10 +188,34 @@ struct PartGeom {
 }
 
 impl Character {
-    /// The character's skin and part roles with no overrides ([`Body::of`]).
+    /// The character's skin and part roles under its own overrides
+    /// ([`Character::body_options`]), computed once per geometry ([`Body::of`]).
     pub fn body(&self) -> Result<Body> {
-        Body::of(self, &BodyOptions::default())
+        Body::of(self, &self.body_options)
     }
+}
+
+/// Fingerprint of what [`Body::of`] reads: part names, materials, positions and
+/// triangles, and the overrides.
+fn fingerprint(c: &Character, o: &BodyOptions) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    c.parts.len().hash(&mut h);
+    for p in &c.parts {
+        p.name.hash(&mut h);
+        p.material.hash(&mut h);
+        p.mesh.positions.len().hash(&mut h);
+        for v in &p.mesh.positions {
+            v.x.to_bits().hash(&mut h);
+            v.y.to_bits().hash(&mut h);
+            v.z.to_bits().hash(&mut h);
+        }
+        p.mesh.triangles.hash(&mut h);
+    }
+    o.body.hash(&mut h);
+    o.garment.hash(&mut h);
+    o.rigid.hash(&mut h);
+    h.finish()
 }
 
 impl Body {
@@ -199,7 +223,26 @@ impl Body {
     ///
     /// Errors: no part has triangles, an override names no part, or the skin has zero
     /// size.
+    ///
+    /// Empty overrides mean the character's own ([`Character::body_options`]). The
+    /// result is memoized on the character, keyed by a fingerprint of its geometry and
+    /// the overrides, so every stage asking for it pays once.
     pub fn of(c: &Character, o: &BodyOptions) -> Result<Body> {
+        let o = if *o == BodyOptions::default() {
+            &c.body_options
+        } else {
+            o
+        };
+        let key = fingerprint(c, o);
+        if let Some(b) = c.body_cache.get(key) {
+            return Ok((*b).clone());
+        }
+        let b = Body::compute(c, o)?;
+        c.body_cache.put(key, std::sync::Arc::new(b.clone()));
+        Ok(b)
+    }
+
+    fn compute(c: &Character, o: &BodyOptions) -> Result<Body> {
         for n in o
             .body
             .iter()
@@ -391,6 +434,18 @@ impl Body {
                     class: PartClass::Hair,
                     bone: None,
                     reason: "named hair and on the upper body".into(),
+                });
+            } else if let Some((n, largest)) =
+                scattered(&c.parts[i].mesh, &geoms[i].gid).filter(|_| !hint_garment[i])
+            {
+                roles[i] = Some(PartRole {
+                    class: PartClass::Accessory,
+                    bone: None,
+                    reason: format!(
+                        "scattered: {n} separate pieces, the largest {:.0}% of its triangles, \
+                         is no surface: rigid to the bone it sits on",
+                        100.0 * largest
+                    ),
                 });
             } else if overlay[i] {
                 roles[i] = Some(PartRole {
@@ -663,6 +718,49 @@ impl Body {
 }
 
 /// Grows the skin from each tall seam component and keeps the largest result.
+/// Fewest separate pieces (islands of welded triangles) that make a part scattered.
+pub const SCATTERED_MIN: usize = 20;
+/// Largest share of a scattered part's triangles in one piece.
+pub const SCATTERED_LARGEST: f32 = 0.2;
+
+/// `Some((islands, largest share))` when a part is scattered debris rather than a
+/// surface: at least [`SCATTERED_MIN`] islands of welded triangles, none holding
+/// [`SCATTERED_LARGEST`] of them (noise, a scan's dust, loose triangles).
+fn scattered(m: &Mesh, gid: &[u32]) -> Option<(usize, f32)> {
+    if m.triangles.len() < SCATTERED_MIN {
+        return None;
+    }
+    let mut ids: Vec<u32> = gid.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    let local = |g: u32| ids.binary_search(&g).expect("own id");
+    let mut up: Vec<usize> = (0..ids.len()).collect();
+    fn root(up: &mut [usize], mut x: usize) -> usize {
+        while up[x] != x {
+            up[x] = up[up[x]];
+            x = up[x];
+        }
+        x
+    }
+    for t in &m.triangles {
+        let a = root(&mut up, local(gid[t[0] as usize]));
+        for &k in &t[1..] {
+            let b = root(&mut up, local(gid[k as usize]));
+            if a != b {
+                up[b] = a;
+            }
+        }
+    }
+    let mut count: BTreeMap<usize, usize> = BTreeMap::new();
+    for t in &m.triangles {
+        *count
+            .entry(root(&mut up, local(gid[t[0] as usize])))
+            .or_default() += 1;
+    }
+    let largest = count.values().copied().max().unwrap_or(0) as f32 / m.triangles.len() as f32;
+    (count.len() >= SCATTERED_MIN && largest < SCATTERED_LARGEST).then_some((count.len(), largest))
+}
+
 fn grow_skin(
     c: &Character,
     geoms: &[PartGeom],

@@ -43,6 +43,46 @@ pub struct Character {
     pub vrm: Option<VrmData>,
     /// Non-fatal problems found while reading (lenient import).
     pub warnings: Vec<String>,
+    /// The user's part-role overrides (`--body`, `--garment`, `--rigid`), used by every
+    /// stage that asks [`Character::body`].
+    pub body_options: super::body::BodyOptions,
+    /// The last [`super::Body`] computed for this geometry (see [`BodyCache`]).
+    pub body_cache: BodyCache,
+}
+
+/// A one-entry memo of [`super::Body::of`], keyed by a fingerprint of the parts'
+/// names, materials and geometry and of the role overrides: every stage asks for the
+/// body, and it is computed once per geometry. A character whose parts change gets a
+/// new fingerprint, so a stale body is never returned. Clones share the memo; it
+/// never takes part in equality.
+#[derive(Clone, Default)]
+pub struct BodyCache(std::sync::Arc<std::sync::Mutex<Option<(u64, std::sync::Arc<super::Body>)>>>);
+
+impl BodyCache {
+    pub(crate) fn get(&self, key: u64) -> Option<std::sync::Arc<super::Body>> {
+        let g = self.0.lock().ok()?;
+        g.as_ref()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, b)| b.clone())
+    }
+
+    pub(crate) fn put(&self, key: u64, body: std::sync::Arc<super::Body>) {
+        if let Ok(mut g) = self.0.lock() {
+            *g = Some((key, body));
+        }
+    }
+}
+
+impl std::fmt::Debug for BodyCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BodyCache")
+    }
+}
+
+impl PartialEq for BodyCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl Character {

@@ -98,6 +98,18 @@ pub fn html_report(r: &CheckReport, sheets: &[(String, Vec<u8>)]) -> String {
         h.push_str(&format!("<li>{}</li>\n", esc(n)));
     }
     h.push_str("</ul>\n");
+    if !r.parts.is_empty() {
+        h.push_str("<h2>F. Parts</h2>\n<table><tr><th>part</th><th>role</th><th>why</th></tr>\n");
+        for p in &r.parts {
+            h.push_str(&format!(
+                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>\n",
+                esc(&p.part),
+                esc(&p.class),
+                esc(&p.reason)
+            ));
+        }
+        h.push_str("</table>\n");
+    }
     let titles = [
         ("A", "A. Placement"),
         ("B", "B. Structure"),

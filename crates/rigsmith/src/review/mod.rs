@@ -113,6 +113,21 @@ pub struct CheckReport {
     /// Joints whose band checks failed (not serialized).
     #[serde(skip)]
     pub flagged_joints: Vec<FlaggedJoint>,
+    /// Every part's role and why, in part order (not serialized: the HTML report shows
+    /// it, and `rig` writes it in `report.json` beside the checks).
+    #[serde(skip)]
+    pub parts: Vec<PartLine>,
+}
+
+/// One part's role in the character, and why (see [`crate::model::Body`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PartLine {
+    /// The part's name.
+    pub part: String,
+    /// Its class: skin, garment, hair, rigid or accessory.
+    pub class: String,
+    /// Why, in plain words.
+    pub reason: String,
 }
 
 impl CheckReport {

@@ -48,12 +48,20 @@ pub fn skin_view(c: &Character) -> Result<(Character, Vec<PartClass>)> {
             classes.push(b.roles[i].class);
         }
     }
+    // The view keeps the character's overrides, with its welded skin told as skin,
+    // so that a stage asking the view for its body finds the same roles.
+    let body_options = crate::model::BodyOptions {
+        body: vec![parts[0].name.clone()],
+        ..c.body_options.clone()
+    };
     Ok((
         Character {
             parts,
             skeleton: c.skeleton.clone(),
             vrm: c.vrm.clone(),
             warnings: c.warnings.clone(),
+            body_options,
+            ..Default::default()
         },
         classes,
     ))
@@ -87,6 +95,7 @@ struct PoseNumbers {
 /// no extent.
 pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
     c.validate()?;
+    let parts = part_lines(c);
     let (view, classes) = skin_view(c)?;
     let c = &view;
     let s = c.skeleton.as_ref().ok_or_else(|| {
@@ -703,7 +712,27 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
         route,
         poses: library,
         flagged_joints: flagged,
+        parts,
     })
+}
+
+/// Every part's role in the character and why ([`crate::model::Body`]).
+pub fn part_lines(c: &Character) -> Vec<super::PartLine> {
+    let Ok(b) = c.body() else {
+        return Vec::new();
+    };
+    c.parts
+        .iter()
+        .zip(&b.roles)
+        .map(|(p, r)| super::PartLine {
+            part: p.name.clone(),
+            class: r.class.name().to_string(),
+            reason: match &r.bone {
+                Some(bone) => format!("{} (bone {bone})", r.reason),
+                None => r.reason.clone(),
+            },
+        })
+        .collect()
 }
 
 /// Posed positions (per part) and posed bones `(head, tail)` of `c` in pose `p`,

@@ -374,3 +374,96 @@ fn pieces_that_touch_nothing_are_taken_together_as_the_skin() {
         assert!(!r.reason.is_empty(), "part {i}");
     }
 }
+
+/// A part of random triangles strewn through the body's box (a broken export, a
+/// scanner's noise): it is never skin, gets a role with a reason, leaves the skin and
+/// its weights as they were, and is bound rigid to one bone.
+#[test]
+fn a_part_of_pure_noise_is_rigid_and_leaves_the_skin_alone() {
+    let clean = mannequin::build(&MannequinOptions::default());
+    let (lo, hi) = clean.bounds();
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 40) as f32 / (1u64 << 24) as f32
+    };
+    let mut positions = Vec::new();
+    let mut triangles = Vec::new();
+    for t in 0..300u32 {
+        let centre = lo + (hi - lo) * glam::Vec3::new(next(), next(), next());
+        for _ in 0..3 {
+            let d = glam::Vec3::new(next(), next(), next()) - 0.5;
+            positions.push(centre + d * 0.05 * (hi.y - lo.y));
+        }
+        triangles.push([3 * t, 3 * t + 1, 3 * t + 2]);
+    }
+    let mut c = clean.clone();
+    c.parts.push(rigsmith::Part {
+        name: "scan_noise".into(),
+        mesh: rigsmith::Mesh {
+            positions,
+            triangles,
+            ..Default::default()
+        },
+        ..Default::default()
+    });
+    let noise = c.parts.len() - 1;
+    let b = c.body().unwrap();
+    let clean_body = clean.body().unwrap();
+    assert_eq!(b.skin, clean_body.skin, "the noise joins no skin");
+    assert!((b.height - clean_body.height).abs() < 1e-6);
+    let r = &b.roles[noise];
+    assert!(
+        matches!(r.class, PartClass::Accessory | PartClass::Rigid),
+        "noise taken as {:?}: {}",
+        r.class,
+        r.reason
+    );
+    assert!(!r.reason.is_empty());
+    assert!(
+        b.describe(&c).iter().any(|l| l.contains("scan_noise")),
+        "a line names the part"
+    );
+    let o = RigOptions {
+        review: false,
+        chains: false,
+        ..RigOptions::default()
+    };
+    let with = rig(&c, &o, &mut |_, _| {}).unwrap();
+    let without = rig(&clean, &o, &mut |_, _| {}).unwrap();
+    // The skeleton and the skin's weights do not move.
+    let (sa, sb) = (
+        with.character.skeleton.as_ref().unwrap(),
+        without.character.skeleton.as_ref().unwrap(),
+    );
+    let h = clean_body.height;
+    for (a, bb) in sa.bones.iter().zip(&sb.bones) {
+        assert!(
+            (a.head - bb.head).length() < 1e-3 * h,
+            "{} moved by {}",
+            a.name,
+            (a.head - bb.head).length() / h
+        );
+    }
+    for &i in &b.skin {
+        let (wa, wb) = (
+            with.character.parts[i].weights.as_ref().unwrap(),
+            without.character.parts[i].weights.as_ref().unwrap(),
+        );
+        let mut worst = 0.0f32;
+        for v in 0..wa.vertices.len() {
+            for bone in 0..sa.len() as u32 {
+                worst = worst.max((wa.get(v, bone) - wb.get(v, bone)).abs());
+            }
+        }
+        assert!(worst <= 1e-3, "skin part {i}: weights moved by {worst}");
+    }
+    // Every noise vertex follows one bone, fully.
+    let w = with.character.parts[noise].weights.as_ref().unwrap();
+    assert!(w
+        .vertices
+        .iter()
+        .all(|l| l.len() == 1 && (l[0].weight - 1.0).abs() < 1e-6));
+}

@@ -158,6 +158,7 @@ pub(crate) fn synthetic(infl: usize) -> Character {
         skeleton: Some(skel),
         vrm: None,
         warnings: vec![],
+        ..Default::default()
     }
 }
 

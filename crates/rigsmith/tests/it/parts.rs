@@ -201,6 +201,7 @@ fn figure(h: f32) -> Character {
         skeleton: Some(skel),
         vrm: None,
         warnings: vec![],
+        ..Default::default()
     }
 }
 

@@ -593,6 +593,7 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
             skeleton,
             vrm: None,
             warnings,
+            ..Default::default()
         },
         node_bone,
         node_names,

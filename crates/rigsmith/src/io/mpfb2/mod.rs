@@ -576,6 +576,7 @@ impl Corpus {
             skeleton,
             vrm: None,
             warnings,
+            ..Default::default()
         };
         c.validate()?;
         Ok(c)

@@ -331,6 +331,7 @@ pub fn split_parts(c: &Character) -> Result<Split> {
         skeleton: c.skeleton.clone(),
         vrm: c.vrm.clone(),
         warnings: c.warnings.clone(),
+        ..Default::default()
     };
     character.validate()?;
     Ok(Split { character, origin })

@@ -156,5 +156,6 @@ pub fn character(dir: &Path, name: &str) -> Character {
         skeleton: Some(s),
         vrm: None,
         warnings: vec![],
+        ..Default::default()
     }
 }
