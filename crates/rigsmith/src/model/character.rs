@@ -56,7 +56,10 @@ pub struct Character {
 /// new fingerprint, so a stale body is never returned. Clones share the memo; it
 /// never takes part in equality.
 #[derive(Clone, Default)]
-pub struct BodyCache(std::sync::Arc<std::sync::Mutex<Option<(u64, std::sync::Arc<super::Body>)>>>);
+pub struct BodyCache(std::sync::Arc<std::sync::Mutex<Option<Memo>>>);
+
+/// A fingerprint and the body computed for it.
+type Memo = (u64, std::sync::Arc<super::Body>);
 
 impl BodyCache {
     pub(crate) fn get(&self, key: u64) -> Option<std::sync::Arc<super::Body>> {
