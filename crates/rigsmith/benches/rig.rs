@@ -31,7 +31,11 @@ fn bench(cr: &mut Criterion) {
     let corpus = Corpus::open(&dir).expect("corpus");
     let body = corpus.build(&BuildOptions::default()).expect("base body");
     let split = split_parts(&body).expect("split").character;
-    let dressed = dress(&split, &[Garment::Shirt, Garment::Trousers, Garment::Hat]).expect("dress");
+    let dressed = split_parts(
+        &dress(&body, &[Garment::Shirt, Garment::Trousers, Garment::Hat]).expect("dress"),
+    )
+    .expect("split dressed")
+    .character;
     let cases = [
         ("welded", unrigged(&body)),
         ("split", unrigged(&split)),
