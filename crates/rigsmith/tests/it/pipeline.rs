@@ -83,6 +83,48 @@ fn rigs_without_blocker(name: &str, c: &rigsmith::Character) {
             "{name}: no skirt chain"
         );
     }
+    same_verdict_after_a_glb_round_trip(name, &out);
+}
+
+/// `rig` and `check` on the GLB it writes agree: every check the review ran is run
+/// again on the file read back, with the same verdict, and the joint bands (which
+/// depend on the bones' axes, tails included) within 0.01.
+fn same_verdict_after_a_glb_round_trip(name: &str, out: &rigsmith::pipeline::RigOutput) {
+    let bytes = rigsmith::io::gltf::write_glb_bytes(
+        &out.character,
+        &rigsmith::io::gltf::WriteOptions::default(),
+    )
+    .unwrap();
+    let back = rigsmith::io::gltf::read_gltf_bytes(&bytes, std::path::Path::new("round_trip.glb"))
+        .unwrap();
+    let again = rigsmith::review::check(
+        &back,
+        &rigsmith::review::CheckOptions {
+            self_intersections: false,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let first = out.review.as_ref().unwrap();
+    for k in &first.checks {
+        let Some(a) = again.get(&k.id) else {
+            panic!("{name}: {} not run on the file read back", k.id);
+        };
+        assert_eq!(
+            a.passed, k.passed,
+            "{name}: {} is {} in rig ({}) and {} in check ({})",
+            k.id, k.passed, k.value, a.passed, a.value
+        );
+        if k.id.ends_with(".band") {
+            assert!(
+                (a.value - k.value).abs() <= 0.01,
+                "{name}: {} moved from {} to {} through the file",
+                k.id,
+                k.value,
+                a.value
+            );
+        }
+    }
 }
 
 /// One test per named MakeHuman variant: `variant_rigs_without_blocker::NAME`.

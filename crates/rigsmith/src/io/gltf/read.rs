@@ -20,7 +20,9 @@
 //!    finger tip) points along its own +Y (bone-oriented files) or its parent's
 //!    direction, turned toward the vertices weighted mostly to it when those lie well
 //!    off that direction, and reaches as far as those vertices extend along it (see
-//!    [`leaf_tail`]). A joint that no vertex is weighted to (a root at the floor, IK and
+//!    [`leaf_tail`]). A joint whose node extras carry `rigsmith_bone_length` (rigsmith
+//!    writes one on every joint) gets its tail that far along its +Y instead, so a
+//!    rig read back is the rig written. A joint that no vertex is weighted to (a root at the floor, IK and
 //!    pole targets) is read as a non-deform bone.
 //! 3. Parts: every primitive of every mesh node in the scene (depth first), baked into
 //!    world space at bind pose (skinned primitives by the skin's `M`, others by the node's
@@ -543,6 +545,19 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
                     }
                 }
             };
+            // A length written in the node's extras (rigsmith writes one per joint)
+            // wins: the tail is that far along the joint's +Y, scaled as the joint is.
+            let stored = nodes
+                .get(bone_nodes[b])
+                .and_then(|n| n.pointer("/extras/rigsmith_bone_length"))
+                .and_then(|v| v.as_f64())
+                .map(|l| l as f32)
+                .filter(|l| l.is_finite() && *l > 0.0)
+                .and_then(|l| {
+                    let t = head + rot.y_axis * l;
+                    ((t - head).length() > tiny).then_some(t)
+                });
+            let tail = stored.or(tail);
             let tail = tail.unwrap_or_else(|| {
                 leaf_tail(
                     head,

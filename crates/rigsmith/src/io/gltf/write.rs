@@ -185,6 +185,13 @@ pub(super) fn build_json(c: &Character, opts: &WriteOptions) -> Result<(Value, V
             let (_, r, t) = local.to_scale_rotation_translation();
             let r = if r.w < 0.0 { -r } else { r }.normalize();
             let mut node = json!({"name": bone.name});
+            // glTF has no bone tails: the length along the joint's +Y (its bone
+            // direction) is kept in the node's extras, so reading the file back gives
+            // the same bones (the same twist axes and the same checks).
+            let length = (bone.tail - bone.head).length();
+            if length.is_finite() && length > 0.0 {
+                node["extras"] = json!({ "rigsmith_bone_length": length });
+            }
             if t != Vec3::ZERO {
                 node["translation"] = json!(t.to_array());
             }
