@@ -380,44 +380,44 @@ impl Errors {
 #[ignore = "measurement: cargo test --release -p rigsmith --test it transfer::measure -- --ignored --nocapture"]
 fn measure_garment_weight_error() {
     let d = TransferOptions::default();
-    // The defaults, then one threshold changed at a time (sensitivity).
-    let sets = [
-        ("default", d),
-        (
-            "max distance 0.08 H",
-            TransferOptions {
-                max_distance: 0.08,
-                ..d
-            },
-        ),
-        (
-            "max distance 0.03 H",
-            TransferOptions {
-                max_distance: 0.03,
-                ..d
-            },
-        ),
-        (
-            "angle 25 deg",
-            TransferOptions {
-                max_angle_deg: 25.0,
-                ..d
-            },
-        ),
-        (
-            "angle 50 deg",
-            TransferOptions {
-                max_angle_deg: 50.0,
-                ..d
-            },
-        ),
-    ];
+    // The defaults, then one threshold changed at a time (sensitivity): label, angle,
+    // offset factor, largest distance.
+    let sets: Vec<(String, TransferOptions)> = [
+        (d.max_angle_deg, d.offset_factor, d.max_distance),
+        (25.0, d.offset_factor, d.max_distance),
+        (50.0, d.offset_factor, d.max_distance),
+        (d.max_angle_deg, 2.0, d.max_distance),
+        (d.max_angle_deg, 5.0, d.max_distance),
+        (d.max_angle_deg, d.offset_factor, 0.03),
+        (d.max_angle_deg, d.offset_factor, 0.05),
+        (d.max_angle_deg, d.offset_factor, 0.065),
+        (d.max_angle_deg, d.offset_factor, 0.08),
+        (d.max_angle_deg, d.offset_factor, 0.10),
+        (d.max_angle_deg, d.offset_factor, 0.12),
+    ]
+    .iter()
+    .enumerate()
+    .map(|(k, &(a, f, m))| {
+        let label = if k == 0 {
+            "default".to_string()
+        } else {
+            format!("angle {a} deg, offset factor {f}, max distance {m} H")
+        };
+        let o = TransferOptions {
+            max_angle_deg: a,
+            offset_factor: f,
+            max_distance: m,
+            ..d
+        };
+        (label, o)
+    })
+    .collect();
     let which = std::env::var("TRANSFER_SETS").unwrap_or_else(|_| "default".into());
-    for (label, o) in sets {
-        if which != "all" && which != label {
+    for (label, o) in &sets {
+        if which != "all" && which != *label {
             continue;
         }
-        measure(label, &o);
+        measure(label, o);
     }
 }
 
