@@ -4,9 +4,6 @@
 //! pulled away from the arm), the exact-copy case, and the measurement of the weight
 //! error against known garment weights (`--ignored`, figures in docs/weights.md).
 
-#[path = "../../examples/bind_support/mh.rs"]
-mod mh;
-
 use std::sync::OnceLock;
 
 use glam::Vec3;
@@ -17,6 +14,7 @@ use rigsmith::geom::bvh::Bvh;
 use rigsmith::io::mpfb2::{dress, BuildOptions, Corpus, Garment, GARMENTS, VARIANTS};
 use rigsmith::{Character, Mesh, Side, Skeleton, Weights};
 
+use crate::bind::mh;
 use crate::common::mpfb2_dir;
 
 fn corpus() -> &'static Corpus {
