@@ -7,7 +7,8 @@
 //! parts ──► roles: Body | Garment | Rigid(bone)
 //! body  ──► bone heat ──► cleanup ──► weight report ──ok──► body weights
 //!                                        └─fail──► volumetric route ──► body weights
-//! garments ◄── transfer from the body weights (+ smoothing)
+//! garments ◄── robust transfer from the body weights: copy where the match is
+//!              good, inpaint where it is not (+ smoothing)
 //! rigid    ◄── one bone at 1.0 per island
 //! ```
 //!
@@ -24,7 +25,11 @@
 //!   ([`crate::model::Body`]): the skin pieces welded into one surface, so that heat
 //!   flows across the seams as on a welded body, and each piece takes the weights of
 //!   its own vertices. Parts named in [`BindOptions::rigid`], eyes and teeth, and
-//!   accessories get one bone; garments and hair are weighted by transfer.
+//!   accessories get one bone; garments and hair are weighted by transfer
+//!   ([`transfer::transfer_robust`]): a garment vertex whose closest skin point is near
+//!   and faces the same way copies the skin's weights there, the others are inpainted
+//!   from those over the garment; the counts are in
+//!   [`WeightReport::garment_transfer`] and one line per garment in the reasons.
 //! * **Scale.** Positions and bones are moved to the body's centre and divided by its
 //!   height H before anything is computed, so the weights do not depend on the unit or
 //!   size of the character.
@@ -345,6 +350,18 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     // Built only when a part other than the body needs it.
     let body_bvh = std::sync::OnceLock::new();
     let body_bvh = || body_bvh.get_or_init(|| crate::geom::bvh::Bvh::build(&bpos, &bm.triangles));
+    let body_normals = std::sync::OnceLock::new();
+    let body_normals = || {
+        body_normals.get_or_init(|| {
+            crate::model::Mesh {
+                positions: bpos.clone(),
+                triangles: bm.triangles.clone(),
+                ..Default::default()
+            }
+            .compute_normals()
+        })
+    };
+    let mut garment_transfer: Vec<report::GarmentTransfer> = Vec::new();
     let mut weights: Vec<Option<Weights>> = Vec::with_capacity(c.parts.len());
     for (i, p) in c.parts.iter().enumerate() {
         let w = match &roles[i] {
@@ -366,11 +383,26 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
                 }
             }
             PartRole::Garment => {
-                let tp: Vec<Vec3> = p.mesh.positions.iter().map(|q| norm(*q)).collect();
+                let gm = crate::model::Mesh {
+                    positions: p.mesh.positions.iter().map(|q| norm(*q)).collect(),
+                    triangles: p.mesh.triangles.clone(),
+                    ..Default::default()
+                };
                 let bw = body_w
                     .as_ref()
                     .expect("body weights exist when a garment does");
-                let mut w = transfer::transfer(body_bvh(), &bm.triangles, bw, &tp);
+                let surface = transfer::BodySurface {
+                    bvh: body_bvh(),
+                    triangles: &bm.triangles,
+                    weights: bw,
+                    normals: body_normals(),
+                };
+                let out =
+                    transfer::transfer_robust(&surface, &gm, &transfer::TransferOptions::default());
+                let mut stats = out.stats;
+                stats.part = p.name.clone();
+                garment_transfer.push(stats);
+                let mut w = out.weights;
                 smooth(&mut w, &p.mesh, GARMENT_SMOOTH);
                 keep_largest_smooth(&mut w, o.max_influences);
                 w
@@ -387,10 +419,14 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     for (p, w) in bound.parts.iter_mut().zip(&weights) {
         p.weights = w.clone();
     }
-    let report = match body_report {
+    let mut report = match body_report {
         Some(rep) => rep,
         None => weight_report(&bound),
     };
+    for g in &garment_transfer {
+        reasons.push(format!("garment transfer: {}", g.line()));
+    }
+    report.garment_transfer = garment_transfer;
     lap("other parts, final report", &mut stages);
     Ok(BindResult {
         weights,

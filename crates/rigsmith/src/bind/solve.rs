@@ -78,3 +78,50 @@ pub fn solve(sys: &HeatSystem) -> Result<Vec<(usize, Vec<f64>)>> {
         .collect();
     Ok(sols)
 }
+
+/// Solves `A x_c = b_c` for every column `b_c` of `rhs` (each of length `n`), with `A`
+/// symmetric positive definite given as its diagonal (n) and off-diagonal entries
+/// `(i, j, a_ij)`, `i != j`, each pair once (duplicates add up). `A` is factored once
+/// (faer sparse Cholesky); the columns are solved in one chunk per rayon thread.
+/// Returns the solutions in the order of `rhs`. Errors when the factorization fails.
+pub fn solve_columns(
+    n: usize,
+    diag: &[f64],
+    off: &[(u32, u32, f64)],
+    rhs: &[Vec<f64>],
+) -> Result<Vec<Vec<f64>>> {
+    let mut trip = Vec::with_capacity(n + off.len());
+    for (i, d) in diag.iter().enumerate().take(n) {
+        trip.push(faer::sparse::Triplet::new(i, i, *d));
+    }
+    for &(i, j, v) in off {
+        let (r, c) = (i.max(j) as usize, i.min(j) as usize);
+        trip.push(faer::sparse::Triplet::new(r, c, v));
+    }
+    let a = faer::sparse::SparseColMat::<usize, f64>::try_new_from_triplets(n, n, &trip)
+        .map_err(|e| Error::stage("bind", format!("linear system: {e:?}")))?;
+    let llt = a.sp_cholesky(faer::Side::Lower).map_err(|e| {
+        Error::stage(
+            "bind",
+            format!("the system of {n} unknowns is singular or indefinite ({e})"),
+        )
+    })?;
+    let threads = rayon::current_num_threads().max(1);
+    let chunk = rhs.len().div_ceil(threads).max(1);
+    let sols: Vec<Vec<f64>> = rhs
+        .par_chunks(chunk)
+        .flat_map_iter(|cols| {
+            let mut m = faer::Mat::<f64>::zeros(n, cols.len());
+            for (c, col) in cols.iter().enumerate() {
+                for (i, v) in col.iter().enumerate().take(n) {
+                    m[(i, c)] = *v;
+                }
+            }
+            faer::linalg::solvers::Solve::solve_in_place(&llt, m.as_mut());
+            (0..cols.len())
+                .map(|c| m.col(c).iter().copied().collect::<Vec<f64>>())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    Ok(sols)
+}

@@ -3,7 +3,7 @@
 //! operations, and a positive control with a clean twin for every weight-report check.
 
 #[path = "../../examples/bind_support/mh.rs"]
-mod mh;
+pub(crate) mod mh;
 
 use std::sync::OnceLock;
 

@@ -14,3 +14,4 @@ mod parts;
 mod pipeline;
 mod pose;
 mod review;
+mod transfer;
