@@ -32,7 +32,8 @@
 //! {"node": {"name": ENTITY, "type": "rig", "scale": k, "origin": [x, y],
 //!           "nesting": "flat"|"bones", "paint_order": [node path, ...],
 //!           "children": [NODE, ...]},
-//!  "textures": [{"alias": .., "src": ..}], "resolutions": [..], "warnings": [..]}
+//!  "textures": [{"alias": .., "src": ..}], "resolutions": [..], "warnings": [..],
+//!  "rest_pose_warnings": [{"kind": .., "cause": .., "message": ..}] (only when some)}
 //! NODE = {"name": slot, "bone": bone, "path": "torso/arm", "draw_order": n,
 //!         "position": [x, y] (scene px, parent frame), "rotation": rad,
 //!         "scale_x": .., "scale_y": .., "z": index in the parent's paint list,
