@@ -7,7 +7,8 @@
 //! degenerate `<svg width="0">` is present but unmeasurable, and must not vanish.
 //!
 //! Sizes come from a header parse, never a full decode: an SVG root's `width`/`height`
-//! (unitless or `px`), falling back to its `viewBox` extent as a browser does; a PNG,
+//! in CSS pixels (`10mm`, `1in`, `12pt` converted at 96 px to the inch, as a browser
+//! does: [`svg_length_px`]), falling back to its `viewBox` extent as a browser does; a PNG,
 //! JPEG or WebP header's pixel size. The kind is sniffed from the bytes, not the
 //! extension: art that is not what its extension says is still measured, and the
 //! mismatch is reported ([`ArtInfo::note`]).
@@ -227,18 +228,15 @@ pub fn inspect_file(path: &Path) -> ArtInfo {
     }
 }
 
-/// The size an SVG rasterises at: the root's `width`/`height` (unitless or `px`),
-/// else its `viewBox` extent; a side that is missing takes the viewBox's aspect.
-/// `None` when nothing positive and finite can be read.
+/// The size an SVG rasterises at, in CSS pixels: the root's `width`/`height` in any
+/// absolute CSS unit ([`svg_length_px`]), else its `viewBox` extent; a side that is
+/// missing, a percentage or unreadable takes the viewBox's aspect. `None` when nothing
+/// positive and finite can be read.
 pub fn svg_size(bytes: &[u8]) -> Option<(f64, f64)> {
     let text = String::from_utf8_lossy(bytes);
     let attrs = svg_root_attributes(&text)?;
     let get = |k: &str| attrs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
-    let len = |v: Option<&str>| -> Option<f64> {
-        let v = v?.trim();
-        let v = v.strip_suffix("px").unwrap_or(v).trim();
-        v.parse::<f64>().ok().filter(|x| x.is_finite() && *x > 0.0)
-    };
+    let len = |v: Option<&str>| svg_length_px(v?).filter(|x| x.is_finite() && *x > 0.0);
     let vb = get("viewBox").and_then(|v| {
         let n: Vec<f64> = v
             .split(|c: char| c == ',' || c.is_whitespace())
@@ -254,6 +252,49 @@ pub fn svg_size(bytes: &[u8]) -> Option<(f64, f64)> {
         (None, Some(h), Some((vw, vh))) => Some((h * vw / vh, h)),
         (_, _, vb) => vb,
     }
+}
+
+/// CSS pixels per unit, as a browser converts them (96 px to the inch): `px`, `in`,
+/// `cm`, `mm`, `Q` (quarter millimetre), `pt` (1/72 in), `pc` (12 pt), and the
+/// font-relative `em`/`rem` (16 px, the browsers' default font size) and `ex` (half
+/// an em, the value used when no font is measured).
+pub const CSS_UNITS_PX: [(&str, f64); 10] = [
+    ("px", 1.0),
+    ("in", 96.0),
+    ("cm", 96.0 / 2.54),
+    ("mm", 96.0 / 25.4),
+    ("q", 96.0 / 101.6),
+    ("pt", 96.0 / 72.0),
+    ("pc", 16.0),
+    ("rem", 16.0),
+    ("em", 16.0),
+    ("ex", 8.0),
+];
+
+/// An SVG root's `width` or `height` in CSS pixels, converted as a browser does
+/// ([`CSS_UNITS_PX`]; a bare number is pixels; units are case-insensitive). `None`
+/// for a percentage (the root of an image has no container to resolve it against, so
+/// a browser falls back to the viewBox), an unknown unit, or text that is no number.
+///
+/// ```
+/// use rigsmith_2d::art::svg_length_px;
+/// assert_eq!(svg_length_px("1in"), Some(96.0));
+/// assert_eq!(svg_length_px("12pt"), Some(16.0));
+/// assert_eq!(svg_length_px("50%"), None);
+/// ```
+pub fn svg_length_px(v: &str) -> Option<f64> {
+    let v = v.trim();
+    let lower = v.to_ascii_lowercase();
+    if lower.ends_with('%') {
+        return None;
+    }
+    let (number, factor) = CSS_UNITS_PX
+        .iter()
+        .find_map(|(unit, f)| lower.strip_suffix(unit).map(|n| (n, *f)))
+        .unwrap_or((lower.as_str(), 1.0));
+    // Strict, as CSS is: no space between the number and its unit.
+    let x: f64 = number.parse().ok()?;
+    Some(x * factor)
 }
 
 /// The attributes of the first `<svg` element, in order.

@@ -32,7 +32,8 @@
 //! {"node": {"name": ENTITY, "type": "rig", "scale": k, "origin": [x, y],
 //!           "nesting": "flat"|"bones", "paint_order": [node path, ...],
 //!           "children": [NODE, ...]},
-//!  "textures": [{"alias": .., "src": ..}], "resolutions": [..], "warnings": [..]}
+//!  "textures": [{"alias": .., "src": ..}], "resolutions": [..], "warnings": [..],
+//!  "rest_pose_warnings": [{"kind": .., "cause": .., "message": ..}] (only when some)}
 //! NODE = {"name": slot, "bone": bone, "path": "torso/arm", "draw_order": n,
 //!         "position": [x, y] (scene px, parent frame), "rotation": rad,
 //!         "scale_x": .., "scale_y": .., "z": index in the parent's paint list,
@@ -53,9 +54,8 @@ use crate::model::{Attachment, RigDocument};
 use crate::nesting::{primary_slot_per_bone, slot_ancestry, slot_node_paths, slot_parent_chain};
 use crate::paint_order::{chain_draw_order_problems, chain_paint_order, global_paint_order};
 use crate::positions::{bone_positions, rig_origin, rig_origin_problems};
-use crate::rest_pose::{
-    legacy_rest_pose_unknown, rest_pose_warning, rest_transform, rig_rest_problems, DocumentKind,
-};
+use crate::read::{read_value, ReadOptions};
+use crate::rest_pose::{rest_transform, rig_rest_problems, RestPoseWarning};
 use crate::structure::rig_problems;
 
 /// Scene pixels spanned by a document's full view_box height: the one number that maps
@@ -78,9 +78,10 @@ pub struct BuildOptions {
     pub skip_slots: Option<Vec<String>>,
     /// The legacy rule's switch (only read when `skip_slots` is `None`).
     pub face_overlay: bool,
-    /// The document's kind and the version it applies the rest pose from, for the
-    /// legacy guard ([`legacy_rest_pose_unknown`]); `None` = no guard.
-    pub rest_pose_guard: Option<(DocumentKind, String)>,
+    /// How [`build_rig_subtree`] reads the raw document: its kind and the registry
+    /// that says from which version the kind applies its rest pose (the legacy guard
+    /// and the migrations, [`crate::read`]).
+    pub read: ReadOptions,
     /// Part path -> the `src` its texture loads from instead of the stored file (a
     /// recoloured style pack); its alias carries a digest of that file's content.
     pub texture_srcs: BTreeMap<String, String>,
@@ -97,7 +98,7 @@ impl Default for BuildOptions {
             strict: false,
             skip_slots: Some(Vec::new()),
             face_overlay: true,
-            rest_pose_guard: None,
+            read: ReadOptions::default(),
             texture_srcs: BTreeMap::new(),
             interleave: false,
         }
@@ -137,6 +138,8 @@ pub struct BuiltRig {
     pub resolutions: Vec<Resolution>,
     /// Things a person should hear about.
     pub warnings: Vec<String>,
+    /// Why the bones' rest pose was not applied, if it was not (from the read).
+    pub rest_pose_warnings: Vec<RestPoseWarning>,
     /// The slots that were built.
     pub built: BTreeSet<String>,
     /// The view_box -> scene px factor.
@@ -144,16 +147,25 @@ pub struct BuiltRig {
 }
 
 impl BuiltRig {
-    /// The whole scene document.
+    /// The whole scene document (`rest_pose_warnings` only when there are some, so
+    /// every other scene is byte-identical to before the field existed).
     pub fn to_value(&self) -> Value {
-        json!({
+        let mut v = json!({
             "node": self.node,
             "textures": self.textures.iter().map(|t| json!({"alias": t.alias, "src": t.src})).collect::<Vec<_>>(),
             "resolutions": self.resolutions.iter().map(|r| json!({
                 "slot": r.slot, "attachment": r.attachment, "src": r.src, "resolution": r.resolution
             })).collect::<Vec<_>>(),
             "warnings": self.warnings,
-        })
+        });
+        if !self.rest_pose_warnings.is_empty() {
+            v["rest_pose_warnings"] = self
+                .rest_pose_warnings
+                .iter()
+                .map(RestPoseWarning::to_value)
+                .collect();
+        }
+        v
     }
 }
 
@@ -175,43 +187,30 @@ fn pair(p: (f64, f64)) -> Value {
     json!([round6(p.0), round6(p.1)])
 }
 
-/// Builds the scene subtree of a rig from its RAW document (the raw form feeds the
-/// legacy rest-pose guard). Parses it, then [`build_rig`].
+/// Builds the scene subtree of a rig from its RAW document, read through
+/// [`crate::read::read_value`] as `opts.read` says: migrated, and guarded against a
+/// legacy rest pose (built without it, and a [`RestPoseWarning`]).
 pub fn build_rig_subtree(
     entity: &str,
     raw: &Value,
     opts: &BuildOptions,
 ) -> Result<BuiltRig, RigError> {
-    let doc = RigDocument::from_value(raw)?;
-    let mut legacy = false;
-    let mut warnings = Vec::new();
-    if let Some((kind, since)) = &opts.rest_pose_guard {
-        if legacy_rest_pose_unknown(raw, kind, since) {
-            legacy = true;
-            warnings.push(rest_pose_warning(raw, &kind.name));
-        }
-    }
-    let mut built = build_inner(entity, &doc, opts, legacy)?;
-    warnings.append(&mut built.warnings);
-    built.warnings = warnings;
+    let read = read_value(raw, &opts.read)?;
+    let mut built = build_rig(entity, &read.doc, opts)?;
+    built.rest_pose_warnings = read.rest_pose_warnings;
     Ok(built)
 }
 
-/// Builds the scene subtree of a rig model.
+/// Builds the scene subtree of a rig model (already read: see [`crate::read`]).
 pub fn build_rig(
     entity: &str,
     doc: &RigDocument,
     opts: &BuildOptions,
 ) -> Result<BuiltRig, RigError> {
-    build_inner(entity, doc, opts, false)
+    build_inner(entity, doc, opts)
 }
 
-fn build_inner(
-    entity: &str,
-    doc: &RigDocument,
-    opts: &BuildOptions,
-    legacy_pose: bool,
-) -> Result<BuiltRig, RigError> {
+fn build_inner(entity: &str, doc: &RigDocument, opts: &BuildOptions) -> Result<BuiltRig, RigError> {
     let problems = rig_problems(doc);
     if !problems.is_empty() {
         return Err(RigError::Structure(problems.join("; ")));
@@ -226,7 +225,7 @@ fn build_inner(
     }
     let mut warnings = Vec::new();
     warnings.extend(rig_origin_problems(doc.origin, doc.view_box()));
-    let apply_pose = doc.applies_rest_pose() && !legacy_pose;
+    let apply_pose = doc.applies_rest_pose();
     if apply_pose {
         warnings.extend(rig_rest_problems(doc));
     }
@@ -523,6 +522,7 @@ fn build_inner(
             .collect(),
         resolutions,
         warnings,
+        rest_pose_warnings: Vec::new(),
         built,
         scale: k,
     })

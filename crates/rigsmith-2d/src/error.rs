@@ -34,6 +34,17 @@ pub enum RigError {
     /// A nested chain carries a rest pose the stage cannot apply.
     #[error("the rig cannot be built: {0}")]
     Pose(String),
+    /// A document kind the rest-pose registry does not know.
+    #[error("{0}")]
+    UnknownKind(String),
+    /// A bone names a pivot the skeleton art does not have, or the art has no skeleton.
+    #[error("{file}: {msg}")]
+    Pivot {
+        /// The skeleton SVG.
+        file: String,
+        /// Which bone and what is wrong.
+        msg: String,
+    },
     /// A part's art is missing and the build is strict.
     #[error("missing art (strict): {0}")]
     MissingArt(String),

@@ -10,7 +10,8 @@
 //! 2. **the rules and checks**: where bones are ([`positions`]), how slot nodes nest
 //!    ([`nesting`]), who paints over whom ([`paint_order`]), what is structurally
 //!    wrong ([`structure`], [`chain_pose`]), the rest pose and its legacy migration
-//!    ([`rest_pose`]), what a rig affords ([`affordances`]), how big a part draws
+//!    ([`rest_pose`], read on every path through [`read`]), bones' pivots against the
+//!    skeleton art ([`pivot`]), what a rig affords ([`affordances`]), how big a part draws
 //!    ([`attachment_box`], [`art`]); [`check`] runs them all;
 //! 3. **the outputs**: the scene builder ([`build`]), a PNG renderer for a posed rig
 //!    ([`render`]), and Spine JSON import/export ([`spine`]).
@@ -37,7 +38,9 @@ pub mod error;
 pub mod model;
 pub mod nesting;
 pub mod paint_order;
+pub mod pivot;
 pub mod positions;
+pub mod read;
 pub mod render;
 pub mod rest_pose;
 pub mod spine;

@@ -82,13 +82,26 @@ pub fn protect_legacy_rest_pose(mut doc: Value) -> Value {
 /// A migration: a raw document in, the migrated document out.
 pub type Migration = fn(Value) -> Value;
 
+/// The field every registered rig kind keeps its version in.
+pub const VERSION_FIELD: &str = "schema_version";
+
+/// The kind a rig document is read as when the reader names none: the prop's schema,
+/// which is the rig model's own (a character is a rig with more fields).
+pub const DEFAULT_KIND: &str = "PropDescriptor";
+
 /// The rig document kinds that apply the rest pose, and their migrations.
+///
+/// This is the one place a reader learns from which version a kind applies its bones'
+/// rest pose (`since`, the reference's `REST_POSE_SINCE`): every read path
+/// ([`crate::read::read_value`]) goes through it.
 #[derive(Clone, Debug)]
 pub struct RestPoseRegistry {
     /// `{kind: the version from which its bones' rest pose is applied}`.
     pub since: BTreeMap<String, String>,
     /// `{(kind, from, to): migration}`.
     pub migrations: BTreeMap<(String, String, String), Migration>,
+    /// `{kind: its version field and current version}`, for every registered kind.
+    pub kinds: BTreeMap<String, DocumentKind>,
 }
 
 impl Default for RestPoseRegistry {
@@ -97,21 +110,114 @@ impl Default for RestPoseRegistry {
         let mut r = RestPoseRegistry {
             since: BTreeMap::new(),
             migrations: BTreeMap::new(),
+            kinds: BTreeMap::new(),
         };
-        r.register_rest_pose_migration("PropDescriptor", "0.1.0", "0.2.0");
+        r.register_rest_pose_migration(DEFAULT_KIND, "0.1.0", "0.2.0");
         r
     }
 }
 
 impl RestPoseRegistry {
     /// Registers [`protect_legacy_rest_pose`] as `kind`'s `from -> to` migration and
-    /// records `to` as the version the builder applies the rest pose from.
+    /// records `to` as the version the builder applies the rest pose from. The kind
+    /// keeps its version in [`VERSION_FIELD`]; its current version is the highest `to`
+    /// registered for it.
     pub fn register_rest_pose_migration(&mut self, kind: &str, from: &str, to: &str) {
         self.migrations.insert(
             (kind.into(), from.into(), to.into()),
             protect_legacy_rest_pose as Migration,
         );
         self.since.insert(kind.into(), to.into());
+        let k = self
+            .kinds
+            .entry(kind.into())
+            .or_insert_with(|| DocumentKind::new(kind, VERSION_FIELD, to));
+        if version_less(&k.current, to) {
+            k.current = to.into();
+        }
+    }
+
+    /// A registered kind by name.
+    pub fn kind(&self, name: &str) -> Option<&DocumentKind> {
+        self.kinds.get(name)
+    }
+
+    /// Runs `kind`'s migrations on a raw document, from the version it declares up to
+    /// the last one registered, setting the version field after each step. A document
+    /// with no version (or a non-text one) is read as current and not migrated, which
+    /// is why [`legacy_rest_pose_unknown`] exists. Returns the migrated document and
+    /// the `(from, to)` steps taken.
+    pub fn migrate(&self, raw: &Value, kind: &DocumentKind) -> (Value, Vec<(String, String)>) {
+        let mut doc = raw.clone();
+        let mut steps = Vec::new();
+        while steps.len() <= self.migrations.len() {
+            let Some(from) = doc.get(&kind.version_field).and_then(Value::as_str) else {
+                break;
+            };
+            let from = from.to_string();
+            let next = self
+                .migrations
+                .iter()
+                .find(|((k, f, _), _)| *k == kind.name && *f == from);
+            let Some(((_, _, to), step)) = next else {
+                break;
+            };
+            doc = step(doc);
+            if let Some(m) = doc.as_object_mut() {
+                m.insert(kind.version_field.clone(), Value::String(to.clone()));
+            }
+            steps.push((from, to.clone()));
+        }
+        (doc, steps)
+    }
+}
+
+/// Why a rig's bone rest pose was not applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RestPoseCause {
+    /// The document declares no version (or one older than the kind's `since` that no
+    /// migration reached) and its bones carry a pose: the builder guard
+    /// ([`legacy_rest_pose_unknown`]).
+    Unversioned,
+    /// The migration on this read wrote `rest_rotation: false` onto it
+    /// ([`rest_pose_protection`]).
+    Migrated,
+}
+
+impl RestPoseCause {
+    /// `"unversioned"` or `"migrated"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RestPoseCause::Unversioned => "unversioned",
+            RestPoseCause::Migrated => "migrated",
+        }
+    }
+}
+
+/// A rig's bone rest pose was NOT applied, because the document may predate it.
+///
+/// Its own type, apart from the builder's other warnings, so a caller can treat it
+/// differently (fail a strict pipeline on it, or write the flag that silences it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RestPoseWarning {
+    /// The document kind it was read as.
+    pub kind: String,
+    /// Why.
+    pub cause: RestPoseCause,
+    /// The sentence (names the posed bones and the flag that decides).
+    pub message: String,
+}
+
+impl RestPoseWarning {
+    /// As JSON: `{"kind": .., "cause": "unversioned"|"migrated", "message": ..}`.
+    pub fn to_value(&self) -> Value {
+        serde_json::json!({"kind": self.kind, "cause": self.cause.as_str(), "message": self.message})
+    }
+}
+
+impl std::fmt::Display for RestPoseWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
     }
 }
 

@@ -131,6 +131,13 @@ pub fn import_spine_value(v: &Value) -> Result<(RigDocument, SpineReport), RigEr
         }
         doc.extra.insert("spine".into(), Value::Object(kept));
     }
+    // Spine applies its bones' setup pose: the document is of the current version, so
+    // no reader takes it for one drawn before the rest pose applied.
+    let reg = crate::rest_pose::RestPoseRegistry::default();
+    if let Some(k) = reg.kind(crate::rest_pose::DEFAULT_KIND) {
+        doc.extra
+            .insert(k.version_field.clone(), Value::String(k.current.clone()));
+    }
 
     // Bones.
     let bones = match root.get("bones") {
@@ -392,7 +399,12 @@ fn merge_spine(m: &mut Map<String, Value>, extra: &Map<String, Value>) {
     }
 }
 
-fn bone_json(b: &Bone, (ox, oy): (f64, f64), synthetic_root: Option<&str>) -> Value {
+fn bone_json(
+    b: &Bone,
+    (ox, oy): (f64, f64),
+    synthetic_root: Option<&str>,
+    apply_pose: bool,
+) -> Value {
     let mut m = Map::new();
     m.insert("name".into(), b.name.clone().into());
     let (x, y) = if b.parent.is_none() {
@@ -414,11 +426,18 @@ fn bone_json(b: &Bone, (ox, oy): (f64, f64), synthetic_root: Option<&str>) -> Va
             m.insert("length".into(), l.clone());
         }
     }
-    put(&mut m, "rotation", -b.rotation_deg, 0.0);
+    // A rig that keeps its legacy pose (rest_rotation: false) has it in its pixels:
+    // Spine would apply it a second time.
+    let (r, sx, sy) = if apply_pose {
+        (b.rotation_deg, b.scale_x, b.scale_y)
+    } else {
+        (0.0, 1.0, 1.0)
+    };
+    put(&mut m, "rotation", -r, 0.0);
     put(&mut m, "x", x, 0.0);
     put(&mut m, "y", y, 0.0);
-    put(&mut m, "scaleX", b.scale_x, 1.0);
-    put(&mut m, "scaleY", b.scale_y, 1.0);
+    put(&mut m, "scaleX", sx, 1.0);
+    put(&mut m, "scaleY", sy, 1.0);
     merge_spine(&mut m, &b.extra);
     Value::Object(m)
 }
@@ -484,7 +503,19 @@ pub fn export_spine(
                 continue;
             }
             done.insert(b.name.as_str());
-            bones_out.push(bone_json(b, (ox, oy), synthetic_root.as_deref()));
+            if !doc.applies_rest_pose() && b.carries_rest_pose() {
+                rep.unmapped.push(format!(
+                    "bone '{}': its rest pose is kept unapplied (rest_rotation: false, the pose is in the art), \
+                     so it is exported without it",
+                    b.name
+                ));
+            }
+            bones_out.push(bone_json(
+                b,
+                (ox, oy),
+                synthetic_root.as_deref(),
+                doc.applies_rest_pose(),
+            ));
         }
         pending = rest;
         if pending.len() == before {

@@ -1,6 +1,8 @@
 //! Art probing: existence and size are separate questions; raster art has a digest.
 
-use rigsmith_2d::art::{digest, fnv1a64, inspect_file, part_probe, svg_size, ArtKind, PartProbe};
+use rigsmith_2d::art::{
+    digest, fnv1a64, inspect_file, part_probe, svg_length_px, svg_size, ArtKind, PartProbe,
+};
 
 use crate::common::sample;
 
@@ -22,14 +24,90 @@ fn svg_sizes() {
         svg_size(br#"<svg viewBox="0,0,200,100" width="100"/>"#),
         Some((100.0, 50.0))
     );
-    assert_eq!(
-        svg_size(br#"<svg width="10mm" height="5mm" viewBox="0 0 30 15"/>"#),
-        Some((30.0, 15.0))
-    );
     assert_eq!(svg_size(br#"<svg width="0" height="0"/>"#), None);
     assert_eq!(svg_size(br#"<svgx width="4" height="4"/>"#), None);
     assert_eq!(svg_size(b"\xff\xfe<svg \x85width=\"3\""), None);
     assert_eq!(svg_size(b""), None);
+}
+
+fn close(got: Option<(f64, f64)>, want: (f64, f64)) {
+    let g = got.expect("a size");
+    assert!(
+        (g.0 - want.0).abs() < 1e-9 && (g.1 - want.1).abs() < 1e-9,
+        "{g:?} vs {want:?}"
+    );
+}
+
+#[test]
+fn svg_millimetres_convert_at_96_px_per_inch() {
+    // 10 mm x 5 mm is 37.795.. x 18.897.. CSS px, whatever the viewBox says.
+    close(
+        svg_size(br#"<svg width="10mm" height="5mm" viewBox="0 0 30 15"/>"#),
+        (10.0 * 96.0 / 25.4, 5.0 * 96.0 / 25.4),
+    );
+}
+
+#[test]
+fn svg_inches_points_and_centimetres() {
+    close(
+        svg_size(br#"<svg width="1in" height="0.5in"/>"#),
+        (96.0, 48.0),
+    );
+    close(
+        svg_size(br#"<svg width="12pt" height="6pt"/>"#),
+        (16.0, 8.0),
+    );
+    close(
+        svg_size(br#"<svg width="2cm" height="1cm"/>"#),
+        (2.0 * 96.0 / 2.54, 96.0 / 2.54),
+    );
+    close(
+        svg_size(br#"<svg width="3pc" height="4Q"/>"#),
+        (48.0, 96.0 / 25.4),
+    );
+    close(svg_size(br#"<svg width="2em" height="1ex"/>"#), (32.0, 8.0));
+}
+
+#[test]
+fn svg_pixels_and_bare_numbers_are_pixels() {
+    close(
+        svg_size(br#"<svg width="40px" height="20"/>"#),
+        (40.0, 20.0),
+    );
+    assert_eq!(svg_length_px("40PX"), Some(40.0));
+    assert_eq!(svg_length_px("1.5e1px"), Some(15.0));
+}
+
+#[test]
+fn svg_one_side_in_units_takes_the_viewbox_aspect() {
+    close(
+        svg_size(br#"<svg width="1in" viewBox="0 0 200 100"/>"#),
+        (96.0, 48.0),
+    );
+}
+
+#[test]
+fn svg_percentages_fall_back_to_the_viewbox() {
+    close(
+        svg_size(br#"<svg width="100%" height="100%" viewBox="0 0 40 20"/>"#),
+        (40.0, 20.0),
+    );
+    close(
+        svg_size(br#"<svg width="50%" viewBox="0 0 40 20"/>"#),
+        (40.0, 20.0),
+    );
+    assert_eq!(svg_size(br#"<svg width="100%" height="100%"/>"#), None);
+}
+
+#[test]
+fn svg_unknown_units_are_unreadable() {
+    assert_eq!(svg_length_px("10 mm"), None);
+    assert_eq!(svg_length_px("10furlongs"), None);
+    assert_eq!(svg_length_px("mm"), None);
+    close(
+        svg_size(br#"<svg width="10vw" height="10vh" viewBox="0 0 8 4"/>"#),
+        (8.0, 4.0),
+    );
 }
 
 fn webp_vp8x(w: u32, h: u32) -> Vec<u8> {

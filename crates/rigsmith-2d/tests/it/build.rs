@@ -4,7 +4,7 @@ use rigsmith_2d::art::PartProbe;
 use rigsmith_2d::build::{build_rig, build_rig_subtree, BuildOptions, BuiltRig};
 use rigsmith_2d::check::check;
 use rigsmith_2d::paint_order::chain_paint_order;
-use rigsmith_2d::rest_pose::DocumentKind;
+use rigsmith_2d::rest_pose::RestPoseCause;
 use rigsmith_2d::RigError;
 use serde_json::{json, Value};
 
@@ -346,11 +346,11 @@ fn skipped_slots_take_their_nested_parts_with_them() {
 fn legacy_rest_pose_guard() {
     let (_t, dir) = sample("kit");
     let (_, mut raw) = read_sample(&dir);
-    let kind = DocumentKind::new("CharacterDescriptor", "schema_version", "0.2.0");
-    let o = BuildOptions {
-        rest_pose_guard: Some((kind, "0.2.0".into())),
-        ..opts(&dir, "kit")
-    };
+    let mut o = opts(&dir, "kit");
+    o.read
+        .registry
+        .register_rest_pose_migration("CharacterDescriptor", "0.1.0", "0.2.0");
+    o.read.kind = "CharacterDescriptor".into();
     // Versioned: the pose applies.
     let built = build_rig_subtree("kit", &raw, &o).unwrap();
     assert!(
@@ -359,19 +359,30 @@ fn legacy_rest_pose_guard() {
             .unwrap()
             < -0.3
     );
-    // No version: built without the pose, and said.
+    assert!(built.rest_pose_warnings.is_empty());
+    // No version: built without the pose, and said with its own type.
     raw.as_object_mut().unwrap().remove("schema_version");
     let built = build_rig_subtree("kit", &raw, &o).unwrap();
     assert_eq!(node(&built, "torso/arm_upper_l")["rotation"], json!(0.0));
+    assert_eq!(built.rest_pose_warnings.len(), 1);
+    let w = &built.rest_pose_warnings[0];
+    assert_eq!(w.cause, RestPoseCause::Unversioned);
+    assert_eq!(w.kind, "CharacterDescriptor");
     assert!(
-        built.warnings[0].starts_with("rest pose NOT applied"),
-        "{:?}",
-        built.warnings
+        w.message.starts_with("rest pose NOT applied"),
+        "{}",
+        w.message
+    );
+    assert!(built.warnings.is_empty(), "{:?}", built.warnings);
+    assert_eq!(
+        built.to_value()["rest_pose_warnings"][0]["cause"],
+        "unversioned"
     );
     // The author's own flag is a choice.
     raw["rest_rotation"] = json!(true);
     let built = build_rig_subtree("kit", &raw, &o).unwrap();
-    assert!(built.warnings.is_empty());
+    assert!(built.rest_pose_warnings.is_empty());
+    assert!(built.to_value().get("rest_pose_warnings").is_none());
 }
 
 #[test]
@@ -449,4 +460,62 @@ fn a_declared_box_of_another_aspect_contains_the_art_and_is_said() {
     assert_eq!(built.warnings.len(), 1, "{:?}", built.warnings);
     assert!(built.warnings[0]
         .contains("declared box 160.0x160.0 and the art's 160.0x100.0 differ in aspect"));
+}
+
+/// Sums the positions of the nodes along a `/` path: the node's place in the entity's
+/// frame when no node on the way is rotated or scaled.
+fn absolute(built: &BuiltRig, path: &str) -> [f64; 2] {
+    let mut cur = &built.node;
+    let mut at = [0.0, 0.0];
+    for part in path.split('/') {
+        cur = cur["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == part)
+            .unwrap();
+        at[0] += cur["position"][0].as_f64().unwrap();
+        at[1] += cur["position"][1].as_f64().unwrap();
+    }
+    at
+}
+
+fn offset_chain(rotation: f64) -> Value {
+    json!({"schema_version": "0.2.0", "nesting": "bones", "origin": [0, 0],
+        "bones": [{"name": "arm", "x": 100, "y": 200, "rotation_deg": rotation},
+                  {"name": "hand", "parent": "arm", "x": 0, "y": 150}],
+        "slots": [{"name": "arm", "bone": "arm", "draw_order": 1}, {"name": "hand", "bone": "hand", "draw_order": 2}],
+        "skins": {"default": {"slots": {
+            "arm": {"arm": {"path": "arm.svg", "x": 30, "y": 40}},
+            "hand": {"hand": {"path": "hand.svg", "x": 5, "y": 7}}}}}})
+}
+
+#[test]
+fn nested_part_is_placed_from_its_parent_bone_not_its_parent_offset() {
+    let built = build_rig_subtree("r", &offset_chain(0.0), &BuildOptions::default()).unwrap();
+    // The arm's node sits at its bone plus its own offset.
+    close(&node(&built, "arm")["position"], [130.0 * K, 240.0 * K]);
+    // The hand's node, nested under the arm's, lands at the hand's bone plus the
+    // hand's own offset: the arm's (30, 40) is taken back out, not inherited.
+    let hand = absolute(&built, "arm/hand");
+    assert!((hand[0] - 105.0 * K).abs() < 1e-5, "{hand:?}");
+    assert!((hand[1] - 357.0 * K).abs() < 1e-5, "{hand:?}");
+    close(
+        &node(&built, "arm/hand")["position"],
+        [(5.0 - 30.0) * K, (150.0 + 7.0 - 40.0) * K],
+    );
+}
+
+#[test]
+fn nested_part_turns_with_its_parent_rest_pose() {
+    // The local position is the same under a rotated parent: the rotation composes
+    // through the chain (the parent node turns, and its children with it), and the
+    // child carries no copy of the parent's rotation.
+    let built = build_rig_subtree("r", &offset_chain(30.0), &BuildOptions::default()).unwrap();
+    close(
+        &node(&built, "arm/hand")["position"],
+        [(5.0 - 30.0) * K, (150.0 + 7.0 - 40.0) * K],
+    );
+    assert!((node(&built, "arm")["rotation"].as_f64().unwrap() - 30f64.to_radians()).abs() < 1e-6);
+    assert_eq!(node(&built, "arm/hand")["rotation"], json!(0.0));
 }

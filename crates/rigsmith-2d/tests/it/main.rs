@@ -4,8 +4,11 @@ mod common;
 
 mod art;
 mod build;
+mod check;
 mod fuzz;
 mod model;
+mod pivot;
+mod read;
 mod render;
 mod seed;
 mod spine;

@@ -213,3 +213,32 @@ fn several_roots_get_a_root_and_broken_rigs_are_refused() {
         assert!(e.contains(want), "{text}: {e}");
     }
 }
+
+#[test]
+fn imported_skeleton_is_current_so_its_pose_applies() {
+    let bytes = std::fs::read(fixtures().join("spine/hero.json")).unwrap();
+    let (doc, _) = import_spine(&bytes).unwrap();
+    assert_eq!(doc.extra["schema_version"], "0.2.0");
+    let read = rigsmith_2d::read::read_value(&doc.to_value(), &Default::default()).unwrap();
+    assert!(read.rest_pose_warnings.is_empty());
+    assert!(read.doc.applies_rest_pose());
+}
+
+#[test]
+fn legacy_pose_is_exported_without_the_pose() {
+    let bytes = std::fs::read(fixtures().join("spine/hero.json")).unwrap();
+    let (mut doc, _) = import_spine(&bytes).unwrap();
+    doc.rest_rotation = Some(false);
+    let (v, rep) = export_spine(&doc, None).unwrap();
+    let torso = v["bones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "torso")
+        .unwrap();
+    assert!(torso.get("rotation").is_none(), "{torso}");
+    assert!(rep
+        .unmapped
+        .iter()
+        .any(|u| u.starts_with("bone 'torso': its rest pose is kept unapplied")));
+}

@@ -1,22 +1,30 @@
-//! `rigsmith 2d`: 2D cut-out rigs (check, build, paint order, render, Spine interop).
+//! `rigsmith 2d`: 2D cut-out rigs (check, build, paint order, affordances, migrations,
+//! render, Spine interop).
 //!
-//! Exit codes: 0 ok; 1 `check` found errors (what the builder refuses); 2 bad input
+//! Every command reads the rig through the library's one read path
+//! (`rigsmith_2d::read`): migrated, and a legacy rest pose kept unapplied and said.
+//!
+//! Exit codes: 0 ok; 1 `check` found errors (what no stage can draw); 2 bad input
 //! (unreadable or malformed files, a rig that cannot be built, missing art under
-//! `--strict`). Every output file is written atomically.
+//! `--strict`, a pivot the skeleton art lacks). Every output file is written atomically.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use rigsmith::io::atomic::{ensure_not_input, write_atomic};
+use rigsmith_2d::affordances::rig_affordances;
 use rigsmith_2d::art::PartProbe;
-use rigsmith_2d::build::{build_rig_subtree, BuildOptions};
-use rigsmith_2d::check::check;
+use rigsmith_2d::build::{build_rig, BuildOptions, BuiltRig};
+use rigsmith_2d::check::check_read;
 use rigsmith_2d::paint_order::{chain_paint_order, global_paint_order};
+use rigsmith_2d::pivot::{read_pivot_problems, validate_pivots};
+use rigsmith_2d::read::{read_file, ReadOptions, ReadRig};
 use rigsmith_2d::render::{render, Pose, RenderOptions};
+use rigsmith_2d::rest_pose::{RestPoseRegistry, DEFAULT_KIND};
 use rigsmith_2d::spine::{export_spine, import_spine};
 use rigsmith_2d::RigDocument;
 
-use crate::util::{Ctx, Outcome};
+use crate::util::{BadInput, Ctx, Outcome};
 
 /// Arguments of `rigsmith 2d`.
 #[derive(clap::Args)]
@@ -37,6 +45,13 @@ pub enum TwoD {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// The skeleton SVG: every bone's `pivot` must name a circle of its `skeleton`
+        /// group (unchecked without it).
+        #[arg(long)]
+        skeleton: Option<PathBuf>,
+        /// The document kind to read the rig as (its version rules).
+        #[arg(long, default_value = DEFAULT_KIND)]
+        kind: String,
     },
     /// Build the scene subtree of a rig.
     Build {
@@ -57,9 +72,53 @@ pub enum TwoD {
         /// Texture `src` prefix (`characters/` or `props/`).
         #[arg(long, default_value = "characters/")]
         art_prefix: String,
+        /// A slot not to build (nor anything nested under it); repeatable.
+        #[arg(long = "skip-slot", value_name = "SLOT")]
+        skip_slots: Vec<String>,
+        /// Load a part's texture from another `src` (a recoloured style pack):
+        /// `PART=SRC`, PART an attachment path (`parts/torso.svg`), SRC under the
+        /// entity's art prefix (`characters/kit/style/torso_red.svg`); repeatable.
+        #[arg(long = "texture-src", value_name = "PART=SRC")]
+        texture_src: Vec<String>,
+        /// The same, as a JSON object `{"PART": "SRC"}` (the flags win).
+        #[arg(long, value_name = "FILE")]
+        texture_srcs: Option<PathBuf>,
+        /// The skeleton SVG: refuse the rig when a bone's `pivot` names no circle of its
+        /// `skeleton` group.
+        #[arg(long)]
+        skeleton: Option<PathBuf>,
+        /// The document kind to read the rig as (its version rules).
+        #[arg(long, default_value = DEFAULT_KIND)]
+        kind: String,
         /// Output scene JSON.
         #[arg(short, long)]
         output: PathBuf,
+    },
+    /// Print what the rig's structure affords (`rig.hierarchy`: the nested chains
+    /// linking two bones or more, and the deepest one's number of bones).
+    Affordances {
+        /// The rig document (JSON).
+        rig: PathBuf,
+        /// Print as JSON (`{"rig.hierarchy": {"keys", "count", "chains"}}`).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Bring a rig document to its kind's current version: run the migrations from the
+    /// version it declares, keep a legacy rest pose unapplied (`rest_rotation: false`)
+    /// and stamp the version. The output builds exactly as the input did.
+    Migrate {
+        /// The rig document (JSON).
+        #[arg(required_unless_present = "list")]
+        rig: Option<PathBuf>,
+        /// The document kind to read the rig as.
+        #[arg(long, default_value = DEFAULT_KIND)]
+        kind: String,
+        /// Print the registered kinds and migrations instead.
+        #[arg(long)]
+        list: bool,
+        /// Output rig document.
+        #[arg(short, long, required_unless_present = "list")]
+        output: Option<PathBuf>,
     },
     /// Print the global paint order (node paths in declared draw order, one a line).
     PaintOrder {
@@ -111,8 +170,59 @@ pub enum TwoD {
     },
 }
 
-fn read_rig(path: &Path) -> anyhow::Result<(RigDocument, serde_json::Value)> {
-    Ok(RigDocument::read(path)?)
+/// Reads a rig through the library's one read path, as `kind`.
+fn read_rig(path: &Path, kind: &str) -> anyhow::Result<ReadRig> {
+    let opts = ReadOptions {
+        kind: kind.to_string(),
+        ..ReadOptions::default()
+    };
+    Ok(read_file(path, &opts)?)
+}
+
+/// Says every rest pose the read left unapplied.
+fn say_rest_pose(ctx: &Ctx, read: &ReadRig) {
+    for w in &read.rest_pose_warnings {
+        ctx.info(&format!("warning[rest_pose]: {w}"));
+    }
+}
+
+/// `PART=SRC` flags over a `{"PART": "SRC"}` file.
+fn texture_srcs(
+    flags: &[String],
+    file: Option<&Path>,
+) -> anyhow::Result<std::collections::BTreeMap<String, String>> {
+    let mut out = std::collections::BTreeMap::new();
+    if let Some(f) = file {
+        let bytes = std::fs::read(f).with_context(|| format!("{}", f.display()))?;
+        let v: serde_json::Value = serde_json::from_slice(&bytes)
+            .map_err(|e| BadInput(format!("{}: not valid JSON: {e}", f.display())))?;
+        let m = v.as_object().ok_or_else(|| {
+            BadInput(format!(
+                "{}: expected an object {{\"PART\": \"SRC\"}}",
+                f.display()
+            ))
+        })?;
+        for (k, src) in m {
+            let src = src
+                .as_str()
+                .ok_or_else(|| BadInput(format!("{}: {k}: expected a string", f.display())))?;
+            out.insert(k.clone(), src.to_string());
+        }
+    }
+    for f in flags {
+        let (part, src) = f
+            .split_once('=')
+            .filter(|(p, s)| !p.is_empty() && !s.is_empty())
+            .ok_or_else(|| BadInput(format!("--texture-src {f}: expected PART=SRC")))?;
+        out.insert(part.to_string(), src.to_string());
+    }
+    Ok(out)
+}
+
+fn print_built_warnings(ctx: &Ctx, built: &BuiltRig) {
+    for w in &built.warnings {
+        ctx.info(&format!("warning: {w}"));
+    }
 }
 
 fn write(output: &Path, inputs: &[&Path], bytes: &[u8]) -> anyhow::Result<()> {
@@ -145,9 +255,18 @@ fn art_dir(art: &Path) -> anyhow::Result<()> {
 /// Runs the command.
 pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     match a.command {
-        TwoD::Check { rig, json } => {
-            let (doc, _) = read_rig(&rig)?;
-            let report = check(&doc);
+        TwoD::Check {
+            rig,
+            json,
+            skeleton,
+            kind,
+        } => {
+            let read = read_rig(&rig, &kind)?;
+            let pivots = match &skeleton {
+                Some(svg) => Some(read_pivot_problems(&read.doc, svg)?),
+                None => None,
+            };
+            let report = check_read(&read, pivots);
             if json {
                 println!("{}", serde_json::to_string_pretty(&report.to_value())?);
             } else {
@@ -159,6 +278,9 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
                         report.errors(),
                         report.warnings()
                     );
+                    if skeleton.is_none() && read.doc.bones.iter().any(|b| b.pivot.is_some()) {
+                        eprintln!("note: bone pivots not checked (give --skeleton SVG)");
+                    }
                 }
             }
             Ok(if report.errors() > 0 {
@@ -174,11 +296,40 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             interleave,
             entity,
             art_prefix,
+            skip_slots,
+            texture_src,
+            texture_srcs: srcs_file,
+            skeleton,
+            kind,
             output,
         } => {
-            let (doc, raw) = read_rig(&rig)?;
+            let read = read_rig(&rig, &kind)?;
+            let doc = &read.doc;
             art_dir(&art)?;
-            let entity = entity_of(&doc, &rig, entity);
+            if let Some(svg) = &skeleton {
+                validate_pivots(doc, svg)?;
+            }
+            for s in &skip_slots {
+                if doc.slot(s).is_none() {
+                    return Err(
+                        BadInput(format!("--skip-slot {s}: the rig has no slot '{s}'")).into(),
+                    );
+                }
+            }
+            let srcs = texture_srcs(&texture_src, srcs_file.as_deref())?;
+            for part in srcs.keys() {
+                let used = doc
+                    .skins
+                    .iter()
+                    .flat_map(|sk| sk.slots.iter().flat_map(|(_, l)| l.iter()))
+                    .any(|(_, a)| &a.path == part);
+                if !used {
+                    ctx.info(&format!(
+                        "warning: texture src for '{part}': no attachment draws that part"
+                    ));
+                }
+            }
+            let entity = entity_of(doc, &rig, entity);
             let opts = BuildOptions {
                 probe: Some(PartProbe {
                     root: art.clone(),
@@ -187,13 +338,15 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
                 art_prefix,
                 strict,
                 interleave,
+                skip_slots: Some(skip_slots),
+                texture_srcs: srcs,
                 ..BuildOptions::default()
             };
-            let built = build_rig_subtree(&entity, &raw, &opts)
-                .with_context(|| format!("{}", rig.display()))?;
-            for w in &built.warnings {
-                ctx.info(&format!("warning: {w}"));
-            }
+            let mut built =
+                build_rig(&entity, doc, &opts).with_context(|| format!("{}", rig.display()))?;
+            built.rest_pose_warnings = read.rest_pose_warnings.clone();
+            say_rest_pose(ctx, &read);
+            print_built_warnings(ctx, &built);
             for r in &built.resolutions {
                 ctx.info(&format!(
                     "warning: slot '{}' attachment '{}': {} is missing (drawn as a fallback)",
@@ -212,8 +365,79 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             ));
             Ok(Outcome::Ok)
         }
+        TwoD::Affordances { rig, json } => {
+            let read = read_rig(&rig, DEFAULT_KIND)?;
+            let aff = rig_affordances(&read.doc);
+            if json {
+                let m: serde_json::Map<String, serde_json::Value> =
+                    aff.iter().map(|(k, v)| (k.clone(), v.to_value())).collect();
+                println!("{}", serde_json::to_string_pretty(&m)?);
+            } else if aff.is_empty() {
+                ctx.info(&format!(
+                    "{}: affords nothing (a {} rig with no chain linking two bones)",
+                    rig.display(),
+                    read.doc.nesting().as_str()
+                ));
+            } else {
+                for (cap, a) in &aff {
+                    println!("{cap}: count {}", a.count);
+                    println!("  keys: {}", a.keys.join(" "));
+                    for c in &a.chains {
+                        println!("  chain: {}", c.join(" > "));
+                    }
+                }
+            }
+            Ok(Outcome::Ok)
+        }
+        TwoD::Migrate {
+            rig,
+            kind,
+            list,
+            output,
+        } => {
+            if list {
+                let reg = RestPoseRegistry::default();
+                for (name, k) in &reg.kinds {
+                    println!(
+                        "{name}: version field {}, current {}, rest pose applied since {}",
+                        k.version_field,
+                        k.current,
+                        reg.since.get(name).map(String::as_str).unwrap_or("-")
+                    );
+                }
+                for (k, from, to) in reg.migrations.keys() {
+                    println!("{k}: {from} -> {to} (a posed document keeps its picture: rest_rotation: false)");
+                }
+                return Ok(Outcome::Ok);
+            }
+            let (Some(rig), Some(output)) = (rig, output) else {
+                return Err(BadInput("migrate: give RIG and -o OUTPUT, or --list".into()).into());
+            };
+            let read = read_rig(&rig, &kind)?;
+            say_rest_pose(ctx, &read);
+            let mut text = serde_json::to_string_pretty(&read.current_document())?;
+            text.push('\n');
+            write(&output, &[&rig], text.as_bytes())?;
+            let steps: Vec<String> = read
+                .steps
+                .iter()
+                .map(|(f, t)| format!("{f} -> {t}"))
+                .collect();
+            ctx.info(&format!(
+                "{}: {} {} ({})",
+                output.display(),
+                read.kind.name,
+                read.kind.current,
+                if steps.is_empty() {
+                    "no migration step".to_string()
+                } else {
+                    steps.join(", ")
+                }
+            ));
+            Ok(Outcome::Ok)
+        }
         TwoD::PaintOrder { rig, containers } => {
-            let (doc, _) = read_rig(&rig)?;
+            let doc = read_rig(&rig, DEFAULT_KIND)?.doc;
             if containers {
                 for (c, items) in chain_paint_order(&doc, None) {
                     println!("{}: {}", c.as_deref().unwrap_or("."), items.join(" "));
@@ -233,7 +457,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             joints,
             output,
         } => {
-            let (doc, raw) = read_rig(&rig)?;
+            let read = read_rig(&rig, DEFAULT_KIND)?;
+            let doc = &read.doc;
             art_dir(&art)?;
             let pose = match &pose {
                 Some(p) => {
@@ -242,7 +467,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
                 }
                 None => Pose::default(),
             };
-            let entity = entity_of(&doc, &rig, None);
+            let entity = entity_of(doc, &rig, None);
             let probe = PartProbe {
                 root: art.clone(),
                 prefix: format!("characters/{entity}/"),
@@ -252,8 +477,9 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
                 interleave: true,
                 ..BuildOptions::default()
             };
-            let built = build_rig_subtree(&entity, &raw, &opts)
-                .with_context(|| format!("{}", rig.display()))?;
+            let built =
+                build_rig(&entity, doc, &opts).with_context(|| format!("{}", rig.display()))?;
+            say_rest_pose(ctx, &read);
             let img = render(
                 &built.to_value(),
                 &probe,
@@ -293,7 +519,9 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             Ok(Outcome::Ok)
         }
         TwoD::ExportSpine { rig, art, output } => {
-            let (doc, _) = read_rig(&rig)?;
+            let read = read_rig(&rig, DEFAULT_KIND)?;
+            say_rest_pose(ctx, &read);
+            let doc = read.doc;
             let probe = match &art {
                 Some(a) => {
                     art_dir(a)?;
