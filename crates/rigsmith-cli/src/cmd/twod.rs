@@ -7,7 +7,6 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use rigsmith::io::atomic::{ensure_not_input, write_atomic};
 use rigsmith_2d::art::PartProbe;
 use rigsmith_2d::build::{build_rig_subtree, BuildOptions};
 use rigsmith_2d::check::check;
@@ -16,7 +15,7 @@ use rigsmith_2d::render::{render, Pose, RenderOptions};
 use rigsmith_2d::spine::{export_spine, import_spine};
 use rigsmith_2d::RigDocument;
 
-use crate::util::{Ctx, Outcome};
+use crate::util::{Ctx, Outcome, Outputs};
 
 /// Arguments of `rigsmith 2d`.
 #[derive(clap::Args)]
@@ -112,12 +111,20 @@ pub enum TwoD {
 }
 
 fn read_rig(path: &Path) -> anyhow::Result<(RigDocument, serde_json::Value)> {
+    crate::util::check_input(path)?;
     Ok(RigDocument::read(path)?)
 }
 
+/// Checks `output` against `inputs`, then writes it atomically (see [`Outputs`]).
 fn write(output: &Path, inputs: &[&Path], bytes: &[u8]) -> anyhow::Result<()> {
-    ensure_not_input(output, inputs)?;
-    write_atomic(output, bytes)?;
+    let mut plan = Outputs::new(inputs);
+    plan.file(output).verify()?;
+    plan.write(output, bytes)
+}
+
+/// Checks `output` against `inputs` before any work is done.
+fn plan(output: &Path, inputs: &[&Path]) -> anyhow::Result<()> {
+    Outputs::new(inputs).file(output).verify()?;
     Ok(())
 }
 
@@ -176,6 +183,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             art_prefix,
             output,
         } => {
+            plan(&output, &[&rig])?;
             let (doc, raw) = read_rig(&rig)?;
             art_dir(&art)?;
             let entity = entity_of(&doc, &rig, entity);
@@ -233,6 +241,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             joints,
             output,
         } => {
+            plan(&output, &[&rig, &art])?;
             let (doc, raw) = read_rig(&rig)?;
             art_dir(&art)?;
             let pose = match &pose {
@@ -277,6 +286,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             Ok(Outcome::Ok)
         }
         TwoD::ImportSpine { input, output } => {
+            plan(&output, &[&input])?;
+            crate::util::check_input(&input)?;
             let bytes = std::fs::read(&input).with_context(|| format!("{}", input.display()))?;
             let (doc, rep) = import_spine(&bytes).map_err(|e| e.in_file(&input))?;
             for u in &rep.unmapped {
@@ -293,6 +304,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             Ok(Outcome::Ok)
         }
         TwoD::ExportSpine { rig, art, output } => {
+            plan(&output, &[&rig])?;
             let (doc, _) = read_rig(&rig)?;
             let probe = match &art {
                 Some(a) => {
