@@ -266,7 +266,6 @@ pub fn read_character(path: &Path) -> Result<rigsmith::Character, BadInput> {
             path.display()
         )));
     }
-    check_input(path)?;
     rigsmith::io::read_character(path).map_err(|e| BadInput(e.to_string()))
 }
 
