@@ -296,8 +296,8 @@ pub enum UpArg {
 /// The input file's length unit.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
 pub enum UnitsArg {
-    /// Read from the height: up to 5 units metres, up to 500 centimetres, up to 5000
-    /// millimetres.
+    /// Read from the height: up to 10 units metres, 30 to 400 centimetres, 400 to 4000
+    /// millimetres (otherwise left as it is, with a note).
     #[default]
     Auto,
     /// Metres.

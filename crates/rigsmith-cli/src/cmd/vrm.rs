@@ -144,27 +144,30 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     }
     let pb = ctx.stage("verifying the springs under the VRM runtime's model");
     let mut failures = Vec::new();
+    let mut first = None;
     for (motion, seconds) in VERIFY_MOTIONS {
         let rep = simulate_model(&c, &p.sidecar, motion, seconds, SpringModel::Vrm)
             .map_err(|e| BadInput(e.to_string()))?;
         if !rep.passed {
+            first.get_or_insert(motion.name());
             failures.push(format!("{}: {}", motion.name(), why(&rep)));
         }
     }
     pb.finish_and_clear();
-    if failures.is_empty() {
+    let Some(first) = first else {
         ctx.info("springs verified under the VRM runtime's model (walk, jump): pass");
         return Ok(Outcome::Ok);
-    }
+    };
     eprintln!(
         "FAIL springs misbehave in a VRM runtime ({}): {}",
         a.output.display(),
         failures.join("; ")
     );
     eprintln!(
-        "  -> see it with `rigsmith simulate {} --model vrm --motion jump --report DIR`; a skirt that \
-         needs its panel links (VRM has none) is safer with shorter chains or stiffer springs \
-         in {} (then run `rigsmith vrm` again: the sidecar beside the input is read)",
+        "  -> see it with `rigsmith simulate {} --model vrm --motion {first} --report DIR`; a VRM \
+         runtime has no links between skirt panels and collides tails only, so chains swing \
+         further there than in rigsmith's solver: stiffen or shorten them in {} and run \
+         `rigsmith vrm` again (the sidecar beside the input is read)",
         a.input.display(),
         sidecar_path(&a.input).display()
     );

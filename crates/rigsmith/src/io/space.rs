@@ -6,9 +6,11 @@
 //! and careless exports often do. [`to_gltf_space`] turns a Z-up model -90 deg about X
 //! (`(x, y, z) -> (x, z, -y)`: Z up becomes Y up, -Y forward becomes +Z, as Blender's
 //! glTF exporter does) and scales it to metres. With [`Units::Auto`] the unit is read
-//! from the height (the vertical extent after turning): up to 5 units is metres, up to
-//! 500 centimetres, up to 5000 millimetres; anything taller is left as it is, with a
-//! note. Every decision is returned in plain words for the summary line.
+//! from the height (the vertical extent after turning), conservatively: up to 10 units
+//! is metres (a 5.6-unit game character is left alone), 30 to 400 units is a figure in
+//! centimetres, 400 to 4000 one in millimetres; between 10 and 30 units, and above
+//! 4000, the model is left as it is with a note asking for `--units`. Every decision is
+//! returned in plain words for the summary line.
 
 use glam::Mat4;
 
@@ -39,11 +41,13 @@ pub enum Units {
 }
 
 /// Height (units of the file) at or below which [`Units::Auto`] reads metres.
-pub const AUTO_MAX_M: f32 = 5.0;
+pub const AUTO_MAX_M: f32 = 10.0;
+/// Height from which [`Units::Auto`] reads centimetres.
+pub const AUTO_MIN_CM: f32 = 30.0;
 /// Height at or below which [`Units::Auto`] reads centimetres.
-pub const AUTO_MAX_CM: f32 = 500.0;
+pub const AUTO_MAX_CM: f32 = 400.0;
 /// Height at or below which [`Units::Auto`] reads millimetres.
-pub const AUTO_MAX_MM: f32 = 5000.0;
+pub const AUTO_MAX_MM: f32 = 4000.0;
 
 /// Turns and scales `c` into glTF space; returns what was done and decided, in plain
 /// words (empty when the file was already +Y up and in metres by its height).
@@ -60,6 +64,12 @@ pub fn to_gltf_space(c: &mut Character, up: Up, units: Units) -> Vec<String> {
         Units::Cm => (0.01, Some("centimetres (--units cm)".to_string())),
         Units::Mm => (0.001, Some("millimetres (--units mm)".to_string())),
         Units::Auto if !(h.is_finite() && h > 0.0) || h <= AUTO_MAX_M => (1.0, None),
+        Units::Auto if h < AUTO_MIN_CM => {
+            notes.push(format!(
+                "units: the model is {h:.1} units tall, too tall for metres and too short for centimetres: left as it is (give --units m or cm)"
+            ));
+            (1.0, None)
+        }
         Units::Auto if h <= AUTO_MAX_CM => (
             0.01,
             Some(format!(

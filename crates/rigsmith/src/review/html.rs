@@ -115,7 +115,7 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
     h.push_str(".verdict{font-size:18px;margin:4px 0}\n");
     h.push_str("dl.changes{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;font-size:13px;margin:0}\ndl.changes dt{font-weight:600}dl.changes dd{margin:0}\n");
     h.push_str("ul.worst{font-size:13px;margin:4px 0;padding-left:18px}ul.worst li{margin-bottom:2px}\n.remedy{color:#1f4e8c}\n");
-    h.push_str(".sheets{display:flex;gap:10px;flex-wrap:wrap;align-items:flex-start}\n.sheets figure{margin:0}.sheets img{height:300px;width:auto;max-width:100%;border:1px solid #ccc;background:#fff}\n.sheets figcaption{font-size:12px}\n");
+    h.push_str(".sheets{display:flex;gap:10px;flex-wrap:wrap;align-items:flex-start}\n.sheets figure{margin:0}.sheets img{height:300px;width:auto;max-width:100%;border:1px solid #ccc;background:#fff}\n.sheets figcaption{font-size:12px}\n.sheets img.top{width:300px;object-fit:cover;object-position:top;cursor:zoom-in}\n.sheets img.top:focus{width:auto;height:auto;max-width:100%;object-fit:contain;cursor:zoom-out}\n");
     h.push_str("</style></head><body>\n");
     h.push_str(&format!("<h1>{}</h1>\n", esc(&title)));
     let c = &r.counts;
@@ -172,10 +172,19 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
     if !sheets.is_empty() {
         h.push_str("<h2>Sheets</h2>\n<div class=\"sheets\">\n");
         for (t, png) in sheets {
+            // A sheet much taller than wide (a row per pose) shows its first rows at
+            // the size of the others; a click (focus) shows it whole.
+            let tall = png_size(png).is_some_and(|(w, ht)| ht > 2 * w);
             h.push_str(&format!(
-                "<figure><a href=\"data:image/png;base64,{b}\"><img alt=\"{t}\" src=\"data:image/png;base64,{b}\"></a><figcaption>{t}</figcaption></figure>\n",
+                "<figure><img{c} alt=\"{t}\" src=\"data:image/png;base64,{b}\"><figcaption>{t}{more}</figcaption></figure>\n",
                 t = esc(t),
-                b = base64(png)
+                b = base64(png),
+                c = if tall {
+                    " class=\"top\" tabindex=\"0\""
+                } else {
+                    ""
+                },
+                more = if tall { " (first rows; click for all)" } else { "" },
             ));
         }
         h.push_str("</div>\n");
@@ -220,6 +229,16 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
     }
     h.push_str("</ul>\n</body></html>\n");
     h
+}
+
+/// Width and height of a PNG from its header.
+fn png_size(png: &[u8]) -> Option<(u32, u32)> {
+    if png.len() < 24 || &png[1..4] != b"PNG" {
+        return None;
+    }
+    let w = u32::from_be_bytes(png[16..20].try_into().ok()?);
+    let h = u32::from_be_bytes(png[20..24].try_into().ok()?);
+    Some((w, h))
 }
 
 fn sev_name(s: Severity) -> &'static str {
