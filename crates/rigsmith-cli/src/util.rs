@@ -82,9 +82,20 @@ pub fn finish(res: anyhow::Result<Outcome>) -> ExitCode {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
         Ok(Outcome::CheckFailed) => ExitCode::from(1),
         Err(e) => {
-            eprintln!("error: {}", error_text(&e));
+            let msg = error_text(&e);
+            eprintln!("error: {msg}{}", hint(&msg));
             ExitCode::from(2)
         }
+    }
+}
+
+/// The flag that answers a known error, when there is one (`docs/troubleshooting.md`
+/// lists them).
+fn hint(msg: &str) -> &'static str {
+    if msg.contains("lying down") {
+        " (a Z-up file: pass --up z)"
+    } else {
+        ""
     }
 }
 

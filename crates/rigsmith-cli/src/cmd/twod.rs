@@ -19,6 +19,11 @@ use crate::util::{Ctx, Outcome, Outputs};
 
 /// Arguments of `rigsmith 2d`.
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  rigsmith 2d check hero.json
+  rigsmith 2d build hero.json --art art/ -o scene.json
+  rigsmith 2d render hero.json --art art/ --pose wave.json -o hero.png
+  rigsmith 2d import-spine hero_spine.json -o hero.json")]
 pub struct Args {
     /// What to do.
     #[command(subcommand)]

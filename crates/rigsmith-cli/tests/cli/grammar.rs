@@ -74,6 +74,7 @@ fn every_command_help_has_examples_and_rig_comes_first() {
         "inspect",
         "mannequin",
         "corpus",
+        "2d",
         "completions",
     ] {
         let out = rigsmith(&[c, "--help"]);
@@ -146,6 +147,14 @@ fn errors_say_the_cause_once_and_name_the_file() {
     assert_eq!(out.status.code(), Some(2));
     assert!(err.contains("missing.glb"), "{err}");
     assert_eq!(err.matches("No such file").count(), 1, "{err}");
+    // A Z-up file says which flag reads it.
+    let mut c = rigsmith::mannequin::build(&Default::default());
+    c.transform(glam::Mat4::from_rotation_x(std::f32::consts::FRAC_PI_2));
+    let z = dir.path().join("zup.glb");
+    rigsmith::io::write_character(&z, &c, &Default::default()).unwrap();
+    let out = rigsmith(&["fit", s(&z), "-q"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--up z"), "{}", stderr(&out));
     for c in ["inspect", "check", "rig", "vrm", "fit"] {
         let mut args = vec![c, s(dir.path())];
         if c == "rig" || c == "vrm" {
