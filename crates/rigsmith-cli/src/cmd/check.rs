@@ -86,7 +86,13 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     if let Some(dir) = &a.report {
         let pb = ctx.stage("writing the report");
         let page = Page {
-            title: format!("rigsmith check: {}", a.input.display()),
+            title: format!(
+                "rigsmith check: {}",
+                a.input
+                    .file_name()
+                    .unwrap_or(a.input.as_os_str())
+                    .to_string_lossy()
+            ),
             changes: Vec::new(),
         };
         let files = crate::sheets::write_review_dir(

@@ -243,7 +243,13 @@ fn write_outputs(
             "timings": &out.timings,
         });
         let page = rigsmith::review::Page {
-            title: format!("rigsmith rig: {}", input.display()),
+            title: format!(
+                "rigsmith rig: {}",
+                input
+                    .file_name()
+                    .unwrap_or(input.as_os_str())
+                    .to_string_lossy()
+            ),
             changes: changes(out),
         };
         files.extend(crate::sheets::write_review_dir(
