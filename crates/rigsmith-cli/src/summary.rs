@@ -59,7 +59,7 @@ pub fn review_lines(
         if f.is_empty() {
             continue;
         }
-        f.sort_by(|a, b| b.severity.cmp(&a.severity));
+        f.sort_by_key(|k| std::cmp::Reverse(k.severity));
         let count = |s: Severity| f.iter().filter(|k| k.severity == s).count();
         let counts: Vec<String> = [Severity::Blocker, Severity::Major, Severity::Minor]
             .into_iter()

@@ -463,9 +463,12 @@ struct BatchRow {
     error: Option<String>,
 }
 
+/// Entries of a folder that a batch does not rig, each with why.
+type Skipped = Vec<(PathBuf, String)>;
+
 /// A folder's entries split into the model files to rig (sorted) and the entries
 /// skipped, each with why.
-fn batch_inputs(dir: &Path) -> anyhow::Result<(Vec<PathBuf>, Vec<(PathBuf, String)>)> {
+fn batch_inputs(dir: &Path) -> anyhow::Result<(Vec<PathBuf>, Skipped)> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("{}: cannot list folder", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -148,7 +148,7 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
             if f.is_empty() {
                 continue;
             }
-            f.sort_by(|a, b| b.severity.cmp(&a.severity));
+            f.sort_by_key(|k| std::cmp::Reverse(k.severity));
             for k in f.iter().take(WORST_PER_SECTION) {
                 h.push_str(&format!(
                     "<li><b>{}</b> <code>{}</code> {}: {} <span class=\"remedy\">&rarr; {}</span></li>\n",
