@@ -9,6 +9,8 @@ use rigsmith::model::Character;
 use rigsmith::review::{self, CheckReport, Skinning};
 use rigsmith_render::Image;
 
+use crate::util::Outputs;
+
 /// One row of the pose sheet: the pose's name, every part's posed positions, and the
 /// posed bones as `(head, tail)`.
 type PoseRow = (String, Vec<Vec<Vec3>>, Vec<(Vec3, Vec3)>);
@@ -91,23 +93,31 @@ pub fn render_heatmaps(c: &Character) -> Vec<(String, Image)> {
 }
 
 /// Writes `report.json` (the check report merged with `extra` fields), `report.html`
-/// and the sheets into `dir` (created), atomically each. Returns the files written.
+/// (led by `page`) and the sheets into `dir`, each through `out` (checked, atomic).
+/// Returns the files written. `extra_sheets`: more `(name, image)` to write and embed.
+#[allow(clippy::too_many_arguments)]
 pub fn write_review_dir(
+    out: &Outputs,
     dir: &Path,
     c: &Character,
     r: &CheckReport,
     extra: Option<serde_json::Value>,
+    page: &review::Page,
+    skinning: Skinning,
+    extra_sheets: Vec<(String, Image)>,
 ) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("{}: cannot create folder", dir.display()))?;
-    let sheets: Vec<(String, Vec<u8>)> = render_sheets(c, r, Skinning::Lbs)
+    let mut imgs = render_sheets(c, r, skinning);
+    imgs.extend(extra_sheets);
+    let sheets: Vec<(String, Vec<u8>)> = imgs
         .into_iter()
         .map(|(n, img)| (n, img.to_png_bytes()))
         .collect();
     let mut written = Vec::new();
     for (name, png) in &sheets {
         let p = dir.join(format!("{name}.png"));
-        rigsmith::io::atomic::write_atomic(&p, png)?;
+        out.write(&p, png)?;
         written.push(p);
     }
     let mut json = serde_json::to_value(r)?;
@@ -117,13 +127,10 @@ pub fn write_review_dir(
         }
     }
     let p = dir.join("report.json");
-    rigsmith::io::atomic::write_atomic(
-        &p,
-        (serde_json::to_string_pretty(&json)? + "\n").as_bytes(),
-    )?;
+    out.write(&p, (serde_json::to_string_pretty(&json)? + "\n").as_bytes())?;
     written.push(p);
     let p = dir.join("report.html");
-    rigsmith::io::atomic::write_atomic(&p, review::html_report(r, &sheets).as_bytes())?;
+    out.write(&p, review::html_page(r, &sheets, page).as_bytes())?;
     written.push(p);
     Ok(written)
 }

@@ -1,5 +1,7 @@
-//! Shared CLI glue: output verbosity, progress bars, exit codes.
+//! Shared CLI glue: output verbosity, progress bars, exit codes, and the one way every
+//! command writes a file ([`Outputs`]).
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -56,6 +58,23 @@ impl Ctx {
     }
 }
 
+/// The message of an error chain with each cause said once: a cause whose text the
+/// message already holds (an I/O error wrapped with its file) is not repeated.
+pub fn error_text(e: &anyhow::Error) -> String {
+    let mut msg = String::new();
+    for cause in e.chain() {
+        let t = cause.to_string();
+        if t.is_empty() || msg.contains(&t) {
+            continue;
+        }
+        if !msg.is_empty() {
+            msg.push_str(": ");
+        }
+        msg.push_str(&t);
+    }
+    msg
+}
+
 /// Maps a command's result to the process exit code: library errors about input
 /// (format, invalid data, a stage that cannot do its job) exit 2.
 pub fn finish(res: anyhow::Result<Outcome>) -> ExitCode {
@@ -63,8 +82,279 @@ pub fn finish(res: anyhow::Result<Outcome>) -> ExitCode {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
         Ok(Outcome::CheckFailed) => ExitCode::from(1),
         Err(e) => {
-            eprintln!("error: {e:#}");
+            let msg = error_text(&e);
+            eprintln!("error: {msg}{}", hint(&msg));
             ExitCode::from(2)
         }
     }
+}
+
+/// The flag that answers a known error, when there is one (`docs/troubleshooting.md`
+/// lists them).
+fn hint(msg: &str) -> &'static str {
+    if msg.contains("lying down") {
+        " (a Z-up file: pass --up z)"
+    } else {
+        ""
+    }
+}
+
+/// Whether `a` and `b` name the same existing file: the same path, a symbolic link to
+/// it, or a hard link (the same device and file id).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        ma.dev() == mb.dev() && ma.ino() == mb.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (ma, mb);
+        match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => false,
+        }
+    }
+}
+
+/// Every file a command reads and every file or folder it will write, checked
+/// together before anything is written, and the one way a command writes.
+///
+/// [`Outputs::verify`] refuses, naming the path and the cause:
+/// * an output that is one of the inputs (same path, a symbolic link to it, or a hard
+///   link to it), including the files a report folder receives;
+/// * an output file that is an existing folder, or a report folder that is an
+///   existing file;
+/// * an output whose parent is an existing file.
+///
+/// [`Outputs::write`] and [`Outputs::character`] check the path again, create its
+/// folder and write atomically (a temporary file beside the target, then a rename), so
+/// a failed run never leaves a half-written file.
+#[derive(Default)]
+pub struct Outputs {
+    inputs: Vec<PathBuf>,
+    files: Vec<PathBuf>,
+    dirs: Vec<(PathBuf, Vec<String>)>,
+}
+
+/// The files [`crate::sheets::write_review_dir`] can write into a report folder.
+pub const REPORT_FILES: [&str; 5] = [
+    "report.html",
+    "report.json",
+    "placement.png",
+    "poses.png",
+    "joints.png",
+];
+
+impl Outputs {
+    /// A plan that protects `inputs`.
+    pub fn new(inputs: &[&Path]) -> Outputs {
+        Outputs {
+            inputs: inputs.iter().map(|p| p.to_path_buf()).collect(),
+            ..Outputs::default()
+        }
+    }
+    /// Adds an input to protect.
+    pub fn input(&mut self, p: &Path) -> &mut Outputs {
+        self.inputs.push(p.to_path_buf());
+        self
+    }
+    /// Plans an output file (a `.gltf` also plans its `.bin`).
+    pub fn file(&mut self, p: &Path) -> &mut Outputs {
+        self.files.push(p.to_path_buf());
+        if p.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("gltf"))
+        {
+            if let Some(stem) = p.file_stem() {
+                let mut bin = stem.to_os_string();
+                bin.push(".bin");
+                self.files.push(p.with_file_name(bin));
+            }
+        }
+        self
+    }
+    /// Plans an output folder that will receive the files `names`.
+    pub fn dir(&mut self, p: &Path, names: &[&str]) -> &mut Outputs {
+        self.dirs.push((
+            p.to_path_buf(),
+            names.iter().map(|s| s.to_string()).collect(),
+        ));
+        self
+    }
+
+    fn check_file(&self, p: &Path) -> Result<(), BadInput> {
+        if p.is_dir() {
+            return Err(BadInput(format!(
+                "{}: is a directory (the output needs a file name)",
+                p.display()
+            )));
+        }
+        if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if parent.exists() && !parent.is_dir() {
+                return Err(BadInput(format!(
+                    "{}: {} is a file, not a folder",
+                    p.display(),
+                    parent.display()
+                )));
+            }
+        }
+        for i in &self.inputs {
+            if same_file(p, i) {
+                let how = if p == i.as_path() {
+                    String::new()
+                } else {
+                    format!(" ({} is the same file)", i.display())
+                };
+                return Err(BadInput(format!(
+                    "{}: refusing to overwrite an input{how}; choose another output path",
+                    p.display()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks every planned output (see the type's doc). Call before writing anything.
+    pub fn verify(&self) -> Result<(), BadInput> {
+        for f in &self.files {
+            self.check_file(f)?;
+        }
+        for (d, names) in &self.dirs {
+            if d.exists() && !d.is_dir() {
+                return Err(BadInput(format!(
+                    "{}: exists and is a file; the report goes into a folder (give a folder path)",
+                    d.display()
+                )));
+            }
+            for n in names {
+                self.check_file(&d.join(n))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes `bytes` to `path` (checked again, folder created, atomic).
+    pub fn write(&self, path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+        self.check_file(path)?;
+        make_parent(path)?;
+        rigsmith::io::atomic::write_atomic(path, bytes)?;
+        Ok(())
+    }
+
+    /// Writes a character as `.glb` or `.gltf` (checked again, folder created, atomic).
+    pub fn character(
+        &self,
+        path: &Path,
+        c: &rigsmith::Character,
+        opts: &rigsmith::io::gltf::WriteOptions,
+    ) -> anyhow::Result<()> {
+        let mut plan = Outputs::new(&[]);
+        plan.inputs.clone_from(&self.inputs);
+        plan.file(path).verify()?;
+        make_parent(path)?;
+        rigsmith::io::write_character(path, c, opts)?;
+        Ok(())
+    }
+}
+
+/// Creates the folder `path` goes into.
+fn make_parent(path: &Path) -> anyhow::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("{}: cannot create the folder: {e}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// Reads a character, with the file named in the error and a folder said to be one.
+pub fn read_character(path: &Path) -> Result<rigsmith::Character, BadInput> {
+    if path.is_dir() {
+        return Err(BadInput(format!(
+            "{}: is a directory (give a file: .glb, .gltf, .vrm or .obj)",
+            path.display()
+        )));
+    }
+    rigsmith::io::read_character(path).map_err(|e| BadInput(e.to_string()))
+}
+
+/// Refuses an input that does not exist or is a folder, naming it.
+pub fn check_input(path: &Path) -> Result<(), BadInput> {
+    if path.is_dir() {
+        return Err(BadInput(format!(
+            "{}: is a directory (give a file)",
+            path.display()
+        )));
+    }
+    if !path.exists() {
+        return Err(BadInput(format!("{}: no such file", path.display())));
+    }
+    Ok(())
+}
+
+/// Which axis is up in the input file.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
+pub enum UpArg {
+    /// +Y up (glTF's convention).
+    #[default]
+    Y,
+    /// +Z up (Blender, CAD): turned to Y up on reading.
+    Z,
+}
+
+/// The input file's length unit.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
+pub enum UnitsArg {
+    /// Read from the height: up to 10 units metres, 30 to 400 centimetres, 400 to 4000
+    /// millimetres (otherwise left as it is, with a note).
+    #[default]
+    Auto,
+    /// Metres.
+    M,
+    /// Centimetres.
+    Cm,
+    /// Millimetres.
+    Mm,
+}
+
+/// How to read an input's axes and units (every command that reads a character).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct SpaceArgs {
+    /// Which axis is up in the input file.
+    #[arg(long, value_enum, default_value = "y")]
+    pub up: UpArg,
+    /// The input file's length unit (auto: read from the height, said in the summary).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub units: UnitsArg,
+}
+
+/// Reads a character and brings it into glTF space (+Y up, metres) as `space` says;
+/// returns it with what was done, in plain words.
+pub fn read_in(
+    path: &Path,
+    space: &SpaceArgs,
+) -> Result<(rigsmith::Character, Vec<String>), BadInput> {
+    let mut c = read_character(path)?;
+    let notes = to_space(&mut c, space);
+    Ok((c, notes))
+}
+
+/// Brings a character into glTF space as `space` says (see [`read_in`]).
+pub fn to_space(c: &mut rigsmith::Character, space: &SpaceArgs) -> Vec<String> {
+    use rigsmith::io::space::{to_gltf_space, Units, Up};
+    to_gltf_space(
+        c,
+        match space.up {
+            UpArg::Y => Up::Y,
+            UpArg::Z => Up::Z,
+        },
+        match space.units {
+            UnitsArg::Auto => Units::Auto,
+            UnitsArg::M => Units::M,
+            UnitsArg::Cm => Units::Cm,
+            UnitsArg::Mm => Units::Mm,
+        },
+    )
 }

@@ -42,6 +42,9 @@ pub struct RigOptions {
     pub rerig: bool,
     /// Apply the model check's fixes (floor, centring) before fitting.
     pub fix: bool,
+    /// Keep the input's origin: the model check's fixes may turn the model to face +Z
+    /// (about the origin) but do not move it to the floor and the centre.
+    pub keep_origin: bool,
     /// Build chains for skirts and hair parts.
     pub chains: bool,
     /// Run the review (the rubric check in test poses).
@@ -61,6 +64,7 @@ impl Default for RigOptions {
             max_influences: 4,
             rerig: false,
             fix: true,
+            keep_origin: false,
             chains: true,
             review: true,
             self_intersections: true,
@@ -174,7 +178,12 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
     let s = stage("model", progress);
     let model = fit::model_check(&c);
     let fixes = if o.fix {
-        fit::fix_model(&mut c, &model)
+        let before = c.clone();
+        let mut fixes = fit::fix_model(&mut c, &model);
+        if o.keep_origin {
+            undo_translation(&before, &mut c, &model.facing, &mut fixes);
+        }
+        fixes
     } else {
         Vec::new()
     };
@@ -292,4 +301,37 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         review,
         timings,
     })
+}
+
+/// Takes back the translation [`fit::fix_model`] applied (keeping a turn to face +Z,
+/// which is about the origin), for [`RigOptions::keep_origin`]; rewrites the fixes'
+/// words to say so.
+fn undo_translation(
+    before: &Character,
+    after: &mut Character,
+    facing: &str,
+    fixes: &mut Vec<String>,
+) {
+    let angle = match facing {
+        "-Z" => std::f32::consts::PI,
+        "+X" => -std::f32::consts::FRAC_PI_2,
+        "-X" => std::f32::consts::FRAC_PI_2,
+        _ => 0.0,
+    };
+    let turned = fixes.iter().any(|f| f.starts_with("turned"));
+    let rot = glam::Mat4::from_rotation_y(if turned { angle } else { 0.0 });
+    let Some((p, q)) = before
+        .parts
+        .iter()
+        .zip(&after.parts)
+        .find_map(|(a, b)| Some((*a.mesh.positions.first()?, *b.mesh.positions.first()?)))
+    else {
+        return;
+    };
+    let t = q - rot.transform_point3(p);
+    if t.length() > 0.0 {
+        after.transform(glam::Mat4::from_translation(-t));
+    }
+    fixes.retain(|f| !f.starts_with("moved every part"));
+    fixes.push("kept the origin (--keep-origin): not moved to the floor or centred".into());
 }

@@ -1,30 +1,39 @@
 //! `rigsmith check`: check a rig the way a lead rigger would (the rubric).
 //!
 //! Reads any skinned glTF/GLB/VRM, runs [`rigsmith::review::check`] and prints a
-//! summary (or, with `--json`, the report as one JSON object). `--html FILE` writes a
-//! self-contained HTML report with the sheets embedded; `--sheets DIR` writes the
-//! placement, pose and joint sheets as PNG. Exit code 1 when any blocker fails, 2 on
-//! bad input.
+//! summary: counts per severity and section, the worst failures of each section with
+//! what to do (or, with `--json`, the report as one JSON object). `--report DIR` writes
+//! `report.html` (self-contained, sheets embedded), `report.json` and the placement,
+//! pose and joint sheets into DIR. Exit code 1 when any blocker fails, 2 on bad input.
+//!
+//! The older `--html FILE` and `--sheets DIR` still work (hidden from the help).
 
 use std::path::PathBuf;
 
-use rigsmith::review::{check, html_report, CheckOptions, Skinning};
+use rigsmith::review::{check, html_report, CheckOptions, Page, Skinning};
 
-use crate::util::{BadInput, Ctx, Outcome};
+use crate::util::{BadInput, Ctx, Outcome, Outputs, REPORT_FILES};
 
 /// Arguments of `rigsmith check`.
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  rigsmith check rigged.glb
+  rigsmith check rigged.glb --report review/     # then open review/report.html
+  rigsmith check rigged.vrm --dqs --json > check.json")]
 pub struct Args {
     /// The skinned character (.glb, .gltf, .vrm).
     pub input: PathBuf,
     /// Print the report as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
-    /// Write a self-contained HTML report to this file.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
-    /// Write the review sheets (placement.png, poses.png, joints.png) into this folder.
+    /// Write report.html, report.json and the sheets (PNG) into this folder.
     #[arg(long, value_name = "DIR")]
+    pub report: Option<PathBuf>,
+    /// Write only the HTML report, to this file (older form of --report).
+    #[arg(long, value_name = "FILE", hide = true)]
+    pub html: Option<PathBuf>,
+    /// Write only the sheets, into this folder (older form of --report).
+    #[arg(long, value_name = "DIR", hide = true)]
     pub sheets: Option<PathBuf>,
     /// Also draw a weight heat map per deform bone (`weights_<bone>.png`, front and back).
     #[arg(long)]
@@ -35,34 +44,87 @@ pub struct Args {
     /// Influence limit per vertex.
     #[arg(long, default_value_t = 4)]
     pub max_influences: usize,
+    /// How to read the input's axes and units.
+    #[command(flatten)]
+    pub space: crate::util::SpaceArgs,
 }
 
 /// Runs the command.
 pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
-    let c = rigsmith::io::read_character(&a.input).map_err(|e| BadInput(e.to_string()))?;
+    let mut plan = Outputs::new(&[&a.input]);
+    if let Some(d) = &a.report {
+        plan.dir(d, &REPORT_FILES);
+    }
+    if let Some(h) = &a.html {
+        plan.file(h);
+    }
+    if let Some(d) = &a.sheets {
+        plan.dir(d, &["placement.png", "poses.png", "joints.png"]);
+    }
+    plan.verify()?;
+    let (c, notes) = crate::util::read_in(&a.input, &a.space)?;
+    for n in &notes {
+        ctx.info(n);
+    }
     let o = CheckOptions {
         skinning: if a.dqs { Skinning::Dqs } else { Skinning::Lbs },
         max_influences: a.max_influences,
         ..CheckOptions::default()
     };
     let pb = ctx.stage("checking");
-    let r = check(&c, &o).map_err(|e| BadInput(format!("{}: {e}", a.input.display())))?;
+    let r = check(&c, &o).map_err(|e| BadInput(format!("{}: {e}", a.input.display())));
     pb.finish_and_clear();
-    let mut pngs: Vec<(String, Vec<u8>)> = Vec::new();
+    let r = r?;
+    let heatmaps = || {
+        if a.heatmaps {
+            crate::sheets::render_heatmaps(&c)
+        } else {
+            Vec::new()
+        }
+    };
+    let mut html_path = None;
+    if let Some(dir) = &a.report {
+        let pb = ctx.stage("writing the report");
+        let page = Page {
+            title: format!(
+                "rigsmith check: {}",
+                a.input
+                    .file_name()
+                    .unwrap_or(a.input.as_os_str())
+                    .to_string_lossy()
+            ),
+            changes: Vec::new(),
+        };
+        let files = crate::sheets::write_review_dir(
+            &plan,
+            dir,
+            &c,
+            &r,
+            None,
+            &page,
+            o.skinning,
+            heatmaps(),
+        );
+        pb.finish_and_clear();
+        let files = files?;
+        ctx.info(&format!(
+            "wrote {} files into {}",
+            files.len(),
+            dir.display()
+        ));
+        html_path = Some(dir.join("report.html"));
+    }
     if a.sheets.is_some() || a.html.is_some() {
         let pb = ctx.stage("drawing sheets");
         let mut imgs = crate::sheets::render_sheets(&c, &r, o.skinning);
-        if a.heatmaps {
-            imgs.extend(crate::sheets::render_heatmaps(&c));
-        }
+        imgs.extend(heatmaps());
+        let mut pngs: Vec<(String, Vec<u8>)> = Vec::new();
         for (name, img) in imgs {
+            let png = img.to_png_bytes();
             if let Some(dir) = &a.sheets {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
-                let path = dir.join(format!("{name}.png"));
-                img.save_png(&path).map_err(|e| anyhow::anyhow!("{e}"))?;
+                plan.write(&dir.join(format!("{name}.png")), &png)?;
             }
-            pngs.push((name, img.to_png_bytes()));
+            pngs.push((name, png));
         }
         pb.finish_and_clear();
         if let Some(dir) = &a.sheets {
@@ -72,36 +134,28 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
                 dir.display()
             ));
         }
-    }
-    if let Some(h) = &a.html {
-        let page = html_report(&r, &pngs);
-        rigsmith::io::atomic::write_atomic(h, page.as_bytes())
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-        ctx.info(&format!("wrote {}", h.display()));
+        if let Some(h) = &a.html {
+            plan.write(h, html_report(&r, &pngs).as_bytes())?;
+            ctx.info(&format!("wrote {}", h.display()));
+            html_path.get_or_insert(h.clone());
+        }
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&r)?);
     } else if !ctx.quiet {
-        for k in r.checks.iter().filter(|k| !k.passed) {
-            println!(
-                "FAIL {:<7} {:<40} {:.4} (limit {:.4}) {}",
-                format!("{:?}", k.severity).to_lowercase(),
-                k.id,
-                k.value,
-                k.threshold,
-                k.detail
-            );
+        for l in crate::summary::review_lines(&r, html_path.as_deref(), ctx.verbose > 0, "") {
+            println!("{l}");
         }
-        println!(
-            "{} checks: {} blocker, {} major, {} minor failed",
-            r.checks.len(),
-            r.counts.blocker,
-            r.counts.major,
-            r.counts.minor
-        );
         println!("route: {}", r.route);
-        for n in &r.not_verified {
-            println!("not verified: {n}");
+        if ctx.verbose > 0 {
+            for n in &r.not_verified {
+                println!("not verified: {n}");
+            }
+        } else if !r.not_verified.is_empty() {
+            println!(
+                "not verified: {} items (listed with -v and in the report)",
+                r.not_verified.len()
+            );
         }
     }
     Ok(if r.has_blocker() {

@@ -17,7 +17,7 @@ use anyhow::Context;
 use rigsmith::io::gltf::WriteOptions;
 use rigsmith::io::mpfb2::{self, BuildOptions, Corpus};
 
-use crate::util::{Ctx, Outcome};
+use crate::util::{Ctx, Outcome, Outputs};
 
 /// Which corpus.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -28,6 +28,10 @@ pub enum Source {
 
 /// Arguments of `rigsmith corpus`.
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  rigsmith corpus mpfb2 --list-variants
+  rigsmith corpus mpfb2 --variant female --parts body,eyes,teeth -o mh_female.glb
+  rigsmith corpus mpfb2 --unrigged --dress skirt -o unrigged.glb")]
 pub struct Args {
     /// The corpus to build from.
     #[arg(value_enum)]
@@ -90,6 +94,15 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             "--split and --dress follow the artist weights: they need a rig (drop --unrigged)"
         );
     }
+    let mut plan = Outputs::new(&[]);
+    plan.file(&out);
+    if let Some(p) = &a.skeleton_out {
+        plan.file(p);
+    }
+    if let Some(d) = &a.data {
+        plan.input(d);
+    }
+    plan.verify()?;
     let garments = a
         .dress
         .iter()
@@ -134,7 +147,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     for w in &c.warnings {
         ctx.info(&format!("warning: {w}"));
     }
-    rigsmith::io::write_character(
+    plan.character(
         &out,
         &c,
         &WriteOptions {
@@ -143,7 +156,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         },
     )?;
     if let (Some(p), Some(s)) = (&a.skeleton_out, &c.skeleton) {
-        rigsmith::io::skeleton_json::write(p, s)?;
+        plan.write(p, rigsmith::io::skeleton_json::to_string(s).as_bytes())?;
     }
     let parts: Vec<String> = c
         .parts

@@ -2,17 +2,19 @@
 //!
 //! ```text
 //! rigsmith fit body.glb [--template game|basic|mixamo|vrm] [--twist N] [--check-only]
-//!                       [--fix] [--override name=x,y,z]... [-o skeleton.json]
-//!                       [--glb out.glb] [--json]
+//!                       [--fix] [--override name=x,y,z]... [-o fitted.glb | -o skeleton.json]
+//!                       [--skeleton-out skeleton.json] [--json]
 //! ```
 //!
 //! The model check runs first (`--fix` moves all parts together to the floor, the
-//! centre and +Z); `--check-only` stops there. Then the fit: `-o` writes the skeleton
-//! as `skeleton.json`, `--glb` the character with the skeleton, `--json` prints the
-//! model report, the landmarks (method, confidence), the placement checks and the VRM
-//! humanoid map as one JSON object. Exit 0 when no blocker check fails, 1 when one
-//! does (or the model check finds a problem with `--check-only`), 2 on bad input (a
-//! file that cannot be read, a body whose landmarks cannot be found).
+//! centre and +Z); `--check-only` stops there. Then the fit: `-o` writes the main
+//! output, chosen by its extension: a `.glb`/`.gltf` is the character with the fitted
+//! skeleton (no weights), a `.json` the skeleton as `skeleton.json`;
+//! `--skeleton-out` writes the skeleton as well (the older `--glb FILE` still works).
+//! `--json` prints the model report, the landmarks (method, confidence), the placement
+//! checks and the VRM humanoid map as one JSON object. Exit 0 when no blocker check
+//! fails, 1 when one does (or the model check finds a problem with `--check-only`), 2
+//! on bad input (a file that cannot be read, a body whose landmarks cannot be found).
 
 use std::path::PathBuf;
 
@@ -21,10 +23,15 @@ use glam::Vec3;
 use rigsmith::fit::{fit, fix_model, model_check, FitOptions, Template};
 use rigsmith::{Counts, Severity};
 
-use crate::util::{BadInput, Ctx, Outcome};
+use crate::util::{BadInput, Ctx, Outcome, Outputs};
 
 /// Arguments of `rigsmith fit`.
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  rigsmith fit body.glb -o fitted.glb                 # the character with its skeleton
+  rigsmith fit body.glb -o skeleton.json --template mixamo
+  rigsmith fit body.glb --check-only --fix
+  rigsmith fit body.glb --override knee_l=0.1,0.5,0.02 -o fitted.glb")]
 pub struct Args {
     /// The unrigged character: .glb, .gltf, .vrm or .obj.
     pub input: PathBuf,
@@ -43,15 +50,22 @@ pub struct Args {
     /// Force a landmark: `name=x,y,z` (metres, glTF space), e.g. `knee_l=0.1,0.5,0.02`.
     #[arg(long = "override", value_name = "NAME=X,Y,Z")]
     pub overrides: Vec<String>,
-    /// Write the skeleton as skeleton.json here.
+    /// The output: a .glb/.gltf (the character with the fitted skeleton, no weights)
+    /// or a .json (the skeleton as skeleton.json).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
-    /// Write the character with the fitted skeleton (no weights) as GLB here.
-    #[arg(long)]
+    /// Also write the skeleton as skeleton.json here.
+    #[arg(long, value_name = "JSON")]
+    pub skeleton_out: Option<PathBuf>,
+    /// Write the character with the fitted skeleton here (older form of `-o x.glb`).
+    #[arg(long, hide = true)]
     pub glb: Option<PathBuf>,
     /// Print one JSON object (model report, landmarks, checks, humanoid map).
     #[arg(long)]
     pub json: bool,
+    /// How to read the input's axes and units.
+    #[command(flatten)]
+    pub space: crate::util::SpaceArgs,
 }
 
 /// Parses `name=x,y,z`.
@@ -81,10 +95,44 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         .iter()
         .map(|s| parse_override(s))
         .collect::<Result<Vec<_>, _>>()?;
+    // Every output is sorted out and checked before anything is read or written.
+    let is_json = |p: &PathBuf| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    };
+    let mut skeleton_paths: Vec<PathBuf> = a.skeleton_out.iter().cloned().collect();
+    let mut glb_paths: Vec<PathBuf> = a.glb.iter().cloned().collect();
+    if let Some(o) = &a.output {
+        let ext = o
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if is_json(o) {
+            skeleton_paths.push(o.clone());
+        } else if ext == "glb" || ext == "gltf" {
+            glb_paths.push(o.clone());
+        } else {
+            return Err(BadInput(format!(
+                "{}: -o takes a .glb/.gltf (the character with its skeleton) or a .json (the skeleton)",
+                o.display()
+            ))
+            .into());
+        }
+    }
+    let mut plan = Outputs::new(&[&a.input]);
+    for p in skeleton_paths.iter().chain(&glb_paths) {
+        plan.file(p);
+    }
+    plan.verify()?;
     let pb = ctx.stage(&format!("reading {}", a.input.display()));
-    let c = rigsmith::io::read_character(&a.input).map_err(|e| BadInput(e.to_string()));
+    let c = crate::util::read_in(&a.input, &a.space);
     pb.finish_and_clear();
-    let mut c = c?;
+    let (mut c, notes) = c?;
+    for n in &notes {
+        ctx.info(n);
+    }
     let mut report = model_check(&c);
     let mut fixed = Vec::new();
     if a.fix {
@@ -95,6 +143,13 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         report = model_check(&c);
     }
     if a.check_only {
+        if ctx.quiet && !a.json {
+            return Ok(if report.problems.is_empty() {
+                Outcome::Ok
+            } else {
+                Outcome::CheckFailed
+            });
+        }
         if a.json {
             let v = serde_json::json!({ "model": report, "fixed": fixed });
             println!(
@@ -144,16 +199,24 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     );
     pb.finish_and_clear();
     let r = r.map_err(|e| BadInput(format!("{}: {e}", a.input.display())))?;
-    if let Some(o) = &a.output {
-        rigsmith::io::skeleton_json::write(o, &r.skeleton)?;
+    for o in &skeleton_paths {
+        plan.write(
+            o,
+            rigsmith::io::skeleton_json::to_string(&r.skeleton).as_bytes(),
+        )?;
     }
-    if let Some(g) = &a.glb {
+    if !glb_paths.is_empty() {
         let mut out = c.clone();
         out.skeleton = Some(r.skeleton.clone());
         for p in &mut out.parts {
             p.weights = None;
         }
-        rigsmith::io::write_character(g, &out, &Default::default())?;
+        for g in &glb_paths {
+            plan.character(g, &out, &Default::default())?;
+        }
+    }
+    for p in skeleton_paths.iter().chain(&glb_paths) {
+        ctx.info(&format!("wrote {}", p.display()));
     }
     let counts = Counts::of(&r.checks);
     if a.json {
@@ -171,7 +234,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             "{}",
             serde_json::to_string_pretty(&v).context("serializing the result")?
         );
-    } else {
+    } else if !ctx.quiet {
         println!(
             "fitted {} bones ({:?} template) to {:?}: height {:.3} m, {} pose, arms {:.1} deg below horizontal",
             r.skeleton.bones.len(),

@@ -12,16 +12,22 @@ use anyhow::Context;
 use rigsmith::parts::{chains_from_skeleton, Chain};
 use serde::Serialize;
 
-use crate::util::{BadInput, Ctx, Outcome};
+use crate::util::{Ctx, Outcome};
 
 /// Arguments of `rigsmith inspect`.
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  rigsmith inspect character.glb
+  rigsmith inspect avatar.vrm --json | jq .chains")]
 pub struct Args {
     /// The model: .glb, .gltf, .vrm or .obj.
     pub input: PathBuf,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// How to read the input's axes and units.
+    #[command(flatten)]
+    pub space: crate::util::SpaceArgs,
 }
 
 /// One measured chain as `inspect` shows it.
@@ -135,9 +141,12 @@ fn chains_text(chains: &[ChainView]) -> String {
 /// Runs the command.
 pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let pb = ctx.stage(&format!("reading {}", a.input.display()));
-    let c = rigsmith::io::read_character(&a.input).map_err(|e| BadInput(e.to_string()));
+    let c = crate::util::read_in(&a.input, &a.space);
     pb.finish_and_clear();
-    let c = c?;
+    let (c, notes) = c?;
+    for n in &notes {
+        ctx.info(n);
+    }
     let report = rigsmith::inspect::inspect(&c);
     let chains = chains_from_skeleton(&c);
     let views: Vec<ChainView> = chains.iter().map(view).collect();

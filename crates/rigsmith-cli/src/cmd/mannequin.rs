@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use rigsmith::io::gltf::WriteOptions;
 use rigsmith::mannequin::{self, MannequinOptions, Pose};
 
-use crate::util::{Ctx, Outcome};
+use crate::util::{Ctx, Outcome, Outputs};
 
 /// The arm pose.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -19,6 +19,10 @@ pub enum PoseArg {
 
 /// Arguments of `rigsmith mannequin`.
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  rigsmith mannequin -o mannequin.glb
+  rigsmith mannequin --pose a --skirt --hair -o dressed.glb
+  rigsmith mannequin --height 0.5 --head-scale 2 -o chibi.obj")]
 pub struct Args {
     /// T or A pose.
     #[arg(long, value_enum, default_value = "t")]
@@ -72,6 +76,12 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         hair: a.hair,
     };
     o.validate()?;
+    let mut plan = Outputs::new(&[]);
+    plan.file(&a.output);
+    if let Some(p) = &a.joints_out {
+        plan.file(p);
+    }
+    plan.verify()?;
     let c = mannequin::build(&o);
     let ext = a
         .output
@@ -80,9 +90,9 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         .unwrap_or("")
         .to_ascii_lowercase();
     if ext == "obj" {
-        rigsmith::io::atomic::write_atomic(&a.output, mannequin::obj_text(&c).as_bytes())?;
+        plan.write(&a.output, mannequin::obj_text(&c).as_bytes())?;
     } else {
-        rigsmith::io::write_character(&a.output, &c, &WriteOptions::default())?;
+        plan.character(&a.output, &c, &WriteOptions::default())?;
     }
     if let Some(p) = &a.joints_out {
         let mut m = serde_json::Map::new();
@@ -90,7 +100,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             m.insert(n.to_string(), serde_json::json!([v.x, v.y, v.z]));
         }
         let text = serde_json::to_string_pretty(&serde_json::Value::Object(m))? + "\n";
-        rigsmith::io::atomic::write_atomic(p, text.as_bytes())?;
+        plan.write(p, text.as_bytes())?;
     }
     let parts: Vec<String> = c
         .parts

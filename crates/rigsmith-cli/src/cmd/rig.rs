@@ -19,10 +19,15 @@ use rigsmith::parts::{self, Sidecar};
 use rigsmith::pipeline::{self, RigOptions, RigOutput};
 use serde::Serialize;
 
-use crate::util::{Ctx, Outcome};
+use crate::util::{Ctx, Outcome, Outputs, REPORT_FILES};
 
 /// Arguments of `rigsmith rig`.
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  rigsmith rig body.glb -o rigged.glb --report review/   # then open review/report.html
+  rigsmith rig --demo -o mannequin.glb
+  rigsmith rig scan.obj -o rigged.glb --units cm --up z
+  rigsmith rig characters/ -o rigged/ --report reviews/ --jobs 2")]
 pub struct Args {
     /// The character (.glb, .gltf, .vrm, .obj) or a folder of them.
     pub input: Option<PathBuf>,
@@ -66,6 +71,12 @@ pub struct Args {
     /// Parallel jobs for a folder input (default: the number of cores).
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// Keep the input's origin: do not move the model to the floor and the centre.
+    #[arg(long)]
+    pub keep_origin: bool,
+    /// How to read the input's axes and units.
+    #[command(flatten)]
+    pub space: crate::util::SpaceArgs,
 }
 
 const MODEL_EXTS: [&str; 4] = ["glb", "gltf", "vrm", "obj"];
@@ -79,6 +90,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         max_influences: a.max_influences,
         rerig: a.rerig,
         review: !a.no_review,
+        keep_origin: a.keep_origin,
         parts: rigsmith::model::BodyOptions {
             body: a.body.clone(),
             garment: a.garment.clone(),
@@ -97,8 +109,17 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         if a.input.is_some() {
             bail!("--demo rigs the built-in mannequin: give no input with it");
         }
+        plan(&a.output, a.report.as_deref(), &[])?;
         let c = mannequin::build(&MannequinOptions::default());
-        return rig_one_and_report(&c, Path::new("mannequin (built-in)"), &a, &opts, ctx);
+        let notes = Vec::new();
+        return rig_one_and_report(
+            &c,
+            &notes,
+            Path::new("mannequin (built-in)"),
+            &a,
+            &opts,
+            ctx,
+        );
     }
     let Some(input) = a.input.clone() else {
         bail!("give a character file or folder, or --demo for the built-in mannequin");
@@ -106,14 +127,38 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     if input.is_dir() {
         return run_batch(&input, &a, &opts, ctx);
     }
-    rigsmith::io::atomic::ensure_not_input(&a.output, &[&input])?;
-    let c = rigsmith::io::read_character(&input)?;
-    rig_one_and_report(&c, &input, &a, &opts, ctx)
+    plan(&a.output, a.report.as_deref(), &[&input])?;
+    let (c, notes) = crate::util::read_in(&input, &a.space)?;
+    rig_one_and_report(&c, &notes, &input, &a, &opts, ctx)
+}
+
+/// Every file one rigged character writes (the rigged file, its sidecar, the review
+/// folder), checked against the inputs before anything is read or written.
+fn plan(output: &Path, report: Option<&Path>, inputs: &[&Path]) -> anyhow::Result<Outputs> {
+    let ext = output
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if ext != "glb" && ext != "gltf" {
+        bail!(crate::util::BadInput(format!(
+            "{}: the output must be .glb or .gltf",
+            output.display()
+        )));
+    }
+    let mut p = Outputs::new(inputs);
+    p.file(output).file(&parts::sidecar_path(output));
+    if let Some(d) = report {
+        p.dir(d, &REPORT_FILES);
+    }
+    p.verify()?;
+    Ok(p)
 }
 
 /// Rigs one character with a progress line per stage and writes its outputs.
 fn rig_one_and_report(
     c: &Character,
+    space_notes: &[String],
     input: &Path,
     a: &Args,
     opts: &RigOptions,
@@ -133,7 +178,9 @@ fn rig_one_and_report(
         .with_context(|| format!("{}: cannot rig", input.display()));
     pb.finish_and_clear();
     let out = out?;
-    let files = write_outputs(&out, &a.output, a.report.as_deref(), opts)?;
+    let inputs: Vec<&Path> = a.input.iter().map(|p| p.as_path()).collect();
+    let outputs = plan(&a.output, a.report.as_deref(), &inputs)?;
+    let files = write_outputs(&outputs, &out, input, &a.output, a.report.as_deref(), opts)?;
     let total = t0.elapsed().as_secs_f64();
     let counts = out.counts();
     if a.json {
@@ -142,12 +189,21 @@ fn rig_one_and_report(
             "output": a.output.display().to_string(),
             "result": &out,
             "counts": counts,
+            "space": space_notes,
             "files": files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "seconds": total,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else if !ctx.quiet {
-        print_summary(&out, input, &files, a.report.as_deref(), total);
+        print_summary(
+            &out,
+            space_notes,
+            input,
+            &files,
+            a.report.as_deref(),
+            total,
+            ctx,
+        );
     }
     Ok(if counts.blocker > 0 {
         Outcome::CheckFailed
@@ -156,35 +212,26 @@ fn rig_one_and_report(
     })
 }
 
-/// Writes the rigged file, its `.rig.json` sidecar and, when asked, the review folder.
+/// Writes the rigged file, its `.rig.json` sidecar and, when asked, the review folder,
+/// each through `outputs` (checked, atomic).
 fn write_outputs(
+    outputs: &Outputs,
     out: &RigOutput,
+    input: &Path,
     output: &Path,
     report: Option<&Path>,
     opts: &RigOptions,
 ) -> anyhow::Result<Vec<PathBuf>> {
-    let ext = output
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    if ext != "glb" && ext != "gltf" {
-        bail!("{}: the output must be .glb or .gltf", output.display());
-    }
-    if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("{}: cannot create folder", dir.display()))?;
-    }
     let wo = WriteOptions {
         max_influences: opts.max_influences,
         ..WriteOptions::default()
     };
-    rigsmith::io::write_character(output, &out.character, &wo)?;
+    outputs.character(output, &out.character, &wo)?;
     let mut files = vec![output.to_path_buf()];
     let colliders = parts::measure_colliders(&out.character);
     let sidecar = Sidecar::build(&out.character, &out.chains, &colliders);
     let sc_path = parts::sidecar_path(output);
-    sidecar.write(&sc_path)?;
+    outputs.write(&sc_path, sidecar.to_string().as_bytes())?;
     files.push(sc_path);
     if let (Some(dir), Some(r)) = (report, &out.review) {
         let extra = serde_json::json!({
@@ -196,14 +243,84 @@ fn write_outputs(
             "parts": &out.parts,
             "timings": &out.timings,
         });
+        let page = rigsmith::review::Page {
+            title: format!(
+                "rigsmith rig: {}",
+                input
+                    .file_name()
+                    .unwrap_or(input.as_os_str())
+                    .to_string_lossy()
+            ),
+            changes: changes(out),
+        };
         files.extend(crate::sheets::write_review_dir(
+            outputs,
             dir,
             &out.character,
             r,
             Some(extra),
+            &page,
+            rigsmith::review::Skinning::Lbs,
+            Vec::new(),
         )?);
     }
     Ok(files)
+}
+
+/// What rigsmith changed or decided on the way, as `(label, text)` rows for the report.
+fn changes(out: &RigOutput) -> Vec<(String, String)> {
+    let mut rows = Vec::new();
+    rows.push((
+        "fixes".to_string(),
+        if out.fixes.is_empty() {
+            "none needed".to_string()
+        } else {
+            out.fixes.join("; ")
+        },
+    ));
+    rows.push((
+        "parts".to_string(),
+        out.part_roles
+            .iter()
+            .map(|(n, r)| format!("{n} ({r})"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    ));
+    let nb = out.character.skeleton.as_ref().map_or(0, |s| s.len());
+    rows.push((
+        "skeleton".to_string(),
+        format!(
+            "{nb} bones, {} chains{}",
+            out.chains.len(),
+            if out.chains.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " ({})",
+                    out.chains
+                        .iter()
+                        .map(|c| c.class.as_str())
+                        .collect::<std::collections::BTreeSet<_>>()
+                        .into_iter()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        ),
+    ));
+    rows.push((
+        "weights".to_string(),
+        format!(
+            "{:?}{}",
+            out.route,
+            if out.route_reasons.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", out.route_reasons.join("; "))
+            }
+        ),
+    ));
+    rows
 }
 
 /// The human summary: what was rigged and how, then where every output went and which
@@ -211,16 +328,20 @@ fn write_outputs(
 /// sidecar second, then the review folder's files).
 fn print_summary(
     out: &RigOutput,
+    space_notes: &[String],
     input: &Path,
     files: &[PathBuf],
     report: Option<&Path>,
     total: f64,
+    ctx: &Ctx,
 ) {
     let output = &files[0];
     let c = &out.character;
     let nb = c.skeleton.as_ref().map_or(0, |s| s.len());
-    let counts = out.counts();
     println!("rigged {} -> {}", input.display(), output.display());
+    if !space_notes.is_empty() {
+        println!("  input     {}", space_notes.join("; "));
+    }
     println!(
         "  parts     {}",
         out.part_roles
@@ -245,24 +366,22 @@ fn print_summary(
     if !out.fixes.is_empty() {
         println!("  fixes     {}", out.fixes.join("; "));
     }
+    let report_html = report
+        .map(|d| d.join("report.html"))
+        .filter(|h| files.contains(h));
     if let Some(r) = &out.review {
-        println!(
-            "  review    {} checks: {} blocker, {} major, {} minor failed",
-            r.checks.len(),
-            counts.blocker,
-            counts.major,
-            counts.minor
+        let lines = crate::summary::review_lines(
+            r,
+            report_html.as_deref(),
+            ctx.verbose > 0,
+            "            ",
         );
-        for k in r
-            .checks
-            .iter()
-            .filter(|k| !k.passed && k.severity >= rigsmith::Severity::Major)
-            .take(12)
-        {
-            println!(
-                "    {:?} {}: {} = {:.4} (limit {:.4}) {}",
-                k.severity, k.id, k.measure, k.value, k.threshold, k.detail
-            );
+        for (i, l) in lines.iter().enumerate() {
+            if i == 0 {
+                println!("  review    {}", l.trim_start());
+            } else {
+                println!("{l}");
+            }
         }
     } else {
         println!("  review    skipped");
@@ -286,9 +405,6 @@ fn print_summary(
             "its sidecar: chains, colliders, springs".into(),
         ));
     }
-    let report_html = report
-        .map(|d| d.join("report.html"))
-        .filter(|h| files.contains(h));
     match (report, &report_html) {
         (Some(d), Some(_)) => rows.push((
             d.display().to_string(),
@@ -324,6 +440,19 @@ fn print_summary(
     }
 }
 
+/// Where one input of a folder goes: `OUT/<stem>.glb` and, with `--report`,
+/// `REPORT/<stem>/`.
+fn batch_paths(input: &Path, a: &Args) -> (PathBuf, Option<PathBuf>) {
+    let stem = input
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    (
+        a.output.join(format!("{stem}.glb")),
+        a.report.as_ref().map(|r| r.join(&stem)),
+    )
+}
+
 /// One row of the batch summary.
 #[derive(Serialize)]
 struct BatchRow {
@@ -338,23 +467,109 @@ struct BatchRow {
     error: Option<String>,
 }
 
-fn run_batch(dir: &Path, a: &Args, opts: &RigOptions, ctx: &Ctx) -> anyhow::Result<Outcome> {
-    let mut inputs: Vec<PathBuf> = std::fs::read_dir(dir)
+/// Entries of a folder that a batch does not rig, each with why.
+type Skipped = Vec<(PathBuf, String)>;
+
+/// A folder's entries split into the model files to rig (sorted) and the entries
+/// skipped, each with why.
+fn batch_inputs(dir: &Path) -> anyhow::Result<(Vec<PathBuf>, Skipped)> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("{}: cannot list folder", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.is_file()
-                && p.extension()
-                    .and_then(|e| e.to_str())
-                    .is_some_and(|e| MODEL_EXTS.contains(&e.to_ascii_lowercase().as_str()))
-        })
         .collect();
-    inputs.sort();
+    entries.sort();
+    let mut inputs = Vec::new();
+    let mut skipped = Vec::new();
+    let mut stems: std::collections::BTreeMap<String, PathBuf> = Default::default();
+    for p in entries {
+        let name = p
+            .file_name()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        if name.starts_with('.') {
+            continue;
+        }
+        let ext = p
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if p.is_dir() {
+            skipped.push((p, "a folder (folders are not searched)".to_string()));
+        } else if ext == "bin" || ext.ends_with("json") || ext == "png" || ext == "jpg" {
+            // A glTF's buffer or texture, a sidecar: not a character.
+            skipped.push((p, format!("not a character (.{ext})")));
+        } else if !MODEL_EXTS.contains(&ext.as_str()) {
+            let why = if ext.is_empty() {
+                "no extension: not a .glb, .gltf, .vrm or .obj file".to_string()
+            } else {
+                format!(".{ext} is not read (convert it to .glb, .gltf, .vrm or .obj)")
+            };
+            skipped.push((p, why));
+        } else {
+            let stem = p
+                .file_stem()
+                .map(|s| s.to_string_lossy().to_string())
+                .unwrap_or_default();
+            if let Some(first) = stems.get(&stem) {
+                let why = format!(
+                    "same name as {}: its output {stem}.glb would be overwritten",
+                    first.display()
+                );
+                skipped.push((p, why));
+            } else {
+                stems.insert(stem, p.clone());
+                inputs.push(p);
+            }
+        }
+    }
+    Ok((inputs, skipped))
+}
+
+fn run_batch(dir: &Path, a: &Args, opts: &RigOptions, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let (inputs, skipped) = batch_inputs(dir)?;
     if inputs.is_empty() {
-        bail!(
-            "{}: no .glb, .gltf, .vrm or .obj files in this folder",
-            dir.display()
-        );
+        bail!(crate::util::BadInput(format!(
+            "{}: no .glb, .gltf, .vrm or .obj files in this folder{}",
+            dir.display(),
+            if skipped.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (skipped: {})",
+                    skipped
+                        .iter()
+                        .map(|(p, why)| format!(
+                            "{} ({why})",
+                            p.file_name().unwrap_or_default().to_string_lossy()
+                        ))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        )));
+    }
+    // Every output of every input is checked before anything is written.
+    if a.output.exists() && !a.output.is_dir() {
+        bail!(crate::util::BadInput(format!(
+            "{}: exists and is a file; a folder input writes into an output folder",
+            a.output.display()
+        )));
+    }
+    let summary = a.output.join("summary.json");
+    let mut all = Outputs::new(&[]);
+    for input in &inputs {
+        all.input(input);
+    }
+    all.file(&summary).verify()?;
+    for input in &inputs {
+        let (out_path, report_dir) = batch_paths(input, a);
+        let mut p = Outputs::new(&inputs.iter().map(|p| p.as_path()).collect::<Vec<_>>());
+        p.file(&out_path).file(&parts::sidecar_path(&out_path));
+        if let Some(d) = &report_dir {
+            p.dir(d, &REPORT_FILES);
+        }
+        p.verify()?;
     }
     std::fs::create_dir_all(&a.output)
         .with_context(|| format!("{}: cannot create folder", a.output.display()))?;
@@ -383,13 +598,19 @@ fn run_batch(dir: &Path, a: &Args, opts: &RigOptions, ctx: &Ctx) -> anyhow::Resu
                     .file_stem()
                     .map(|s| s.to_string_lossy().to_string())
                     .unwrap_or_default();
-                let out_path = a.output.join(format!("{stem}.glb"));
-                let report_dir = a.report.as_ref().map(|r| r.join(&stem));
+                let (out_path, report_dir) = batch_paths(input, a);
                 let res = (|| -> anyhow::Result<RigOutput> {
-                    rigsmith::io::atomic::ensure_not_input(&out_path, &[input.as_path()])?;
-                    let c = rigsmith::io::read_character(input)?;
+                    let outputs = plan(&out_path, report_dir.as_deref(), &[input.as_path()])?;
+                    let (c, _) = crate::util::read_in(input, &a.space)?;
                     let out = pipeline::rig(&c, opts, &mut |_, _| {})?;
-                    write_outputs(&out, &out_path, report_dir.as_deref(), opts)?;
+                    write_outputs(
+                        &outputs,
+                        &out,
+                        input,
+                        &out_path,
+                        report_dir.as_deref(),
+                        opts,
+                    )?;
                     Ok(out)
                 })();
                 let secs = t0.elapsed().as_secs_f64();
@@ -429,13 +650,17 @@ fn run_batch(dir: &Path, a: &Args, opts: &RigOptions, ctx: &Ctx) -> anyhow::Resu
     bar.finish_and_clear();
     let mut rows = rows.into_inner().unwrap_or_else(|p| p.into_inner());
     rows.sort_by(|x, y| x.input.cmp(&y.input));
-    let summary = a.output.join("summary.json");
-    rigsmith::io::atomic::write_atomic(
+    let skipped_json: Vec<serde_json::Value> = skipped
+        .iter()
+        .map(|(p, why)| serde_json::json!({"path": p.display().to_string(), "why": why}))
+        .collect();
+    let doc = serde_json::json!({"rigged": &rows, "skipped": skipped_json});
+    all.write(
         &summary,
-        (serde_json::to_string_pretty(&rows)? + "\n").as_bytes(),
+        (serde_json::to_string_pretty(&doc)? + "\n").as_bytes(),
     )?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        println!("{}", serde_json::to_string_pretty(&doc)?);
     } else if !ctx.quiet {
         println!(
             "{:<40} {:>6} {:>5} {:>5} {:>5} {:>8}  note",
@@ -457,6 +682,12 @@ fn run_batch(dir: &Path, a: &Args, opts: &RigOptions, ctx: &Ctx) -> anyhow::Resu
                 r.error
                     .as_deref()
                     .unwrap_or(r.route.as_deref().unwrap_or(""))
+            );
+        }
+        for (p, why) in &skipped {
+            println!(
+                "skipped {}: {why}",
+                p.file_name().unwrap_or_default().to_string_lossy()
             );
         }
         println!("summary: {}", summary.display());

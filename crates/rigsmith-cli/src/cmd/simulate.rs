@@ -1,5 +1,5 @@
 //! `rigsmith simulate FILE --motion walk|run|jump|spin [--animation NAME|INDEX]
-//! [--seconds S] [--json] [--sheet out.png]`: drives the body procedurally (or with one
+//! [--seconds S] [--json] [--report DIR]`: drives the body procedurally (or with one
 //! of the file's glTF animations, looped), runs the spring bones (VRM 1.0 model plus skirt links) and
 //! reports the skirt's worst entry into the body (beyond its rest depth, against the
 //! colliders at their measured size) and its worst depth in the solver's colliders,
@@ -7,7 +7,9 @@
 //! (body entry under 5 mm at 1.7 m, no
 //! joint between the legs, no hair in the head, stable), 1 when not, 2 on bad input.
 //! The character is prepared as `rigsmith vrm` does (an unrigged one is rigged first;
-//! a `FILE.rig.json` beside it is used).
+//! a `FILE.rig.json` beside it is used). `--report DIR` writes `motion.png` (the
+//! picture of the motion) and `simulate.json` into DIR (the older `--sheet PNG` still
+//! writes the picture alone).
 
 use std::path::PathBuf;
 
@@ -22,7 +24,7 @@ use rigsmith_render::{
     lines, render, sheet::Sheet, BoneStyle, Camera, DrawPart, Image, RenderOptions, View,
 };
 
-use crate::util::{BadInput, Ctx, Outcome};
+use crate::util::{BadInput, Ctx, Outcome, Outputs};
 
 /// A motion to drive the body with.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -55,6 +57,10 @@ pub enum ModelArg {
 
 /// Arguments of `rigsmith simulate`.
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  rigsmith simulate rigged.glb --motion walk
+  rigsmith simulate avatar.vrm --model vrm --motion jump --report sim/   # sim/motion.png
+  rigsmith simulate rigged.glb --animation Run --seconds 5 --json")]
 pub struct Args {
     /// The character: .glb, .gltf, .vrm or .obj.
     pub input: PathBuf,
@@ -75,10 +81,17 @@ pub struct Args {
     /// procedural motion; the clip loops for `--seconds`.
     #[arg(long, value_name = "NAME|INDEX")]
     pub animation: Option<String>,
-    /// Write a picture of the motion: six frames from the front (top row) and the right
-    /// (bottom row), body, spring chains, colliders, the deepest joint marked (PNG).
-    #[arg(long, value_name = "PNG")]
+    /// Write the review into this folder: `motion.png` (six frames from the front and
+    /// the right: body, spring chains, colliders, the deepest joint marked) and
+    /// `simulate.json`.
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<PathBuf>,
+    /// Write the picture of the motion alone to this PNG (older form of --report).
+    #[arg(long, value_name = "PNG", hide = true)]
     pub sheet: Option<PathBuf>,
+    /// How to read the input's axes and units.
+    #[command(flatten)]
+    pub space: crate::util::SpaceArgs,
 }
 
 /// Runs the command.
@@ -95,6 +108,15 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         ModelArg::Fitted => SpringModel::Fitted,
         ModelArg::Vrm => SpringModel::Vrm,
     };
+    let mut plan = Outputs::new(&[&a.input]);
+    if let Some(d) = &a.report {
+        plan.dir(d, &["motion.png", "simulate.json"]);
+    }
+    if let Some(p) = &a.sheet {
+        plan.file(p);
+    }
+    plan.verify()?;
+    let picture = a.report.is_some() || a.sheet.is_some();
     let clip = match &a.animation {
         None => None,
         Some(sel) => {
@@ -106,14 +128,14 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             Some((anims, i))
         }
     };
-    let (c, p) = super::vrm::load(&a.input, ctx)?;
+    let (c, p) = super::vrm::load(&a.input, &a.space, ctx)?;
     let label = match &clip {
         Some((an, i)) => format!("animation {:?}", an.clips[*i].name),
         None => motion.name().to_string(),
     };
     let pb = ctx.stage(&format!("simulating {label}"));
     let steps = (a.seconds * STEPS_PER_SECOND).round().max(1.0) as usize;
-    let every = if a.sheet.is_some() {
+    let every = if picture {
         steps.div_ceil(SHEET_FRAMES).max(1)
     } else {
         usize::MAX
@@ -126,7 +148,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             .unwrap_or_default();
         let drive = |t: f32| anims.skinning(*i, t, &parents);
         simulate_driven(&c, &p.sidecar, model, a.seconds, every, &drive)
-    } else if a.sheet.is_some() {
+    } else if picture {
         simulate_frames(&c, &p.sidecar, motion, model, a.seconds, every)
     } else {
         simulate_model(&c, &p.sidecar, motion, a.seconds, model).map(|r| (r, Vec::new()))
@@ -134,14 +156,28 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     .map_err(|e| BadInput(e.to_string()));
     pb.finish_and_clear();
     let (rep, frames) = rep?;
-    if let Some(path) = &a.sheet {
-        let img = motion_sheet(&c, &p.sidecar, &rep, &label, &frames);
-        img.save_png(path)
-            .with_context(|| format!("writing {}", path.display()))?;
+    if picture {
+        let png = motion_sheet(&c, &p.sidecar, &rep, &label, &frames).to_png_bytes();
+        if let Some(path) = &a.sheet {
+            plan.write(path, &png)
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+        if let Some(dir) = &a.report {
+            plan.write(&dir.join("motion.png"), &png)?;
+            plan.write(
+                &dir.join("simulate.json"),
+                (serde_json::to_string_pretty(&rep)? + "\n").as_bytes(),
+            )?;
+            ctx.info(&format!(
+                "wrote {} and {}",
+                dir.join("motion.png").display(),
+                dir.join("simulate.json").display()
+            ));
+        }
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&rep)?);
-    } else {
+    } else if !ctx.quiet {
         println!(
             "motion            {} ({} s, {} steps, {} model)",
             label,
@@ -184,10 +220,11 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             "stable            {} (max speed {:.2} H/s)",
             rep.stable, rep.max_speed_h
         );
-        println!(
-            "verdict           {}",
-            if rep.passed { "pass" } else { "FAIL" }
-        );
+        if rep.passed {
+            println!("verdict           pass");
+        } else {
+            println!("verdict           FAIL: {}", super::vrm::why(&rep));
+        }
     }
     Ok(if rep.passed {
         Outcome::Ok

@@ -11,7 +11,6 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use rigsmith::io::atomic::{ensure_not_input, write_atomic};
 use rigsmith_2d::affordances::rig_affordances;
 use rigsmith_2d::art::PartProbe;
 use rigsmith_2d::build::{build_rig, BuildOptions, BuiltRig};
@@ -24,10 +23,15 @@ use rigsmith_2d::rest_pose::{RestPoseRegistry, DEFAULT_KIND};
 use rigsmith_2d::spine::{export_spine, import_spine};
 use rigsmith_2d::RigDocument;
 
-use crate::util::{BadInput, Ctx, Outcome};
+use crate::util::{BadInput, Ctx, Outcome, Outputs};
 
 /// Arguments of `rigsmith 2d`.
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  rigsmith 2d check hero.json
+  rigsmith 2d build hero.json --art art/ -o scene.json
+  rigsmith 2d render hero.json --art art/ --pose wave.json -o hero.png
+  rigsmith 2d import-spine hero_spine.json -o hero.json")]
 pub struct Args {
     /// What to do.
     #[command(subcommand)]
@@ -176,6 +180,7 @@ fn read_rig(path: &Path, kind: &str) -> anyhow::Result<ReadRig> {
         kind: kind.to_string(),
         ..ReadOptions::default()
     };
+    crate::util::check_input(path)?;
     Ok(read_file(path, &opts)?)
 }
 
@@ -225,9 +230,16 @@ fn print_built_warnings(ctx: &Ctx, built: &BuiltRig) {
     }
 }
 
+/// Checks `output` against `inputs`, then writes it atomically (see [`Outputs`]).
 fn write(output: &Path, inputs: &[&Path], bytes: &[u8]) -> anyhow::Result<()> {
-    ensure_not_input(output, inputs)?;
-    write_atomic(output, bytes)?;
+    let mut plan = Outputs::new(inputs);
+    plan.file(output).verify()?;
+    plan.write(output, bytes)
+}
+
+/// Checks `output` against `inputs` before any work is done.
+fn plan(output: &Path, inputs: &[&Path]) -> anyhow::Result<()> {
+    Outputs::new(inputs).file(output).verify()?;
     Ok(())
 }
 
@@ -303,6 +315,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             kind,
             output,
         } => {
+            plan(&output, &[&rig])?;
             let read = read_rig(&rig, &kind)?;
             let doc = &read.doc;
             art_dir(&art)?;
@@ -457,6 +470,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             joints,
             output,
         } => {
+            plan(&output, &[&rig, &art])?;
             let read = read_rig(&rig, DEFAULT_KIND)?;
             let doc = &read.doc;
             art_dir(&art)?;
@@ -503,6 +517,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             Ok(Outcome::Ok)
         }
         TwoD::ImportSpine { input, output } => {
+            plan(&output, &[&input])?;
+            crate::util::check_input(&input)?;
             let bytes = std::fs::read(&input).with_context(|| format!("{}", input.display()))?;
             let (doc, rep) = import_spine(&bytes).map_err(|e| e.in_file(&input))?;
             for u in &rep.unmapped {
@@ -519,6 +535,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             Ok(Outcome::Ok)
         }
         TwoD::ExportSpine { rig, art, output } => {
+            plan(&output, &[&rig])?;
             let read = read_rig(&rig, DEFAULT_KIND)?;
             say_rest_pose(ctx, &read);
             let doc = read.doc;

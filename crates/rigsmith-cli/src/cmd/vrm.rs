@@ -3,16 +3,27 @@
 //! bound first; unrigged skirt and hair parts get chains. A `FILE.rig.json` beside the
 //! input is read and its authored colliders win; `out.rig.json` is written beside the
 //! output.
+//!
+//! The export is then verified under the spring model a VRM 1.0 runtime runs on it
+//! (its colliders and hit radii, tails only, one collision pass: `rigsmith simulate
+//! --model vrm`) in a walk and a jump; when the springs misbehave there (a skirt joint
+//! between the legs, hair in the head, a body entry over 5 mm at 1.7 m, an unstable
+//! chain) the file is still written and the command exits 1 with the reason.
+//! `--no-verify` skips it.
 
 use std::path::{Path, PathBuf};
 
-use rigsmith::io::vrm_write::{write_vrm, VrmMeta};
-use rigsmith::parts::{self, sidecar_path, Prepared, Sidecar};
+use rigsmith::io::vrm_write::{vrm_bytes, VrmMeta};
+use rigsmith::parts::{self, sidecar_path, simulate_model, Motion, Prepared, Sidecar, SpringModel};
 
-use crate::util::{BadInput, Ctx, Outcome};
+use crate::util::{BadInput, Ctx, Outcome, Outputs};
 
 /// Arguments of `rigsmith vrm`.
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  rigsmith vrm rigged.glb -o avatar.vrm
+  rigsmith vrm body.glb -o avatar.vrm --name Ada --author me   # rigs it first
+  rigsmith simulate avatar.vrm --model vrm --motion jump      # the springs as a VRM runtime runs them")]
 pub struct Args {
     /// The character: .glb, .gltf, .vrm or .obj (rigged or not).
     pub input: PathBuf,
@@ -25,16 +36,32 @@ pub struct Args {
     /// Author for the VRM meta.
     #[arg(long, default_value = "rigsmith")]
     pub author: String,
+    /// Skip the check of the springs under the VRM runtime's model.
+    #[arg(long)]
+    pub no_verify: bool,
+    /// How to read the input's axes and units.
+    #[command(flatten)]
+    pub space: crate::util::SpaceArgs,
 }
+
+/// The motions the export is verified in, and seconds of each.
+pub const VERIFY_MOTIONS: [(Motion, f32); 2] = [(Motion::Walk, 3.0), (Motion::Jump, 3.0)];
 
 /// Reads a character and runs the parts stage on it (shared with `simulate`): a
 /// sidecar beside the input whose bones all exist is used as is; otherwise the stage
 /// runs and the sidecar's authored colliders and spring parameters are kept.
-pub fn load(input: &Path, ctx: &Ctx) -> anyhow::Result<(rigsmith::Character, Prepared)> {
+pub fn load(
+    input: &Path,
+    space: &crate::util::SpaceArgs,
+    ctx: &Ctx,
+) -> anyhow::Result<(rigsmith::Character, Prepared)> {
     let pb = ctx.stage(&format!("reading {}", input.display()));
-    let c = rigsmith::io::read_character(input).map_err(|e| BadInput(e.to_string()));
+    let c = crate::util::read_in(input, space);
     pb.finish_and_clear();
-    let mut c = c?;
+    let (mut c, notes) = c?;
+    for n in &notes {
+        ctx.info(n);
+    }
     let sp = sidecar_path(input);
     let authored = if sp.exists() {
         Some(Sidecar::read(&sp).map_err(|e| BadInput(e.to_string()))?)
@@ -80,7 +107,10 @@ pub fn load(input: &Path, ctx: &Ctx) -> anyhow::Result<(rigsmith::Character, Pre
 
 /// Runs the command.
 pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
-    let (c, p) = load(&a.input, ctx)?;
+    let sp = sidecar_path(&a.output);
+    let mut plan = Outputs::new(&[&a.input, &sidecar_path(&a.input)]);
+    plan.file(&a.output).file(&sp).verify()?;
+    let (c, p) = load(&a.input, &a.space, ctx)?;
     let meta = VrmMeta {
         name: a.name.unwrap_or_else(|| {
             a.input
@@ -97,10 +127,10 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         &a.input.display().to_string(),
     )
     .map_err(|e| BadInput(e.to_string()))?;
-    write_vrm(&a.output, &c, &p.humanoid, &p.sidecar, &meta)
-        .map_err(|e| BadInput(e.to_string()))?;
-    let sp = sidecar_path(&a.output);
-    p.sidecar.write(&sp)?;
+    let bytes =
+        vrm_bytes(&c, &p.humanoid, &p.sidecar, &meta).map_err(|e| BadInput(e.to_string()))?;
+    plan.write(&a.output, &bytes)?;
+    plan.write(&sp, p.sidecar.to_string().as_bytes())?;
     let springs = p.sidecar.chains.iter().filter(|c| c.springs()).count();
     ctx.info(&format!(
         "wrote {} ({} humanoid bones, {springs} springs, {} colliders) and {}",
@@ -109,5 +139,74 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         p.sidecar.colliders.len(),
         sp.display()
     ));
-    Ok(Outcome::Ok)
+    if a.no_verify || springs == 0 {
+        return Ok(Outcome::Ok);
+    }
+    let pb = ctx.stage("verifying the springs under the VRM runtime's model");
+    let mut failures = Vec::new();
+    let mut first = None;
+    for (motion, seconds) in VERIFY_MOTIONS {
+        let rep = simulate_model(&c, &p.sidecar, motion, seconds, SpringModel::Vrm)
+            .map_err(|e| BadInput(e.to_string()))?;
+        if !rep.passed {
+            first.get_or_insert(motion.name());
+            failures.push(format!("{}: {}", motion.name(), why(&rep)));
+        }
+    }
+    pb.finish_and_clear();
+    let Some(first) = first else {
+        ctx.info("springs verified under the VRM runtime's model (walk, jump): pass");
+        return Ok(Outcome::Ok);
+    };
+    eprintln!(
+        "FAIL springs misbehave in a VRM runtime ({}): {}",
+        a.output.display(),
+        failures.join("; ")
+    );
+    eprintln!(
+        "  -> see it with `rigsmith simulate {} --model vrm --motion {first} --report DIR`; a VRM \
+         runtime has no links between skirt panels and collides tails only, so chains swing \
+         further there than in rigsmith's solver: stiffen or shorten them in {} and run \
+         `rigsmith vrm` again (the sidecar beside the input is read)",
+        a.input.display(),
+        sidecar_path(&a.input).display()
+    );
+    Ok(Outcome::CheckFailed)
+}
+
+/// Why a simulation failed, in plain words.
+pub fn why(r: &parts::SimReport) -> String {
+    let mut w = Vec::new();
+    if r.skirt_joints_between_legs > 0 {
+        w.push(format!(
+            "{} skirt joints between the legs{}",
+            r.skirt_joints_between_legs,
+            if r.between_at.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", r.between_at)
+            }
+        ));
+    }
+    if r.hair_in_head > 0 {
+        w.push(format!("{} hair joints inside the head", r.hair_in_head));
+    }
+    if r.worst_penetration_mm_at_1_7m > 5.0 {
+        w.push(format!(
+            "body entry {:.1} mm at 1.7 m (limit 5){}",
+            r.worst_penetration_mm_at_1_7m,
+            if r.worst_at.is_empty() {
+                String::new()
+            } else {
+                format!(" at {}", r.worst_at)
+            }
+        ));
+    }
+    if !r.stable {
+        w.push("unstable (a joint ran away)".into());
+    }
+    if w.is_empty() {
+        w.push("failed".into());
+    }
+    w.join(", ")
 }

@@ -18,7 +18,7 @@ use rigsmith::bind::{bind, BindOptions, Route};
 use rigsmith::io::gltf::WriteOptions;
 use rigsmith::report::{Counts, Severity};
 
-use crate::util::{BadInput, Ctx, Outcome};
+use crate::util::{BadInput, Ctx, Outcome, Outputs};
 
 /// The route to force.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -31,6 +31,10 @@ pub enum RouteArg {
 
 /// Arguments of `rigsmith weights`.
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  rigsmith fit body.glb -o skeleton.json
+  rigsmith weights body.glb --skeleton skeleton.json -o rigged.glb
+  rigsmith weights body.glb --skeleton other_rig.glb -o rigged.glb --rigid eyes=head --route volumetric")]
 pub struct Args {
     /// The character: .glb, .gltf, .vrm or .obj.
     pub input: PathBuf,
@@ -62,6 +66,9 @@ pub struct Args {
     /// Print the weight report, route and part roles as JSON on stdout.
     #[arg(long)]
     pub json: bool,
+    /// How to read the input's axes and units (the skeleton is read the same way).
+    #[command(flatten)]
+    pub space: crate::util::SpaceArgs,
 }
 
 /// Runs the command.
@@ -73,8 +80,13 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         ))
         .into());
     }
-    rigsmith::io::atomic::ensure_not_input(&a.output, &[&a.input, &a.skeleton])?;
-    let c = rigsmith::io::read_character(&a.input)?;
+    let mut plan = Outputs::new(&[&a.input, &a.skeleton]);
+    plan.file(&a.output).verify()?;
+    let (c, notes) = crate::util::read_in(&a.input, &a.space)?;
+    for n in &notes {
+        ctx.info(n);
+    }
+    crate::util::check_input(&a.skeleton)?;
     let is_json = a
         .skeleton
         .extension()
@@ -83,7 +95,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let s = if is_json {
         rigsmith::io::skeleton_json::read(&a.skeleton)?
     } else {
-        rigsmith::io::read_character(&a.skeleton)?
+        crate::util::read_in(&a.skeleton, &a.space)?
+            .0
             .skeleton
             .ok_or_else(|| BadInput(format!("{}: has no skeleton", a.skeleton.display())))?
     };
@@ -114,7 +127,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     for (p, w) in out.parts.iter_mut().zip(&r.weights) {
         p.weights = w.clone();
     }
-    rigsmith::io::write_character(
+    plan.character(
         &a.output,
         &out,
         &WriteOptions {

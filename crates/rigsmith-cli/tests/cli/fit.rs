@@ -105,7 +105,6 @@ fn fit_check_only_and_bad_input() {
     );
     // A blocker: a knee forced behind the leg exits 1.
     let out = rigsmith(&[
-        "-q",
         "fit",
         glb.to_str().unwrap(),
         "--override",

@@ -150,6 +150,7 @@ fn inspect_lists_skirt_and_hair_chains_of_a_rigged_mannequin() {
         m.to_str().unwrap(),
         "-o",
         vrm.to_str().unwrap(),
+        "--no-verify",
     ]));
     let out = rigsmith(&["inspect", "--json", vrm.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));

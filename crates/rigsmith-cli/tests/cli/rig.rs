@@ -160,6 +160,8 @@ fn batch_keeps_going_past_a_bad_file() {
     ]);
     assert_ok(&out);
     std::fs::write(inp.join("c_broken.glb"), b"glTF not really").unwrap();
+    std::fs::write(inp.join("fake.fbx"), b"Kaydara FBX Binary").unwrap();
+    std::fs::create_dir(inp.join("textures")).unwrap();
     let outdir = dir.path().join("out");
     let out = rigsmith(&[
         "rig",
@@ -178,9 +180,20 @@ fn batch_keeps_going_past_a_bad_file() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let rows = json_of(&out);
-    let rows = rows.as_array().unwrap();
+    let doc = json_of(&out);
+    let rows = doc["rigged"].as_array().unwrap();
     assert_eq!(rows.len(), 3);
+    // What was skipped is listed, with why.
+    let skipped = doc["skipped"].as_array().unwrap();
+    let why = |name: &str| {
+        skipped
+            .iter()
+            .find(|s| s["path"].as_str().unwrap().ends_with(name))
+            .map(|s| s["why"].as_str().unwrap().to_string())
+            .unwrap_or_else(|| panic!("{name} not listed: {doc}"))
+    };
+    assert!(why("fake.fbx").contains(".fbx is not read"), "{doc}");
+    assert!(why("textures").contains("folder"), "{doc}");
     assert_eq!(rows[0]["ok"], true, "{}", rows[0]);
     assert_eq!(rows[1]["ok"], true, "{}", rows[1]);
     assert_eq!(rows[2]["ok"], false);

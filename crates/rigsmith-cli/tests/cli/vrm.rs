@@ -153,11 +153,14 @@ fn skirted_makehuman_vrm(
         glb.to_str().unwrap(),
     ]));
     let vrm = dir.join(format!("mh_{rig}.vrm"));
+    // The export itself is what is loaded here; its springs under the VRM runtime's
+    // model are judged by `vrm_fails_when_its_springs_misbehave_in_a_vrm_runtime`.
     crate::common::assert_ok(&crate::common::rigsmith(&[
         "vrm",
         glb.to_str().unwrap(),
         "-o",
         vrm.to_str().unwrap(),
+        "--no-verify",
     ]));
     let v = node("validate-gltf.mjs", &vrm);
     assert_eq!(v["errors"], 0, "{v}");
@@ -228,4 +231,58 @@ fn makehuman_default_rig_exports_a_vrm_mapped_from_its_structure() {
         err.contains("animals_Fox.glb") && err.contains("leftUpperLeg"),
         "{err}"
     );
+}
+
+#[test]
+fn vrm_fails_when_its_springs_misbehave_in_a_vrm_runtime() {
+    // The MakeHuman female's skirt swings between her legs under the VRM runtime's
+    // model (no panel links): the file is written, the command exits 1 and says why.
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("mh_female.glb");
+    let data = crate::common::mpfb2_dir();
+    crate::common::assert_ok(&crate::common::rigsmith(&[
+        "corpus",
+        "mpfb2",
+        "--data",
+        data.to_str().unwrap(),
+        "--variant",
+        "female",
+        "--parts",
+        "body,skirt,tights",
+        "-o",
+        glb.to_str().unwrap(),
+    ]));
+    let vrm = dir.path().join("out.vrm");
+    let out = crate::common::rigsmith(&["vrm", glb.to_str().unwrap(), "-o", vrm.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(vrm.exists());
+    assert!(
+        err.contains("misbehave in a VRM runtime") && err.contains("between the legs"),
+        "{err}"
+    );
+    assert!(err.contains("rigsmith simulate"), "{err}");
+}
+
+#[test]
+fn vrm_passes_its_own_check_on_the_rigged_skirted_mannequin() {
+    // Rigged by `rigsmith rig` (game skeleton, skirt and hair chains), the mannequin's
+    // springs behave under the VRM runtime's model in the walk and the jump.
+    let dir = tempfile::tempdir().unwrap();
+    let m = crate::common::skirted_mannequin(dir.path());
+    let rigged = dir.path().join("rigged.glb");
+    crate::common::assert_ok(&crate::common::rigsmith(&[
+        "rig",
+        m.to_str().unwrap(),
+        "-o",
+        rigged.to_str().unwrap(),
+        "--no-review",
+        "-q",
+    ]));
+    let vrm = dir.path().join("m.vrm");
+    let out =
+        crate::common::rigsmith(&["vrm", rigged.to_str().unwrap(), "-o", vrm.to_str().unwrap()]);
+    crate::common::assert_ok(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("springs verified"), "{err}");
 }

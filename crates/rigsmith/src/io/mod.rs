@@ -16,6 +16,7 @@ pub mod gltf;
 pub mod mpfb2;
 pub mod obj;
 pub mod skeleton_json;
+pub mod space;
 pub mod vrm;
 pub mod vrm_write;
 

@@ -109,6 +109,39 @@ impl Character {
         super::mesh::bounds_of(&pts)
     }
 
+    /// Applies a similarity map `m` (rotation, uniform scale, translation) to every part
+    /// and the skeleton together: positions, normals, morph deltas, bone heads, tails
+    /// and x axes. Weights and vertex order are untouched.
+    pub fn transform(&mut self, m: glam::Mat4) {
+        if m == glam::Mat4::IDENTITY {
+            return;
+        }
+        let lin = glam::Mat3::from_mat4(m);
+        for p in &mut self.parts {
+            for v in &mut p.mesh.positions {
+                *v = m.transform_point3(*v);
+            }
+            if let Some(n) = &mut p.mesh.normals {
+                for v in n.iter_mut() {
+                    *v = (lin * *v).normalize_or_zero();
+                }
+            }
+            for mt in &mut p.morphs {
+                for d in &mut mt.position_deltas {
+                    *d = lin * *d;
+                }
+                if let Some(nd) = &mut mt.normal_deltas {
+                    for d in nd.iter_mut() {
+                        *d = lin * *d;
+                    }
+                }
+            }
+        }
+        if let Some(s) = &mut self.skeleton {
+            s.transform(m);
+        }
+    }
+
     /// Whether any part carries weights.
     pub fn is_skinned(&self) -> bool {
         self.skeleton.is_some() && self.parts.iter().any(|p| p.weights.is_some())

@@ -42,8 +42,8 @@ pub mod weights;
 use glam::Vec3;
 use serde::Serialize;
 
-pub use html::html_report;
-pub use rubric::{check, posed_character};
+pub use html::{html_page, html_report, Page};
+pub use rubric::{chain_bones, check, posed_character};
 
 use crate::pose::NamedPose;
 use crate::report::{Check, Counts};

@@ -345,11 +345,38 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
             share * 100.0
         ));
     }
+    // Chain bones (hair, skirt, ribbon... found by class in the skeleton, as rigsmith
+    // builds them and as the sidecar lists them) hang outside the body by design and
+    // drive their garment themselves: they are judged by the chain rules (seed 003,
+    // `parts.*` below), not by the body-volume and garment-transfer checks, which keep
+    // judging every other bone and garment.
+    let chains = crate::parts::chains_from_skeleton(c);
+    let chain_bone = chain_bones(s, &chains);
+    let n_chain = chain_bone.iter().filter(|&&b| b).count();
+    let mut chain_driven = Vec::new();
     let garments: Vec<usize> = (0..c.parts.len())
         .filter(|&i| i != bi && c.parts[i].weights.is_some() && classes[i] == PartClass::Garment)
+        .filter(|&i| {
+            let share = chain_share(c.parts[i].weights.as_ref().expect("filtered"), &chain_bone);
+            if share > 0.5 {
+                chain_driven.push(format!(
+                    "{:?} ({:.0}% of its weight on chain bones)",
+                    c.parts[i].name,
+                    100.0 * share
+                ));
+            }
+            share <= 0.5
+        })
         .collect();
-    if garments.is_empty() {
+    if !chain_driven.is_empty() {
+        not_verified.push(format!(
+            "garment weight transfer and penetration in test poses: {} driven by chains, judged by the chain rules (parts.*) and by `rigsmith simulate`",
+            chain_driven.join(", ")
+        ));
+    }
+    if garments.is_empty() && chain_driven.is_empty() {
         not_verified.push("garments: no skinned garment part".into());
+    } else if garments.is_empty() {
     } else {
         let grid = weights::Grid::new(&body.mesh.positions, 0.02 * h);
         for &g in &garments {
@@ -377,8 +404,22 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
     // Placement checks of the fitting stage (any skeleton, by name): gathered under
     // their own ids; where an id is also measured above, ours is kept.
     let mine: HashSet<String> = checks.iter().map(|k| k.id.clone()).collect();
-    for k in crate::fit::placement_checks(c, s) {
+    let body_bones = if n_chain > 0 {
+        let mut b = s.clone();
+        for (bone, &ch) in b.bones.iter_mut().zip(&chain_bone) {
+            bone.deform &= !ch;
+        }
+        b
+    } else {
+        s.clone()
+    };
+    for mut k in crate::fit::placement_checks(c, &body_bones) {
         if !mine.contains(&k.id) {
+            if k.id == "place.inside" && n_chain > 0 {
+                k.detail.push_str(&format!(
+                    "; {n_chain} chain bones (hair, skirt...) are judged by the chain rules"
+                ));
+            }
             checks.push(k);
         }
     }
@@ -400,7 +441,6 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
     // in the skeleton: cloth parents only to the trunk, is never skinned to a leg, and a
     // body joined with a garment shows as vertices pulled by both legs. Animation tracks
     // are not read from the file, so the third rule is checked on none.
-    let chains = crate::parts::chains_from_skeleton(c);
     let mine: HashSet<String> = checks.iter().map(|k| k.id.clone()).collect();
     for k in crate::parts::rule_checks(c, &chains, &[]) {
         if !mine.contains(&k.id) {
@@ -733,6 +773,36 @@ pub fn part_lines(c: &Character) -> Vec<super::PartLine> {
             },
         })
         .collect()
+}
+
+/// Per bone of `s`: whether it belongs to one of the spring `chains` (hair, skirt,
+/// ribbon...; face and eye bones are not chain bones here).
+pub fn chain_bones(s: &crate::model::Skeleton, chains: &[crate::parts::Chain]) -> Vec<bool> {
+    let mut out = vec![false; s.len()];
+    for ch in chains.iter().filter(|c| c.springs()) {
+        for b in &ch.bones {
+            if let Some(i) = s.find(b) {
+                out[i] = true;
+            }
+        }
+    }
+    out
+}
+
+/// The share of a part's weight (summed over its vertices) carried by chain bones.
+fn chain_share(w: &crate::model::Weights, chain_bone: &[bool]) -> f32 {
+    let (mut on, mut all) = (0.0f32, 0.0f32);
+    for inf in w.vertices.iter().flatten() {
+        all += inf.weight;
+        if chain_bone.get(inf.bone as usize).copied().unwrap_or(false) {
+            on += inf.weight;
+        }
+    }
+    if all > 0.0 {
+        on / all
+    } else {
+        0.0
+    }
 }
 
 /// Posed positions (per part) and posed bones `(head, tail)` of `c` in pose `p`,

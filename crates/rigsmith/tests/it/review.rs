@@ -122,6 +122,7 @@ fn clean_makehuman_report_numbers() {
         "severity",
         "passed",
         "detail",
+        "remedy",
     ] {
         assert!(k.get(f).is_some(), "check field {f}");
     }
@@ -518,4 +519,90 @@ fn check_the_mannequin_rigged_by_rigsmith() {
     }
     assert_eq!(get(&r, "weights.unweighted").value, 0.0);
     assert!(get(&r, "structure.root_follows").passed);
+}
+
+/// The mannequin in A pose with its skirt and hair, rigged by the pipeline (chains
+/// built for both), without the pipeline's own review.
+fn rigged_skirt_and_hair() -> &'static Character {
+    static C: OnceLock<Character> = OnceLock::new();
+    C.get_or_init(|| {
+        let m = rigsmith::mannequin::build(&rigsmith::mannequin::MannequinOptions {
+            pose: rigsmith::mannequin::Pose::A,
+            skirt: true,
+            hair: true,
+            ..Default::default()
+        });
+        let o = rigsmith::pipeline::RigOptions {
+            review: false,
+            ..Default::default()
+        };
+        rigsmith::pipeline::rig(&m, &o, &mut |_, _| {})
+            .unwrap()
+            .character
+    })
+}
+
+#[test]
+fn chain_bones_are_judged_by_the_chain_rules_not_by_the_body_volume() {
+    let c = rigged_skirt_and_hair();
+    let r = run(c, &[], Skinning::Lbs);
+    let k = get(&r, "place.inside");
+    assert!(k.passed, "{k:?}");
+    assert!(k.detail.contains("chain bones"), "{k:?}");
+    // The chain rules ran on the same chains.
+    assert!(r.checks.iter().any(|k| k.id.starts_with("parts.")));
+}
+
+#[test]
+fn control_body_bone_outside_with_chains_present() {
+    // Positive control: a user's own bone outside the body still fails, and only it
+    // is named (not the chain bones).
+    let mut c = rigged_skirt_and_hair().clone();
+    let s = c.skeleton.as_mut().unwrap();
+    let fa = s.find("lowerarm_l").unwrap();
+    let h = 1.75;
+    s.bones[fa].head += Vec3::Z * 0.3 * h;
+    s.bones[fa].tail += Vec3::Z * 0.3 * h;
+    let r = run(&c, &[], Skinning::Lbs);
+    let k = get(&r, "place.inside");
+    assert!(!k.passed, "{k:?}");
+    assert_eq!(k.value, 1.0, "{k:?}");
+    assert!(k.detail.starts_with("outside: lowerarm_l;"), "{k:?}");
+}
+
+#[test]
+fn a_chain_driven_skirt_is_left_to_the_chain_rules() {
+    let r = run(rigged_skirt_and_hair(), &["leg_forward.L"], Skinning::Lbs);
+    assert!(r.get("weights.garment.skirt").is_none());
+    assert!(r.get("deform.leg_forward.L.penetration.skirt").is_none());
+    assert!(
+        r.not_verified
+            .iter()
+            .any(|n| n.contains("skirt") && n.contains("chain")),
+        "{:?}",
+        r.not_verified
+    );
+}
+
+#[test]
+fn control_skirt_taken_off_its_chains_is_judged_as_a_garment() {
+    // Positive control: the same skirt weighted to a thigh instead of its chains is a
+    // garment like any other, and the transfer check fires.
+    let mut c = rigged_skirt_and_hair().clone();
+    let thigh = c.skeleton.as_ref().unwrap().find("thigh_l").unwrap() as u32;
+    let sk = c.find_part("skirt").unwrap();
+    let n = c.parts[sk].mesh.positions.len();
+    c.parts[sk].weights = Some(Weights {
+        vertices: vec![
+            vec![Influence {
+                bone: thigh,
+                weight: 1.0
+            }];
+            n
+        ],
+    });
+    let r = run(&c, &[], Skinning::Lbs);
+    let k = get(&r, "weights.garment.skirt");
+    assert!(!k.passed, "{k:?}");
+    assert!(!k.remedy.is_empty());
 }
