@@ -69,8 +69,10 @@ pub fn load_form(
         "split" => split(&c),
         "dressed" => dress(&c, &[Garment::Shirt, Garment::Trousers, Garment::Hat])
             .unwrap_or_else(|e| panic!("{e}")),
-        "skirt" => dress(&split(&c), &[Garment::Shirt, Garment::Skirt, Garment::Hat])
-            .unwrap_or_else(|e| panic!("{e}")),
+        "skirt" => split(
+            &dress(&c, &[Garment::Shirt, Garment::Skirt, Garment::Hat])
+                .unwrap_or_else(|e| panic!("{e}")),
+        ),
         f => panic!("unknown form {f:?}"),
     };
     let s = c.skeleton.take().expect("game_engine skeleton");
