@@ -99,13 +99,12 @@ fn chibi_fits_near_the_artist_joints() {
 
 #[test]
 fn chibi_with_its_ears_rigid_fits() {
-    // Measured: mean 5.1% H of the skin without the ears (4.49% of the height with them).
+    // Measured: mean 4.86% H of the height of the skin without the ears.
     let (e, _) = chibi_fit(BodyOptions {
         rigid: vec![("Ears".into(), Some("head".into()))],
         ..Default::default()
     });
-    eprintln!("chibi, ears rigid: mean {:.2}% H: {e:?}", mean(&e));
-    assert!(mean(&e) < 6.0, "mean {:.2}% H: {e:?}", mean(&e));
+    assert!(mean(&e) < 5.8, "mean {:.2}% H: {e:?}", mean(&e));
 }
 
 #[test]
