@@ -14,17 +14,23 @@
 //!   **ankle** is the first cut from the floor where the leg section turns round; the
 //!   **knee** lies between them, in the middle of the leg section. The foot's
 //!   vertices below the ankle give the **heel**, **toe** tip and **ball**.
-//! * **Torso.** The spine joints lie at fixed fractions between the hips and the
-//!   narrowest section of the neck, and in depth at a fixed fraction between the back
-//!   and the front of the body's mid-line section (the spine sits behind the middle).
+//! * **Torso.** The neck is the narrowest central section with a wider one above it
+//!   (the head) and below it (the chest), from just above the hips to the top, so a
+//!   chibi's neck near half its height is found as a human's. The spine joints lie at
+//!   fixed fractions between the hips and the narrowest section of the neck, and in
+//!   depth at a fixed fraction between the back and the front of the body's mid-line
+//!   section (the spine sits behind the middle).
 //!   The **head** pivot sits above the neck's narrowest section, **head_top** is the
-//!   highest point.
-//! * **Arms.** Planes normal to X, moved inward from 65% of the half span, follow the
-//!   arm until the loop's perimeter jumps (the **armpit**); the loop centres give the
-//!   arm's axis (and the arm angle: T pose 0 deg, A pose up to 60 deg below
-//!   horizontal). Cuts normal to that axis give the **wrist** (narrowest section in
-//!   the outer part of the arm); the **shoulder** joint lies deep, below the clavicle,
-//!   inward of the armpit; the **elbow** between shoulder and wrist.
+//!   highest section crossing the centre plane (ears or horns higher than the head
+//!   are left out).
+//! * **Arms.** Planes normal to X, moved inward from 65% of the half span (the widest
+//!   point below the neck), follow the highest limb below the neck until the loop's
+//!   perimeter jumps or its centre enters a longer loop (an arm piece pushed into the
+//!   trunk) (the **armpit**); the loop centres give the arm's axis (and the arm angle:
+//!   T pose 0 deg, A pose up to 60 deg below horizontal). Cuts normal to that axis
+//!   give the **wrist** (narrowest section in the outer part of the arm); the
+//!   **shoulder** joint lies deep, below the clavicle, inward of the armpit; the
+//!   **elbow** between shoulder and wrist.
 //! * **Hands.** The hand's principal axes give a frame (length, thumb side, palm
 //!   normal); the five finger chains (thumb included), three joints and a tip each,
 //!   and the knuckle line come from a hand template scaled to the measured hand and
