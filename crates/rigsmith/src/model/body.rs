@@ -14,7 +14,9 @@
 //! 2. **Skin.** The seam graph's components are grown from each tall component: a
 //!    component joins when most of its open border lies on the grown surface (within
 //!    [`TOUCH`] H), and a closed piece joins when it enters the surface and reaches
-//!    far out of it (an arm pushed into a torso). The largest result is the skin.
+//!    far out of it (an arm pushed into a torso). A piece that caps the top (a hat or
+//!    helmet, closed or open below, judged by rays) does not join, and leaves when it
+//!    joined beside the head it sits on. The largest result is the skin.
 //!    Parts named hair, eyes or teeth whose geometry agrees are kept out of it.
 //! 3. **Other parts.** Eyes and teeth (name and size, or small closed islands): rigid.
 //!    Hair (name, on the upper body). Garments: shells lying over the skin (most
@@ -761,9 +763,9 @@ fn grow_skin(
     };
     let inside = |q: Vec3, set: &[usize]| set.iter().any(|&s| cs[s].bvh.contains(q));
     let caps = |k: usize, set: &[usize]| -> bool {
-        // A hat or helmet caps the set: the top of the set lies inside it, and so does a good part
-        // (8%) of the piece that holds that top (a head in a hat; a torso whose collar
-        // reaches into the neck of a head is not capped).
+        // A hat or helmet caps the set: the top of the set lies inside it, and so does
+        // a good part (8%) of the piece that holds that top (a head in a hat; a torso
+        // whose collar reaches into the neck of a head is not capped).
         let top = set
             .iter()
             .copied()
@@ -809,11 +811,10 @@ fn grow_skin(
             // rises far above the collar under it).
             down * 2 > cs[k].points.len() && cs[k].top - cs[top].top < 0.08 * ext_y
         };
-        let capped = tops.iter().filter(|&&q| under(q)).count() * 2 > tops.len()
+        tops.iter().filter(|&&q| under(q)).count() * 2 > tops.len()
             && (cs[top].points.iter().filter(|&&q| under(q)).count() as f32
                 >= 0.08 * cs[top].points.len() as f32
-                || covers());
-        capped
+                || covers())
     };
     // Whether component `k` joins the set `set` (indices into cs): it meets the set
     // (its open border on or inside it, part of it inside the set, or the set's border
