@@ -4,10 +4,10 @@
 
 #[path = "../../examples/fit_accuracy.rs"]
 #[allow(dead_code)]
-mod acc;
+pub(crate) mod acc;
 #[path = "../../examples/fit_quaternius.rs"]
 #[allow(dead_code)]
-mod quat;
+pub(crate) mod quat;
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;

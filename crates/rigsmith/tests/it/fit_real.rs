@@ -3,13 +3,6 @@
 //! a farmer in a straw hat, and MakeHuman bodies split into pieces and dressed. Each
 //! test states the figure measured and asserts it with a margin.
 
-#[path = "../../examples/fit_accuracy.rs"]
-#[allow(dead_code)]
-mod acc;
-#[path = "../../examples/fit_quaternius.rs"]
-#[allow(dead_code)]
-mod quat;
-
 use std::sync::OnceLock;
 
 use rigsmith::fit::{fit, FitOptions, FitResult};
@@ -18,6 +11,7 @@ use rigsmith::model::{Body, BodyOptions, PartClass};
 use rigsmith::{Character, Severity, Skeleton};
 
 use crate::common;
+use crate::fit::{acc, quat};
 
 fn corpus() -> &'static Corpus {
     static C: OnceLock<Corpus> = OnceLock::new();
