@@ -44,6 +44,49 @@ pub fn load(corpus: &Corpus, variant: &str) -> (Character, BTreeMap<String, (Vec
     (c, gt)
 }
 
+/// The forms a body is measured in: `welded` (one part), `split` (head, torso, arms,
+/// legs, feet as parts), `dressed` (welded, with a shirt, trousers and a hat),
+/// `skirt` (split, with a shirt, an ankle-long skirt and a hat).
+pub const FORMS: &[&str] = &["welded", "split", "dressed", "skirt"];
+
+/// [`load`] in one of the [`FORMS`]: the parts unrigged, the ground truth the same.
+pub fn load_form(
+    corpus: &Corpus,
+    variant: &str,
+    form: &str,
+) -> (Character, BTreeMap<String, (Vec3, Vec3)>) {
+    use rigsmith::io::mpfb2::{dress, split_parts, Garment};
+    let o = BuildOptions {
+        variant: Some(variant.to_string()),
+        ..Default::default()
+    };
+    let c = corpus
+        .build(&o)
+        .unwrap_or_else(|e| panic!("{variant}: {e}"));
+    let split = |c: &Character| split_parts(c).unwrap_or_else(|e| panic!("{e}")).character;
+    let mut c = match form {
+        "welded" => c,
+        "split" => split(&c),
+        "dressed" => dress(&c, &[Garment::Shirt, Garment::Trousers, Garment::Hat])
+            .unwrap_or_else(|e| panic!("{e}")),
+        "skirt" => split(
+            &dress(&c, &[Garment::Shirt, Garment::Skirt, Garment::Hat])
+                .unwrap_or_else(|e| panic!("{e}")),
+        ),
+        f => panic!("unknown form {f:?}"),
+    };
+    let s = c.skeleton.take().expect("game_engine skeleton");
+    for p in &mut c.parts {
+        p.weights = None;
+    }
+    let gt = s
+        .bones
+        .iter()
+        .map(|b| (b.name.clone(), (b.head, b.tail)))
+        .collect();
+    (c, gt)
+}
+
 /// The corpus folder: the first argument, else `rigsmith::io::mpfb2::data_dir()`.
 pub fn corpus_dir() -> PathBuf {
     std::env::args_os()
@@ -94,6 +137,15 @@ pub fn errors(
         .collect()
 }
 
+/// The height of the skin of `c` (its parts' union without garments and hats: the
+/// feet-to-crown height the ground truth is measured in).
+pub fn height_of(c: &Character) -> f32 {
+    match rigsmith::model::Body::of(c, &Default::default()) {
+        Ok(b) => b.height,
+        Err(_) => c.bounds().1.y - c.bounds().0.y,
+    }
+}
+
 /// Whether a bone is a finger bone.
 pub fn is_finger(name: &str) -> bool {
     ["thumb", "index", "middle", "ring", "pinky"]
@@ -119,6 +171,36 @@ pub fn summary(e: &BTreeMap<String, f32>, f: impl Fn(&str) -> bool) -> (f32, f32
 
 #[allow(dead_code)]
 fn main() {
+    // `FORMS=split,dressed,skirt`: the major-joint mean per variant in those forms
+    // (welded included for comparison), and the mean over the variants.
+    if let Ok(forms) = std::env::var("FORMS") {
+        let corpus = open(&corpus_dir());
+        let forms: Vec<&str> = forms.split(',').collect();
+        println!("| variant | {} |", forms.join(" | "));
+        println!("|---|{}", "---|".repeat(forms.len()));
+        let mut sums = vec![0.0f32; forms.len()];
+        for v in VARIANTS {
+            let mut row = Vec::new();
+            for (k, f) in forms.iter().enumerate() {
+                let (ch, gt) = load_form(&corpus, v.name, f);
+                let h = height_of(&ch);
+                match rigsmith::fit::fit(&ch, &rigsmith::fit::FitOptions::default()) {
+                    Ok(r) => {
+                        let (m, w, wk) =
+                            summary(&errors(&r.skeleton, &gt, h), |k| MAJOR.contains(&k));
+                        sums[k] += m;
+                        row.push(format!("{m:.2} (worst {w:.2} {wk})"));
+                    }
+                    Err(e) => row.push(format!("refused: {e}")),
+                }
+            }
+            println!("| {} | {} |", v.name, row.join(" | "));
+        }
+        let n = VARIANTS.len() as f32;
+        let means: Vec<String> = sums.iter().map(|s| format!("{:.2}", s / n)).collect();
+        println!("| mean | {} |", means.join(" | "));
+        return;
+    }
     let corpus = open(&corpus_dir());
     let opts = rigsmith::fit::FitOptions::default();
     let mut all: BTreeMap<String, Vec<f32>> = BTreeMap::new();

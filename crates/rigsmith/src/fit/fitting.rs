@@ -30,10 +30,9 @@ use serde::Serialize;
 
 use super::landmarks::{body_mesh, find_landmarks_on, LandmarkOptions, Landmarks};
 use super::limb_bend::modelled_bend;
-use super::placement::{landmark_checks, placement_checks_with, STRAIGHT_DEG};
+use super::placement::{landmark_checks, placement_checks_with, Solid, STRAIGHT_DEG};
 use super::templates::{bone_name, humanoid_map, twist_name, Role, Template, CENTRE, LEFT};
 use crate::error::{Error, Result};
-use crate::geom::bvh::Bvh;
 use crate::model::{Bone, Character, Skeleton};
 use crate::report::Check;
 
@@ -116,7 +115,7 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
     );
     // Pre-bends, on the left; the right mirrors.
     let mir = |p: Vec3| Vec3::new(2.0 * cx - p.x, p.y, p.z);
-    let bvh = Bvh::build(&body.positions, &body.triangles);
+    let bvh = Solid::new(body);
     // Shoulder deep enough for the clavicle: where the arm leaves the trunk through a
     // narrow gap (a lowered arm under a bulging deltoid), the sections' armpit can sit
     // inward of the joint, and the clavicle's middle then falls in the air between

@@ -14,17 +14,23 @@
 //!   **ankle** is the first cut from the floor where the leg section turns round; the
 //!   **knee** lies between them, in the middle of the leg section. The foot's
 //!   vertices below the ankle give the **heel**, **toe** tip and **ball**.
-//! * **Torso.** The spine joints lie at fixed fractions between the hips and the
-//!   narrowest section of the neck, and in depth at a fixed fraction between the back
-//!   and the front of the body's mid-line section (the spine sits behind the middle).
+//! * **Torso.** The neck is the narrowest central section with a wider one above it
+//!   (the head) and below it (the chest), from just above the hips to the top, so a
+//!   chibi's neck near half its height is found as a human's. The spine joints lie at
+//!   fixed fractions between the hips and the narrowest section of the neck, and in
+//!   depth at a fixed fraction between the back and the front of the body's mid-line
+//!   section (the spine sits behind the middle).
 //!   The **head** pivot sits above the neck's narrowest section, **head_top** is the
-//!   highest point.
-//! * **Arms.** Planes normal to X, moved inward from 65% of the half span, follow the
-//!   arm until the loop's perimeter jumps (the **armpit**); the loop centres give the
-//!   arm's axis (and the arm angle: T pose 0 deg, A pose up to 60 deg below
-//!   horizontal). Cuts normal to that axis give the **wrist** (narrowest section in
-//!   the outer part of the arm); the **shoulder** joint lies deep, below the clavicle,
-//!   inward of the armpit; the **elbow** between shoulder and wrist.
+//!   highest section crossing the centre plane (ears or horns higher than the head
+//!   are left out).
+//! * **Arms.** Planes normal to X, moved inward from 65% of the half span (the widest
+//!   point below the neck), follow the highest limb below the neck until the loop's
+//!   perimeter jumps or its centre enters a longer loop (an arm piece pushed into the
+//!   trunk) (the **armpit**); the loop centres give the arm's axis (and the arm angle:
+//!   T pose 0 deg, A pose up to 60 deg below horizontal). Cuts normal to that axis
+//!   give the **wrist** (narrowest section in the outer part of the arm); the
+//!   **shoulder** joint lies deep, below the clavicle, inward of the armpit; the
+//!   **elbow** between shoulder and wrist.
 //! * **Hands.** The hand's principal axes give a frame (length, thumb side, palm
 //!   normal); the five finger chains (thumb included), three joints and a tip each,
 //!   and the knuckle line come from a hand template scaled to the measured hand and
@@ -142,6 +148,12 @@ const SPINE_G: [f32; 5] = [0.393, 0.182, 0.210, 0.214, 0.318];
 const HEAD_F: f32 = 0.334;
 /// Head pivot depth fraction from back to front.
 const HEAD_G: f32 = 0.350;
+/// The largest angle, degrees, between a hand's principal axis and the way from the
+/// wrist to the centre of its outer half (beyond, that way is the hand's axis).
+const HAND_AXIS_DEG: f32 = 20.0;
+/// The neck is narrower than the head above it and the chest below it by this factor.
+const NECK_WIDER: f32 = 1.15;
+
 /// Shoulder joint offset from the armpit axis point: along the arm, up, forward.
 const SH: [f32; 3] = [0.031, 0.0, 0.007];
 /// Wrist offset from the narrowest section centre: along the arm, up, forward.
@@ -716,23 +728,71 @@ impl<'a> Side<'a> {
         let h = self.h;
         let hip_y = self.points["hip"].position.y;
         let top = self.floor + h;
-        // Neck: narrowest central section between 70% and 97% of the height.
-        let mut best: Option<(f32, f32)> = None;
+        // Neck: the narrowest central section with a wider one above it (the head) and
+        // below it (the chest), from 10% H above the hips to the top. Sections are
+        // sampled every 0.5% H; the upper samples are those of a search between 70% and
+        // 97% of the height (what a human proportioned body needs), the lower ones reach
+        // big-headed figures (a chibi's neck lies near half the height).
+        let mut fs: Vec<f32> = Vec::new();
         let mut f = 0.70;
         while f < 0.97 {
-            let y = self.y(f);
-            if let Some(l) = self.central_loop(y) {
-                if best.map_or(true, |(_, p)| l.perimeter < p) {
-                    best = Some((y, l.perimeter));
+            fs.push(f);
+            f += 0.005;
+        }
+        let mut f = 0.695;
+        while self.y(f) > hip_y + 0.1 * h && f > 0.3 {
+            fs.push(f);
+            f -= 0.005;
+        }
+        fs.sort_by(f32::total_cmp);
+        let prof: Vec<(f32, f32)> = fs
+            .iter()
+            .filter_map(|&f| {
+                let y = self.y(f);
+                self.central_loop(y).map(|l| (y, l.perimeter))
+            })
+            .collect();
+        let mut best: Option<(f32, f32)> = None;
+        for (i, &(y, p)) in prof.iter().enumerate() {
+            let above = prof[i + 1..].iter().map(|q| q.1).fold(0.0f32, f32::max);
+            let below = prof[..i].iter().map(|q| q.1).fold(0.0f32, f32::max);
+            if above >= NECK_WIDER * p && below >= NECK_WIDER * p && best.map_or(true, |b| p < b.1)
+            {
+                best = Some((y, p));
+            }
+        }
+        // No section with a wider head above it: the narrowest between 70% and 97%.
+        if best.is_none() {
+            for &(y, p) in prof.iter().filter(|q| q.0 >= self.y(0.70)) {
+                if best.map_or(true, |b| p < b.1) {
+                    best = Some((y, p));
                 }
             }
-            f += 0.005;
         }
         let Some((neck_y, _)) = best else {
             return Err(Error::stage(
                 "fit",
-                format!("neck: no body section crosses the centre plane above 70% of the height ({side})"),
+                format!("neck: no body section crosses the centre plane above the hips ({side})"),
             ));
+        };
+        // The head's own top: the highest central section. Ears, horns or a crest
+        // higher than the head (two loops off the centre) do not count.
+        let top = {
+            let mut f = 1.0;
+            while f > 0.5 && self.central_loop(self.y(f - 0.0025)).is_none() {
+                f -= 0.005;
+            }
+            if 1.0 - f > 0.02 {
+                self.notes.push(format!(
+                    "head top: the highest {:.0}% of the height is off the centre plane \
+                     (ears, horns): the head's top is taken at {:.0}%",
+                    100.0 * (1.0 - f),
+                    100.0 * f
+                ));
+                self.y(f)
+            } else {
+                top
+            }
         };
         self.put(
             "neck_narrowest_c",
@@ -781,7 +841,10 @@ impl<'a> Side<'a> {
                 0.9,
             );
         }
-        let hy = neck_y + HEAD_F * (top - neck_y);
+        // A head far bigger than a human's (a chibi's) has its pivot no higher above the
+        // neck than a head of 30% of the height would (its share is clamped as for
+        // the spine).
+        let hy = neck_y + HEAD_F * (top - neck_y).min(0.3 * h);
         let (b, fz) = self.back_front(hy).unwrap_or((0.0, 0.0));
         self.put(
             "head_c",
@@ -794,14 +857,25 @@ impl<'a> Side<'a> {
 
     fn arm(&mut self, side: &str) -> Result<()> {
         let h = self.h;
-        let xmax = self
+        let crotch_y = self.points["crotch_c"].position.y;
+        let neck_y = self.points["neck_narrowest_c"].position.y;
+        // The arms' reach: the widest point between the crotch and the neck (ears, hair
+        // or a hat brim wider than the arms lie above the neck).
+        let xmax_all = self
             .m
             .positions
             .iter()
             .map(|p| p.x)
             .fold(f32::NEG_INFINITY, f32::max);
+        let xmax = self
+            .m
+            .positions
+            .iter()
+            .filter(|p| p.y > crotch_y && p.y < neck_y)
+            .map(|p| p.x)
+            .fold(f32::NEG_INFINITY, f32::max);
+        let xmax = if xmax > self.cx { xmax } else { xmax_all };
         let span = xmax - self.cx;
-        let crotch_y = self.points["crotch_c"].position.y;
         let xcut = |x: f32| -> Vec<Loop> {
             self.xs
                 .cut(Vec3::new(x, 0.0, 0.0))
@@ -811,12 +885,27 @@ impl<'a> Side<'a> {
         };
         let x0 = self.cx + 0.65 * span;
         let first = xcut(x0);
-        let Some(mut cur) = first
+        // The arm: the highest loop between the crotch and the neck.
+        let arm_first = first
             .iter()
-            .filter(|l| l.center.y > crotch_y)
+            .filter(|l| l.center.y > crotch_y && l.center.y < neck_y)
             .max_by(|a, b| a.center.y.total_cmp(&b.center.y))
-            .cloned()
-        else {
+            .cloned();
+        if arm_first.is_none() {
+            if let Some(l) = first.iter().find(|l| l.center.y >= neck_y) {
+                return Err(Error::stage(
+                    "fit",
+                    format!(
+                        "armpit: the only {side} limb at 65% of the half span (x = {x0:.3}) is at \
+                         y = {:.3}, above the neck's narrowest section (y = {neck_y:.3}): ears, \
+                         hair or a hat wider than the arms, and no arm below them? Fit the body \
+                         part alone",
+                        l.center.y
+                    ),
+                ));
+            }
+        }
+        let Some(mut cur) = arm_first else {
             return Err(Error::stage(
                 "fit",
                 format!(
@@ -843,23 +932,44 @@ impl<'a> Side<'a> {
             else {
                 break;
             };
-            if nx.perimeter > 1.5 * cur.perimeter || (nx.center - cur.center).length() > 0.05 * h {
-                armpit = Some((x + step, cur.clone(), nx));
+            // An arm modelled as its own closed piece pushed into the torso (not welded
+            // to it) keeps its own loop inside the torso's: it has entered the trunk
+            // when its centre lies inside a longer loop of the same cut.
+            let entered = loops
+                .iter()
+                .any(|l| l.perimeter > nx.perimeter && l.closed && inside_yz(&l.points, nx.center));
+            if entered
+                || nx.perimeter > 1.5 * cur.perimeter
+                || (nx.center - cur.center).length() > 0.05 * h
+            {
+                armpit = Some((x + step, cur.clone(), entered));
                 break;
             }
             cur = nx;
             centres.push(cur.center);
         }
-        let Some((ax, al, _)) = armpit else {
+        let Some((ax, al, entered)) = armpit else {
             return Err(Error::stage(
                 "fit",
                 format!("armpit: following the {side} arm inward from x = {x0:.3}, its section never joined the torso"),
             ));
         };
-        if ax - self.cx < 0.06 * h {
+        // A biped's arm leaves the trunk outside its neck: an arm section that stays
+        // separate only inside the neck's half width is no arm hanging free of the body
+        // (arms fused to the sides, a cloak over them).
+        let neck_half = self
+            .central_loop(neck_y)
+            .map_or(0.0, |l| 0.5 * (l.hi.x - l.lo.x));
+        if ax - self.cx <= neck_half {
             return Err(Error::stage(
                 "fit",
-                format!("armpit: the {side} arm section joins the body only {:.1}% of the height from the centre: arms touching the body?", 100.0 * (ax - self.cx) / h),
+                format!(
+                    "armpit: the {side} arm section joins the body {:.1}% of the height from \
+                     the centre, inside the neck's half width ({:.1}% H): arms fused to the \
+                     body (no gap under the arm)?",
+                    100.0 * (ax - self.cx) / h,
+                    100.0 * neck_half / h
+                ),
             ));
         }
         // Arm axis: line fit through the centres (outer 80%, away from the armpit bulge).
@@ -893,20 +1003,6 @@ impl<'a> Side<'a> {
             1.0,
         );
         let _ = al;
-        // The widest thing above the crotch is not an arm when it lies above the neck
-        // (ears, a hat brim, hair): refuse rather than fit arms to it.
-        let neck_y = self.points["neck_narrowest_c"].position.y;
-        if centres[0].y > neck_y {
-            return Err(Error::stage(
-                "fit",
-                format!(
-                    "armpit: the widest {side} limb (out to x = {xmax:.3}) is at y = {:.3}, \
-                     above the neck's narrowest section (y = {neck_y:.3}): ears, hair or a hat \
-                     wider than the arms? Fit the body part alone",
-                    centres[0].y
-                ),
-            ));
-        }
         self.axes.insert("arm".into(), a);
         let up = (Vec3::Y - a * a.y).normalize_or_zero();
         let fwd = a.cross(up).normalize_or_zero() * -1.0; // +Z-ish for the left arm
@@ -964,7 +1060,13 @@ impl<'a> Side<'a> {
             "sections: narrowest arm section",
             1.0,
         );
-        let shoulder = frame(armpit_pt, SH);
+        // An arm pushed into the trunk turns at the trunk's surface: the joint is where
+        // it enters, not out along it.
+        let shoulder = if entered {
+            armpit_pt
+        } else {
+            frame(armpit_pt, SH)
+        };
         let wrist_p = frame(wl.center, WR);
         self.put(
             "shoulder",
@@ -1038,6 +1140,31 @@ impl<'a> Side<'a> {
         if d.dot(a) < 0.0 {
             d = -d;
         }
+        // A wide hand (fingers spread, the thumb out) or a round fist has no reliable
+        // long axis: the axis is checked against the way from the wrist to the centre
+        // of the hand's outer half, and that way wins when they differ by more than
+        // [`HAND_AXIS_DEG`].
+        let reach = pts
+            .iter()
+            .map(|p| (*p - origin).dot(a))
+            .fold(0.0f32, f32::max);
+        let outer: Vec<Vec3> = pts
+            .iter()
+            .copied()
+            .filter(|p| (*p - origin).dot(a) > 0.5 * reach)
+            .collect();
+        if !outer.is_empty() {
+            let d2 = (outer.iter().copied().sum::<Vec3>() / outer.len() as f32 - origin)
+                .normalize_or_zero();
+            if d2 != Vec3::ZERO && d.dot(d2) < HAND_AXIS_DEG.to_radians().cos() {
+                self.notes.push(format!(
+                    "{side} hand: its long axis is {:.0} deg off the way to its outer half \
+                     (fingers spread or a fist): that way is taken",
+                    d.dot(d2).clamp(-1.0, 1.0).acos().to_degrees()
+                ));
+                d = d2;
+            }
+        }
         let mut n = (e3 - d * e3.dot(d)).normalize_or_zero();
         // Thumb side: forward (+Z) for a relaxed hand; the palm normal completes the frame.
         let mut w = n.cross(d).normalize_or_zero();
@@ -1082,6 +1209,8 @@ impl<'a> Side<'a> {
             normals: None,
             uvs: None,
         };
+        let hand_solid = super::placement::Solid::new(&hand_mesh);
+        let hand_bvh = crate::geom::bvh::Bvh::build(&hand_mesh.positions, &hand_mesh.triangles);
         // Separate digits or a mitten: count the loops across the finger region.
         let digits = cross_sections(&[&hand_mesh], origin + d * (0.8 * len), d)
             .into_iter()
@@ -1148,6 +1277,18 @@ impl<'a> Side<'a> {
                     chain_out[3] = (end, "sections: end of the digit's sections");
                 }
             }
+            // A thin hand (a flat low-poly hand) may leave a template joint above or
+            // below it: such a joint goes to the middle of the hand's thickness along
+            // the palm normal.
+            for (p, method) in chain_out.iter_mut() {
+                if hand_solid.contains(*p) {
+                    continue;
+                }
+                if let Some(q) = mid_thickness(&hand_bvh, *p, n, 0.03 * h) {
+                    *p = q;
+                    *method = "template, moved into the middle of the hand's thickness";
+                }
+            }
             // A finger curls on one axis: keep its joints on one plane through the
             // knuckle, spanned by the chain's direction and the palm normal.
             // The plane goes through the two centred middle joints.
@@ -1171,6 +1312,43 @@ impl<'a> Side<'a> {
         }
         Ok(())
     }
+}
+
+/// The middle of the thickness of the mesh of `bvh` on the line through `p` along `n`, for a point
+/// `p` outside it: the nearer entry within `reach` on either side, and the exit after
+/// it.
+fn mid_thickness(bvh: &crate::geom::bvh::Bvh, p: Vec3, n: Vec3, reach: f32) -> Option<Vec3> {
+    let mut best: Option<(f32, Vec3)> = None;
+    for d in [n, -n] {
+        let Some(t) = bvh.first_hit(p, p + d * reach, 0.0, 1.0) else {
+            continue;
+        };
+        let e = p + d * (t * reach);
+        let x = bvh
+            .first_hit(e, e + d * reach, 1e-4, 1.0)
+            .map(|u| e + d * (u * reach))?;
+        if best.map_or(true, |b| t < b.0) {
+            best = Some((t, 0.5 * (e + x)));
+        }
+    }
+    best.map(|b| b.1)
+}
+
+/// Whether `p` lies inside the closed polygon `pts` (a cut normal to X), judged in
+/// the (y, z) plane by the crossing rule.
+fn inside_yz(pts: &[Vec3], p: Vec3) -> bool {
+    let n = pts.len();
+    let mut inside = false;
+    for i in 0..n {
+        let (a, b) = (pts[i], pts[(i + 1) % n]);
+        if (a.y > p.y) != (b.y > p.y) {
+            let z = a.z + (p.y - a.y) / (b.y - a.y) * (b.z - a.z);
+            if p.z < z {
+                inside = !inside;
+            }
+        }
+    }
+    inside
 }
 
 /// The centre of the small closed loop (a digit's section) of the cut through `p`

@@ -82,11 +82,43 @@ fn limb_of(name: &str) -> Option<(Limb, Side)> {
     Some((limb, side))
 }
 
-/// Whether `p` lies inside the body: the majority of three skew-ray crossing parities
-/// over a bounding-volume hierarchy of the body's triangles (a ray that slips through
-/// a small hole or grazes an edge is outvoted).
-pub(crate) fn inside(bvh: &Bvh, p: Vec3) -> bool {
-    bvh.contains(p)
+/// The body as solids: one bounding-volume hierarchy per connected piece of the skin
+/// union. Pieces that overlap without being welded (an arm pushed into a torso,
+/// trousers over the hips) would flip a single crossing parity where they overlap; a
+/// point is inside the body when it is inside any piece.
+pub(crate) struct Solid {
+    pieces: Vec<Bvh>,
+}
+
+impl Solid {
+    /// The pieces of `m` (its connected triangle islands), each with its BVH.
+    pub(crate) fn new(m: &crate::Mesh) -> Solid {
+        let (isl, n) = crate::geom::weld::islands(m.positions.len(), &m.triangles);
+        let mut tris: Vec<Vec<[u32; 3]>> = vec![Vec::new(); n];
+        for t in &m.triangles {
+            tris[isl[t[0] as usize] as usize].push(*t);
+        }
+        Solid {
+            pieces: tris
+                .into_iter()
+                .filter(|t| !t.is_empty())
+                .map(|t| Bvh::build(&m.positions, &t))
+                .collect(),
+        }
+    }
+
+    /// Whether `p` lies inside any piece (see [`inside`]).
+    pub(crate) fn contains(&self, p: Vec3) -> bool {
+        self.pieces.iter().any(|b| b.contains(p))
+    }
+}
+
+/// Whether `p` lies inside the body: inside any of its pieces, each judged by the
+/// majority of three skew-ray crossing parities over a bounding-volume hierarchy of
+/// its triangles (a ray that slips through a small hole or grazes an edge is
+/// outvoted).
+pub(crate) fn inside(solid: &Solid, p: Vec3) -> bool {
+    solid.contains(p)
 }
 
 /// Runs the placement checks of the table above on skeleton `s` against the body of
@@ -96,7 +128,11 @@ pub fn placement_checks(c: &Character, s: &Skeleton) -> Vec<Check> {
 }
 
 /// [`placement_checks`] with the body's BVH when the caller has built it already.
-pub(crate) fn placement_checks_with(c: &Character, s: &Skeleton, bvh: Option<&Bvh>) -> Vec<Check> {
+pub(crate) fn placement_checks_with(
+    c: &Character,
+    s: &Skeleton,
+    bvh: Option<&Solid>,
+) -> Vec<Check> {
     let mut out = Vec::new();
     let body_owned = body_mesh(c, &LandmarkOptions::default()).ok().map(|b| b.0);
     let body = body_owned.as_ref();
@@ -108,7 +144,7 @@ pub(crate) fn placement_checks_with(c: &Character, s: &Skeleton, bvh: Option<&Bv
     let bvh = match (bvh, body.filter(|m| !m.triangles.is_empty())) {
         (Some(b), Some(_)) => Some(b),
         (None, Some(m)) => {
-            built = Bvh::build(&m.positions, &m.triangles);
+            built = Solid::new(m);
             Some(&built)
         }
         _ => None,

@@ -14,7 +14,9 @@
 //! 2. **Skin.** The seam graph's components are grown from each tall component: a
 //!    component joins when most of its open border lies on the grown surface (within
 //!    [`TOUCH`] H), and a closed piece joins when it enters the surface and reaches
-//!    far out of it (an arm pushed into a torso). The largest result is the skin.
+//!    far out of it (an arm pushed into a torso). A piece that caps the top (a hat or
+//!    helmet, closed or open below, judged by rays) does not join, and leaves when it
+//!    joined beside the head it sits on. The largest result is the skin.
 //!    Parts named hair, eyes or teeth whose geometry agrees are kept out of it.
 //! 3. **Other parts.** Eyes and teeth (name and size, or small closed islands): rigid.
 //!    Hair (name, on the upper body). Garments: shells lying over the skin (most
@@ -858,6 +860,60 @@ fn grow_skin(
             .fold(f32::INFINITY, f32::min)
     };
     let inside = |q: Vec3, set: &[usize]| set.iter().any(|&s| cs[s].bvh.contains(q));
+    let caps = |k: usize, set: &[usize]| -> bool {
+        // A hat or helmet caps the set: the top of the set lies inside it, and so does
+        // a good part (8%) of the piece that holds that top (a head in a hat; a torso
+        // whose collar reaches into the neck of a head is not capped).
+        let top = set
+            .iter()
+            .copied()
+            .max_by(|&a, &b| cs[a].top.total_cmp(&cs[b].top))
+            .expect("the set is not empty");
+        // "Inside" a hat open at the bottom (a straw hat, a cap) is judged by rays: k
+        // lies above the point and around it (three of the four horizontal rays meet
+        // it), each within 30% H; a closed piece is asked directly.
+        let reach = 0.3 * ext_y;
+        let hits = |q: Vec3, d: Vec3| cs[k].bvh.segment_blocked(q, q + d * reach, 0.0, 1.0);
+        let under = |q: Vec3| {
+            cs[k].bvh.contains(q)
+                || (hits(q, Vec3::Y)
+                    && [Vec3::X, -Vec3::X, Vec3::Z, -Vec3::Z]
+                        .iter()
+                        .filter(|&&d| hits(q, d))
+                        .count()
+                        >= 3)
+        };
+        let mut tops: Vec<Vec3> = cs[top].points.clone();
+        tops.sort_by(|a, b| b.y.total_cmp(&a.y));
+        tops.truncate((tops.len() / 100).max(3));
+        // A brimmed hat covers only the crown of the head: it caps the set also when half
+        // of it looks straight down onto the set before onto itself (a head over a collar
+        // looks down into its own chin and neck).
+        let covers = || {
+            let down = cs[k]
+                .points
+                .iter()
+                .filter(|&&q| {
+                    let end = q - Vec3::Y * reach;
+                    // The hat's own thickness (3% H) is not "itself below".
+                    let own = cs[k].bvh.first_hit(q, end, 0.1, 1.0).unwrap_or(1.0);
+                    set.iter().any(|&j| {
+                        cs[j]
+                            .bvh
+                            .first_hit(q, end, 1e-4, 1.0)
+                            .is_some_and(|t| t < own)
+                    })
+                })
+                .count();
+            // ... and that rises less than 8% H above the set's top (a crown; a head
+            // rises far above the collar under it).
+            down * 2 > cs[k].points.len() && cs[k].top - cs[top].top < 0.08 * ext_y
+        };
+        tops.iter().filter(|&&q| under(q)).count() * 2 > tops.len()
+            && (cs[top].points.iter().filter(|&&q| under(q)).count() as f32
+                >= 0.08 * cs[top].points.len() as f32
+                || covers())
+    };
     // Whether component `k` joins the set `set` (indices into cs): it meets the set
     // (its open border on or inside it, part of it inside the set, or the set's border
     // or points inside it), reaches out of it (a quarter of it farther than 5% H: a
@@ -896,25 +952,7 @@ fn grow_skin(
         if !(border_on || k_meets || set_meets) {
             return false;
         }
-        // A hat or helmet: the top of the set lies inside it, and so does a good part
-        // (8%) of the piece that holds that top (a head in a hat; a torso whose collar
-        // reaches into the neck of a head is not capped).
-        let top = set
-            .iter()
-            .copied()
-            .max_by(|&a, &b| cs[a].top.total_cmp(&cs[b].top))
-            .expect("the set is not empty");
-        let mut tops: Vec<Vec3> = cs[top].points.clone();
-        tops.sort_by(|a, b| b.y.total_cmp(&a.y));
-        tops.truncate((tops.len() / 100).max(3));
-        let capped = tops.iter().filter(|&&q| cs[k].bvh.contains(q)).count() * 2 > tops.len()
-            && cs[top]
-                .points
-                .iter()
-                .filter(|&&q| cs[k].bvh.contains(q))
-                .count() as f32
-                >= 0.08 * cs[top].points.len() as f32;
-        !capped
+        !caps(k, set)
     };
     // A shell: 90% of it within SHELL_NEAR of the other components, or, for a piece
     // named as a garment, skin beneath 40% of it (a loose skirt or cape). It
@@ -972,6 +1010,13 @@ fn grow_skin(
             }
             set.extend(add);
         }
+        // A hat that joined in the same round as the head under it (the set's top was
+        // then lower) caps the final set: it leaves.
+        let grown = set.clone();
+        set.retain(|&k| {
+            let rest: Vec<usize> = grown.iter().copied().filter(|&j| j != k).collect();
+            k == seed || !caps(k, &rest)
+        });
         let parts: Vec<usize> = set
             .iter()
             .flat_map(|&k| cs[k].parts.iter().copied())

@@ -4,10 +4,10 @@
 
 #[path = "../../examples/fit_accuracy.rs"]
 #[allow(dead_code)]
-mod acc;
+pub(crate) mod acc;
 #[path = "../../examples/fit_quaternius.rs"]
 #[allow(dead_code)]
-mod quat;
+pub(crate) mod quat;
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -890,12 +890,20 @@ fn quaternius_humanoids_fit_without_blocker_and_odd_ones_are_refused() {
             assert!(d < 5.0, "{f} {g}: {d:.2}% H from the artist's {n}");
         }
     }
-    // The chibi's ears are wider than its arms: a clear refusal, not arms on the ears.
-    let e = fit_err(&quat::as_one_body(
-        &read("platformer_Character_HumanoidRig"),
-        "",
-    ));
-    assert!(e.contains("armpit") && e.contains("ears"), "{e}");
+    // The chibi's ears reach as wide as its arms, above the head: the arms are looked
+    // for below the neck and it fits (more in `fit_real`).
+    let r = fit(
+        &quat::as_one_body(&read("platformer_Character_HumanoidRig"), ""),
+        &FitOptions::default(),
+    )
+    .unwrap();
+    assert!(
+        !r.checks
+            .iter()
+            .any(|k| !k.passed && k.severity == Severity::Blocker),
+        "{:?}",
+        failures(&r)
+    );
     // The fox lies along Z: refused.
     let e = fit_err(&quat::as_one_body(&read("animals_Fox"), ""));
     assert!(e.contains("biped"), "{e}");

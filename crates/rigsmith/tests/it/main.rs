@@ -6,6 +6,7 @@ mod bind;
 mod body;
 mod corpus;
 mod fit;
+mod fit_real;
 mod gltf_io;
 mod gltf_read_compat;
 mod humanoid;
