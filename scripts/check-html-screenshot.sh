@@ -21,7 +21,7 @@ if [ -z "$browser" ]; then
   exit 2
 fi
 abs="$(cd "$(dirname "$html")" && pwd)/$(basename "$html")"
-"$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+"$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars \
   --window-size="${size/x/,}" --screenshot="$out" "file://$abs" >/dev/null 2>&1
 bytes=$(stat -c %s "$out" 2>/dev/null || echo 0)
 if [ "$bytes" -lt 10000 ]; then
