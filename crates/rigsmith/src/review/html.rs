@@ -140,18 +140,6 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
         }
         h.push_str("</dl>\n");
     }
-    if !r.parts.is_empty() {
-        h.push_str("<h2>Parts</h2>\n<table><tr><th>part</th><th>role</th><th>why</th></tr>\n");
-        for p in &r.parts {
-            h.push_str(&format!(
-                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>\n",
-                esc(&p.part),
-                esc(&p.class),
-                esc(&p.reason)
-            ));
-        }
-        h.push_str("</table>\n");
-    }
     let failed: Vec<_> = r.checks.iter().filter(|k| !k.passed).collect();
     if !failed.is_empty() {
         h.push_str("<h2>What to do</h2>\n<ul class=\"worst\">\n");
@@ -200,6 +188,18 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
             ));
         }
         h.push_str("</div>\n");
+    }
+    if !r.parts.is_empty() {
+        h.push_str("<h2>Parts</h2>\n<table><tr><th>part</th><th>role</th><th>why</th></tr>\n");
+        for p in &r.parts {
+            h.push_str(&format!(
+                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>\n",
+                esc(&p.part),
+                esc(&p.class),
+                esc(&p.reason)
+            ));
+        }
+        h.push_str("</table>\n");
     }
     for (sec, stitle) in SECTIONS {
         let mut rows: Vec<_> = r.checks.iter().filter(|k| k.section == sec).collect();
