@@ -93,7 +93,7 @@ pub fn finish(res: anyhow::Result<Outcome>) -> ExitCode {
 /// lists them).
 fn hint(msg: &str) -> &'static str {
     if msg.contains("lying down") {
-        " (a Z-up file: pass --up z)"
+        " (if the file is Z-up, pass --up z; a four-legged animal is not a biped)"
     } else {
         ""
     }
