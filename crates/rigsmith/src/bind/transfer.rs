@@ -246,7 +246,7 @@ pub fn transfer_robust(body: &BodySurface, garment: &Mesh, o: &TransferOptions) 
     stats.distance_limit = d_max;
 
     // Islands over all triangles, and their orientation.
-    let island = islands(n, garment.triangles.iter().map(|t| t.to_vec()));
+    let island = crate::geom::weld::islands(n, &garment.triangles).0;
     let n_islands = island.iter().copied().max().map_or(0, |m| m as usize + 1);
     stats.islands = n_islands;
     let gn = garment.compute_normals();
@@ -289,7 +289,8 @@ pub fn transfer_robust(body: &BodySurface, garment: &Mesh, o: &TransferOptions) 
         let mut lap = super::laplacian::cotangent(&pos, &garment.triangles);
         clamp_negative(&mut lap);
         // Components of the Laplacian's graph (non-degenerate triangles only).
-        let comp = islands(n, lap.edges.iter().map(|&(i, j, _)| vec![i, j]));
+        let edges: Vec<[u32; 3]> = lap.edges.iter().map(|&(i, j, _)| [i, j, j]).collect();
+        let comp = crate::geom::weld::islands(n, &edges).0;
         let nc = comp.iter().copied().max().map_or(0, |m| m as usize + 1);
         let mut has_match = vec![false; nc];
         for v in 0..n {
@@ -442,39 +443,6 @@ fn harmonic(
         }
     }
     Ok(rows)
-}
-
-/// Connected components (numbered from 0 in order of first vertex) of `n` vertices
-/// joined by the given groups of vertex indices.
-fn islands(n: usize, groups: impl Iterator<Item = Vec<u32>>) -> Vec<u32> {
-    let mut parent: Vec<u32> = (0..n as u32).collect();
-    fn find(p: &mut [u32], mut x: u32) -> u32 {
-        while p[x as usize] != x {
-            p[x as usize] = p[p[x as usize] as usize];
-            x = p[x as usize];
-        }
-        x
-    }
-    for g in groups {
-        for w in g.windows(2) {
-            let (a, b) = (find(&mut parent, w[0]), find(&mut parent, w[1]));
-            if a != b {
-                parent[a.max(b) as usize] = a.min(b);
-            }
-        }
-    }
-    let mut label = vec![u32::MAX; n];
-    let mut out = vec![0u32; n];
-    let mut next = 0;
-    for v in 0..n {
-        let r = find(&mut parent, v as u32) as usize;
-        if label[r] == u32::MAX {
-            label[r] = next;
-            next += 1;
-        }
-        out[v] = label[r];
-    }
-    out
 }
 
 #[cfg(test)]

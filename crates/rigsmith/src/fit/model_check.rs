@@ -23,7 +23,7 @@
 //! (positions, normals, morph deltas) and to the skeleton if there is one. Transforms
 //! are already baked by the importers, so there is nothing to apply for them.
 
-use glam::{Mat3, Mat4, Vec3};
+use glam::{Mat4, Vec3};
 use serde::Serialize;
 
 use super::landmarks::{body_mesh, LandmarkOptions};
@@ -295,31 +295,5 @@ pub fn fix_model(c: &mut Character, r: &ModelReport) -> Vec<String> {
 }
 
 fn apply(c: &mut Character, m: Mat4) {
-    if m == Mat4::IDENTITY {
-        return;
-    }
-    let r = Mat3::from_mat4(m);
-    for p in &mut c.parts {
-        for v in &mut p.mesh.positions {
-            *v = m.transform_point3(*v);
-        }
-        if let Some(n) = &mut p.mesh.normals {
-            for v in n.iter_mut() {
-                *v = (r * *v).normalize_or_zero();
-            }
-        }
-        for mt in &mut p.morphs {
-            for d in &mut mt.position_deltas {
-                *d = r * *d;
-            }
-            if let Some(nd) = &mut mt.normal_deltas {
-                for d in nd.iter_mut() {
-                    *d = r * *d;
-                }
-            }
-        }
-    }
-    if let Some(s) = &mut c.skeleton {
-        s.transform(m);
-    }
+    c.transform(m);
 }

@@ -735,29 +735,16 @@ fn scattered(m: &Mesh, gid: &[u32]) -> Option<(usize, f32)> {
     let mut ids: Vec<u32> = gid.to_vec();
     ids.sort_unstable();
     ids.dedup();
-    let local = |g: u32| ids.binary_search(&g).expect("own id");
-    let mut up: Vec<usize> = (0..ids.len()).collect();
-    fn root(up: &mut [usize], mut x: usize) -> usize {
-        while up[x] != x {
-            up[x] = up[up[x]];
-            x = up[x];
-        }
-        x
-    }
-    for t in &m.triangles {
-        let a = root(&mut up, local(gid[t[0] as usize]));
-        for &k in &t[1..] {
-            let b = root(&mut up, local(gid[k as usize]));
-            if a != b {
-                up[b] = a;
-            }
-        }
-    }
-    let mut count: BTreeMap<usize, usize> = BTreeMap::new();
-    for t in &m.triangles {
-        *count
-            .entry(root(&mut up, local(gid[t[0] as usize])))
-            .or_default() += 1;
+    let local = |g: u32| ids.binary_search(&g).expect("own id") as u32;
+    let tris: Vec<[u32; 3]> = m
+        .triangles
+        .iter()
+        .map(|t| t.map(|k| local(gid[k as usize])))
+        .collect();
+    let (island, _) = crate::geom::weld::islands(ids.len(), &tris);
+    let mut count: BTreeMap<u32, usize> = BTreeMap::new();
+    for t in &tris {
+        *count.entry(island[t[0] as usize]).or_default() += 1;
     }
     let largest = count.values().copied().max().unwrap_or(0) as f32 / m.triangles.len() as f32;
     (count.len() >= SCATTERED_MIN && largest < SCATTERED_LARGEST).then_some((count.len(), largest))
