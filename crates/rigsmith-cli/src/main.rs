@@ -1,7 +1,8 @@
 //! `rigsmith`: the command-line tool. Argument parsing, progress and output only; all
 //! logic lives in the library crates.
 //!
-//! Exit codes: 0 ok, 1 a check failed (a blocker), 2 bad input or usage.
+//! Exit codes: 0 ok, 1 a check failed (a blocker), 2 bad input or usage, 3 a file could
+//! not be read or written ([`util::exit_code`]; `docs/troubleshooting.md`).
 //!
 //! One grammar for every command: `-o FILE` is the main output, `--report DIR` the
 //! review (HTML, JSON, sheets), `--json` the result as JSON on stdout, `-q`/`-v` less

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Global output settings.
@@ -23,7 +24,7 @@ pub enum Outcome {
     CheckFailed,
 }
 
-/// An error that is the user's input's fault (exit 2).
+/// An error that is the user's input's or usage's fault (exit 2), said in plain words.
 #[derive(Debug)]
 pub struct BadInput(pub String);
 impl std::fmt::Display for BadInput {
@@ -32,6 +33,45 @@ impl std::fmt::Display for BadInput {
     }
 }
 impl std::error::Error for BadInput {}
+
+/// Exit code 1: the command ran and a blocker check failed.
+pub const EXIT_BLOCKER: u8 = 1;
+/// Exit code 2: bad input or usage (a malformed or missing file, a wrong argument,
+/// an input a stage cannot work on).
+pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit code 3: reading or writing a file failed (permissions, a full disk, a folder
+/// that cannot be created).
+pub const EXIT_IO: u8 = 3;
+
+/// The exit code of an error: the first cause in its chain that says what kind it is.
+/// A library error says it itself ([`rigsmith::error::ErrorKind`]); an operating
+/// system error is an I/O failure, except a file that does not exist, which is a path
+/// the user gave wrong; anything else is bad input.
+pub fn exit_code(e: &anyhow::Error) -> u8 {
+    for cause in e.chain() {
+        if cause.downcast_ref::<BadInput>().is_some() {
+            return EXIT_BAD_INPUT;
+        }
+        if let Some(r) = cause.downcast_ref::<rigsmith::Error>() {
+            return match r.kind() {
+                rigsmith::error::ErrorKind::Input => EXIT_BAD_INPUT,
+                rigsmith::error::ErrorKind::Io => io_code(std::error::Error::source(r)),
+            };
+        }
+        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+            return io_code(Some(io));
+        }
+    }
+    EXIT_BAD_INPUT
+}
+
+/// [`EXIT_IO`], or [`EXIT_BAD_INPUT`] for a file that does not exist.
+fn io_code(e: Option<&(dyn std::error::Error + 'static)>) -> u8 {
+    match e.and_then(|e| e.downcast_ref::<std::io::Error>()) {
+        Some(io) if io.kind() == std::io::ErrorKind::NotFound => EXIT_BAD_INPUT,
+        _ => EXIT_IO,
+    }
+}
 
 impl Ctx {
     /// A spinner for a stage that may take over a second; hidden when quiet or when
@@ -75,24 +115,32 @@ pub fn error_text(e: &anyhow::Error) -> String {
     msg
 }
 
-/// Maps a command's result to the process exit code: library errors about input
-/// (format, invalid data, a stage that cannot do its job) exit 2.
+/// Maps a command's result to the process exit code ([`exit_code`]; a failed check
+/// exits [`EXIT_BLOCKER`]) and prints the error with the flag that answers it.
 pub fn finish(res: anyhow::Result<Outcome>) -> ExitCode {
     match res {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
-        Ok(Outcome::CheckFailed) => ExitCode::from(1),
+        Ok(Outcome::CheckFailed) => ExitCode::from(EXIT_BLOCKER),
         Err(e) => {
             let msg = error_text(&e);
-            eprintln!("error: {msg}{}", hint(&msg));
-            ExitCode::from(2)
+            eprintln!("error: {msg}{}", hint(&e, &msg));
+            ExitCode::from(exit_code(&e))
         }
     }
 }
 
 /// The flag that answers a known error, when there is one (`docs/troubleshooting.md`
-/// lists them).
-fn hint(msg: &str) -> &'static str {
-    if msg.contains("lying down") {
+/// lists them). The library names no flag; the command line adds it here.
+fn hint(e: &anyhow::Error, msg: &str) -> &'static str {
+    let rigged = e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<rigsmith::Error>(),
+            Some(rigsmith::Error::AlreadyRigged { .. })
+        )
+    });
+    if rigged {
+        " (pass --rerig to replace its skeleton and weights)"
+    } else if msg.contains("lying down") {
         " (if the file is Z-up, pass --up z; a four-legged animal is not a biped)"
     } else {
         ""
@@ -264,20 +312,23 @@ impl Outputs {
 fn make_parent(path: &Path) -> anyhow::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("{}: cannot create the folder: {e}", dir.display()))?;
+            .map_err(|e| rigsmith::Error::io(dir, e))
+            .context("cannot create the output folder")?;
     }
     Ok(())
 }
 
 /// Reads a character, with the file named in the error and a folder said to be one.
-pub fn read_character(path: &Path) -> Result<rigsmith::Character, BadInput> {
+/// The library's error is kept whole (its kind decides the exit code).
+pub fn read_character(path: &Path) -> anyhow::Result<rigsmith::Character> {
     if path.is_dir() {
         return Err(BadInput(format!(
             "{}: is a directory (give a file: .glb, .gltf, .vrm or .obj)",
             path.display()
-        )));
+        ))
+        .into());
     }
-    rigsmith::io::read_character(path).map_err(|e| BadInput(e.to_string()))
+    Ok(rigsmith::io::read_character(path)?)
 }
 
 /// Refuses an input that does not exist or is a folder, naming it.
@@ -292,6 +343,32 @@ pub fn check_input(path: &Path) -> Result<(), BadInput> {
         return Err(BadInput(format!("{}: no such file", path.display())));
     }
     Ok(())
+}
+
+/// The skeleton template (naming scheme) of `rig` and `fit`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
+pub enum TemplateArg {
+    /// Unreal-mannequin names (MakeHuman's `game_engine` rig), with fingers.
+    #[default]
+    Game,
+    /// As `game` without fingers.
+    Basic,
+    /// Mixamo names (`mixamorig:` prefix).
+    Mixamo,
+    /// VRM 1.0 humanoid bone names.
+    Vrm,
+}
+
+impl From<TemplateArg> for rigsmith::fit::Template {
+    fn from(t: TemplateArg) -> Self {
+        use rigsmith::fit::Template;
+        match t {
+            TemplateArg::Game => Template::Game,
+            TemplateArg::Basic => Template::Basic,
+            TemplateArg::Mixamo => Template::Mixamo,
+            TemplateArg::Vrm => Template::Vrm,
+        }
+    }
 }
 
 /// Which axis is up in the input file.
@@ -332,10 +409,7 @@ pub struct SpaceArgs {
 
 /// Reads a character and brings it into glTF space (+Y up, metres) as `space` says;
 /// returns it with what was done, in plain words.
-pub fn read_in(
-    path: &Path,
-    space: &SpaceArgs,
-) -> Result<(rigsmith::Character, Vec<String>), BadInput> {
+pub fn read_in(path: &Path, space: &SpaceArgs) -> anyhow::Result<(rigsmith::Character, Vec<String>)> {
     let mut c = read_character(path)?;
     let notes = to_space(&mut c, space);
     Ok((c, notes))

@@ -21,9 +21,9 @@ fn data() -> PathBuf {
     rigsmith::io::mpfb2::data_dir().expect("MakeHuman corpus missing: set RIGSMITH_DATA")
 }
 
-fn prepared(mut c: Character) -> (Character, parts::Sidecar) {
-    let p = parts::prepare(&mut c, None).unwrap();
-    (c, p.sidecar)
+fn prepared(c: Character) -> (Character, parts::Sidecar) {
+    let p = rigsmith::rig(&c, &rigsmith::RigOptions::vrm(), &mut |_, _| {}).unwrap();
+    (p.character, p.sidecar)
 }
 
 fn bench(cr: &mut Criterion) {

@@ -16,7 +16,7 @@ use rigsmith::mannequin::{self, MannequinOptions, Pose};
 use rigsmith::parts::{self, Motion, SpringModel};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut m = mannequin::build(&MannequinOptions {
+    let m = mannequin::build(&MannequinOptions {
         pose: Pose::A,
         skirt: true,
         hair: true,
@@ -24,7 +24,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     let dir =
         std::env::var("RIGSMITH_DATA").map_err(|_| "set RIGSMITH_DATA to the mpfb2 corpus")?;
-    let mut h = Corpus::open(std::path::Path::new(&dir))?.build(&BuildOptions {
+    let h = Corpus::open(std::path::Path::new(&dir))?.build(&BuildOptions {
         parts: vec!["body".into(), "skirt".into(), "tights".into()],
         rig: Some("game_engine".into()),
         ..Default::default()
@@ -41,17 +41,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("| variant | H (m) | walk | run | jump | spin | verdicts |");
         println!("|---|---|---|---|---|---|---|");
         for v in rigsmith::io::mpfb2::VARIANTS {
-            let mut c = corpus.build(&BuildOptions {
+            let c = corpus.build(&BuildOptions {
                 variant: Some(v.name.into()),
                 parts: vec!["body".into(), "skirt".into(), "tights".into()],
                 rig: Some("game_engine".into()),
                 ..Default::default()
             })?;
-            let p = parts::prepare(&mut c, None)?;
+            let p = rigsmith::rig(&c, &rigsmith::RigOptions::vrm(), &mut |_, _| {})?;
+            let c = &p.character;
             let mut cells = Vec::new();
             let mut passed = 0;
             for mo in [Motion::Walk, Motion::Run, Motion::Jump, Motion::Spin] {
-                let r = parts::simulate_model(&c, &p.sidecar, mo, 3.0, model)?;
+                let r = parts::simulate_model(c, &p.sidecar, mo, 3.0, model)?;
                 passed += usize::from(r.passed);
                 cells.push(format!(
                     "{:.1} mm, {}{}",
@@ -70,8 +71,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Ok(());
     }
     println!("| figure | motion | body entry (mm at 1.7 m) | sidecar colliders (mm) | between legs | hair in head | max swing (deg) | stable | verdict |");
-    for (name, c) in [("mannequin", &mut m), ("MakeHuman", &mut h)] {
-        let p = parts::prepare(c, None)?;
+    for (name, c) in [("mannequin", &m), ("MakeHuman", &h)] {
+        let p = rigsmith::rig(c, &rigsmith::RigOptions::vrm(), &mut |_, _| {})?;
+        let c = &p.character;
         for mo in Motion::ALL {
             let r = parts::simulate_model(c, &p.sidecar, mo, 3.0, model)?;
             println!(

@@ -43,9 +43,33 @@ pub enum Error {
         /// What failed and why, in plain words.
         msg: String,
     },
+    /// The character already has a skeleton and the caller did not ask to replace or
+    /// keep it ([`crate::pipeline::Rigged`]).
+    #[error("character is already rigged ({joints} joints); its skeleton and weights are not replaced unless asked")]
+    AlreadyRigged {
+        /// Joints in its skeleton.
+        joints: usize,
+    },
+}
+
+/// The two kinds of failure a caller tells apart (a command line maps them to exit
+/// codes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The input is wrong: malformed, invalid, or something a stage cannot work on.
+    Input,
+    /// Reading or writing a file failed (missing, permissions, a full disk).
+    Io,
 }
 
 impl Error {
+    /// Which kind of failure this is.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Io { .. } => ErrorKind::Io,
+            _ => ErrorKind::Input,
+        }
+    }
     /// A format error in `path` at `at`.
     pub fn format(path: impl Into<PathBuf>, at: impl Into<String>, msg: impl Into<String>) -> Self {
         Error::Format {

@@ -1,4 +1,4 @@
-//! The quick check of a model (seed 003): what a rigger looks at first, without
+//! The quick check of a model: what a rigger looks at first, without
 //! Blender.
 //!
 //! ```no_run

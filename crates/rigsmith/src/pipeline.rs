@@ -11,12 +11,30 @@
 //! 4. **chains** ([`crate::parts::build_chains`]): radial skirt chains and hair chains
 //!    for loose garments and hair parts, whose weights replace the binder's (a skirt is
 //!    never skinned to a leg);
-//! 5. **review** ([`crate::review::check`]): the rubric check in the default pose library.
+//! 5. **sidecar** ([`crate::parts::Sidecar`]): chains, measured colliders, springs, the
+//!    VRM humanoid map;
+//! 6. **review** ([`crate::review::check`]): the rubric check in the default pose library.
 //!
-//! The caller writes the result ([`crate::io::write_character`]) and the reports.
-//! A character that is already rigged is refused unless [`RigOptions::rerig`] is set.
+//! [`RigOutput`] holds everything a user writes: the rigged character
+//! ([`crate::io::write_character`]), its sidecar ([`crate::parts::Sidecar::to_string`]),
+//! the review and the report's rows ([`RigOutput::report_json`], [`RigOutput::changes`]).
+//! The caller only writes them.
+//!
+//! What happens to a character that is already rigged is [`RigOptions::rigged`]: it is
+//! refused by default ([`Error::AlreadyRigged`]), rigged again, or kept as it is (what
+//! the VRM exporter and the spring simulation want: [`RigOptions::vrm`]).
 //! Every stage's wall time is kept in [`RigOutput::timings`].
+//!
+//! ```
+//! use rigsmith::{rig, RigOptions};
+//! let c = rigsmith::mannequin::build(&Default::default());
+//! let o = RigOptions { review: false, ..RigOptions::default() };
+//! let out = rig(&c, &o, &mut |_, _| {}).unwrap();
+//! assert!(out.character.skeleton.is_some());
+//! assert!(!out.sidecar.colliders.is_empty());
+//! ```
 
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -25,9 +43,23 @@ use crate::bind::{self, BindOptions, PartRole, Route};
 use crate::error::{Error, Result};
 use crate::fit::{self, FitOptions, ModelReport, Template};
 use crate::model::Character;
-use crate::parts::{self, Chain};
+use crate::parts::{self, Chain, Sidecar};
 use crate::report::{Check, Counts};
 use crate::review::{self, CheckOptions, CheckReport};
+
+/// What [`rig`] does with a character that already has a skeleton.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rigged {
+    /// Refuse it with [`Error::AlreadyRigged`], so a rig is never replaced by accident.
+    #[default]
+    Refuse,
+    /// Drop its skeleton, weights and VRM data and rig it again.
+    Replace,
+    /// Keep its skeleton and weights: no model fix, fit or binding; chains for its
+    /// unrigged skirt and hair parts, colliders and the sidecar are built (an unrigged
+    /// character is rigged as usual).
+    Keep,
+}
 
 /// Options of [`rig`].
 #[derive(Debug, Clone)]
@@ -38,8 +70,8 @@ pub struct RigOptions {
     pub twist: usize,
     /// Influences per vertex in the result (4 for games; up to 8).
     pub max_influences: usize,
-    /// Re-rig a character that already has a skeleton and weights (they are dropped).
-    pub rerig: bool,
+    /// What to do with a character that already has a skeleton.
+    pub rigged: Rigged,
     /// Apply the model check's fixes (floor, centring) before fitting.
     pub fix: bool,
     /// Keep the input's origin: the model check's fixes may turn the model to face +Z
@@ -54,6 +86,13 @@ pub struct RigOptions {
     /// Which parts are skin pieces, garments or rigid (overrides of
     /// [`crate::model::Body::of`]; by default every role comes from geometry).
     pub parts: crate::model::BodyOptions,
+    /// A sidecar an artist authored (read from beside the input): its colliders and
+    /// spring parameters win over the measured ones. With [`Rigged::Keep`] on a rigged
+    /// character whose bones it all names and which lists chains, it is used as it is.
+    pub authored: Option<Sidecar>,
+    /// Shrink measured colliders that the springs' rest pose enters
+    /// ([`crate::parts::clear_rest_pose`]), as a VRM runtime needs.
+    pub clear_rest_pose: bool,
 }
 
 impl Default for RigOptions {
@@ -62,13 +101,33 @@ impl Default for RigOptions {
             template: Template::Game,
             twist: 0,
             max_influences: 4,
-            rerig: false,
+            rigged: Rigged::Refuse,
             fix: true,
             keep_origin: false,
             chains: true,
             review: true,
             self_intersections: true,
             parts: crate::model::BodyOptions::default(),
+            authored: None,
+            clear_rest_pose: false,
+        }
+    }
+}
+
+impl RigOptions {
+    /// What the VRM exporter and the spring simulation run: a rigged character is kept
+    /// as it is; an unrigged one is fitted with the VRM template as it lies (no model
+    /// fix) and bound; chains, colliders cleared of the springs' rest pose and the
+    /// sidecar are built; no review.
+    pub fn vrm() -> Self {
+        RigOptions {
+            template: Template::Vrm,
+            rigged: Rigged::Keep,
+            fix: false,
+            review: false,
+            self_intersections: false,
+            clear_rest_pose: true,
+            ..RigOptions::default()
         }
     }
 }
@@ -76,29 +135,39 @@ impl Default for RigOptions {
 /// The wall time of one stage.
 #[derive(Debug, Clone, Serialize)]
 pub struct StageTiming {
-    /// Stage name (`model`, `fit`, `weights`, `chains`, `review`).
+    /// Stage name (`model`, `fit`, `weights`, `chains`, `sidecar`, `review`).
     pub stage: String,
     /// Seconds.
     pub seconds: f64,
 }
 
-/// What [`rig`] returns.
+/// What [`rig`] returns: everything a user writes.
 #[derive(Debug, Clone, Serialize)]
 pub struct RigOutput {
     /// The rigged character: parts in input order and vertex order, the fitted
     /// skeleton (plus chain bones), weights on every part.
     #[serde(skip)]
     pub character: Character,
+    /// The sidecar written beside the rigged file (chains, colliders, springs).
+    #[serde(skip)]
+    pub sidecar: Sidecar,
+    /// Whether the character was fitted and bound here (`false` when its own rig was
+    /// kept, see [`Rigged::Keep`]).
+    pub rigged_here: bool,
     /// The model check before fixes.
     pub model: ModelReport,
     /// The fixes applied, in plain words.
     pub fixes: Vec<String>,
-    /// Placement checks of the fitted skeleton (rubric A).
+    /// Placement checks of the fitted skeleton (rubric A); empty for a kept rig.
     pub placement: Vec<Check>,
-    /// VRM 1.0 humanoid map (VRM bone -> skeleton bone).
-    pub humanoid: std::collections::BTreeMap<String, String>,
-    /// The weight route taken.
-    pub route: Route,
+    /// VRM 1.0 humanoid map (VRM bone -> skeleton bone): the fitted template's, the
+    /// character's own VRM map, or [`crate::parts::map_humanoid`]'s.
+    pub humanoid: BTreeMap<String, String>,
+    /// Why the humanoid map lacks required bones, when it does (a skeleton that is not
+    /// a humanoid); `None` when complete. A VRM export refuses such a map.
+    pub humanoid_problem: Option<String>,
+    /// The weight route taken (`None` for a kept rig).
+    pub route: Option<Route>,
     /// Why that route.
     pub route_reasons: Vec<String>,
     /// What each part was treated as, by part name.
@@ -106,10 +175,12 @@ pub struct RigOutput {
     /// Each part's role in the character (skin, garment, hair, rigid, accessory) and
     /// why, in part order.
     pub parts: Vec<crate::review::PartLine>,
-    /// Chains built for skirts and hair.
+    /// Chains built here for skirts and hair.
     pub chains: Vec<Chain>,
     /// The review, when run.
     pub review: Option<CheckReport>,
+    /// One line per decision of the chains and sidecar stages.
+    pub notes: Vec<String>,
     /// Stage timings.
     pub timings: Vec<StageTiming>,
 }
@@ -122,62 +193,133 @@ impl RigOutput {
             None => Counts::of(&self.placement),
         }
     }
+
+    /// The route in words (`bone_heat: reasons...`), or that the rig was kept.
+    pub fn route_text(&self) -> String {
+        let Some(r) = self.route else {
+            return "kept the input's weights".to_string();
+        };
+        format!(
+            "{r:?}{}",
+            if self.route_reasons.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", self.route_reasons.join("; "))
+            }
+        )
+    }
+
+    /// The report's extra JSON: the model check, fixes, placement, route, part roles
+    /// and timings (the review itself is [`RigOutput::review`]).
+    pub fn report_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "model": &self.model,
+            "fixes": &self.fixes,
+            "placement": &self.placement,
+            "route_reasons": &self.route_reasons,
+            "part_roles": &self.part_roles,
+            "parts": &self.parts,
+            "timings": &self.timings,
+        })
+    }
+
+    /// What rigsmith changed or decided on the way, as `(label, text)` rows for the
+    /// report page.
+    pub fn changes(&self) -> Vec<(String, String)> {
+        let mut rows = Vec::new();
+        rows.push((
+            "fixes".to_string(),
+            if self.fixes.is_empty() {
+                "none needed".to_string()
+            } else {
+                self.fixes.join("; ")
+            },
+        ));
+        rows.push(("parts".to_string(), self.part_roles_text()));
+        let nb = self.character.skeleton.as_ref().map_or(0, |s| s.len());
+        let classes = self
+            .chains
+            .iter()
+            .map(|c| c.class.as_str())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>()
+            .join(", ");
+        rows.push((
+            "skeleton".to_string(),
+            format!(
+                "{nb} bones, {} chains{}",
+                self.chains.len(),
+                if self.chains.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({classes})")
+                }
+            ),
+        ));
+        rows.push(("weights".to_string(), self.route_text()));
+        rows
+    }
+
+    /// Each part with its role, `name (role), ...`.
+    pub fn part_roles_text(&self) -> String {
+        self.part_roles
+            .iter()
+            .map(|(n, r)| format!("{n} ({r})"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// A stage notification for progress display: `(stage, None)` when it starts,
 /// `(stage, Some(seconds))` when it ends.
 pub type Progress<'a> = &'a mut dyn FnMut(&str, Option<f64>);
 
+/// Stage timing and progress notification.
+struct Stages<'p, 'a> {
+    timings: Vec<StageTiming>,
+    progress: &'p mut dyn FnMut(&str, Option<f64>),
+    current: Option<(&'a str, Instant)>,
+}
+
+impl<'a> Stages<'_, 'a> {
+    fn start(&mut self, name: &'a str) {
+        (self.progress)(name, None);
+        self.current = Some((name, Instant::now()));
+    }
+    fn done(&mut self) {
+        if let Some((name, t0)) = self.current.take() {
+            let secs = t0.elapsed().as_secs_f64();
+            (self.progress)(name, Some(secs));
+            self.timings.push(StageTiming {
+                stage: name.to_string(),
+                seconds: secs,
+            });
+        }
+    }
+}
+
+/// What the fit and weights stages produced (nothing for a kept rig).
+struct Bound {
+    placement: Vec<Check>,
+    humanoid: BTreeMap<String, String>,
+    route: Option<Route>,
+    reasons: Vec<String>,
+    roles: Vec<Option<PartRole>>,
+}
+
 /// Rigs `input` (see the module docs).
 pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<RigOutput> {
-    if input.parts.is_empty() || input.parts.iter().all(|p| p.mesh.triangles.is_empty()) {
-        return Err(Error::invalid(
-            "character",
-            "has no mesh with triangles to rig",
-        ));
-    }
-    let mut c = input.clone();
-    c.body_options = o.parts.clone();
-    if c.skeleton.is_some() {
-        if !o.rerig {
-            let n = c.skeleton.as_ref().map_or(0, |s| s.len());
-            return Err(Error::invalid(
-                "character",
-                format!("is already rigged ({n} joints); pass --rerig to replace its skeleton and weights"),
-            ));
-        }
-        c.skeleton = None;
-        for p in &mut c.parts {
-            p.weights = None;
-        }
-        c.vrm = None;
-    }
-    c.validate()?;
-    if !(1..=8).contains(&o.max_influences) {
-        return Err(Error::invalid(
-            "rig options",
-            format!("max influences {} is not in 1..=8", o.max_influences),
-        ));
-    }
-    let mut timings = Vec::new();
-    let stage = |name: &str, progress: &mut dyn FnMut(&str, Option<f64>)| {
-        progress(name, None);
-        (name.to_string(), Instant::now())
-    };
-    let done = |s: (String, Instant),
-                timings: &mut Vec<StageTiming>,
-                progress: &mut dyn FnMut(&str, Option<f64>)| {
-        let secs = s.1.elapsed().as_secs_f64();
-        progress(&s.0, Some(secs));
-        timings.push(StageTiming {
-            stage: s.0,
-            seconds: secs,
-        });
+    let (mut c, keep) = start(input, o)?;
+    let mut st = Stages {
+        timings: Vec::new(),
+        progress,
+        current: None,
     };
 
-    let s = stage("model", progress);
+    st.start("model");
     let model = fit::model_check(&c);
-    let fixes = if o.fix {
+    let fixes = if o.fix && !keep {
         let before = c.clone();
         let mut fixes = fit::fix_model(&mut c, &model);
         if o.keep_origin {
@@ -187,52 +329,31 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
     } else {
         Vec::new()
     };
-    done(s, &mut timings, progress);
+    st.done();
 
-    let s = stage("fit", progress);
-    let fitted = fit::fit(
-        &c,
-        &FitOptions {
-            template: o.template,
-            twist: o.twist,
-            overrides: Vec::new(),
-            parts: o.parts.clone(),
-        },
-    )?;
-    done(s, &mut timings, progress);
-
-    let s = stage("weights", progress);
-    let bo = BindOptions {
-        max_influences: o.max_influences,
-        body: o.parts.body.clone(),
-        garment: o.parts.garment.clone(),
-        rigid: o.parts.rigid.clone(),
-        ..BindOptions::default()
-    };
-    let bound = bind::bind(&c, &fitted.skeleton, &bo)?;
-    c.skeleton = Some(fitted.skeleton.clone());
-    for (p, w) in c.parts.iter_mut().zip(bound.weights.iter()) {
-        p.weights = w.clone();
-    }
-    done(s, &mut timings, progress);
-
-    let mut chains = Vec::new();
-    if o.chains {
-        let s = stage("chains", progress);
-        chains = parts::build_chains(&mut c, &parts::BuildOptions::default())?;
-        if !chains.is_empty() {
-            for p in &mut c.parts {
-                if let Some(w) = &mut p.weights {
-                    w.limit(o.max_influences);
-                }
-            }
+    let bound = if keep {
+        Bound {
+            placement: Vec::new(),
+            humanoid: c
+                .vrm
+                .as_ref()
+                .map(|v| v.humanoid.clone())
+                .unwrap_or_default(),
+            route: None,
+            reasons: Vec::new(),
+            roles: vec![None; c.parts.len()],
         }
-        done(s, &mut timings, progress);
-    }
+    } else {
+        fit_and_bind(&mut c, o, &mut st)?
+    };
+
+    let mut notes = Vec::new();
+    let (chains, sidecar, humanoid, humanoid_problem) =
+        chains_and_sidecar(&mut c, o, keep, bound.humanoid, &mut notes, &mut st)?;
     c.validate()?;
 
     let review = if o.review {
-        let s = stage("review", progress);
+        st.start("review");
         let r = review::check(
             &c,
             &CheckOptions {
@@ -241,22 +362,194 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
                 ..CheckOptions::default()
             },
         )?;
-        done(s, &mut timings, progress);
+        st.done();
         Some(r)
     } else {
         None
     };
 
-    let part_roles = c
-        .parts
+    let part_roles = part_roles(&c, &bound.roles, &chains);
+    let parts = match &review {
+        Some(r) => r.parts.clone(),
+        None => crate::review::rubric::part_lines(&c),
+    };
+    Ok(RigOutput {
+        parts,
+        character: c,
+        sidecar,
+        rigged_here: !keep,
+        model,
+        fixes,
+        placement: bound.placement,
+        humanoid,
+        humanoid_problem,
+        route: bound.route,
+        route_reasons: bound.reasons,
+        part_roles,
+        chains,
+        review,
+        notes,
+        timings: st.timings,
+    })
+}
+
+/// The checks before any stage runs, and the character to work on; `true` when its
+/// own rig is kept ([`Rigged::Keep`]).
+fn start(input: &Character, o: &RigOptions) -> Result<(Character, bool)> {
+    if input.parts.is_empty() || input.parts.iter().all(|p| p.mesh.triangles.is_empty()) {
+        return Err(Error::invalid(
+            "character",
+            "has no mesh with triangles to rig",
+        ));
+    }
+    let mut c = input.clone();
+    c.body_options = o.parts.clone();
+    let mut keep = false;
+    if let Some(s) = &c.skeleton {
+        match o.rigged {
+            Rigged::Refuse => return Err(Error::AlreadyRigged { joints: s.len() }),
+            Rigged::Keep => keep = true,
+            Rigged::Replace => {
+                c.skeleton = None;
+                for p in &mut c.parts {
+                    p.weights = None;
+                }
+                c.vrm = None;
+            }
+        }
+    }
+    if !keep {
+        c.validate()?;
+    }
+    if !(1..=8).contains(&o.max_influences) {
+        return Err(Error::invalid(
+            "rig options",
+            format!("max influences {} is not in 1..=8", o.max_influences),
+        ));
+    }
+    Ok((c, keep))
+}
+
+/// The fit and weights stages: the template's skeleton fitted to `c` and every part
+/// weighted to it.
+fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> Result<Bound> {
+    st.start("fit");
+    let fitted = fit::fit(
+        c,
+        &FitOptions {
+            template: o.template,
+            twist: o.twist,
+            overrides: Vec::new(),
+            parts: o.parts.clone(),
+        },
+    )?;
+    st.done();
+
+    st.start("weights");
+    let bo = BindOptions {
+        max_influences: o.max_influences,
+        body: o.parts.body.clone(),
+        garment: o.parts.garment.clone(),
+        rigid: o.parts.rigid.clone(),
+        ..BindOptions::default()
+    };
+    let bound = bind::bind(c, &fitted.skeleton, &bo)?;
+    c.skeleton = Some(fitted.skeleton.clone());
+    for (p, w) in c.parts.iter_mut().zip(bound.weights.iter()) {
+        p.weights = w.clone();
+    }
+    st.done();
+    Ok(Bound {
+        placement: fitted.checks,
+        humanoid: fitted.humanoid,
+        route: Some(bound.route),
+        reasons: bound.reasons,
+        roles: bound.part_roles.into_iter().map(Some).collect(),
+    })
+}
+
+/// The chains and sidecar stages: chains for unrigged skirt and hair parts, measured
+/// colliders, the sidecar (an authored one's colliders and springs win), and the
+/// humanoid map completed from the skeleton when the fit gave none. Returns the chains
+/// built, the sidecar, the humanoid map and why it is incomplete.
+fn chains_and_sidecar(
+    c: &mut Character,
+    o: &RigOptions,
+    keep: bool,
+    mut humanoid: BTreeMap<String, String>,
+    notes: &mut Vec<String>,
+    st: &mut Stages<'_, '_>,
+) -> Result<(Vec<Chain>, Sidecar, BTreeMap<String, String>, Option<String>)> {
+    let Some(skel) = c.skeleton.as_ref() else {
+        return Err(Error::stage("rig", "the character has no skeleton"));
+    };
+    let mut problem = None;
+    if humanoid.is_empty() {
+        // Names first, else the skeleton's structure.
+        let m = parts::map_humanoid(skel);
+        notes.extend(m.notes);
+        humanoid = m.bones;
+        problem = m.problem;
+    }
+    if let Some(a) = o.authored.as_ref().filter(|_| keep) {
+        if a.check_bones(skel).is_ok() && !a.chains.is_empty() {
+            notes.push("used the authored sidecar as it is".into());
+            return Ok((Vec::new(), a.clone(), humanoid, problem));
+        }
+    }
+    let mut chains = Vec::new();
+    if o.chains {
+        st.start("chains");
+        let before = skel.len();
+        chains = parts::build_chains(c, &parts::BuildOptions::default())?;
+        let added = c.skeleton.as_ref().map_or(0, |s| s.len()) - before;
+        notes.push(format!(
+            "{} chains ({added} bones added for unrigged skirt/hair parts)",
+            chains.len()
+        ));
+        // The chains' weights are limited as the binder's were; a kept rig's weights
+        // are left as they came.
+        if !chains.is_empty() && !keep {
+            for p in &mut c.parts {
+                if let Some(w) = &mut p.weights {
+                    w.limit(o.max_influences);
+                }
+            }
+        }
+        st.done();
+    }
+    st.start("sidecar");
+    let colliders = parts::measure_colliders(c);
+    let mut sidecar = Sidecar::build(c, &chains, &colliders);
+    if let (true, Some(skel)) = (o.clear_rest_pose, &c.skeleton) {
+        for n in parts::clear_rest_pose(&mut sidecar, skel) {
+            notes.push(format!("collider clears the springs' rest pose: {n}"));
+        }
+    }
+    if let Some(a) = &o.authored {
+        sidecar.merge_colliders(&a.colliders);
+        for (k, p) in &a.springs {
+            sidecar.springs.insert(k.clone(), p.clone());
+        }
+        notes.push("kept authored colliders and spring parameters".into());
+    }
+    st.done();
+    Ok((chains, sidecar, humanoid, problem))
+}
+
+/// What each part was treated as, by part name: the binder's role (`kept` for a kept
+/// rig), with `, chains` when chain bones weight it.
+fn part_roles(c: &Character, roles: &[Option<PartRole>], chains: &[Chain]) -> Vec<(String, String)> {
+    c.parts
         .iter()
-        .zip(bound.part_roles.iter())
+        .zip(roles.iter())
         .map(|(p, r)| {
             let role = match r {
-                PartRole::Body => "body".to_string(),
-                PartRole::Garment => "garment".to_string(),
-                PartRole::Rigid(Some(b)) => format!("rigid ({b})"),
-                PartRole::Rigid(None) => "rigid (nearest bone)".to_string(),
+                Some(PartRole::Body) => "body".to_string(),
+                Some(PartRole::Garment) => "garment".to_string(),
+                Some(PartRole::Rigid(Some(b))) => format!("rigid ({b})"),
+                Some(PartRole::Rigid(None)) => "rigid (nearest bone)".to_string(),
+                None => "kept".to_string(),
             };
             let in_chain = chains.iter().any(|ch| {
                 ch.bones.iter().any(|b| {
@@ -281,26 +574,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
                 },
             )
         })
-        .collect();
-
-    let parts = match &review {
-        Some(r) => r.parts.clone(),
-        None => crate::review::rubric::part_lines(&c),
-    };
-    Ok(RigOutput {
-        parts,
-        character: c,
-        model,
-        fixes,
-        placement: fitted.checks,
-        humanoid: fitted.humanoid,
-        route: bound.route,
-        route_reasons: bound.reasons,
-        part_roles,
-        chains,
-        review,
-        timings,
-    })
+        .collect()
 }
 
 /// Takes back the translation [`fit::fix_model`] applied (keeping a turn to face +Z,

@@ -126,7 +126,7 @@ impl Counts {
 }
 
 /// What to do when the check `id` fails, with the flag or command that applies it: the
-/// one table of remedies (the rubric's fixes, seed 000, and the chain rules, seed 003).
+/// one table of remedies (the rubric's fixes and the chain rules).
 /// `docs/check.md` lists the same text. Ids are matched by prefix and suffix, the most
 /// specific rule first; every id gets a line.
 pub fn remedy_for(id: &str) -> &'static str {

@@ -36,8 +36,8 @@ pub struct Args {
     /// The unrigged character: .glb, .gltf, .vrm or .obj.
     pub input: PathBuf,
     /// Naming scheme of the skeleton: game, basic, mixamo or vrm.
-    #[arg(long, default_value = "game")]
-    pub template: String,
+    #[arg(long, value_enum, ignore_case = true, default_value = "game")]
+    pub template: crate::util::TemplateArg,
     /// Twist bones per limb segment (upper arm, forearm, thigh, calf).
     #[arg(long, default_value_t = 0)]
     pub twist: usize,
@@ -89,7 +89,7 @@ fn parse_override(s: &str) -> Result<(String, Vec3), BadInput> {
 
 /// Runs the command.
 pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
-    let template = Template::parse(&a.template).map_err(|e| BadInput(e.to_string()))?;
+    let template = Template::from(a.template);
     let overrides = a
         .overrides
         .iter()

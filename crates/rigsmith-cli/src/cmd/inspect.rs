@@ -1,4 +1,4 @@
-//! `rigsmith inspect FILE [--json]`: the quick check of a model (seed 003): parts,
+//! `rigsmith inspect FILE [--json]`: the quick check of a model: parts,
 //! skeleton, twist bones, cosmetic chains, weights, and the measured spring chains
 //! (`rigsmith::parts::chains_from_skeleton`: class, root parent, bones, tips, hull
 //! sizes, neighbours). Human text by default; `--json` prints the same as one JSON

@@ -15,8 +15,8 @@ use rigsmith::fit::Template;
 use rigsmith::io::gltf::WriteOptions;
 use rigsmith::mannequin::{self, MannequinOptions};
 use rigsmith::model::Character;
-use rigsmith::parts::{self, Sidecar};
-use rigsmith::pipeline::{self, RigOptions, RigOutput};
+use rigsmith::parts;
+use rigsmith::pipeline::{self, Rigged, RigOptions, RigOutput};
 use serde::Serialize;
 
 use crate::util::{Ctx, Outcome, Outputs, REPORT_FILES};
@@ -35,8 +35,8 @@ pub struct Args {
     #[arg(short = 'o', long)]
     pub output: PathBuf,
     /// Skeleton template: game, basic, mixamo or vrm.
-    #[arg(long, default_value = "game")]
-    pub template: String,
+    #[arg(long, value_enum, ignore_case = true, default_value = "game")]
+    pub template: crate::util::TemplateArg,
     /// Twist bones per limb segment.
     #[arg(long, default_value_t = 0)]
     pub twist: usize,
@@ -83,12 +83,16 @@ const MODEL_EXTS: [&str; 4] = ["glb", "gltf", "vrm", "obj"];
 
 /// Runs the command.
 pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
-    let template = Template::parse(&a.template)?;
+    let template = Template::from(a.template);
     let opts = RigOptions {
         template,
         twist: a.twist,
         max_influences: a.max_influences,
-        rerig: a.rerig,
+        rigged: if a.rerig {
+            Rigged::Replace
+        } else {
+            Rigged::Refuse
+        },
         review: !a.no_review,
         keep_origin: a.keep_origin,
         parts: rigsmith::model::BodyOptions {
@@ -228,21 +232,10 @@ fn write_outputs(
     };
     outputs.character(output, &out.character, &wo)?;
     let mut files = vec![output.to_path_buf()];
-    let colliders = parts::measure_colliders(&out.character);
-    let sidecar = Sidecar::build(&out.character, &out.chains, &colliders);
     let sc_path = parts::sidecar_path(output);
-    outputs.write(&sc_path, sidecar.to_string().as_bytes())?;
+    outputs.write(&sc_path, out.sidecar.to_string().as_bytes())?;
     files.push(sc_path);
     if let (Some(dir), Some(r)) = (report, &out.review) {
-        let extra = serde_json::json!({
-            "model": &out.model,
-            "fixes": &out.fixes,
-            "placement": &out.placement,
-            "route_reasons": &out.route_reasons,
-            "part_roles": &out.part_roles,
-            "parts": &out.parts,
-            "timings": &out.timings,
-        });
         let page = rigsmith::review::Page {
             title: format!(
                 "rigsmith rig: {}",
@@ -251,76 +244,20 @@ fn write_outputs(
                     .unwrap_or(input.as_os_str())
                     .to_string_lossy()
             ),
-            changes: changes(out),
+            changes: out.changes(),
         };
         files.extend(crate::sheets::write_review_dir(
             outputs,
             dir,
             &out.character,
             r,
-            Some(extra),
+            Some(out.report_json()),
             &page,
             rigsmith::review::Skinning::Lbs,
             Vec::new(),
         )?);
     }
     Ok(files)
-}
-
-/// What rigsmith changed or decided on the way, as `(label, text)` rows for the report.
-fn changes(out: &RigOutput) -> Vec<(String, String)> {
-    let mut rows = Vec::new();
-    rows.push((
-        "fixes".to_string(),
-        if out.fixes.is_empty() {
-            "none needed".to_string()
-        } else {
-            out.fixes.join("; ")
-        },
-    ));
-    rows.push((
-        "parts".to_string(),
-        out.part_roles
-            .iter()
-            .map(|(n, r)| format!("{n} ({r})"))
-            .collect::<Vec<_>>()
-            .join(", "),
-    ));
-    let nb = out.character.skeleton.as_ref().map_or(0, |s| s.len());
-    rows.push((
-        "skeleton".to_string(),
-        format!(
-            "{nb} bones, {} chains{}",
-            out.chains.len(),
-            if out.chains.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    " ({})",
-                    out.chains
-                        .iter()
-                        .map(|c| c.class.as_str())
-                        .collect::<std::collections::BTreeSet<_>>()
-                        .into_iter()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            }
-        ),
-    ));
-    rows.push((
-        "weights".to_string(),
-        format!(
-            "{:?}{}",
-            out.route,
-            if out.route_reasons.is_empty() {
-                String::new()
-            } else {
-                format!(": {}", out.route_reasons.join("; "))
-            }
-        ),
-    ));
-    rows
 }
 
 /// The human summary: what was rigged and how, then where every output went and which
@@ -342,27 +279,12 @@ fn print_summary(
     if !space_notes.is_empty() {
         println!("  input     {}", space_notes.join("; "));
     }
-    println!(
-        "  parts     {}",
-        out.part_roles
-            .iter()
-            .map(|(n, r)| format!("{n} ({r})"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    println!("  parts     {}", out.part_roles_text());
     for p in out.parts.iter().filter(|p| p.class != "skin") {
         println!("            {}: {}, {}", p.part, p.class, p.reason);
     }
     println!("  skeleton  {nb} bones, {} chains", out.chains.len());
-    println!(
-        "  route     {:?}{}",
-        out.route,
-        if out.route_reasons.is_empty() {
-            String::new()
-        } else {
-            format!(": {}", out.route_reasons.join("; "))
-        }
-    );
+    println!("  route     {}", out.route_text());
     if !out.fixes.is_empty() {
         println!("  fixes     {}", out.fixes.join("; "));
     }
@@ -624,7 +546,7 @@ fn run_batch(dir: &Path, a: &Args, opts: &RigOptions, ctx: &Ctx) -> anyhow::Resu
                             blockers: k.blocker,
                             majors: k.major,
                             minors: k.minor,
-                            route: Some(format!("{:?}", out.route)),
+                            route: out.route.map(|r| format!("{r:?}")),
                             seconds: secs,
                             error: None,
                         }

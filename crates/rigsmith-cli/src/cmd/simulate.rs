@@ -14,17 +14,17 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use glam::{Mat4, Vec3};
+use glam::Vec3;
 use rigsmith::parts::{
-    simulate_driven, simulate_frames, simulate_model, ColliderShape, Motion, Sidecar, SimFrame,
-    SimReport, SpringModel, STEPS_PER_SECOND,
+    simulate_driven, simulate_frames, simulate_model, Motion, Sidecar, SimFrame, SimReport,
+    SpringModel, STEPS_PER_SECOND,
 };
 use rigsmith::Character;
 use rigsmith_render::{
     lines, render, sheet::Sheet, BoneStyle, Camera, DrawPart, Image, RenderOptions, View,
 };
 
-use crate::util::{BadInput, Ctx, Outcome, Outputs};
+use crate::util::{Ctx, Outcome, Outputs};
 
 /// A motion to drive the body with.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -120,15 +120,15 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let clip = match &a.animation {
         None => None,
         Some(sel) => {
-            let anims = rigsmith::io::gltf::animation::read_animations(&a.input)
-                .map_err(|e| BadInput(e.to_string()))?;
+            let anims = rigsmith::io::gltf::animation::read_animations(&a.input)?;
             let i = anims
                 .find(sel)
-                .map_err(|e| BadInput(format!("{}: {e}", a.input.display())))?;
+                .with_context(|| a.input.display().to_string())?;
             Some((anims, i))
         }
     };
-    let (c, p) = super::vrm::load(&a.input, &a.space, ctx)?;
+    let p = super::vrm::load(&a.input, &a.space, ctx)?;
+    let c = &p.character;
     let label = match &clip {
         Some((an, i)) => format!("animation {:?}", an.clips[*i].name),
         None => motion.name().to_string(),
@@ -147,17 +147,16 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             .map(|s| s.bones.iter().map(|b| b.parent).collect())
             .unwrap_or_default();
         let drive = |t: f32| anims.skinning(*i, t, &parents);
-        simulate_driven(&c, &p.sidecar, model, a.seconds, every, &drive)
+        simulate_driven(c, &p.sidecar, model, a.seconds, every, &drive)
     } else if picture {
-        simulate_frames(&c, &p.sidecar, motion, model, a.seconds, every)
+        simulate_frames(c, &p.sidecar, motion, model, a.seconds, every)
     } else {
-        simulate_model(&c, &p.sidecar, motion, a.seconds, model).map(|r| (r, Vec::new()))
-    }
-    .map_err(|e| BadInput(e.to_string()));
+        simulate_model(c, &p.sidecar, motion, a.seconds, model).map(|r| (r, Vec::new()))
+    };
     pb.finish_and_clear();
     let (rep, frames) = rep?;
     if picture {
-        let png = motion_sheet(&c, &p.sidecar, &rep, &label, &frames).to_png_bytes();
+        let png = motion_sheet(c, &p.sidecar, &rep, &label, &frames).to_png_bytes();
         if let Some(path) = &a.sheet {
             plan.write(path, &png)
                 .with_context(|| format!("writing {}", path.display()))?;
@@ -238,53 +237,6 @@ pub const SHEET_FRAMES: usize = 6;
 /// Width and height of one cell of the sheet, pixels.
 pub const SHEET_CELL: (u32, u32) = (240, 360);
 
-/// The body posed by a frame's skinning matrices (linear blend), one list per part.
-fn posed_parts(c: &Character, skin: &[Mat4]) -> Vec<Vec<Vec3>> {
-    c.parts
-        .iter()
-        .map(|p| match &p.weights {
-            Some(w) => rigsmith::pose::skin_lbs(&p.mesh.positions, w, skin),
-            None => p.mesh.positions.clone(),
-        })
-        .collect()
-}
-
-/// A collider in world space at a frame: `(a, b, radius)` (a sphere has `a == b`);
-/// planes are not drawn.
-fn collider_world(c: &Character, sc: &Sidecar, skin: &[Mat4]) -> Vec<(Vec3, Vec3, f32, bool)> {
-    let Some(skel) = &c.skeleton else {
-        return Vec::new();
-    };
-    sc.colliders
-        .iter()
-        .filter_map(|col| {
-            let i = skel.find(&col.bone)?;
-            let m = skin[i] * skel.bones[i].rest_matrix();
-            let p = |a: [f32; 3]| m.transform_point3(Vec3::from_array(a));
-            match col.shape {
-                ColliderShape::Sphere { offset, radius } => {
-                    Some((p(offset), p(offset), radius, col.group == "legs"))
-                }
-                ColliderShape::Capsule {
-                    offset,
-                    tail,
-                    radius,
-                } => Some((p(offset), p(tail), radius, col.group == "legs")),
-                ColliderShape::Plane { .. } => None,
-            }
-        })
-        .collect()
-}
-
-fn closest(q: Vec3, a: Vec3, b: Vec3) -> Vec3 {
-    let ab = b - a;
-    let l2 = ab.length_squared();
-    if l2 <= 0.0 {
-        return a;
-    }
-    a + ab * ((q - a).dot(ab) / l2).clamp(0.0, 1.0)
-}
-
 /// The picture of a motion: [`SHEET_FRAMES`] frames spread over the run, from the front
 /// (top row) and the right (bottom row). The body is drawn see-through, spring chains
 /// as yellow polylines with their joints, colliders as blue (legs) or grey outlines,
@@ -329,7 +281,7 @@ pub fn motion_sheet(
             .collect()
     };
     for (col, f) in pick.iter().enumerate() {
-        let posed = posed_parts(c, &f.skin);
+        let posed = f.posed_parts(c);
         let parts: Vec<DrawPart> = c
             .parts
             .iter()
@@ -349,25 +301,21 @@ pub fn motion_sheet(
         let mid = 0.5 * (lo + hi);
         let half = Vec3::new(0.35 * h, 0.55 * h, 0.35 * h).max(0.5 * (hi - lo));
         let (lo, hi) = (mid - half, mid + half);
-        let cols = collider_world(c, sc, &f.skin);
-        // The deepest joint inside any collider.
-        let mut worst: Option<(f32, Vec3)> = None;
-        for q in f.tails.iter().flatten() {
-            for &(a, b, r, _) in &cols {
-                let d = r - (*q - closest(*q, a, b)).length();
-                if d > 0.0 && worst.map_or(true, |w| d > w.0) {
-                    worst = Some((d, *q));
-                }
-            }
-        }
+        let cols = f.colliders(c, sc);
+        let worst = f.deepest_joint(&cols);
         for (row, view) in [View::Front, View::Right].into_iter().enumerate() {
             let cam = Camera::frame(view, lo, hi, cw, ch);
             let mut img = render(&parts, None, &cam, &opts);
             let px = 1.0 / cam.pixel_size();
-            for &(a, b, r, leg) in &cols {
-                let (ax, ay, _) = cam.project(a);
-                let (bx, by, _) = cam.project(b);
-                let colour = if leg { [90, 160, 255] } else { [170, 170, 170] };
+            for col in &cols {
+                let r = col.radius;
+                let (ax, ay, _) = cam.project(col.a);
+                let (bx, by, _) = cam.project(col.b);
+                let colour = if col.group == "legs" {
+                    [90, 160, 255]
+                } else {
+                    [170, 170, 170]
+                };
                 lines::line(&mut img, ax, ay, bx, by, 2.0 * r * px, colour, 0.25);
                 lines::ring(&mut img, ax, ay, r * px, 1.0, colour, 0.8);
                 lines::ring(&mut img, bx, by, r * px, 1.0, colour, 0.8);

@@ -14,9 +14,11 @@
 use std::path::{Path, PathBuf};
 
 use rigsmith::io::vrm_write::{vrm_bytes, VrmMeta};
-use rigsmith::parts::{self, sidecar_path, simulate_model, Motion, Prepared, Sidecar, SpringModel};
+use anyhow::Context;
+use rigsmith::parts::{self, sidecar_path, simulate_model, Motion, Sidecar, SpringModel};
+use rigsmith::pipeline::{rig, RigOptions, RigOutput};
 
-use crate::util::{BadInput, Ctx, Outcome, Outputs};
+use crate::util::{Ctx, Outcome, Outputs};
 
 /// Arguments of `rigsmith vrm`.
 #[derive(clap::Args)]
@@ -47,62 +49,44 @@ pub struct Args {
 /// The motions the export is verified in, and seconds of each.
 pub const VERIFY_MOTIONS: [(Motion, f32); 2] = [(Motion::Walk, 3.0), (Motion::Jump, 3.0)];
 
-/// Reads a character and runs the parts stage on it (shared with `simulate`): a
-/// sidecar beside the input whose bones all exist is used as is; otherwise the stage
-/// runs and the sidecar's authored colliders and spring parameters are kept.
+/// Reads a character and rigs it as the VRM exporter needs ([`RigOptions::vrm`], shared
+/// with `simulate`): its own rig is kept, an unrigged one is rigged; a sidecar beside
+/// the input is the authored one (used as it is when it fits the skeleton).
 pub fn load(
     input: &Path,
     space: &crate::util::SpaceArgs,
     ctx: &Ctx,
-) -> anyhow::Result<(rigsmith::Character, Prepared)> {
+) -> anyhow::Result<RigOutput> {
     let pb = ctx.stage(&format!("reading {}", input.display()));
     let c = crate::util::read_in(input, space);
     pb.finish_and_clear();
-    let (mut c, notes) = c?;
+    let (c, notes) = c?;
     for n in &notes {
         ctx.info(n);
     }
     let sp = sidecar_path(input);
     let authored = if sp.exists() {
-        Some(Sidecar::read(&sp).map_err(|e| BadInput(e.to_string()))?)
+        Some(Sidecar::read(&sp)?)
     } else {
         None
     };
-    if let (Some(sc), Some(skel)) = (&authored, &c.skeleton) {
-        if sc.check_bones(skel).is_ok() && !sc.chains.is_empty() {
-            let humanoid = c
-                .vrm
-                .as_ref()
-                .map(|v| v.humanoid.clone())
-                .unwrap_or_default();
-            let mut p = Prepared {
-                sidecar: sc.clone(),
-                humanoid,
-                humanoid_problem: None,
-                rigged_here: false,
-                notes: vec![],
-            };
-            if p.humanoid.is_empty() {
-                // Map the humanoid as the stage does (names, else structure).
-                let m = parts::map_humanoid(skel);
-                p.humanoid = m.bones;
-                p.humanoid_problem = m.problem;
-                p.notes.extend(m.notes);
-            }
-            p.notes.push(format!("using {}", sp.display()));
-            return Ok((c, p));
-        }
-    }
     let pb = ctx.stage("rigging secondary motion");
-    let p = parts::prepare(&mut c, authored.as_ref()).map_err(|e| BadInput(e.to_string()));
+    let out = rig(
+        &c,
+        &RigOptions {
+            authored,
+            ..RigOptions::vrm()
+        },
+        &mut |_, _| {},
+    );
     pb.finish_and_clear();
-    let p = p?;
+    let out = out.with_context(|| format!("{}: cannot rig", input.display()))?;
     if ctx.verbose > 0 {
-        for n in &p.notes {
+        for n in &out.notes {
             ctx.info(n);
         }
     }
-    Ok((c, p))
+    Ok(out)
 }
 
 /// Runs the command.
@@ -110,7 +94,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let sp = sidecar_path(&a.output);
     let mut plan = Outputs::new(&[&a.input, &sidecar_path(&a.input)]);
     plan.file(&a.output).file(&sp).verify()?;
-    let (c, p) = load(&a.input, &a.space, ctx)?;
+    let p = load(&a.input, &a.space, ctx)?;
+    let c = &p.character;
     let meta = VrmMeta {
         name: a.name.unwrap_or_else(|| {
             a.input
@@ -125,10 +110,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         &p.humanoid,
         p.humanoid_problem.as_deref(),
         &a.input.display().to_string(),
-    )
-    .map_err(|e| BadInput(e.to_string()))?;
-    let bytes =
-        vrm_bytes(&c, &p.humanoid, &p.sidecar, &meta).map_err(|e| BadInput(e.to_string()))?;
+    )?;
+    let bytes = vrm_bytes(c, &p.humanoid, &p.sidecar, &meta)?;
     plan.write(&a.output, &bytes)?;
     plan.write(&sp, p.sidecar.to_string().as_bytes())?;
     let springs = p.sidecar.chains.iter().filter(|c| c.springs()).count();
@@ -146,8 +129,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let mut failures = Vec::new();
     let mut first = None;
     for (motion, seconds) in VERIFY_MOTIONS {
-        let rep = simulate_model(&c, &p.sidecar, motion, seconds, SpringModel::Vrm)
-            .map_err(|e| BadInput(e.to_string()))?;
+        let rep = simulate_model(c, &p.sidecar, motion, seconds, SpringModel::Vrm)?;
         if !rep.passed {
             first.get_or_insert(motion.name());
             failures.push(format!("{}: {}", motion.name(), why(&rep)));

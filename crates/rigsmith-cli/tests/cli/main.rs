@@ -4,6 +4,7 @@ mod common;
 
 mod check;
 mod corpus;
+mod exit_codes;
 mod fit;
 mod grammar;
 mod inspect;

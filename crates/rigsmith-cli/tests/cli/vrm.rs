@@ -45,13 +45,14 @@ pub(crate) fn node_env(
 
 #[test]
 fn twist_roll_constraints_and_extended_colliders_load_in_three_vrm() {
-    let mut c = mannequin::build(&MannequinOptions {
+    let c = mannequin::build(&MannequinOptions {
         pose: Pose::A,
         skirt: true,
         hair: true,
         ..Default::default()
     });
-    let mut p = parts::prepare(&mut c, None).unwrap();
+    let mut p = rigsmith::rig(&c, &rigsmith::RigOptions::vrm(), &mut |_, _| {}).unwrap();
+    let mut c = std::mem::take(&mut p.character);
     let skel = c.skeleton.as_mut().unwrap();
     // A twist bone half way down the left upper arm: rolled by half the forearm's roll.
     let ua = skel.find(&p.humanoid["leftUpperArm"]).unwrap();

@@ -20,47 +20,7 @@ use crate::model::{Mesh, Weights};
 
 pub use crate::model::body::RIGID_NAMES;
 
-/// Largest island diagonal, in units of body height, for shape detection.
-pub const SMALL_ISLAND: f32 = 0.1;
-
-pub use crate::model::rigid_by_name;
-
-/// Whether every island of `mesh` is closed and smaller than `SMALL_ISLAND * h`
-/// (`h`: body height, same unit as the mesh).
-pub fn rigid_by_shape(mesh: &Mesh, h: f32) -> bool {
-    if mesh.triangles.is_empty() {
-        return false;
-    }
-    let w = weld::weld(&mesh.positions, &mesh.triangles, 1e-6 * h);
-    let mut e: Vec<(u32, u32)> = Vec::with_capacity(w.triangles.len() * 3);
-    for t in &w.triangles {
-        for k in 0..3 {
-            let (a, b) = (t[k], t[(k + 1) % 3]);
-            e.push((a.min(b), a.max(b)));
-        }
-    }
-    e.sort_unstable();
-    let mut i = 0;
-    while i < e.len() {
-        let mut j = i;
-        while j < e.len() && e[j] == e[i] {
-            j += 1;
-        }
-        if j - i != 2 {
-            return false;
-        }
-        i = j;
-    }
-    let (label, k) = weld::islands(w.positions.len(), &w.triangles);
-    let mut lo = vec![Vec3::splat(f32::INFINITY); k];
-    let mut hi = vec![Vec3::splat(f32::NEG_INFINITY); k];
-    for (v, p) in w.positions.iter().enumerate() {
-        let l = label[v] as usize;
-        lo[l] = lo[l].min(*p);
-        hi[l] = hi[l].max(*p);
-    }
-    (0..k).all(|l| (hi[l] - lo[l]).length() < SMALL_ISLAND * h)
-}
+pub use crate::model::{rigid_by_name, rigid_by_shape, SMALL_ISLAND};
 
 /// Rigid weights for `mesh`: every vertex 1.0 on `bone` when given, else per island on
 /// the segment nearest to the island's centroid. `segments` are the deform bones.

@@ -33,7 +33,7 @@ use super::limb_bend::modelled_bend;
 use super::placement::{landmark_checks, placement_checks_with, Solid, STRAIGHT_DEG};
 use super::templates::{bone_name, humanoid_map, twist_name, Role, Template, CENTRE, LEFT};
 use crate::error::{Error, Result};
-use crate::model::{Bone, Character, Skeleton};
+use crate::model::{Bone, Character, Mesh, Skeleton};
 use crate::report::Check;
 
 /// The smallest knee/elbow pre-bend the fitter leaves, degrees.
@@ -90,6 +90,38 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
     let (body, what) = body_mesh(c, &lo)?;
     let body = &body;
     let mut lm = find_landmarks_on(c, body, &what, &lo)?;
+    let bvh = Solid::new(body);
+    root_and_prebends(&mut lm, body, &bvh, o);
+    let (protos, n_left) = protos(&lm, o)?;
+    let bones = bones(&protos, n_left, o);
+    let skeleton = Skeleton { bones };
+    skeleton.validate()?;
+    let mut checks = placement_checks_with(c, &skeleton, Some(&bvh));
+    let used: Vec<String> = CENTRE
+        .iter()
+        .flat_map(|r| [r.head.to_string(), r.tail.to_string()])
+        .chain(LEFT.iter().flat_map(|r| {
+            [
+                format!("{}_l", r.head),
+                format!("{}_l", r.tail),
+                format!("{}_r", r.head),
+                format!("{}_r", r.tail),
+            ]
+        }))
+        .collect();
+    checks.extend(landmark_checks(&lm, &used));
+    Ok(FitResult {
+        skeleton,
+        landmarks: lm,
+        checks,
+        humanoid: humanoid_map(o.template),
+    })
+}
+
+/// The root (on the floor between the ankles) and the pre-bends of the left knee and
+/// elbow, mirrored to the right; the shoulder moved out along the arm until the
+/// clavicle lies inside the body. Overridden landmarks are left as given.
+fn root_and_prebends(lm: &mut Landmarks, body: &Mesh, bvh: &Solid, o: &FitOptions) {
     let h = lm.height;
     let cx = lm.center_x;
     let overridden: Vec<&str> = o.overrides.iter().map(|(n, _)| n.as_str()).collect();
@@ -106,16 +138,15 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
             },
         );
     };
-    put(&mut lm, "root", root, "floor below the body centre");
+    put(lm, "root", root, "floor below the body centre");
     put(
-        &mut lm,
+        lm,
         "root_front",
         root + Vec3::Z * 0.05 * h,
         "forward of the root",
     );
     // Pre-bends, on the left; the right mirrors.
     let mir = |p: Vec3| Vec3::new(2.0 * cx - p.x, p.y, p.z);
-    let bvh = Solid::new(body);
     // Shoulder deep enough for the clavicle: where the arm leaves the trunk through a
     // narrow gap (a lowered arm under a bulging deltoid), the sections' armpit can sit
     // inward of the joint, and the clavicle's middle then falls in the air between
@@ -171,24 +202,34 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
         let r = lm.points.get_mut(&format!("{b}_r")).unwrap();
         r.position = mir(nb);
     }
-    let n_palm = lm.axes.get("palm_normal_l").copied().unwrap_or(-Vec3::Y);
+}
+
+/// A bone in game names before the template renames it.
+struct Proto {
+    game: String,
+    parent: String,
+    head: Vec3,
+    tail: Vec3,
+    x: Vec3,
+    role: Role,
+}
+
+/// The centre and left bones in game names from the landmarks, with their hinge (x)
+/// axes, then the left ones mirrored; returns them and the number before the mirrored
+/// ones.
+fn protos(lm: &Landmarks, o: &FitOptions) -> Result<(Vec<Proto>, usize)> {
+    let cx = lm.center_x;
+    let mir = |p: Vec3| Vec3::new(2.0 * cx - p.x, p.y, p.z);
     // Left and centre bones in game names.
-    struct Proto {
-        game: String,
-        parent: String,
-        head: Vec3,
-        tail: Vec3,
-        x: Vec3,
-        role: Role,
-    }
+    let n_palm = lm.axes.get("palm_normal_l").copied().unwrap_or(-Vec3::Y);
     let mut protos: Vec<Proto> = Vec::new();
     let get = |lm: &Landmarks, n: &str| -> Result<Vec3> {
         lm.get(n)
             .ok_or_else(|| Error::stage("fit", format!("{n}: landmark missing")))
     };
     for row in CENTRE {
-        let head = get(&lm, row.head)?;
-        let tail = get(&lm, row.tail)?;
+        let head = get(lm, row.head)?;
+        let tail = get(lm, row.tail)?;
         protos.push(Proto {
             game: row.game.into(),
             parent: row.parent.into(),
@@ -198,18 +239,18 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
             role: row.role,
         });
     }
-    let knee_l = get(&lm, "knee_l")?;
-    let elbow_l = get(&lm, "elbow_l")?;
-    let (hip_l, ankle_l) = (get(&lm, "hip_l")?, get(&lm, "ankle_l")?);
-    let (sh_l, wr_l) = (get(&lm, "shoulder_l")?, get(&lm, "wrist_l")?);
+    let knee_l = get(lm, "knee_l")?;
+    let elbow_l = get(lm, "elbow_l")?;
+    let (hip_l, ankle_l) = (get(lm, "hip_l")?, get(lm, "ankle_l")?);
+    let (sh_l, wr_l) = (get(lm, "shoulder_l")?, get(lm, "wrist_l")?);
     let leg_x = hinge_axis(hip_l, knee_l, ankle_l, Vec3::X);
     let arm_x = hinge_axis(sh_l, elbow_l, wr_l, Vec3::Y);
     for row in LEFT {
         if row.role == Role::Finger && !o.template.has_fingers() {
             continue;
         }
-        let head = get(&lm, &format!("{}_l", row.head))?;
-        let tail = get(&lm, &format!("{}_l", row.tail))?;
+        let head = get(lm, &format!("{}_l", row.head))?;
+        let tail = get(lm, &format!("{}_l", row.tail))?;
         let d = (tail - head).normalize_or_zero();
         let x = match row.role {
             Role::Thigh | Role::Calf => leg_x,
@@ -276,6 +317,12 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
         };
         protos.push(q);
     }
+    Ok((protos, n_left))
+}
+
+/// The skeleton's bones from the protos in template names: centre, then left and
+/// right interleaved per row, parents first, twist bones under limb segments.
+fn bones(protos: &[Proto], n_left: usize, o: &FitOptions) -> Vec<Bone> {
     // Order: centre, then left and right interleaved per row, parents first.
     let mut order: Vec<usize> = (0..CENTRE.len()).collect();
     let lefts: Vec<usize> = (CENTRE.len()..n_left).collect();
@@ -326,28 +373,7 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
             }
         }
     }
-    let skeleton = Skeleton { bones };
-    skeleton.validate()?;
-    let mut checks = placement_checks_with(c, &skeleton, Some(&bvh));
-    let used: Vec<String> = CENTRE
-        .iter()
-        .flat_map(|r| [r.head.to_string(), r.tail.to_string()])
-        .chain(LEFT.iter().flat_map(|r| {
-            [
-                format!("{}_l", r.head),
-                format!("{}_l", r.tail),
-                format!("{}_r", r.head),
-                format!("{}_r", r.tail),
-            ]
-        }))
-        .collect();
-    checks.extend(landmark_checks(&lm, &used));
-    Ok(FitResult {
-        skeleton,
-        landmarks: lm,
-        checks,
-        humanoid: humanoid_map(o.template),
-    })
+    bones
 }
 
 /// The hinge axis of a two-bone chain a-b-c: the normal of its bend plane, oriented to

@@ -176,35 +176,15 @@ pub fn model_check(c: &Character) -> ModelReport {
     }
     // Symmetry about x = center_x.
     let cell = 0.01 * h;
-    let key = |p: Vec3| {
-        (
-            (p.x / cell).floor() as i64,
-            (p.y / cell).floor() as i64,
-            (p.z / cell).floor() as i64,
-        )
-    };
-    let mut grid: std::collections::HashMap<(i64, i64, i64), Vec<u32>> =
-        std::collections::HashMap::new();
-    for (i, p) in m.positions.iter().enumerate() {
-        grid.entry(key(*p)).or_default().push(i as u32);
-    }
+    let grid = crate::geom::grid::Grid::new(&m.positions, cell);
     let step = (m.positions.len() / 2000).max(1);
     let (mut sum, mut n, mut exact) = (0.0f32, 0usize, 0usize);
     for p in m.positions.iter().step_by(step) {
         let q = Vec3::new(2.0 * r.center_x - p.x, p.y, p.z);
-        let k = key(q);
-        let mut best = 2.0 * cell;
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                for dz in -1..=1 {
-                    if let Some(v) = grid.get(&(k.0 + dx, k.1 + dy, k.2 + dz)) {
-                        for &i in v {
-                            best = best.min((m.positions[i as usize] - q).length());
-                        }
-                    }
-                }
-            }
-        }
+        // The nearest mirror vertex in the 27 cells around q, at most 2 cells away.
+        let best = grid
+            .nearest_within(q, 2.0 * cell)
+            .map_or(2.0 * cell, |i| (m.positions[i] - q).length());
         sum += best;
         n += 1;
         if best < 0.001 * h {

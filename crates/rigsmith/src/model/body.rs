@@ -195,6 +195,24 @@ impl Character {
     pub fn body(&self) -> Result<Body> {
         Body::of(self, &self.body_options)
     }
+
+    /// The body height H every stage measures in: the skin's vertical extent
+    /// ([`Body::height`]: hair, hats and props above the head do not count); when no
+    /// skin can be found, the vertical extent of all parts, else the skeleton's height.
+    pub fn height(&self) -> f32 {
+        if let Ok(b) = self.body() {
+            if b.height > 0.0 {
+                return b.height;
+            }
+        }
+        let (lo, hi) = self.bounds();
+        let h = hi.y - lo.y;
+        if h > 0.0 {
+            h
+        } else {
+            self.skeleton.as_ref().map_or(0.0, super::Skeleton::height)
+        }
+    }
 }
 
 /// Fingerprint of what [`Body::of`] reads: part names, materials, positions and
@@ -611,7 +629,7 @@ impl Body {
             let q = |f: f32| d[((d.len() - 1) as f32 * f) as usize];
             let (med, p90, near) = (q(0.5), q(0.9), q(0.0));
             let diag = (geoms[i].hi - geoms[i].lo).length() / height;
-            let closed_small = crate::bind::rigid::rigid_by_shape(&p.mesh, height);
+            let closed_small = super::rigid_by_shape(&p.mesh, height);
             roles[i] = Some(if closed_small && diag < SMALL_PART {
                 PartRole {
                     class: PartClass::Rigid,

@@ -14,7 +14,7 @@ mod weights;
 
 pub use body::{rigid_by_name, Body, BodyOptions, PartClass, PartRole};
 pub use character::{BodyCache, Character, Part, VrmData};
-pub use mesh::{Mesh, MorphTarget};
+pub use mesh::{rigid_by_shape, Mesh, MorphTarget, SMALL_ISLAND};
 pub use naming::Side;
 pub use skeleton::{Bone, Skeleton};
 pub use weights::{Influence, Weights};

@@ -196,7 +196,7 @@ pub fn tokens(name: &str) -> Vec<String> {
     out
 }
 
-/// The cosmetic classes matched on whole tokens of bone names (seed 003). A bone named
+/// The cosmetic classes matched on whole tokens of bone names. A bone named
 /// `hair_root` is hair; `chairbone` and `shoulder` are not anything.
 pub const COSMETIC_CLASSES: [&str; 15] = [
     "hair", "skirt", "cloth", "ribbon", "tail", "cape", "coat", "scarf", "sleeve", "breast",

@@ -30,9 +30,9 @@ use std::f32::consts::TAU;
 use glam::Vec3;
 
 use super::chains::{bone_class, chains_from_skeleton, is_spring_class, Chain};
-use super::colliders::{body_height, body_points};
+use super::colliders::body_points;
 use super::roles::Roles;
-use super::surfaces::{class_from_name, SurfaceClass};
+use super::surfaces::{axis_of, class_from_name, is_loose_garment, SurfaceClass};
 use crate::error::{Error, Result};
 use crate::model::{Bone, Character, Part, Weights};
 
@@ -65,71 +65,6 @@ impl Default for BuildOptions {
             min_lock: 0.03,
         }
     }
-}
-
-/// The height of the hip joints (crotch line): from the thighs' heads, else 0.5 H above
-/// the character's lowest point.
-fn hip_height(c: &Character) -> f32 {
-    if let Some(s) = &c.skeleton {
-        let r = Roles::find(s, c.vrm.as_ref().map(|v| &v.humanoid));
-        let ys: Vec<f32> = r
-            .upper_leg
-            .iter()
-            .flatten()
-            .map(|&i| s.bones[i].head.y)
-            .collect();
-        if !ys.is_empty() {
-            return ys.iter().sum::<f32>() / ys.len() as f32;
-        }
-    }
-    let (lo, _) = c.bounds();
-    lo.y + 0.5 * body_height(c)
-}
-
-/// Whether `p` is a loose garment hanging from the trunk (a skirt, dress, long coat):
-/// named as a skirt/dress, or a cloth (or unnamed) part that spans the hip line and
-/// whose lower third surrounds the body's vertical axis (at least 14 of 16 sectors).
-pub(crate) fn is_loose_garment(c: &Character, p: &Part) -> bool {
-    let names = [p.material.as_deref().unwrap_or(""), p.name.as_str()];
-    let class = names.iter().find_map(|n| class_from_name(n));
-    if !matches!(class, None | Some(SurfaceClass::Cloth)) {
-        return false;
-    }
-    let named = names.iter().any(|n| {
-        crate::model::naming::tokens(n)
-            .iter()
-            .any(|t| matches!(t.as_str(), "skirt" | "skirts" | "dress" | "miniskirt"))
-    });
-    let pos = &p.mesh.positions;
-    if pos.len() < 8 {
-        return false;
-    }
-    if named {
-        return true;
-    }
-    let (lo, hi) = p.mesh.bounds();
-    let hy = hip_height(c);
-    if !(lo.y < hy && hi.y > hy) {
-        return false;
-    }
-    let (cx, cz) = axis_of(pos);
-    let cut = lo.y + (hi.y - lo.y) / 3.0;
-    let mut bins = [false; 16];
-    for q in pos.iter().filter(|q| q.y <= cut) {
-        let a = (q.x - cx).atan2(q.z - cz).rem_euclid(TAU);
-        bins[((a / TAU * 16.0) as usize).min(15)] = true;
-    }
-    bins.iter().filter(|b| **b).count() >= 14
-}
-
-/// The vertical axis of a point set: the midpoint of its x and z ranges.
-fn axis_of(pos: &[Vec3]) -> (f32, f32) {
-    let (lo, hi) = crate::model::Mesh {
-        positions: pos.to_vec(),
-        ..Default::default()
-    }
-    .bounds();
-    (0.5 * (lo.x + hi.x), 0.5 * (lo.z + hi.z))
 }
 
 /// Whether a part is already driven by spring-chain bones (5 % of its weight).
@@ -173,7 +108,7 @@ pub fn build_chains(c: &mut Character, opts: &BuildOptions) -> Result<Vec<Chain>
             "the character has no skeleton: fit one before building chains",
         ));
     };
-    let h = body_height(c);
+    let h = c.height();
     if h <= 0.0 {
         return Err(Error::stage("parts", "the character has no extent"));
     }

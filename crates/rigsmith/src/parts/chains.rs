@@ -173,7 +173,7 @@ pub fn chains_from_skeleton(c: &Character) -> Vec<Chain> {
             }
         }
     }
-    let h = super::colliders::body_height(c).max(1e-6);
+    let h = c.height().max(1e-6);
     // Chain index and position per bone.
     let mut chain_of: Vec<Option<usize>> = vec![None; n];
     for (ci, l) in bone_lists.iter().enumerate() {

@@ -29,10 +29,10 @@
 use glam::{Mat4, Vec3};
 use serde::{Deserialize, Serialize};
 
-use super::chain_build::is_loose_garment;
+use crate::geom::segment::{closest_between_segments, closest_on_segment};
 use super::chains::bone_class;
 use super::roles::Roles;
-use super::surfaces::{class_from_name, SurfaceClass};
+use super::surfaces::{class_from_name, is_loose_garment, SurfaceClass};
 use crate::model::{Character, Skeleton};
 
 /// A collider's shape, in the rest frame of the bone it rides (metres).
@@ -174,65 +174,6 @@ impl WorldShape {
     }
 }
 
-/// The closest points of segments `p0`-`p1` and `q0`-`q1`: parameters `(s, t)` in
-/// 0..1 along each.
-pub(crate) fn closest_between_segments(p0: Vec3, p1: Vec3, q0: Vec3, q1: Vec3) -> (f32, f32) {
-    let d1 = p1 - p0;
-    let d2 = q1 - q0;
-    let r = p0 - q0;
-    let a = d1.length_squared();
-    let e = d2.length_squared();
-    let f = d2.dot(r);
-    if a <= 1e-12 && e <= 1e-12 {
-        return (0.0, 0.0);
-    }
-    if a <= 1e-12 {
-        return (0.0, (f / e).clamp(0.0, 1.0));
-    }
-    let c = d1.dot(r);
-    if e <= 1e-12 {
-        return ((-c / a).clamp(0.0, 1.0), 0.0);
-    }
-    let b = d1.dot(d2);
-    let denom = a * e - b * b;
-    // Parallel segments: any s works; start from the first segment's start.
-    let mut s = if denom > 1e-12 * a * e {
-        ((b * f - c * e) / denom).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let mut t = (b * s + f) / e;
-    if t < 0.0 {
-        t = 0.0;
-        s = (-c / a).clamp(0.0, 1.0);
-    } else if t > 1.0 {
-        t = 1.0;
-        s = ((b - c) / a).clamp(0.0, 1.0);
-    }
-    (s, t)
-}
-
-/// The point of segment `a`-`b` nearest `q`.
-pub(crate) fn closest_on_segment(q: Vec3, a: Vec3, b: Vec3) -> Vec3 {
-    let ab = b - a;
-    let l2 = ab.length_squared();
-    if l2 <= 0.0 {
-        return a;
-    }
-    a + ab * ((q - a).dot(ab) / l2).clamp(0.0, 1.0)
-}
-
-/// The body height H: the vertical extent of all parts, else of the skeleton.
-pub(crate) fn body_height(c: &Character) -> f32 {
-    let (lo, hi) = c.bounds();
-    let h = hi.y - lo.y;
-    if h > 0.0 {
-        h
-    } else {
-        c.skeleton.as_ref().map_or(0.0, Skeleton::height)
-    }
-}
-
 /// The vertices colliders are measured from (see the module docs), in part order.
 pub(crate) fn body_points(c: &Character) -> Vec<Vec3> {
     let skel = c.skeleton.as_ref();
@@ -289,7 +230,7 @@ pub fn measure_colliders(c: &Character) -> Vec<Collider> {
     };
     let roles = Roles::find(skel, c.vrm.as_ref().map(|v| &v.humanoid));
     let pts = body_points(c);
-    let h = body_height(c);
+    let h = c.height();
     if pts.is_empty() || h <= 0.0 {
         return Vec::new();
     }

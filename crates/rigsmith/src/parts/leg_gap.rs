@@ -16,7 +16,8 @@
 
 use glam::{Mat4, Vec3};
 
-use super::colliders::{closest_on_segment, WorldShape};
+use super::colliders::WorldShape;
+use crate::geom::segment::closest_on_segment;
 
 /// Cosine of the largest angle from the hips' vertical at which a leg segment still
 /// bounds the gap between the legs (30 degrees): a thigh raised further carries the

@@ -41,7 +41,6 @@ mod colliders;
 mod humanoid_map;
 mod leg_gap;
 mod motion;
-mod prepare;
 mod rest_clearance;
 mod roles;
 mod rules;
@@ -59,13 +58,13 @@ pub use humanoid_map::{
 };
 pub use leg_gap::{LegWeb, LEG_UPRIGHT_COS, WEB_THICKNESS};
 pub use motion::{Motion, MotionPose};
-pub use prepare::{prepare, Prepared};
 pub use rest_clearance::{clear_rest_pose, MIN_SHRINK, REST_MARGIN};
 pub use roles::{Limb, Roles};
 pub use rules::rule_checks;
 pub use sidecar::{sidecar_path, Link, PartInfo, Sidecar, SpringParams, SIDECAR_VERSION};
 pub use simulate::{
-    simulate, simulate_driven, simulate_frames, simulate_model, spring_system, SimFrame, SimReport,
+    simulate, simulate_driven, simulate_frames, simulate_model, spring_system, FrameCollider,
+    SimFrame, SimReport,
     SpringModel, STEPS_PER_SECOND,
 };
 pub use springs::{LinkIndex, SpringJoint, SpringSystem};

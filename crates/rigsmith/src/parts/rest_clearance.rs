@@ -22,7 +22,8 @@
 
 use glam::{Mat4, Vec3};
 
-use super::colliders::{closest_on_segment, ColliderShape};
+use super::colliders::ColliderShape;
+use crate::geom::segment::closest_on_segment;
 use super::sidecar::{Sidecar, SpringParams};
 use crate::model::Skeleton;
 

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::chains::{is_cloth_class, Chain};
-use super::colliders::{body_height, Collider, ColliderShape};
+use super::colliders::{Collider, ColliderShape};
 use super::roles::Roles;
 use super::surfaces::{surface_classes, SurfaceClass};
 use crate::error::{Error, Result};
@@ -168,7 +168,7 @@ impl Sidecar {
             })
             .collect();
         let mut springs = BTreeMap::new();
-        let h = body_height(c);
+        let h = c.height();
         for ch in chains.iter().filter(|c| c.springs()) {
             let p = springs
                 .entry(ch.class.clone())
@@ -194,7 +194,7 @@ impl Sidecar {
                 .all(|w| w.vertices.iter().all(|l| l.len() == 4));
         Sidecar {
             version: SIDECAR_VERSION,
-            height: body_height(c),
+            height: c.height(),
             weights_authored,
             surfaces,
             parts,

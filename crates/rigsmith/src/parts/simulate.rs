@@ -34,11 +34,12 @@
 use glam::{Mat4, Vec3};
 use serde::{Deserialize, Serialize};
 
-use super::colliders::{body_height, measure_colliders, WorldShape};
+use super::colliders::{measure_colliders, WorldShape};
 use super::leg_gap::LegWeb;
 use super::motion::Motion;
 use super::roles::Roles;
 use super::sidecar::Sidecar;
+use crate::geom::segment::closest_on_segment;
 use super::springs::SpringSystem;
 use crate::error::{Error, Result};
 use crate::model::Character;
@@ -135,6 +136,74 @@ pub struct SimFrame {
     pub skin: Vec<Mat4>,
     /// Tails per spring chain (world, metres).
     pub tails: Vec<Vec<Vec3>>,
+}
+
+/// A sphere or capsule collider placed at one frame (world, metres); a sphere has
+/// `a == b`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrameCollider {
+    /// One end.
+    pub a: Vec3,
+    /// The other end.
+    pub b: Vec3,
+    /// Radius, metres.
+    pub radius: f32,
+    /// The collider's group (`legs`, `waist`, `head`...).
+    pub group: String,
+}
+
+impl SimFrame {
+    /// Every part's vertices posed by the frame's skinning matrices (linear blend; a
+    /// part without weights stays at rest), in part order.
+    pub fn posed_parts(&self, c: &Character) -> Vec<Vec<Vec3>> {
+        c.parts
+            .iter()
+            .map(|p| match &p.weights {
+                Some(w) => crate::pose::skin_lbs(&p.mesh.positions, w, &self.skin),
+                None => p.mesh.positions.clone(),
+            })
+            .collect()
+    }
+
+    /// The sidecar's sphere and capsule colliders placed at the frame, in sidecar
+    /// order (planes and colliders on missing bones are left out).
+    pub fn colliders(&self, c: &Character, sc: &Sidecar) -> Vec<FrameCollider> {
+        let Some(skel) = &c.skeleton else {
+            return Vec::new();
+        };
+        sc.colliders
+            .iter()
+            .filter_map(|col| {
+                let i = skel.find(&col.bone)?;
+                let (a, b, radius) = match col.world(&(self.skin[i] * skel.bones[i].rest_matrix())) {
+                    WorldShape::Sphere(a, r) => (a, a, r),
+                    WorldShape::Capsule(a, b, r) => (a, b, r),
+                    WorldShape::Plane(..) => return None,
+                };
+                Some(FrameCollider {
+                    a,
+                    b,
+                    radius,
+                    group: col.group.clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// The spring joint deepest inside any of `colliders` at the frame: its depth
+    /// (metres) and position.
+    pub fn deepest_joint(&self, colliders: &[FrameCollider]) -> Option<(f32, Vec3)> {
+        let mut worst: Option<(f32, Vec3)> = None;
+        for q in self.tails.iter().flatten() {
+            for col in colliders {
+                let d = col.radius - (*q - closest_on_segment(*q, col.a, col.b)).length();
+                if d > 0.0 && worst.map_or(true, |w| d > w.0) {
+                    worst = Some((d, *q));
+                }
+            }
+        }
+        worst
+    }
 }
 
 /// Simulates `seconds` of `motion` and reports the measures.
@@ -306,7 +375,7 @@ fn run(
     let h = if sc.height > 0.0 {
         sc.height
     } else {
-        body_height(c)
+        c.height()
     };
     let roles = Roles::find(skel, c.vrm.as_ref().map(|v| &v.humanoid));
     let dt = 1.0 / STEPS_PER_SECOND;

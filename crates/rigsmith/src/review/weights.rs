@@ -4,7 +4,6 @@
 //!
 //! Each function returns plain numbers; [`super::rubric`] turns them into checks.
 
-use std::collections::HashMap;
 
 use glam::Vec3;
 
@@ -128,85 +127,8 @@ pub fn rigid_error(w: &Weights) -> f32 {
     dev + tops.len().saturating_sub(1) as f32
 }
 
-/// A uniform grid over points for nearest-neighbour lookups.
-pub struct Grid {
-    cell: f32,
-    map: HashMap<(i32, i32, i32), Vec<u32>>,
-    pts: Vec<Vec3>,
-}
-
-impl Grid {
-    /// Builds a grid with cell size `cell` (metres, > 0).
-    pub fn new(pts: &[Vec3], cell: f32) -> Grid {
-        let cell = cell.max(1e-9);
-        let mut map: HashMap<(i32, i32, i32), Vec<u32>> = HashMap::new();
-        for (i, p) in pts.iter().enumerate() {
-            map.entry(key(*p, cell)).or_default().push(i as u32);
-        }
-        Grid {
-            cell,
-            map,
-            pts: pts.to_vec(),
-        }
-    }
-
-    /// The nearest point within `r` (<= cell) of `q`, lowest index on ties.
-    pub fn nearest_within(&self, q: Vec3, r: f32) -> Option<usize> {
-        let k = key(q, self.cell);
-        let mut best: Option<(f32, usize)> = None;
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                for dz in -1..=1 {
-                    if let Some(v) = self.map.get(&(k.0 + dx, k.1 + dy, k.2 + dz)) {
-                        for &i in v {
-                            let d = (self.pts[i as usize] - q).length();
-                            if d <= r && best.map_or(true, |(bd, bi)| (d, i as usize) < (bd, bi)) {
-                                best = Some((d, i as usize));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        best.map(|b| b.1)
-    }
-
-    /// The nearest point to `q`, searching rings of cells outward (up to `max_rings`).
-    pub fn nearest(&self, q: Vec3, max_rings: i32) -> Option<usize> {
-        let k = key(q, self.cell);
-        let mut best: Option<(f32, usize)> = None;
-        for ring in 0..=max_rings {
-            for dx in -ring..=ring {
-                for dy in -ring..=ring {
-                    for dz in -ring..=ring {
-                        if dx.abs().max(dy.abs()).max(dz.abs()) != ring {
-                            continue;
-                        }
-                        if let Some(v) = self.map.get(&(k.0 + dx, k.1 + dy, k.2 + dz)) {
-                            for &i in v {
-                                let d = (self.pts[i as usize] - q).length();
-                                if best.map_or(true, |(bd, bi)| (d, i as usize) < (bd, bi)) {
-                                    best = Some((d, i as usize));
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            if let Some((d, _)) = best {
-                if d <= ring as f32 * self.cell {
-                    break;
-                }
-            }
-        }
-        best.map(|b| b.1)
-    }
-}
-
-fn key(p: Vec3, cell: f32) -> (i32, i32, i32) {
-    let k = (p / cell).floor();
-    (k.x as i32, k.y as i32, k.z as i32)
-}
+/// The spatial hash grid, defined in [`crate::geom::grid`].
+pub use crate::geom::grid::Grid;
 
 /// Half the L1 distance between two vertices' weights, with `b`'s bones mapped
 /// through `map` (0 = identical, 1 = disjoint).

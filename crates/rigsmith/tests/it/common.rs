@@ -49,3 +49,12 @@ pub fn validate_gltf(path: &std::path::Path) -> (usize, usize) {
     }
     (errors, warnings)
 }
+
+/// Rigs `c` as the VRM exporter does ([`rigsmith::RigOptions::vrm`]: its own rig kept,
+/// an unrigged one fitted and bound; chains, colliders, sidecar) and puts the result
+/// in `c`.
+pub fn prepare(c: &mut rigsmith::Character) -> rigsmith::pipeline::RigOutput {
+    let out = rigsmith::rig(c, &rigsmith::RigOptions::vrm(), &mut |_, _| {}).unwrap();
+    c.clone_from(&out.character);
+    out
+}

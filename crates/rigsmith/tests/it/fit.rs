@@ -178,7 +178,7 @@ fn accuracy(name: &str) -> (f32, f32, f32, String) {
 }
 
 #[test]
-fn issue3_accuracy_against_game_engine_rig() {
+fn fitted_joints_match_the_game_engine_rig_of_four_body_shapes() {
     for name in ["base", "heavy", "child", "baby"] {
         let (mm, mw, fm, mk) = accuracy(name);
         eprintln!("{name}: major mean {mm:.2}% worst {mw:.2}% ({mk}) fingers {fm:.2}%");
@@ -518,7 +518,7 @@ fn bad_input_names_the_landmark() {
     assert!(e.contains("armpit"), "{e}");
 }
 
-// ---------------------------------------------------------------- issue 3: done-when
+// ---------------------------------------------------------------- every placement check passes
 
 /// Every placement check of a fit that failed, as text.
 fn failures(r: &rigsmith::fit::FitResult) -> Vec<String> {
@@ -530,7 +530,7 @@ fn failures(r: &rigsmith::fit::FitResult) -> Vec<String> {
 }
 
 #[test]
-fn issue3_mannequin_fits_with_every_placement_check_passing() {
+fn mannequin_fits_with_every_placement_check_passing() {
     use rigsmith::mannequin::{build, reference_joints, MannequinOptions, Pose};
     for (pose, arm) in [(Pose::T, 0.0f32), (Pose::A, 45.0)] {
         for hs in [1.0f32, 1.5] {
@@ -592,7 +592,7 @@ fn issue3_mannequin_fits_with_every_placement_check_passing() {
 }
 
 #[test]
-fn issue3_every_variant_passes_every_placement_check() {
+fn every_variant_passes_every_placement_check() {
     for v in rigsmith::io::mpfb2::VARIANTS {
         let (c, _) = variant(v.name);
         let r = fit(&c, &FitOptions::default()).unwrap();

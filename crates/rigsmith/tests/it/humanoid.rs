@@ -445,12 +445,12 @@ fn prepare_maps_the_humanoid_and_keeps_a_quadruped_preparable() {
     // The fox still gets its chains and colliders for `simulate`; only the VRM
     // export refuses it.
     let mut fox = rigsmith::io::read_character(&quaternius_dir().join("animals_Fox.glb")).unwrap();
-    let p = parts::prepare(&mut fox, None).unwrap();
+    let p = crate::common::prepare(&mut fox);
     assert!(p.humanoid_problem.is_some());
     assert!(!p.sidecar.chains.is_empty());
     // A Quaternius man: the structure route, through the stage.
     let mut man = rigsmith::io::read_character(&quaternius_dir().join("men_Casual.glb")).unwrap();
-    let p = parts::prepare(&mut man, None).unwrap();
+    let p = crate::common::prepare(&mut man);
     assert_eq!(p.humanoid_problem, None);
     assert_eq!(p.humanoid.len(), 48);
     assert!(

@@ -2,6 +2,7 @@
 
 mod common;
 
+mod architecture;
 mod bind;
 mod body;
 mod corpus;

@@ -619,7 +619,7 @@ fn mannequin_with_skirt_and_hair_rigs_swings_and_exports_vrm() {
         hair: true,
         ..Default::default()
     });
-    let p = parts::prepare(&mut c, None).unwrap();
+    let p = crate::common::prepare(&mut c);
     assert!(p.rigged_here);
     let sc = &p.sidecar;
     let skirt = sc.chains.iter().filter(|c| c.class == "skirt").count();
@@ -692,7 +692,7 @@ fn makehuman_body_with_skirt_and_tights_swings_without_entering_the_legs() {
             ..Default::default()
         })
         .unwrap();
-    let p = parts::prepare(&mut c, None).unwrap();
+    let p = crate::common::prepare(&mut c);
     assert!(!p.rigged_here);
     let sc = &p.sidecar;
     assert!(sc.chains.iter().filter(|c| c.class == "skirt").count() >= 12);
@@ -925,7 +925,7 @@ fn a_real_gallop_drives_the_fox_tail() {
     use rigsmith::io::gltf::animation::read_animations;
     let path = crate::common::quaternius_dir().join("animals_Fox.glb");
     let mut c = rigsmith::io::read_character(&path).unwrap();
-    let p = parts::prepare(&mut c, None).unwrap();
+    let p = crate::common::prepare(&mut c);
     let tail = p.sidecar.chains.iter().find(|c| c.class == "tail").unwrap();
     assert_eq!(tail.bones.len(), 8);
     let a = read_animations(&path).unwrap();
@@ -1072,7 +1072,7 @@ fn the_vrm_carries_each_joints_own_hit_radius() {
         skirt: true,
         ..Default::default()
     });
-    let p = parts::prepare(&mut c, None).unwrap();
+    let p = crate::common::prepare(&mut c);
     let vrm =
         parts::simulate_model(&c, &p.sidecar, Motion::Walk, 1.0, parts::SpringModel::Vrm).unwrap();
     assert_eq!(vrm.model, parts::SpringModel::Vrm);
@@ -1112,7 +1112,7 @@ fn every_makehuman_variant_in_its_skirt_passes_every_motion() {
                 ..Default::default()
             })
             .unwrap();
-        let p = parts::prepare(&mut c, None).unwrap();
+        let p = crate::common::prepare(&mut c);
         for m in [Motion::Walk, Motion::Run, Motion::Jump, Motion::Spin] {
             let r = parts::simulate(&c, &p.sidecar, m, 3.0).unwrap();
             assert!(r.passed, "{} {m:?}: {r:?}", v.name);
@@ -1140,7 +1140,7 @@ fn a_rig_that_splits_the_legs_in_two_bones_gets_whole_leg_colliders() {
             .unwrap()
     };
     let mut c = build("default");
-    let p = parts::prepare(&mut c, None).unwrap();
+    let p = crate::common::prepare(&mut c);
     let skel = c.skeleton.as_ref().unwrap();
     let body = parts::measure_colliders(&c);
     let cap = |name: &str| {
@@ -1191,7 +1191,7 @@ fn quaternius_knight_tabard_and_casual_hair_pass_every_motion() {
         let path = dir.join(file);
         assert!(path.exists(), "missing {}", path.display());
         let mut c = rigsmith::io::read_character(&path).unwrap();
-        let p = parts::prepare(&mut c, None).unwrap();
+        let p = crate::common::prepare(&mut c);
         let n = p.sidecar.chains.iter().filter(|k| k.class == class).count();
         assert_eq!(n, chains, "{file}");
         for m in Motion::ALL {

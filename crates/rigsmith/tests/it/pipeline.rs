@@ -226,10 +226,15 @@ fn vrm_template_gives_a_complete_humanoid_map() {
 fn already_rigged_is_refused_and_empty_is_an_error() {
     let corpus = Corpus::open(&mpfb2_dir()).unwrap();
     let c = corpus.build(&BuildOptions::default()).unwrap();
-    let e = rig(&c, &RigOptions::default(), &mut |_, _| {})
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("already rigged"), "{e}");
+    let e = rig(&c, &RigOptions::default(), &mut |_, _| {}).unwrap_err();
+    assert!(
+        matches!(e, rigsmith::Error::AlreadyRigged { joints } if joints == c.skeleton.as_ref().unwrap().len()),
+        "{e}"
+    );
+    assert_eq!(e.kind(), rigsmith::ErrorKind::Input);
+    let e = e.to_string();
+    // The library names no command-line flag; the command line adds its own hint.
+    assert!(e.contains("already rigged") && !e.contains("--"), "{e}");
     let e = rig(
         &rigsmith::Character::default(),
         &RigOptions::default(),

@@ -100,12 +100,38 @@ fn local_matrix(doc: &Doc, i: usize, node: &Value) -> Result<Mat4> {
 
 /// Reads the scene of a loaded document.
 pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
+    let mut warnings = Vec::new();
+    let tree = node_tree(doc)?;
+    let mut sk = skins(doc, &tree, &mut warnings)?;
+    let mut parts = parts(doc, &tree, &sk, &mut warnings)?;
+    let skeleton = skeleton(doc, &tree, &mut sk, &mut parts, &mut warnings)?;
+    Ok(SceneRead {
+        character: Character {
+            parts,
+            skeleton,
+            vrm: None,
+            warnings,
+            ..Default::default()
+        },
+        node_bone: sk.node_bone,
+        node_names: tree.names,
+    })
+}
+
+/// The node hierarchy: each node's parent, world matrix and name, and the scene's
+/// nodes depth first.
+struct NodeTree {
+    parent: Vec<Option<usize>>,
+    world: Vec<Mat4>,
+    names: Vec<String>,
+    order: Vec<usize>,
+}
+
+/// Reads the node hierarchy (parents checked, no cycle), world matrices and names.
+fn node_tree(doc: &Doc) -> Result<NodeTree> {
     let json = &doc.json;
     let nodes = array(json, "nodes");
     let n = nodes.len();
-    let mut warnings = Vec::new();
-
-    // 1. Node hierarchy and world matrices.
     let mut parent: Vec<Option<usize>> = vec![None; n];
     for (i, node) in nodes.iter().enumerate() {
         for (k, c) in array(node, "children").iter().enumerate() {
@@ -152,7 +178,7 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
         .into_iter()
         .map(|m| m.unwrap_or(Mat4::IDENTITY))
         .collect();
-    let node_names: Vec<String> = nodes
+    let names: Vec<String> = nodes
         .iter()
         .enumerate()
         .map(|(i, nd)| {
@@ -195,7 +221,29 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
         }
     }
 
-    // 2. Skins -> one skeleton merged by node.
+    Ok(NodeTree {
+        parent,
+        world,
+        names,
+        order,
+    })
+}
+
+/// Every skin's joints merged into one bone list by node: the bone of each node, the
+/// node and rest world matrix of each bone, each skin's joint -> bone map and bind
+/// space.
+struct Skins {
+    node_bone: Vec<Option<usize>>,
+    bone_nodes: Vec<usize>,
+    bone_world: Vec<Mat4>,
+    skin_joint_bone: Vec<Vec<usize>>,
+    skin_bind: Vec<Option<Mat4>>,
+}
+
+/// Reads the skins (joints, inverse bind matrices) into one bone list.
+fn skins(doc: &Doc, tree: &NodeTree, warnings: &mut Vec<String>) -> Result<Skins> {
+    let json = &doc.json;
+    let n = tree.parent.len();
     let skins = array(json, "skins");
     let mut node_bone: Vec<Option<usize>> = vec![None; n];
     let mut bone_nodes: Vec<usize> = Vec::new();
@@ -240,62 +288,12 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
                 Some(m)
             }
         };
-        // The bind space -> world map M: each joint proposes world(joint) * IBM; they
-        // agree when the nodes hold the bind pose. The mesh node's world matrix (what
-        // most exporters mean) is proposed first; the proposal most joints agree with wins.
-        let bind = match &ibm {
-            Some(m) if !joints.is_empty() => {
-                let per_joint: Vec<Mat4> = joints
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &j)| world[j] * m[k])
-                    .collect();
-                let mesh_world = nodes
-                    .iter()
-                    .position(|nd| {
-                        nd.get("skin").and_then(Value::as_u64) == Some(s as u64)
-                            && nd.get("mesh").is_some()
-                    })
-                    .map(|i| world[i]);
-                let close = |a: &Mat4, b: &Mat4| {
-                    let tol = 1e-3
-                        * (1.0
-                            + a.abs()
-                                .to_cols_array()
-                                .iter()
-                                .fold(0.0f32, |x, y| x.max(*y)));
-                    (*a - *b).to_cols_array().iter().all(|x| x.abs() <= tol)
-                };
-                let mut best = (0usize, per_joint[0]);
-                for cand in mesh_world.iter().chain(per_joint.iter().take(64)) {
-                    let votes = per_joint.iter().filter(|m| close(cand, m)).count();
-                    if votes > best.0 {
-                        best = (votes, *cand);
-                    }
-                }
-                // Nodes in some other pose (an animation frame): no majority; trust the
-                // mesh node's world matrix.
-                if best.0 * 2 < joints.len() {
-                    if let Some(w) = mesh_world {
-                        best.1 = w;
-                    }
-                }
-                if best.0 < joints.len() {
-                    warnings.push(format!(
-                        "{at}: {} of {} joints are not at their bind pose in the node transforms; the inverse bind matrices define the rest pose",
-                        joints.len() - best.0,
-                        joints.len()
-                    ));
-                }
-                Some(best.1)
-            }
-            _ => None,
-        };
+        let bind = bind_space(doc, &tree.world, s, &joints, ibm.as_deref(), warnings);
         let mut jb = Vec::with_capacity(joints.len());
         for (k, &j) in joints.iter().enumerate() {
             let rest = match (&ibm, bind) {
                 (Some(m), Some(b)) => b * m[k].inverse(),
-                _ => world[j],
+                _ => tree.world[j],
             };
             let b = match node_bone[j] {
                 Some(b) => b,
@@ -312,10 +310,87 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
         skin_bind.push(bind);
     }
 
-    // 3. Parts.
+    Ok(Skins {
+        node_bone,
+        bone_nodes,
+        bone_world,
+        skin_joint_bone,
+        skin_bind,
+    })
+}
+
+/// The bind space -> world map of skin `s`: each joint proposes world(joint) * IBM;
+/// they agree when the nodes hold the bind pose. The mesh node's world matrix (what
+/// most exporters mean) is proposed first; the proposal most joints agree with wins.
+/// `None` without inverse bind matrices.
+fn bind_space(
+    doc: &Doc,
+    world: &[Mat4],
+    s: usize,
+    joints: &[usize],
+    ibm: Option<&[Mat4]>,
+    warnings: &mut Vec<String>,
+) -> Option<Mat4> {
+    let nodes = array(&doc.json, "nodes");
+    let at = format!("skins[{s}]");
+    match ibm {
+        Some(m) if !joints.is_empty() => {
+            let per_joint: Vec<Mat4> = joints
+                .iter()
+                .enumerate()
+                .map(|(k, &j)| world[j] * m[k])
+                .collect();
+            let mesh_world = nodes
+                .iter()
+                .position(|nd| {
+                    nd.get("skin").and_then(Value::as_u64) == Some(s as u64)
+                        && nd.get("mesh").is_some()
+                })
+                .map(|i| world[i]);
+            let close = |a: &Mat4, b: &Mat4| {
+                let tol = 1e-3
+                    * (1.0
+                        + a.abs()
+                            .to_cols_array()
+                            .iter()
+                            .fold(0.0f32, |x, y| x.max(*y)));
+                (*a - *b).to_cols_array().iter().all(|x| x.abs() <= tol)
+            };
+            let mut best = (0usize, per_joint[0]);
+            for cand in mesh_world.iter().chain(per_joint.iter().take(64)) {
+                let votes = per_joint.iter().filter(|m| close(cand, m)).count();
+                if votes > best.0 {
+                    best = (votes, *cand);
+                }
+            }
+            // Nodes in some other pose (an animation frame): no majority; trust the
+            // mesh node's world matrix.
+            if best.0 * 2 < joints.len() {
+                if let Some(w) = mesh_world {
+                    best.1 = w;
+                }
+            }
+            if best.0 < joints.len() {
+                warnings.push(format!(
+                    "{at}: {} of {} joints are not at their bind pose in the node transforms; the inverse bind matrices define the rest pose",
+                    joints.len() - best.0,
+                    joints.len()
+                ));
+            }
+            Some(best.1)
+        }
+        _ => None,
+    }
+}
+
+/// The parts: one per primitive of every mesh node in scene order, baked into world
+/// (a skinned primitive into its skin's bind space), with unique names.
+fn parts(doc: &Doc, tree: &NodeTree, sk: &Skins, warnings: &mut Vec<String>) -> Result<Vec<Part>> {
+    let nodes = array(&doc.json, "nodes");
+    let skins = array(&doc.json, "skins");
     let mut parts: Vec<Part> = Vec::new();
     let mut first_empty: Option<String> = None;
-    for &ni in &order {
+    for &ni in &tree.order {
         let node = &nodes[ni];
         let Some(m) = node.get("mesh").and_then(Value::as_u64) else {
             continue;
@@ -361,8 +436,8 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
             };
             let skinned = skin.filter(|_| prim.pointer("/attributes/JOINTS_0").is_some());
             let bake = match skinned {
-                Some(s) => skin_bind[s].unwrap_or(world[ni]),
-                None => world[ni],
+                Some(s) => sk.skin_bind[s].unwrap_or(tree.world[ni]),
+                None => tree.world[ni],
             };
             match read_primitive(
                 doc,
@@ -370,8 +445,8 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
                 &at,
                 bake,
                 &target_names,
-                skinned.map(|s| &skin_joint_bone[s][..]),
-                &mut warnings,
+                skinned.map(|s| &sk.skin_joint_bone[s][..]),
+                warnings,
             )? {
                 Some((mesh, weights, morphs)) => {
                     let material = match prim.get("material").and_then(Value::as_u64) {
@@ -414,46 +489,33 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
         });
     }
 
-    // Skeleton: names, parents, tails.
+    Ok(parts)
+}
+
+/// The skeleton from the bones of the skins: unique names, parents through the node
+/// hierarchy, tails (a leaf's from [`leaf_tail`]); bones are reordered parents first and the
+/// parts' weights and `node_bone` follow.
+fn skeleton(
+    doc: &Doc,
+    tree: &NodeTree,
+    sk: &mut Skins,
+    parts: &mut [Part],
+    warnings: &mut Vec<String>,
+) -> Result<Option<Skeleton>> {
+    let nodes = array(&doc.json, "nodes");
+    let parent = &tree.parent;
+    let node_names = &tree.names;
+    let (bone_nodes, bone_world) = (&sk.bone_nodes, &sk.bone_world);
     let mut skeleton = None;
     if !bone_nodes.is_empty() {
-        let size = {
-            let (lo, hi) = crate::model::Character {
-                parts: parts.clone(),
-                ..Default::default()
-            }
-            .bounds();
-            let e = (hi - lo).max_element();
-            if e > 0.0 && e.is_finite() {
-                e
-            } else {
-                1.0
-            }
-        };
-        let mut names: Vec<String> = Vec::with_capacity(bone_nodes.len());
-        let mut used: HashMap<String, usize> = HashMap::new();
-        for &nd in &bone_nodes {
-            let base = node_names[nd].clone();
-            let mut name = base.clone();
-            let mut k = 1;
-            while used.contains_key(&name) {
-                name = format!("{base}.{k}");
-                k += 1;
-            }
-            if name != base {
-                warnings.push(format!(
-                    "joint name {base:?} is used twice; renamed to {name:?}"
-                ));
-            }
-            used.insert(name.clone(), 0);
-            names.push(name);
-        }
+        let size = parts_size(parts);
+        let names = joint_names(node_names, bone_nodes, warnings);
         let bparent: Vec<Option<usize>> = bone_nodes
             .iter()
             .map(|&nd| {
                 let mut cur = parent[nd];
                 while let Some(p) = cur {
-                    if let Some(b) = node_bone[p] {
+                    if let Some(b) = sk.node_bone[p] {
                         return Some(b);
                     }
                     cur = parent[p];
@@ -468,39 +530,10 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
                 children[*p].push(b);
             }
         }
-        // Do the joints' rest rotations point their +Y at their child (Blender's
-        // convention, and rigsmith's)? Then +Y is the bone direction for every bone.
         let rots: Vec<Mat3> = bone_world.iter().map(|m| Mat3::from_mat4(*m)).collect();
-        let (mut single, mut aligned) = (0usize, 0usize);
-        for b in 0..bone_nodes.len() {
-            if let [c] = children[b][..] {
-                if let Some(d) = (heads[c] - heads[b]).try_normalize() {
-                    single += 1;
-                    if rots[b].y_axis.normalize_or_zero().dot(d) > 0.996 {
-                        aligned += 1;
-                    }
-                }
-            }
-        }
-        let bone_oriented = single > 0 && aligned * 3 >= single * 2;
-        // What each bone carries: whether any vertex has weight on it, and the vertices
-        // weighted mostly to it (their positions), which bound a leaf bone's tail.
+        let bone_oriented = bone_oriented(&heads, &rots, &children);
         let nb = bone_nodes.len();
-        let mut carries = vec![false; nb];
-        let mut dominant: Vec<Vec<Vec3>> = vec![Vec::new(); nb];
-        let mut any_weights = false;
-        for part in &parts {
-            let Some(w) = &part.weights else { continue };
-            any_weights = true;
-            for (v, list) in w.vertices.iter().enumerate() {
-                for inf in list {
-                    carries[inf.bone as usize] = true;
-                }
-                if let Some(top) = list.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)) {
-                    dominant[top.bone as usize].push(part.mesh.positions[v]);
-                }
-            }
-        }
+        let (carries, dominant, any_weights) = carried(parts, nb);
         let tiny = 1e-5 * size;
         let mut bones = Vec::with_capacity(nb);
         for b in 0..nb {
@@ -586,33 +619,107 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
         }
         let (skel, new_index) = Skeleton::from_unordered(bones)
             .map_err(|e| doc.err("skins", format!("the joints do not form a skeleton: {e}")))?;
-        for nb in node_bone.iter_mut().flatten() {
+        for nb in sk.node_bone.iter_mut().flatten() {
             *nb = new_index[*nb];
         }
-        for part in &mut parts {
-            if let Some(w) = &mut part.weights {
-                for list in &mut w.vertices {
-                    for inf in list.iter_mut() {
-                        inf.bone = new_index[inf.bone as usize] as u32;
-                    }
-                }
-                w.sort();
-            }
-        }
+        renumber_weights(parts, &new_index);
         skeleton = Some(skel);
     }
 
-    Ok(SceneRead {
-        character: Character {
-            parts,
-            skeleton,
-            vrm: None,
-            warnings,
-            ..Default::default()
-        },
-        node_bone,
-        node_names,
-    })
+    Ok(skeleton)
+}
+
+/// The largest extent of the parts (1 when they have none).
+fn parts_size(parts: &[Part]) -> f32 {
+    let (lo, hi) = crate::model::Character {
+        parts: parts.to_vec(),
+        ..Default::default()
+    }
+    .bounds();
+    let e = (hi - lo).max_element();
+    if e > 0.0 && e.is_finite() {
+        e
+    } else {
+        1.0
+    }
+}
+
+/// The bones' names: their nodes' names, a repeated one suffixed `.1`, `.2`... (with a
+/// warning).
+fn joint_names(node_names: &[String], bone_nodes: &[usize], warnings: &mut Vec<String>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::with_capacity(bone_nodes.len());
+    let mut used: HashMap<String, usize> = HashMap::new();
+    for &nd in bone_nodes {
+        let base = node_names[nd].clone();
+        let mut name = base.clone();
+        let mut k = 1;
+        while used.contains_key(&name) {
+            name = format!("{base}.{k}");
+            k += 1;
+        }
+        if name != base {
+            warnings.push(format!(
+                "joint name {base:?} is used twice; renamed to {name:?}"
+            ));
+        }
+        used.insert(name.clone(), 0);
+        names.push(name);
+    }
+    names
+}
+
+/// Do the joints' rest rotations point their +Y at their child (Blender's convention,
+/// and rigsmith's)? Then +Y is the bone direction for every bone: true when two thirds
+/// of the joints with one child do.
+fn bone_oriented(heads: &[Vec3], rots: &[Mat3], children: &[Vec<usize>]) -> bool {
+    let (mut single, mut aligned) = (0usize, 0usize);
+    for b in 0..heads.len() {
+        if let [c] = children[b][..] {
+            if let Some(d) = (heads[c] - heads[b]).try_normalize() {
+                single += 1;
+                if rots[b].y_axis.normalize_or_zero().dot(d) > 0.996 {
+                    aligned += 1;
+                }
+            }
+        }
+    }
+    single > 0 && aligned * 3 >= single * 2
+}
+
+/// What each of the `nb` bones carries: whether any vertex has weight on it, and the
+/// vertices weighted mostly to it (their positions), which bound a leaf bone's tail;
+/// and whether any part has weights.
+fn carried(parts: &[Part], nb: usize) -> (Vec<bool>, Vec<Vec<Vec3>>, bool) {
+    let mut carries = vec![false; nb];
+    let mut dominant: Vec<Vec<Vec3>> = vec![Vec::new(); nb];
+    let mut any_weights = false;
+    for part in parts {
+        let Some(w) = &part.weights else { continue };
+        any_weights = true;
+        for (v, list) in w.vertices.iter().enumerate() {
+            for inf in list {
+                carries[inf.bone as usize] = true;
+            }
+            if let Some(top) = list.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)) {
+                dominant[top.bone as usize].push(part.mesh.positions[v]);
+            }
+        }
+    }
+    (carries, dominant, any_weights)
+}
+
+/// Moves the parts' weights to the bones' new indices (and sorts each vertex's list).
+fn renumber_weights(parts: &mut [Part], new_index: &[usize]) {
+    for part in parts.iter_mut() {
+        if let Some(w) = &mut part.weights {
+            for list in &mut w.vertices {
+                for inf in list.iter_mut() {
+                    inf.bone = new_index[inf.bone as usize] as u32;
+                }
+            }
+            w.sort();
+        }
+    }
 }
 
 /// The tail of a bone with no child to aim at. Its direction is the joint's own +Y
@@ -752,16 +859,7 @@ fn read_primitive(
             format!("vertex {k} is not finite once placed by its node or skin transform"),
         ));
     }
-    let count_check = |a: u64, key: &str| -> Result<()> {
-        let c = doc.count(a, &format!("{at}.{key}"))?;
-        if c as usize != nv {
-            return Err(doc.err(
-                format!("{at}.{key}"),
-                format!("{c} elements for {nv} vertices"),
-            ));
-        }
-        Ok(())
-    };
+    let count_check = |a: u64, key: &str| count_check(doc, at, nv, a, key);
     let normals = match attr(prim, "NORMAL") {
         Some(a) => {
             count_check(a, "attributes.NORMAL")?;
@@ -791,96 +889,145 @@ fn read_primitive(
     };
     let weights = match joint_bone {
         None => None,
-        Some(jb) => {
-            let mut w = Weights::empty(nv);
-            // NaN or negative weights (some exporters write them; Blender and three.js
-            // load such files): zeroed, and the vertices they were on renormalized.
-            let mut repaired = vec![false; nv];
-            let mut repairs: Vec<(String, usize, usize)> = Vec::new();
-            let mut k = 0;
-            while let Some(ja) = attr(prim, &format!("JOINTS_{k}")) {
-                let jat = format!("{at}.attributes.JOINTS_{k}");
-                let wat = format!("{at}.attributes.WEIGHTS_{k}");
-                let wa = attr(prim, &format!("WEIGHTS_{k}"))
-                    .ok_or_else(|| doc.err(&wat, format!("missing (JOINTS_{k} has no weights)")))?;
-                count_check(ja, &format!("attributes.JOINTS_{k}"))?;
-                count_check(wa, &format!("attributes.WEIGHTS_{k}"))?;
-                let j = doc.uints(ja, 4, &jat)?;
-                let ws = doc.floats(wa, 4, &wat)?;
-                let (mut bad, mut bad_vertices) = (0usize, 0usize);
-                for v in 0..nv {
-                    let mut vertex_bad = false;
-                    for c in 0..4 {
-                        let mut wt = ws[v * 4 + c];
-                        if !wt.is_finite() || wt < 0.0 {
-                            bad += 1;
-                            vertex_bad = true;
-                            wt = 0.0;
-                        }
-                        if wt == 0.0 {
-                            continue;
-                        }
-                        let ji = j[v * 4 + c] as usize;
-                        let b = *jb.get(ji).ok_or_else(|| {
-                            doc.err(
-                                &jat,
-                                format!(
-                                    "vertex {v} uses joint {ji} but the skin has {} joints",
-                                    jb.len()
-                                ),
-                            )
-                        })?;
-                        w.add(v, b as u32, wt);
-                    }
-                    if vertex_bad {
-                        bad_vertices += 1;
-                        repaired[v] = true;
-                    }
+        Some(jb) => Some(read_weights(doc, prim, at, nv, jb, warnings)?),
+    };
+    let morphs = read_morphs(doc, prim, at, nv, lin, target_names)?;
+    Ok(Some((
+        Mesh {
+            positions,
+            triangles,
+            normals,
+            uvs,
+        },
+        weights,
+        morphs,
+    )))
+}
+
+/// Checks that accessor `a` (at `AT.KEY`) has one element per vertex.
+fn count_check(doc: &Doc, at: &str, nv: usize, a: u64, key: &str) -> Result<()> {
+    let c = doc.count(a, &format!("{at}.{key}"))?;
+    if c as usize != nv {
+        return Err(doc.err(
+            format!("{at}.{key}"),
+            format!("{c} elements for {nv} vertices"),
+        ));
+    }
+    Ok(())
+}
+
+/// The weights of a skinned primitive of `nv` vertices from every `JOINTS_k` /
+/// `WEIGHTS_k` pair, joints mapped to bones by `jb`. NaN or negative weights (some
+/// exporters write them; Blender and three.js load such files) are zeroed and their
+/// vertices renormalized, with a warning; weights that are all zero are an error.
+fn read_weights(
+    doc: &Doc,
+    prim: &Value,
+    at: &str,
+    nv: usize,
+    jb: &[usize],
+    warnings: &mut Vec<String>,
+) -> Result<Weights> {
+    let count_check = |a: u64, key: &str| count_check(doc, at, nv, a, key);
+    let mut w = Weights::empty(nv);
+    // NaN or negative weights (some exporters write them; Blender and three.js
+    // load such files): zeroed, and the vertices they were on renormalized.
+    let mut repaired = vec![false; nv];
+    let mut repairs: Vec<(String, usize, usize)> = Vec::new();
+    let mut k = 0;
+    while let Some(ja) = attr(prim, &format!("JOINTS_{k}")) {
+        let jat = format!("{at}.attributes.JOINTS_{k}");
+        let wat = format!("{at}.attributes.WEIGHTS_{k}");
+        let wa = attr(prim, &format!("WEIGHTS_{k}"))
+            .ok_or_else(|| doc.err(&wat, format!("missing (JOINTS_{k} has no weights)")))?;
+        count_check(ja, &format!("attributes.JOINTS_{k}"))?;
+        count_check(wa, &format!("attributes.WEIGHTS_{k}"))?;
+        let j = doc.uints(ja, 4, &jat)?;
+        let ws = doc.floats(wa, 4, &wat)?;
+        let (mut bad, mut bad_vertices) = (0usize, 0usize);
+        for v in 0..nv {
+            let mut vertex_bad = false;
+            for c in 0..4 {
+                let mut wt = ws[v * 4 + c];
+                if !wt.is_finite() || wt < 0.0 {
+                    bad += 1;
+                    vertex_bad = true;
+                    wt = 0.0;
                 }
-                if bad > 0 {
-                    repairs.push((wat, bad, bad_vertices));
-                }
-                k += 1;
-            }
-            let mut left_empty = 0usize;
-            for (v, list) in w.vertices.iter_mut().enumerate() {
-                if !repaired[v] {
+                if wt == 0.0 {
                     continue;
                 }
-                let s: f32 = list.iter().map(|i| i.weight).sum();
-                if s > 0.0 && s.is_finite() {
-                    for i in list.iter_mut() {
-                        i.weight /= s;
-                    }
-                } else {
-                    list.clear();
-                    left_empty += 1;
-                }
+                let ji = j[v * 4 + c] as usize;
+                let b = *jb.get(ji).ok_or_else(|| {
+                    doc.err(
+                        &jat,
+                        format!(
+                            "vertex {v} uses joint {ji} but the skin has {} joints",
+                            jb.len()
+                        ),
+                    )
+                })?;
+                w.add(v, b as u32, wt);
             }
-            for (r, (wat, bad, verts)) in repairs.iter().enumerate() {
-                let tail = if r + 1 == repairs.len() && left_empty > 0 {
-                    format!("; {left_empty} vertices are left with no weight")
-                } else {
-                    String::new()
-                };
-                warnings.push(format!(
-                    "{wat}: {bad} NaN or negative weights on {verts} vertices set to zero and those vertices renormalized{tail}"
-                ));
+            if vertex_bad {
+                bad_vertices += 1;
+                repaired[v] = true;
             }
-            let empty = w.vertices.iter().filter(|l| l.is_empty()).count();
-            if empty == nv && repairs.is_empty() {
-                return Err(doc.err(
-                    format!("{at}.attributes.WEIGHTS_0"),
-                    "the weights are all zero: no vertex is bound to a joint",
-                ));
-            }
-            if empty > 0 {
-                warnings.push(format!("{at}: {empty} of {nv} vertices have no weight"));
-            }
-            w.sort();
-            Some(w)
         }
-    };
+        if bad > 0 {
+            repairs.push((wat, bad, bad_vertices));
+        }
+        k += 1;
+    }
+    let mut left_empty = 0usize;
+    for (v, list) in w.vertices.iter_mut().enumerate() {
+        if !repaired[v] {
+            continue;
+        }
+        let s: f32 = list.iter().map(|i| i.weight).sum();
+        if s > 0.0 && s.is_finite() {
+            for i in list.iter_mut() {
+                i.weight /= s;
+            }
+        } else {
+            list.clear();
+            left_empty += 1;
+        }
+    }
+    for (r, (wat, bad, verts)) in repairs.iter().enumerate() {
+        let tail = if r + 1 == repairs.len() && left_empty > 0 {
+            format!("; {left_empty} vertices are left with no weight")
+        } else {
+            String::new()
+        };
+        warnings.push(format!(
+            "{wat}: {bad} NaN or negative weights on {verts} vertices set to zero and those vertices renormalized{tail}"
+        ));
+    }
+    let empty = w.vertices.iter().filter(|l| l.is_empty()).count();
+    if empty == nv && repairs.is_empty() {
+        return Err(doc.err(
+            format!("{at}.attributes.WEIGHTS_0"),
+            "the weights are all zero: no vertex is bound to a joint",
+        ));
+    }
+    if empty > 0 {
+        warnings.push(format!("{at}: {empty} of {nv} vertices have no weight"));
+    }
+    w.sort();
+    Ok(w)
+}
+
+/// The morph targets of a primitive of `nv` vertices, deltas turned by `lin` (the
+/// bake's linear part), named from the mesh's `extras.targetNames`.
+fn read_morphs(
+    doc: &Doc,
+    prim: &Value,
+    at: &str,
+    nv: usize,
+    lin: Mat3,
+    target_names: &[String],
+) -> Result<Vec<MorphTarget>> {
     let mut morphs = Vec::new();
     for (t, target) in array(prim, "targets").iter().enumerate() {
         let tat = format!("{at}.targets[{t}]");
@@ -921,14 +1068,5 @@ fn read_primitive(
             normal_deltas: nrm,
         });
     }
-    Ok(Some((
-        Mesh {
-            positions,
-            triangles,
-            normals,
-            uvs,
-        },
-        weights,
-        morphs,
-    )))
+    Ok(morphs)
 }
