@@ -11,7 +11,8 @@
 //! * Sheets that compose labelled panels ([`sheet::Sheet`]):
 //!   [`placement_sheet`] (bones over an x-ray body: front, right, top, head close-up),
 //!   [`pose_sheet`] (a row per pose, front and side), [`joint_sheet`] (close-ups of
-//!   flagged joints) and [`weight_heatmap`] (one bone's weights as colour, front and back).
+//!   flagged joints), [`weight_heatmap`] (one bone's weights as colour, front and back)
+//!   and [`motion::motion_sheet`] (frames of a spring simulation).
 //! * [`Image`]: RGBA8 pixels with PNG output ([`Image::save_png`], [`Image::to_png_bytes`]).
 //!
 //! Space is glTF's: metres, +Y up, the character faces +Z, its left side is +X. Sheets
@@ -35,6 +36,7 @@ pub mod canvas;
 pub mod demo;
 pub mod font;
 pub mod lines;
+pub mod motion;
 pub mod palette;
 pub mod raster;
 pub mod render;

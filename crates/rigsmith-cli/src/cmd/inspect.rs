@@ -60,29 +60,16 @@ fn view(ch: &Chain) -> ChainView<'_> {
     for w in neighbours.values_mut() {
         *w = (*w * 1000.0).round() / 1000.0;
     }
-    let extent = |h: &Vec<[f32; 3]>| -> f32 {
-        let mut e = 0.0f32;
-        for a in h {
-            for b in h {
-                let d = glam::Vec3::from_array(*a).distance(glam::Vec3::from_array(*b));
-                e = e.max(d);
-            }
-        }
-        (e * 10000.0).round() / 10000.0
-    };
+    let round4 = |x: f32| (x * 10000.0).round() / 10000.0;
     ChainView {
         class: &ch.class,
         springs: ch.springs(),
         root_parent: ch.root_parent.as_deref(),
         bones: &ch.bones,
         tips: &ch.tips,
-        lengths: ch
-            .tips
-            .iter()
-            .map(|t| (glam::Vec3::from_array(*t).length() * 10000.0).round() / 10000.0)
-            .collect(),
+        lengths: ch.lengths().into_iter().map(round4).collect(),
         hull_sizes: ch.hulls.iter().map(Vec::len).collect(),
-        hull_extents: ch.hulls.iter().map(extent).collect(),
+        hull_extents: ch.hull_extents().into_iter().map(round4).collect(),
         neighbours,
     }
 }

@@ -60,7 +60,8 @@ impl Grid {
                         if dx.abs().max(dy.abs()).max(dz.abs()) != ring {
                             continue;
                         }
-                        if let Some(v) = self.map.get(&(k.0 + dx, k.1 + dy, k.2 + dz)) {
+                        let c = (k.0 + dx as i64, k.1 + dy as i64, k.2 + dz as i64);
+                        if let Some(v) = self.map.get(&c) {
                             for &i in v {
                                 let d = (self.pts[i as usize] - q).length();
                                 if best.map_or(true, |(bd, bi)| (d, i as usize) < (bd, bi)) {

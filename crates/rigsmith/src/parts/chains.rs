@@ -84,6 +84,31 @@ impl Chain {
         is_spring_class(&self.class)
     }
 
+    /// Each bone's length: the length of its tip vector (metres).
+    pub fn lengths(&self) -> Vec<f32> {
+        self.tips
+            .iter()
+            .map(|t| Vec3::from_array(*t).length())
+            .collect()
+    }
+
+    /// Each bone's hull extent: the largest distance between two points of its hull
+    /// (metres; 0 for an empty hull).
+    pub fn hull_extents(&self) -> Vec<f32> {
+        self.hulls
+            .iter()
+            .map(|h| {
+                let mut e = 0.0f32;
+                for a in h {
+                    for b in h {
+                        e = e.max(Vec3::from_array(*a).distance(Vec3::from_array(*b)));
+                    }
+                }
+                e
+            })
+            .collect()
+    }
+
     /// The world-space rest tips of the chain's bones (one per bone), given the skeleton.
     /// Bones missing from the skeleton are skipped.
     pub fn world_tips(&self, skel: &Skeleton) -> Vec<Vec3> {
