@@ -54,6 +54,9 @@ pub struct RigOptions {
     /// Which parts are skin pieces, garments or rigid (overrides of
     /// [`crate::model::Body::of`]; by default every role comes from geometry).
     pub parts: crate::model::BodyOptions,
+    /// Force a weight route instead of letting the weight report decide (`None`: bone
+    /// heat, with the fallback when it fails).
+    pub route: Option<Route>,
 }
 
 impl Default for RigOptions {
@@ -69,6 +72,7 @@ impl Default for RigOptions {
             review: true,
             self_intersections: true,
             parts: crate::model::BodyOptions::default(),
+            route: None,
         }
     }
 }
@@ -207,6 +211,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         body: o.parts.body.clone(),
         garment: o.parts.garment.clone(),
         rigid: o.parts.rigid.clone(),
+        force_route: o.route,
         ..BindOptions::default()
     };
     let bound = bind::bind(&c, &fitted.skeleton, &bo)?;
