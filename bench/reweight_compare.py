@@ -2,7 +2,8 @@
 test poses of weights_compare.py, for a case folder written by examples/reweight_case.rs
 (+ reweight_blender.py).
 
-Methods: `rigsmith` (rigsmith_weights.json), `blender` (Blender's Automatic Weights: the
+Methods: `rigsmith` (rigsmith_weights.json), `geodesic` (rigsmith with the geodesic
+route forced, geodesic_weights.json), `blender` (Blender's Automatic Weights: the
 plain run, or its 17 m rerun when that left fewer vertices unweighted), `nearest` (the
 baseline computed here: each vertex 1.0 on the closest deform bone segment).
 
@@ -67,6 +68,9 @@ def main(case):
     w = weights(case, "rigsmith_weights.json", idx, len(V))
     if w is not None:
         sets["rigsmith"] = w
+    w = weights(case, "geodesic_weights.json", idx, len(V))
+    if w is not None:
+        sets["geodesic"] = w
     plain = weights(case, "blender_weights.json", idx, len(V))
     scaled = weights(case, "blender_scaled_weights.json", idx, len(V))
     if plain is not None:
@@ -110,9 +114,11 @@ def main(case):
             "pose_p95_mean": round(float(np.mean([per_pose[p][k] for p in per_pose])), 3),
         }
     res["per_pose_p95"] = per_pose
-    for k, f in [("rigsmith", "rigsmith.json"), ("blender", "blender_weights.json")]:
+    for k, f, key in [("rigsmith", "rigsmith.json", "seconds"),
+                      ("geodesic", "rigsmith.json", "geodesic_seconds"),
+                      ("blender", "blender_weights.json", "seconds")]:
         try:
-            res[f"{k}_seconds"] = json.load(open(f"{case}/{f}"))["seconds"]
+            res[f"{k}_seconds"] = json.load(open(f"{case}/{f}"))[key]
         except (FileNotFoundError, KeyError):
             pass
     print(json.dumps(res))

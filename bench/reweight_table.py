@@ -1,5 +1,6 @@
 """Markdown tables from the re-weighting benchmark's results.jsonl (bench/reweight.sh):
-one row per character and method (pooled mean / p95 / max deformation error in % of H,
+one row per character and method (rigsmith's default, rigsmith with the geodesic route
+forced, Blender, nearest bone; pooled mean / p95 / max deformation error in % of H,
 the mean of the per-pose p95, unweighted vertices, pooled-p95 ratio to the nearest-bone
 baseline and to Blender), then the per-pose p95 of each method.
 
@@ -8,7 +9,7 @@ python reweight_table.py results.jsonl
 import json
 import sys
 
-METHODS = ["rigsmith", "blender", "nearest"]
+METHODS = ["rigsmith", "geodesic", "blender", "nearest"]
 NAN = float("nan")
 
 
@@ -42,7 +43,7 @@ def main(path):
         for p in r["result"]["per_pose_p95"]:
             if p not in poses:
                 poses.append(p)
-    print("Per pose, p95 in % of H (rigsmith / Blender / nearest bone):")
+    print("Per pose, p95 in % of H (rigsmith / geodesic route / Blender / nearest bone):")
     print()
     print("| character | " + " | ".join(poses) + " |")
     print("|---|" + "---|" * len(poses))

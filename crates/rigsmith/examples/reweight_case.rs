@@ -4,20 +4,25 @@
 //! character's own skeleton (`skeleton.json`), its own weights as the reference
 //! (`artist_weights.json`), rigsmith's weights computed with those weights stripped
 //! (`rigsmith_weights.json`, `{bone: [[vertex, weight], ...]}`, vertex = OBJ index),
-//! the timing and route (`rigsmith.json`), and `roles.json`: which of the skeleton's
+//! the same with the geodesic route forced (`geodesic_weights.json`), the timings and
+//! routes (`rigsmith.json`), and `roles.json`: which of the skeleton's
 //! bones the test poses move (upper arm, forearm, thigh, calf of each side, the middle
 //! spine bone, the head), found by the body regions of the bone names.
 //!
 //! ```text
 //! cargo run -p rigsmith --release --example reweight_case -- IN.glb OUT_DIR [REPEAT]
 //! ```
+//!
+//! `GEODESIC=alpha,exponent,reach,margin` sets the geodesic route's falloff (default:
+//! [`rigsmith::bind::geodesic::GeodesicOptions::default`]).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use rigsmith::bind::{bind, BindOptions};
+use rigsmith::bind::geodesic::GeodesicOptions;
+use rigsmith::bind::{bind, BindOptions, Route};
 use rigsmith::io::mpfb2::split::{bone_region, Limb};
 use rigsmith::{Side, Skeleton, Weights};
 
@@ -126,11 +131,34 @@ fn main() {
         r = Some(res);
     }
     let r = r.unwrap();
+    let mut go = GeodesicOptions::default();
+    if let Ok(v) = std::env::var("GEODESIC") {
+        let x: Vec<f32> = v.split(',').map(|t| t.parse().expect("GEODESIC")).collect();
+        go = GeodesicOptions {
+            alpha: x[0],
+            exponent: x[1],
+            reach: x[2],
+            margin: x[3],
+        };
+    }
+    let t = Instant::now();
+    let geo = bind(
+        &stripped,
+        &s,
+        &BindOptions {
+            force_route: Some(Route::Geodesic),
+            geodesic: go,
+            ..Default::default()
+        },
+    )
+    .expect("bind, geodesic route");
+    let geo_seconds = t.elapsed().as_secs_f64();
 
     let mut obj = String::new();
     let mut parts = Vec::new();
     let mut artist = BTreeMap::new();
     let mut ours = BTreeMap::new();
+    let mut geodesic = BTreeMap::new();
     let mut start = 0usize;
     let mut unweighted_artist = 0;
     for (k, p) in c.parts.iter().enumerate() {
@@ -149,6 +177,9 @@ fn main() {
         if let Some(w) = &r.weights[k] {
             push_weights(&mut ours, &s, w, start);
         }
+        if let Some(w) = &geo.weights[k] {
+            push_weights(&mut geodesic, &s, w, start);
+        }
         parts.push(serde_json::json!({
             "name": p.name, "start": start, "count": p.mesh.positions.len(),
             "role": r.part_roles.get(k),
@@ -161,6 +192,7 @@ fn main() {
         |m: &BTreeMap<String, Vec<(usize, f32)>>| serde_json::json!({ "weights": m }).to_string();
     std::fs::write(out.join("artist_weights.json"), wj(&artist)).unwrap();
     std::fs::write(out.join("rigsmith_weights.json"), wj(&ours)).unwrap();
+    std::fs::write(out.join("geodesic_weights.json"), wj(&geodesic)).unwrap();
     std::fs::write(
         out.join("parts.json"),
         serde_json::to_string_pretty(&parts).unwrap(),
@@ -186,6 +218,8 @@ fn main() {
         "input": input, "vertices": start, "seconds": best,
         "route": r.route, "reasons": r.reasons, "report": r.report,
         "artist_unweighted_parts_vertices": unweighted_artist,
+        "geodesic_seconds": geo_seconds, "geodesic_reasons": geo.reasons,
+        "geodesic_unweighted": geo.report.unweighted,
     });
     std::fs::write(
         out.join("rigsmith.json"),
@@ -193,13 +227,15 @@ fn main() {
     )
     .unwrap();
     eprintln!(
-        "{}: {} parts, {} vertices, {:.3} s, route {:?}, unweighted {}; roles {:?}",
+        "{}: {} parts, {} vertices, {:.3} s, route {:?}, unweighted {}; geodesic {:.3} s, unweighted {}; roles {:?}",
         input.display(),
         c.parts.len(),
         start,
         best,
         r.route,
         r.report.unweighted,
+        geo_seconds,
+        geo.report.unweighted,
         roles
     );
 }

@@ -93,6 +93,9 @@ pub struct RigOptions {
     /// Shrink measured colliders that the springs' rest pose enters
     /// ([`crate::parts::clear_rest_pose`]), as a VRM runtime needs.
     pub clear_rest_pose: bool,
+    /// Force a weight route instead of letting the weight report decide (`None`: bone
+    /// heat, with the fallback when it fails).
+    pub route: Option<Route>,
 }
 
 impl Default for RigOptions {
@@ -110,6 +113,7 @@ impl Default for RigOptions {
             parts: crate::model::BodyOptions::default(),
             authored: None,
             clear_rest_pose: false,
+            route: None,
         }
     }
 }
@@ -451,6 +455,7 @@ fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> R
         body: o.parts.body.clone(),
         garment: o.parts.garment.clone(),
         rigid: o.parts.rigid.clone(),
+        force_route: o.route,
         ..BindOptions::default()
     };
     let bound = bind::bind(c, &fitted.skeleton, &bo)?;

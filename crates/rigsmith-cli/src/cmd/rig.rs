@@ -74,6 +74,10 @@ pub struct Args {
     /// Keep the input's origin: do not move the model to the floor and the centre.
     #[arg(long)]
     pub keep_origin: bool,
+    /// Force a weight route (bone-heat, volumetric, geodesic) instead of letting the
+    /// weight report decide.
+    #[arg(long, value_enum)]
+    pub route: Option<crate::cmd::weights::RouteArg>,
     /// How to read the input's axes and units.
     #[command(flatten)]
     pub space: crate::util::SpaceArgs,
@@ -95,6 +99,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         },
         review: !a.no_review,
         keep_origin: a.keep_origin,
+        route: a.route.map(crate::cmd::weights::RouteArg::route),
         parts: rigsmith::model::BodyOptions {
             body: a.body.clone(),
             garment: a.garment.clone(),

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! rigsmith weights body.glb --skeleton skeleton.json -o rigged.glb [--max-influences 4]
-//!     [--rigid eyes] [--rigid teeth=head] [--body body] [--route volumetric] [--json]
+//!     [--rigid eyes] [--rigid teeth=head] [--body body] [--route geodesic] [--json]
 //! ```
 //!
 //! The skeleton comes from a `skeleton.json` or from any rigged file (its skeleton is
@@ -25,8 +25,21 @@ use crate::util::{BadInput, Ctx, Outcome, Outputs};
 pub enum RouteArg {
     /// Bone heat on the surface (no fallback).
     BoneHeat,
-    /// The voxel route.
+    /// The voxel route (heat in the skin's volume).
     Volumetric,
+    /// Geodesic voxel binding over every part that follows the body.
+    Geodesic,
+}
+
+impl RouteArg {
+    /// The library's route.
+    pub fn route(self) -> Route {
+        match self {
+            RouteArg::BoneHeat => Route::BoneHeat,
+            RouteArg::Volumetric => Route::Volumetric,
+            RouteArg::Geodesic => Route::Geodesic,
+        }
+    }
 }
 
 /// Arguments of `rigsmith weights`.
@@ -114,10 +127,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         body: a.body.clone(),
         garment: a.garment.clone(),
         smooth: a.smooth,
-        force_route: a.route.map(|r| match r {
-            RouteArg::BoneHeat => Route::BoneHeat,
-            RouteArg::Volumetric => Route::Volumetric,
-        }),
+        force_route: a.route.map(RouteArg::route),
+        ..BindOptions::default()
     };
     let pb = ctx.stage("computing skin weights");
     let r = bind(&c, &s, &o).with_context(|| format!("weighting {}", a.input.display()))?;

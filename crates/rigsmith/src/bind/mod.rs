@@ -47,6 +47,7 @@
 pub mod bone_heat;
 pub mod bone_reach;
 pub mod cleanup;
+pub mod geodesic;
 pub mod laplacian;
 pub mod report;
 pub mod rigid;
@@ -76,6 +77,21 @@ pub enum Route {
     BoneHeat,
     /// Heat diffusion in the voxelized volume, interpolated to the surface.
     Volumetric,
+    /// Geodesic voxel binding over the union of every part that follows the body (skin
+    /// pieces, garments, hair): distances through the solid ([`geodesic`]).
+    Geodesic,
+}
+
+impl Route {
+    /// The route's name as the command line and reports spell it (`bone-heat`,
+    /// `volumetric`, `geodesic`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Route::BoneHeat => "bone-heat",
+            Route::Volumetric => "volumetric",
+            Route::Geodesic => "geodesic",
+        }
+    }
 }
 
 /// What a part is to the binder.
@@ -106,6 +122,8 @@ pub struct BindOptions {
     pub smooth: usize,
     /// Skip the decision and use this route.
     pub force_route: Option<Route>,
+    /// Falloff of the geodesic route.
+    pub geodesic: geodesic::GeodesicOptions,
 }
 
 impl Default for BindOptions {
@@ -117,6 +135,7 @@ impl Default for BindOptions {
             garment: Vec::new(),
             smooth: 0,
             force_route: None,
+            geodesic: geodesic::GeodesicOptions::default(),
         }
     }
 }
@@ -143,6 +162,8 @@ pub struct BindResult {
 pub const CENTRE_BAND: f32 = 0.01;
 /// Weights below this are dropped from the body before limiting.
 pub const DROP_LIMIT: f32 = 0.01;
+/// The route taken when bone heat fails the weight report.
+pub const FALLBACK: Route = Route::Geodesic;
 /// Smoothing passes on garments after transfer.
 pub const GARMENT_SMOOTH: usize = 2;
 
@@ -267,7 +288,8 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     // The report of the body alone, reused as the final one when it is the only part.
     let mut body_report: Option<WeightReport> = None;
     let mut route = Route::BoneHeat;
-    if o.force_route != Some(Route::Volumetric) {
+    let forced_volume = matches!(o.force_route, Some(Route::Volumetric | Route::Geodesic));
+    if !forced_volume {
         match bone_heat::bone_heat(&bpos, &bm.triangles, &segs) {
             Ok(out) => {
                 let total: f64 = stages.iter().map(|s| s.1).sum();
@@ -327,8 +349,70 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
             }
             Err(e) => return Err(e),
         }
-    } else if o.force_route == Some(Route::Volumetric) {
-        reasons.push("volumetric route forced".into());
+    } else if let Some(r) = o.force_route {
+        reasons.push(format!("{} route forced", r.name()));
+    }
+    // Weights of the garment and hair parts when the geodesic route weighted them with
+    // the skin, in part order.
+    let mut follower_w: Vec<Option<Weights>> = vec![None; c.parts.len()];
+    let fallback = match o.force_route {
+        Some(r @ (Route::Volumetric | Route::Geodesic)) => r,
+        _ => FALLBACK,
+    };
+    if body_w.is_none() && fallback == Route::Geodesic {
+        route = Route::Geodesic;
+        let followers: Vec<(usize, crate::model::Mesh)> = roles
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| **r == PartRole::Garment)
+            .map(|(i, _)| {
+                let m = &c.parts[i].mesh;
+                let nm = crate::model::Mesh {
+                    positions: m.positions.iter().map(|q| norm(*q)).collect(),
+                    triangles: m.triangles.clone(),
+                    ..Default::default()
+                };
+                (i, nm)
+            })
+            .collect();
+        let meshes: Vec<geodesic::MeshRef<'_>> = std::iter::once(geodesic::MeshRef {
+            positions: &bpos,
+            triangles: &bm.triangles,
+        })
+        .chain(followers.iter().map(|(_, m)| geodesic::MeshRef {
+            positions: &m.positions,
+            triangles: &m.triangles,
+        }))
+        .collect();
+        let out = geodesic::geodesic(&meshes, &segs, &o.geodesic)?;
+        reasons.extend(out.attempts.iter().cloned());
+        reasons.push(format!(
+            "geodesic route: the skin and {} garment or hair parts in one volume of {} cells at H/{:.0}",
+            followers.len(),
+            out.solid,
+            1.0 / out.voxel
+        ));
+        if out.bridged > 0 {
+            reasons.push(format!(
+                "geodesic route: {} pieces of the volume reached by no bone were joined to the nearest piece",
+                out.bridged
+            ));
+        }
+        if out.unreached > 0 {
+            reasons.push(format!(
+                "geodesic route: {} vertices reached by no solid voxel took their nearest bone",
+                out.unreached
+            ));
+        }
+        let mut ws = out.weights.into_iter();
+        let mut w = ws.next().expect("the skin's weights");
+        finish_body(&mut w, &bpos, bm, &ns, o);
+        body_w = Some(w);
+        for ((i, m), mut w) in followers.iter().zip(ws) {
+            finish_body(&mut w, &m.positions, m, &ns, o);
+            follower_w[*i] = Some(w);
+        }
+        lap("geodesic route", &mut stages);
     }
     if body_w.is_none() {
         route = Route::Volumetric;
@@ -381,6 +465,9 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
                     }
                     _ => rigid::rigid_weights(&pm, &segs, b),
                 }
+            }
+            PartRole::Garment if follower_w[i].is_some() => {
+                follower_w[i].take().expect("checked")
             }
             PartRole::Garment => {
                 let gm = crate::model::Mesh {

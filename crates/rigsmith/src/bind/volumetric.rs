@@ -51,25 +51,29 @@ pub struct VoxelOutcome {
     pub unreached: usize,
 }
 
-struct Grid {
-    lo: Vec3,
-    h: f32,
-    dim: IVec3,
-    /// 0 empty, 1 surface, 2 outside.
-    cell: Vec<u8>,
+/// A voxel grid over a mesh and its bones (shared with [`super::geodesic`]).
+pub(super) struct Grid {
+    /// Corner of cell (0, 0, 0).
+    pub(super) lo: Vec3,
+    /// Cell side, same unit as the mesh.
+    pub(super) h: f32,
+    /// Cells per axis.
+    pub(super) dim: IVec3,
+    /// Per cell (x fastest): 0 empty inside, 1 surface, 2 outside.
+    pub(super) cell: Vec<u8>,
 }
 
 impl Grid {
-    fn idx(&self, c: IVec3) -> usize {
+    pub(super) fn idx(&self, c: IVec3) -> usize {
         (c.x as usize) + self.dim.x as usize * ((c.y as usize) + self.dim.y as usize * c.z as usize)
     }
-    fn inb(&self, c: IVec3) -> bool {
+    pub(super) fn inb(&self, c: IVec3) -> bool {
         c.cmpge(IVec3::ZERO).all() && c.cmplt(self.dim).all()
     }
-    fn of(&self, p: Vec3) -> IVec3 {
+    pub(super) fn of(&self, p: Vec3) -> IVec3 {
         ((p - self.lo) / self.h).floor().as_ivec3()
     }
-    fn solid(&self, c: IVec3) -> bool {
+    pub(super) fn solid(&self, c: IVec3) -> bool {
         self.inb(c) && self.cell[self.idx(c)] != 2
     }
 }
@@ -164,52 +168,7 @@ pub fn volumetric(
     if segs.is_empty() {
         return Err(Error::stage("bind", "no deform bone to weight to"));
     }
-    let mut attempts = Vec::new();
-    let mut chosen: Option<(Grid, f32)> = None;
-    // The listed sizes, then coarser ones only while no grid fits at all.
-    let sizes = VOXEL_STEPS
-        .iter()
-        .copied()
-        .chain((1..6).map(|k| VOXEL_STEPS[2] * (1 << k) as f32));
-    for (step, h_frac) in sizes.enumerate() {
-        if step >= VOXEL_STEPS.len() && chosen.is_some() {
-            break;
-        }
-        let Some(g) = voxelize(positions, triangles, segs, h_frac) else {
-            attempts.push(format!("voxel H/{:.0}: grid too large", 1.0 / h_frac));
-            continue;
-        };
-        let inside = segs
-            .iter()
-            .filter(|s| g.solid(g.of(0.5 * (s.head + s.tail))))
-            .count();
-        let frac = inside as f32 / segs.len() as f32;
-        let closed = frac >= 0.9;
-        let solid = g.cell.iter().filter(|&&c| c != 2).count();
-        if solid > MAX_SOLID {
-            attempts.push(format!(
-                "voxel H/{:.0}: {solid} solid cells, over the {MAX_SOLID} budget",
-                1.0 / h_frac
-            ));
-            continue;
-        }
-        attempts.push(format!(
-            "voxel H/{:.0}: {:.0}% of bone middles inside the volume{}",
-            1.0 / h_frac,
-            100.0 * frac,
-            if closed { " (closed)" } else { "" }
-        ));
-        chosen = Some((g, h_frac));
-        if closed {
-            break;
-        }
-    }
-    let Some((g, h)) = chosen else {
-        return Err(Error::stage(
-            "bind",
-            format!("could not voxelize the body: {}", attempts.join("; ")),
-        ));
-    };
+    let (g, h, attempts) = solid_grid(positions, triangles, segs, &VOXEL_STEPS, MAX_SOLID)?;
 
     // Unknowns: solid cells.
     let ncell = g.cell.len();
@@ -366,4 +325,66 @@ pub fn volumetric(
         attempts,
         unreached,
     })
+}
+
+/// The solid of a mesh: voxel sides `steps` (fractions of the mesh unit) tried in order
+/// until at least 90% of the bones' middles fall in solid cells, skipping grids whose
+/// solid exceeds `max_solid` cells; when no listed size fits at all, coarser ones
+/// (doubling the last). Returns the grid, its side and one line per size tried.
+pub(super) fn solid_grid(
+    positions: &[Vec3],
+    triangles: &[[u32; 3]],
+    segs: &[Segment],
+    steps: &[f32],
+    max_solid: usize,
+) -> Result<(Grid, f32, Vec<String>)> {
+    let last = steps[steps.len() - 1];
+    let mut attempts = Vec::new();
+    let mut chosen: Option<(Grid, f32)> = None;
+    // The listed sizes, then coarser ones only while no grid fits at all.
+    let sizes = steps
+        .iter()
+        .copied()
+        .chain((1..6).map(|k| last * (1 << k) as f32));
+    for (step, h_frac) in sizes.enumerate() {
+        if step >= steps.len() && chosen.is_some() {
+            break;
+        }
+        let Some(g) = voxelize(positions, triangles, segs, h_frac) else {
+            attempts.push(format!("voxel H/{:.0}: grid too large", 1.0 / h_frac));
+            continue;
+        };
+        let inside = segs
+            .iter()
+            .filter(|s| g.solid(g.of(0.5 * (s.head + s.tail))))
+            .count();
+        let frac = inside as f32 / segs.len() as f32;
+        let closed = frac >= 0.9;
+        let solid = g.cell.iter().filter(|&&c| c != 2).count();
+        if solid > max_solid {
+            attempts.push(format!(
+                "voxel H/{:.0}: {solid} solid cells, over the {max_solid} budget",
+                1.0 / h_frac
+            ));
+            continue;
+        }
+        attempts.push(format!(
+            "voxel H/{:.0}: {:.0}% of bone middles inside the volume{}",
+            1.0 / h_frac,
+            100.0 * frac,
+            if closed { " (closed)" } else { "" }
+        ));
+        chosen = Some((g, h_frac));
+        if closed {
+            break;
+        }
+    }
+    match chosen {
+        Some((g, h)) => Ok((g, h, attempts)),
+        None => Err(Error::stage(
+            "bind",
+            format!("could not voxelize the body: {}", attempts.join("; ")),
+        )),
+    }
+
 }

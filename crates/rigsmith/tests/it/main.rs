@@ -8,6 +8,7 @@ mod body;
 mod corpus;
 mod fit;
 mod fit_real;
+mod geodesic;
 mod gltf_io;
 mod gltf_read_compat;
 mod humanoid;
