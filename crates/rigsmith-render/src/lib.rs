@@ -40,6 +40,7 @@ pub mod raster;
 pub mod render;
 pub mod sheet;
 pub mod sheets;
+pub mod viewer;
 
 pub use camera::{Camera, View};
 pub use canvas::Image;

@@ -252,6 +252,7 @@ fn write_outputs(
                     .to_string_lossy()
             ),
             changes: changes(out),
+            ..Default::default()
         };
         files.extend(crate::sheets::write_review_dir(
             outputs,

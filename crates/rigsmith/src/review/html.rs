@@ -66,6 +66,10 @@ pub struct Page {
     /// What rigsmith changed or decided, as `(label, text)` rows: the model fixes, each
     /// part's role, the weight route and why.
     pub changes: Vec<(String, String)>,
+    /// An interactive viewer (self-contained HTML, `rigsmith_render::viewer`) placed
+    /// after the failures and before the sheets; empty: none. With a viewer, every
+    /// failed check gets a `view` link (`a.rs-view[data-check=ID]`) to its pose and joint.
+    pub viewer: String,
 }
 
 /// How many failed checks of one section the summary at the top shows (the worst
@@ -151,9 +155,10 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
             f.sort_by_key(|k| std::cmp::Reverse(k.severity));
             for k in f.iter().take(WORST_PER_SECTION) {
                 h.push_str(&format!(
-                    "<li><b>{}</b> <code>{}</code> {}: {} <span class=\"remedy\">&rarr; {}</span></li>\n",
+                    "<li><b>{}</b> <code>{}</code>{} {}: {} <span class=\"remedy\">&rarr; {}</span></li>\n",
                     sev_name(k.severity),
                     esc(&k.id),
+                    view_link(page, &k.id),
                     esc(&k.title),
                     esc(&short(&k.detail, 160)),
                     esc(&k.remedy)
@@ -169,6 +174,7 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
         }
         h.push_str("</ul>\n");
     }
+    h.push_str(&page.viewer);
     if !sheets.is_empty() {
         h.push_str("<h2>Sheets</h2>\n<div class=\"sheets\">\n");
         for (t, png) in sheets {
@@ -221,8 +227,13 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
                 "<span class=\"bad\">FAIL</span>"
             };
             h.push_str(&format!(
-                "<tr{cls}><td><code>{}</code></td><td>{res}</td><td>{sev}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                "<tr{cls}><td><code>{}</code>{}</td><td>{res}</td><td>{sev}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                 esc(&k.id),
+                if k.passed {
+                    String::new()
+                } else {
+                    view_link(page, &k.id)
+                },
                 fmt_num(k.value),
                 fmt_num(k.threshold),
                 esc(&k.measure),
@@ -241,6 +252,18 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
     }
     h.push_str("</ul>\n</body></html>\n");
     h
+}
+
+/// The link from a failed check to the viewer (its pose and joint), when the page has one.
+fn view_link(page: &Page, id: &str) -> String {
+    if page.viewer.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " <a class=\"rs-view\" href=\"#viewer\" data-check=\"{}\">view</a>",
+            esc(id)
+        )
+    }
 }
 
 /// Width and height of a PNG from its header.
