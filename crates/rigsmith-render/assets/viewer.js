@@ -375,13 +375,13 @@
 
   var poseButtons = {};
   if (A.md.skinned) {
-    heading('Poses (the review measured these)');
+    if (A.md.poses.length) heading('Poses (the review measured these)');
     var ul = document.createElement('ul');
     ul.className = 'vposes';
     side.appendChild(ul);
     var li0 = document.createElement('li');
     ul.appendChild(li0);
-    poseButtons[''] = button(li0, 'rest', function () { choosePose(null); });
+    if (A.md.poses.length) poseButtons[''] = button(li0, 'rest', function () { choosePose(null); });
     A.md.poses.forEach(function (p) {
       var li = document.createElement('li');
       ul.appendChild(li);
@@ -559,12 +559,14 @@
     return [(k || 0) * w + (v.x + 1) / 2 * w, (1 - v.y) / 2 * host.clientHeight];
   };
   // World position of a bone's head in the current pose (model 0).
-  hook.boneHead = function (name) {
+  function boneEnd(name, end) {
     var i = A.md.bones.map(function (b) { return b.name; }).indexOf(name);
     if (i < 0) return null;
     var S = new THREE.Matrix4().multiplyMatrices(A.world[i], A.restInv[i]);
-    return new THREE.Vector3().fromArray(A.md.bones[i].head).applyMatrix4(S).toArray();
-  };
+    return new THREE.Vector3().fromArray(A.md.bones[i][end]).applyMatrix4(S).toArray();
+  }
+  hook.boneHead = function (name) { return boneEnd(name, 'head'); };
+  hook.boneTail = function (name) { return boneEnd(name, 'tail'); };
   hook.focusBone = function (pose) {
     var p = findPose(A, pose);
     return p && p.focus !== null ? A.md.bones[p.focus].name : null;

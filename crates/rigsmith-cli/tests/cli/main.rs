@@ -11,5 +11,6 @@ mod outputs;
 mod rig;
 mod simulate;
 mod twod;
+mod viewer;
 mod vrm;
 mod weights;
