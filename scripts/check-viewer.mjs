@@ -65,26 +65,40 @@ try {
   out.info = await page.evaluate(() => document.getElementById('rs-viewer-info').textContent);
   out.side = await page.evaluate(() => document.getElementById('rs-viewer-side').textContent);
 
-  // Pixels of the viewer's canvas (its drawing buffer, kept between frames).
-  const grab = () => page.evaluate(() => {
-    const c = document.querySelector('#rs-viewer-canvas canvas');
-    const t = document.createElement('canvas');
-    t.width = c.width; t.height = c.height;
-    const g = t.getContext('2d');
-    g.drawImage(c, 0, 0);
-    return { w: c.width, h: c.height, px: Array.from(g.getImageData(0, 0, c.width, c.height).data) };
+  // Pixels of the viewer's canvas (its drawing buffer, kept between frames), held in
+  // the page; measures over a square of half-side r around a point.
+  await page.evaluate(() => {
+    const shots = {};
+    window.__check = {
+      grab(name) {
+        const c = document.querySelector('#rs-viewer-canvas canvas');
+        const t = document.createElement('canvas');
+        t.width = c.width; t.height = c.height;
+        const g = t.getContext('2d');
+        g.drawImage(c, 0, 0);
+        shots[name] = { w: c.width, h: c.height, px: g.getImageData(0, 0, c.width, c.height).data };
+      },
+      // Share of pixels in the square that pass `test`: 'changed' (between shots a and b),
+      // 'warm' (red well above blue, in a) or 'red' (highlight red, in a).
+      share(test, a, b, at, r) {
+        const A = shots[a], B = shots[b];
+        let n = 0, hit = 0;
+        for (let y = Math.max(0, Math.round(at[1] - r)); y < Math.min(A.h, Math.round(at[1] + r)); y++) {
+          for (let x = Math.max(0, Math.round(at[0] - r)); x < Math.min(A.w, Math.round(at[0] + r)); x++) {
+            const k = 4 * (y * A.w + x), p = A.px;
+            n++;
+            if (test === 'changed' ? Math.abs(p[k] - B.px[k]) + Math.abs(p[k + 1] - B.px[k + 1]) + Math.abs(p[k + 2] - B.px[k + 2]) > 40
+              : test === 'warm' ? p[k] - p[k + 2] > 80
+              : p[k] > 200 && p[k + 1] < 70 && p[k + 2] < 70) hit++;
+          }
+        }
+        return n ? hit / n : 0;
+      },
+    };
   });
-  const square = (img, [cx, cy], r, f) => {
-    let n = 0, hit = 0;
-    for (let y = Math.max(0, Math.round(cy - r)); y < Math.min(img.h, Math.round(cy + r)); y++) {
-      for (let x = Math.max(0, Math.round(cx - r)); x < Math.min(img.w, Math.round(cx + r)); x++) {
-        n++;
-        if (f(4 * (y * img.w + x))) hit++;
-      }
-    }
-    return n ? hit / n : 0;
-  };
-  const changed = (a, b) => (k) => Math.abs(a.px[k] - b.px[k]) + Math.abs(a.px[k + 1] - b.px[k + 1]) + Math.abs(a.px[k + 2] - b.px[k + 2]) > 40;
+  // After two animation frames: whatever the last input asked for is drawn.
+  const grab = (name) => page.evaluate((n) => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok(window.__check.grab(n))))), name);
+  const share = (test, a, b, at, r) => at ? page.evaluate((x) => window.__check.share(...x), [test, a, b, at, r]) : null;
   const mirror = (name) => name.replace(/_l$/, '_R').replace(/_r$/, '_l').replace(/_R$/, '_r').replace(/\.L$/, '.X').replace(/\.R$/, '.L').replace(/\.X$/, '.R');
 
   // 1. Clicking a pose changes the pixels around its joint (and not around the mirror joint).
@@ -94,13 +108,13 @@ try {
     const joint = await page.evaluate((p) => window.rigsmithViewer.focusBone(p), pose);
     const at = await page.evaluate((b) => window.rigsmithViewer.project(window.rigsmithViewer.boneHead(b)), joint);
     const other = await page.evaluate((b) => { const h = window.rigsmithViewer.boneHead(b); return h && window.rigsmithViewer.project(h); }, mirror(joint));
-    const before = await grab();
+    await grab('before');
     await page.click(`button[data-pose="${pose}"]`);
-    const after = await grab();
+    await grab('after');
     out.pose_click = {
       pose, joint, at, mirror: mirror(joint), mirror_at: other,
-      changed_near_joint: square(before, at, 40, changed(before, after)),
-      changed_near_mirror: other ? square(before, other, 40, changed(before, after)) : null,
+      changed_near_joint: await share('changed', 'before', 'after', at, 40),
+      changed_near_mirror: await share('changed', 'before', 'after', other, 40),
       state_pose: await page.evaluate(() => window.rigsmithViewer.state.pose),
     };
   }
@@ -116,15 +130,14 @@ try {
   }, b);
   const bm = await mid(bone), mm = await mid(mirror(bone));
   if (bm) {
-    const warm = (img) => (k) => img.px[k] - img.px[k + 2] > 80;
-    const before = await grab();
+    await grab('before');
     await page.selectOption('#rs-viewer-weights', { label: bone });
-    const after = await grab();
+    await grab('after');
     out.weights = {
       bone, at: bm, mirror: mirror(bone), mirror_at: mm,
-      warm_before: square(before, bm, 8, warm(before)),
-      warm_after: square(after, bm, 8, warm(after)),
-      warm_mirror_after: mm ? square(after, mm, 8, warm(after)) : null,
+      warm_before: await share('warm', 'before', null, bm, 8),
+      warm_after: await share('warm', 'after', null, bm, 8),
+      warm_mirror_after: await share('warm', 'after', null, mm, 8),
     };
     await page.selectOption('#rs-viewer-weights', { value: '-1' });
   }
@@ -136,18 +149,17 @@ try {
   });
   if (linked) {
     await page.evaluate(() => window.rigsmithViewer.view('front'));
-    const before = await grab();
+    await grab('before');
     await page.click(`a.rs-view[data-check="${linked}"]`);
-    const after = await grab();
-    const red = (img) => (k) => img.px[k] > 200 && img.px[k + 1] < 70 && img.px[k + 2] < 70;
+    await grab('after');
     out.check_link = {
       id: linked,
       state_check: await page.evaluate(() => window.rigsmithViewer.state.check && window.rigsmithViewer.state.check.id),
       state_pose: await page.evaluate(() => window.rigsmithViewer.state.pose),
       marked: await page.evaluate(() => window.rigsmithViewer.state.check && window.rigsmithViewer.state.check.marked_total),
-      red_before: square(before, [before.w / 2, before.h / 2], before.w, red(before)),
-      red_after: square(after, [after.w / 2, after.h / 2], after.w, red(after)),
-      changed: square(before, [before.w / 2, before.h / 2], before.w, changed(before, after)),
+      red_before: await share('red', 'before', null, [0, 0], 1e4),
+      red_after: await share('red', 'after', null, [0, 0], 1e4),
+      changed: await share('changed', 'before', 'after', [0, 0], 1e4),
     };
   }
 

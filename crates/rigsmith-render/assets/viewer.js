@@ -362,7 +362,7 @@
   var xr = document.createElement('label');
   xr.innerHTML = ' <input type="checkbox" id="rs-viewer-xray"> skeleton (x-ray)';
   bar.appendChild(xr);
-  $('rs-viewer-xray').addEventListener('change', function (e) { state.xray = e.target.checked; recolour(); });
+  $('rs-viewer-xray').addEventListener('change', function (e) { state.xray = e.target.checked; recolour(); render(); });
   var slider = document.createElement('span');
   slider.innerHTML = ' &nbsp;rest <input type="range" id="rs-viewer-t" min="0" max="1" step="0.01" value="1" style="vertical-align:middle"> full';
   bar.appendChild(slider);
@@ -407,7 +407,7 @@
       o.textContent = b.name + (b.deform ? '' : ' (not deform)');
       sel.appendChild(o);
     });
-    sel.addEventListener('change', function () { state.weightBone = parseInt(sel.value, 10); recolour(); info(); });
+    sel.addEventListener('change', function () { state.weightBone = parseInt(sel.value, 10); recolour(); info(); render(); });
     side.appendChild(sel);
     var hint = document.createElement('div');
     hint.className = 'vlegend';
