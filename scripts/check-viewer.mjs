@@ -89,7 +89,7 @@ try {
             n++;
             if (test === 'changed' ? Math.abs(p[k] - B.px[k]) + Math.abs(p[k + 1] - B.px[k + 1]) + Math.abs(p[k + 2] - B.px[k + 2]) > 40
               : test === 'warm' ? p[k] - p[k + 2] > 80
-              : p[k] > 200 && p[k + 1] < 70 && p[k + 2] < 70) hit++;
+              : p[k] > 180 && p[k] - p[k + 1] > 100 && p[k] - p[k + 2] > 100) hit++;
           }
         }
         return n ? hit / n : 0;

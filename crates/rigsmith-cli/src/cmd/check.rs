@@ -57,9 +57,9 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
-    let mut inputs = vec![&a.input];
+    let mut inputs = vec![a.input.as_path()];
     if let Some(b) = &a.compare {
-        inputs.push(b);
+        inputs.push(b.as_path());
     }
     let mut plan = Outputs::new(&inputs);
     if let Some(d) = &a.report {
