@@ -279,3 +279,37 @@ fn simulate_report_plays_the_motion_frames_in_the_viewer() {
     assert_eq!(v["console_errors"], serde_json::json!([]), "{v:#}");
     assert!(v["side"].as_str().unwrap().contains("play walk"), "{}", v["side"]);
 }
+
+#[test]
+fn the_report_of_the_13k_makehuman_body_stays_under_5_mb() {
+    // The MakeHuman base body (13,380 vertices) with its artist rig: the page with the
+    // viewer (geometry quantized, three.js minified), the sheets and the tables.
+    let dir = tempfile::tempdir().unwrap();
+    let mh = dir.path().join("mh.glb");
+    assert_ok(&rigsmith(&[
+        "corpus",
+        "mpfb2",
+        "--variant",
+        "base",
+        "--data",
+        s(&crate::common::mpfb2_dir()),
+        "-o",
+        s(&mh),
+        "-q",
+    ]));
+    let rep = dir.path().join("rep");
+    let o = rigsmith(&["check", s(&mh), "--report", s(&rep), "-q"]);
+    assert!(matches!(o.status.code(), Some(0) | Some(1)));
+    let page = std::fs::read_to_string(rep.join("report.html")).unwrap();
+    let a = page.find("<section id=\"viewer\">").unwrap();
+    let b = a + page[a..].find("</section>").unwrap();
+    eprintln!(
+        "report.html {} bytes, viewer {} bytes",
+        page.len(),
+        b - a
+    );
+    assert!(page.contains("\"vertices\":13380"));
+    assert!(page.len() < 5_000_000, "{} bytes", page.len());
+    // The viewer itself: three.js (~0.54 MB) and 18 bytes a vertex, 6 a triangle, as base64.
+    assert!(b - a < 1_400_000, "{} bytes", b - a);
+}
