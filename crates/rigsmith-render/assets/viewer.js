@@ -325,7 +325,8 @@
     });
     if (B.meshes.length > A.meshes.length) mismatch.push((B.meshes.length - A.meshes.length) + ' more parts in ' + B.md.label);
     compareNote = 'distance ' + A.md.label + ' to ' + B.md.label + ': mean ' + (cnt ? (sum / cnt / H).toFixed(4) : '-') + ' H, max ' + (worst / H).toFixed(4) + ' H (colour: 0 blue .. 0.02 H red)' +
-      (mismatch.length ? '; not compared (vertex counts differ): ' + mismatch.join(', ') : '');
+      (mismatch.length ? '; not compared (vertex counts differ): ' + mismatch.join(', ') : '') +
+      (state.pose && B.md.skinned && !findPose(B, state.pose) ? '; ' + B.md.label + ' has no pose ' + state.pose + ' (its skeleton lacks the bones): shown at rest' : '');
     hook.compare = { mean_h: cnt ? sum / cnt / H : null, max_h: worst / H, compared: cnt, mismatch: mismatch };
     return out;
   }

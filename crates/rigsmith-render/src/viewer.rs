@@ -393,7 +393,7 @@ fn named_bone(s: &rigsmith::model::Skeleton, text: &str) -> Option<usize> {
     let word = |c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == ':' || c == '-';
     let words: BTreeSet<&str> = text
         .split(|c: char| !word(c))
-        .flat_map(|w| [w, w.trim_end_matches('.')])
+        .flat_map(|w| [w, w.trim_end_matches(['.', ':'])])
         .collect();
     (0..s.len())
         .filter(|&i| words.contains(s.bones[i].name.as_str()))
@@ -522,6 +522,131 @@ mod tests {
             let back = off + scale * Vec3::new(q[3 * i] as f32, q[3 * i + 1] as f32, q[3 * i + 2] as f32);
             assert!((back - *v).abs().max_element() <= 0.5 * scale.max_element() * 1.001);
         }
+    }
+
+    /// A tube of two bones (upper arm, forearm along +X), skinned rigidly to the
+    /// forearm beyond x = 1, and an unskinned cap.
+    fn arm() -> Character {
+        use rigsmith::model::{Bone, Influence, Mesh, Part, Skeleton, Weights};
+        let s = Skeleton {
+            bones: vec![
+                Bone::new("upperarm_l", None, Vec3::ZERO, Vec3::X),
+                Bone::new("lowerarm_l", Some(0), Vec3::X, Vec3::new(2.0, 0.0, 0.0)),
+            ],
+        };
+        let positions: Vec<Vec3> = (0..6)
+            .map(|i| Vec3::new(0.4 * i as f32, 0.1 * (i % 2) as f32, 0.0))
+            .collect();
+        let weights = Weights {
+            vertices: positions
+                .iter()
+                .map(|p| {
+                    vec![Influence {
+                        bone: u32::from(p.x > 1.0),
+                        weight: 1.0,
+                    }]
+                })
+                .collect(),
+        };
+        let tube = Part {
+            name: "arm".into(),
+            mesh: Mesh {
+                positions,
+                triangles: vec![[0, 1, 2], [1, 3, 2], [2, 3, 4], [3, 5, 4]],
+                ..Default::default()
+            },
+            weights: Some(weights),
+            ..Default::default()
+        };
+        let cap = Part {
+            name: "cap".into(),
+            mesh: Mesh {
+                positions: vec![Vec3::ZERO, Vec3::Y, Vec3::Z],
+                triangles: vec![[0, 1, 2]],
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        Character {
+            parts: vec![tube, cap],
+            skeleton: Some(s),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_page_data_carries_the_poses_rotations_and_which_parts_are_skinned() {
+        use rigsmith::pose::{ops, Pose};
+        let c = arm();
+        let s = c.skeleton.as_ref().unwrap();
+        let mut pose = Pose::rest(s);
+        ops::rotate_world(s, &mut pose, 1, Vec3::Z, 90.0);
+        let poses = vec![NamedPose {
+            name: "elbow_90.L".into(),
+            pose: pose.clone(),
+            side: Side::Left,
+            tests: Vec::new(),
+        }];
+        let v = Viewer {
+            model: ViewerModel {
+                label: "arm".into(),
+                character: &c,
+                poses: &poses,
+            },
+            report: None,
+            skinning: Skinning::Lbs,
+            compare: None,
+            motion: None,
+        };
+        let (d, blob) = viewer_data(&v);
+        let m = &d["models"][0];
+        assert_eq!(m["skinned"], true);
+        assert!(m["parts"][0]["weights"].is_number());
+        assert!(m["parts"][1].get("weights").is_none(), "the cap is static");
+        // Only the moved bone is listed, with the review's own quaternion.
+        let set = m["poses"][0]["bones"].as_array().unwrap();
+        assert_eq!(set.len(), 1);
+        let q = pose.rotations[1];
+        assert_eq!(set[0][0], 1);
+        for (k, want) in [q.x, q.y, q.z, q.w].into_iter().enumerate() {
+            assert!((set[0][k + 1].as_f64().unwrap() as f32 - want).abs() < 1e-7);
+        }
+        assert_eq!(m["poses"][0]["focus"], 1);
+        // The weights of vertex 5 (forearm, weight 1) are 65535 on joint 1.
+        let w_at = m["parts"][0]["weights"].as_u64().unwrap() as usize + 5 * 8;
+        assert_eq!(u16::from_le_bytes([blob[w_at], blob[w_at + 1]]), 65535);
+        let j_at = m["parts"][0]["joints"]["u8"].as_u64().unwrap() as usize + 5 * 4;
+        assert_eq!(blob[j_at], 1);
+    }
+
+    #[test]
+    fn a_character_without_skeleton_is_marked_static() {
+        let mut c = arm();
+        c.skeleton = None;
+        let v = Viewer {
+            model: ViewerModel {
+                label: "arm".into(),
+                character: &c,
+                poses: &[],
+            },
+            report: None,
+            skinning: Skinning::Lbs,
+            compare: None,
+            motion: None,
+        };
+        let (d, _) = viewer_data(&v);
+        assert_eq!(d["models"][0]["skinned"], false);
+        assert!(d["models"][0]["parts"][0].get("weights").is_none());
+        assert!(viewer_section(&v).contains("three.js 0.181.0"));
+    }
+
+    #[test]
+    fn a_placement_check_links_to_the_bone_its_detail_names() {
+        let c = arm();
+        let s = c.skeleton.as_ref().unwrap();
+        assert_eq!(named_bone(s, "lowerarm_l: head outside the limb"), Some(1));
+        assert_eq!(named_bone(s, "elbow (lowerarm_l.) bends"), Some(1));
+        assert_eq!(named_bone(s, "no bone here: upperarm_lx"), None);
     }
 
     #[test]

@@ -97,7 +97,10 @@ fn the_report_embeds_the_viewer_with_three_js_and_links_failed_checks() {
     let html = std::fs::read_to_string(main_report()).unwrap();
     assert!(html.contains("<section id=\"viewer\">"));
     assert!(html.contains("three.js 0.181.0 (MIT"));
-    assert!(html.find("<section id=\"viewer\">").unwrap() < html.find("<h2>Sheets</h2>").unwrap());
+    // After the sheets (the first screen keeps them), before the tables.
+    let at = html.find("<section id=\"viewer\">").unwrap();
+    assert!(html.find("<h2>Sheets</h2>").unwrap() < at);
+    assert!(at < html.find("<h2>A. Placement</h2>").unwrap());
     // Every failed check of the tables links to the viewer.
     let rows = html.matches("<tr class=\"fail").count();
     let links = html.matches("class=\"rs-view\"").count();

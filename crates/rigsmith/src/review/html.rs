@@ -67,7 +67,7 @@ pub struct Page {
     /// part's role, the weight route and why.
     pub changes: Vec<(String, String)>,
     /// An interactive viewer (self-contained HTML, `rigsmith_render::viewer`) placed
-    /// after the failures and before the sheets; empty: none. With a viewer, every
+    /// after the sheets, before the tables; empty: none. With a viewer, every
     /// failed check gets a `view` link (`a.rs-view[data-check=ID]`) to its pose and joint.
     pub viewer: String,
 }
@@ -93,7 +93,8 @@ pub const SECTIONS: [(&str, &str); 5] = [
 
 /// Renders the report as one page that leads with what matters: the verdict and the
 /// counts, what rigsmith changed (`page.changes`), the failed checks with what to do,
-/// the sheets, then every check in a table per section, then section F.
+/// the sheets, the viewer (`page.viewer`), then every check in a table per section,
+/// then section F.
 pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> String {
     let title = if page.title.is_empty() {
         "rigsmith check".to_string()
@@ -174,7 +175,6 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
         }
         h.push_str("</ul>\n");
     }
-    h.push_str(&page.viewer);
     if !sheets.is_empty() {
         h.push_str("<h2>Sheets</h2>\n<div class=\"sheets\">\n");
         for (t, png) in sheets {
@@ -195,6 +195,7 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
         }
         h.push_str("</div>\n");
     }
+    h.push_str(&page.viewer);
     if !r.parts.is_empty() {
         h.push_str("<h2>Parts</h2>\n<table><tr><th>part</th><th>role</th><th>why</th></tr>\n");
         for p in &r.parts {
