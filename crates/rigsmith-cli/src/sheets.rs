@@ -7,6 +7,7 @@ use anyhow::Context;
 use glam::Vec3;
 use rigsmith::model::Character;
 use rigsmith::review::{self, CheckReport, Skinning};
+use rigsmith_render::viewer::{viewer_section, Viewer, ViewerModel, ViewerMotion};
 use rigsmith_render::Image;
 
 use crate::util::Outputs;
@@ -92,8 +93,59 @@ pub fn render_heatmaps(c: &Character) -> Vec<(String, Image)> {
         .collect()
 }
 
+/// The report's 3D viewer for `c` as the review `r` measured it (its poses, its failed
+/// checks), labelled `label`; with `compare`, a second character `(label, character)`
+/// beside it in the same pose and camera.
+pub fn viewer_html(
+    c: &Character,
+    r: &CheckReport,
+    skinning: Skinning,
+    label: &str,
+    compare: Option<(&str, &Character)>,
+) -> String {
+    let other_poses = compare
+        .and_then(|(_, b)| b.skeleton.as_ref())
+        .map(|s| rigsmith::pose::default_library(s).0)
+        .unwrap_or_default();
+    viewer_section(&Viewer {
+        model: ViewerModel {
+            label: label.to_string(),
+            character: c,
+            poses: &r.poses,
+        },
+        report: Some(r),
+        skinning,
+        compare: compare.map(|(l, b)| ViewerModel {
+            label: l.to_string(),
+            character: b,
+            poses: &other_poses,
+        }),
+        motion: None,
+    })
+}
+
+/// A page holding only the viewer playing `frames` (a motion `simulate` computed) on
+/// `c`, titled `title`.
+pub fn motion_page(c: &Character, title: &str, label: &str, frames: &[rigsmith::parts::SimFrame]) -> String {
+    rigsmith_render::viewer::viewer_page(title, &Viewer {
+        model: ViewerModel {
+            label: title.to_string(),
+            character: c,
+            poses: &[],
+        },
+        report: None,
+        skinning: Skinning::Lbs,
+        compare: None,
+        motion: Some(ViewerMotion {
+            label: label.to_string(),
+            frames,
+        }),
+    })
+}
+
 /// Writes `report.json` (the check report merged with `extra` fields), `report.html`
-/// (led by `page`) and the sheets into `dir`, each through `out` (checked, atomic).
+/// (led by `page`; with the 3D viewer of `c` unless `page.viewer` already holds one)
+/// and the sheets into `dir`, each through `out` (checked, atomic).
 /// Returns the files written. `extra_sheets`: more `(name, image)` to write and embed.
 #[allow(clippy::too_many_arguments)]
 pub fn write_review_dir(
@@ -130,7 +182,18 @@ pub fn write_review_dir(
     out.write(&p, (serde_json::to_string_pretty(&json)? + "\n").as_bytes())?;
     written.push(p);
     let p = dir.join("report.html");
-    out.write(&p, review::html_page(r, &sheets, page).as_bytes())?;
+    let mut page = page.clone();
+    if page.viewer.is_empty() {
+        let label = page
+            .title
+            .rsplit(": ")
+            .next()
+            .filter(|l| !l.is_empty())
+            .unwrap_or("character")
+            .to_string();
+        page.viewer = viewer_html(c, r, skinning, &label, None);
+    }
+    out.write(&p, review::html_page(r, &sheets, &page).as_bytes())?;
     written.push(p);
     Ok(written)
 }

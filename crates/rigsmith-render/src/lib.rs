@@ -42,6 +42,7 @@ pub mod raster;
 pub mod render;
 pub mod sheet;
 pub mod sheets;
+pub mod viewer;
 
 pub use camera::{Camera, View};
 pub use canvas::Image;

@@ -19,7 +19,8 @@ use crate::util::{BadInput, Ctx, Outcome, Outputs, REPORT_FILES};
 #[command(after_help = "Examples:
   rigsmith check rigged.glb
   rigsmith check rigged.glb --report review/     # then open review/report.html
-  rigsmith check rigged.vrm --dqs --json > check.json")]
+  rigsmith check rigged.vrm --dqs --json > check.json
+  rigsmith check artist.glb --compare rigged.glb --report review/   # side by side in the viewer")]
 pub struct Args {
     /// The skinned character (.glb, .gltf, .vrm).
     pub input: PathBuf,
@@ -35,6 +36,11 @@ pub struct Args {
     /// Write only the sheets, into this folder (older form of --report).
     #[arg(long, value_name = "DIR", hide = true)]
     pub sheets: Option<PathBuf>,
+    /// Show this second rig (the same character, vertex for vertex) beside the input
+    /// in the report's viewer: both in the same pose and camera, the per-vertex
+    /// distance as colour. Needs --report.
+    #[arg(long, value_name = "B.glb", requires = "report")]
+    pub compare: Option<PathBuf>,
     /// Also draw a weight heat map per deform bone (`weights_<bone>.png`, front and back).
     #[arg(long)]
     pub heatmaps: bool,
@@ -51,7 +57,11 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
-    let mut plan = Outputs::new(&[&a.input]);
+    let mut inputs = vec![a.input.as_path()];
+    if let Some(b) = &a.compare {
+        inputs.push(b.as_path());
+    }
+    let mut plan = Outputs::new(&inputs);
     if let Some(d) = &a.report {
         plan.dir(d, &REPORT_FILES);
     }
@@ -66,6 +76,16 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     for n in &notes {
         ctx.info(n);
     }
+    let other = match &a.compare {
+        Some(b) => {
+            let (o, notes) = crate::util::read_in(b, &a.space)?;
+            for n in &notes {
+                ctx.info(n);
+            }
+            Some(o)
+        }
+        None => None,
+    };
     let o = CheckOptions {
         skinning: if a.dqs { Skinning::Dqs } else { Skinning::Lbs },
         max_influences: a.max_influences,
@@ -85,15 +105,26 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let mut html_path = None;
     if let Some(dir) = &a.report {
         let pb = ctx.stage("writing the report");
-        let page = Page {
-            title: format!(
-                "rigsmith check: {}",
-                a.input
-                    .file_name()
-                    .unwrap_or(a.input.as_os_str())
-                    .to_string_lossy()
+        let name = |p: &PathBuf| {
+            p.file_name()
+                .unwrap_or(p.as_os_str())
+                .to_string_lossy()
+                .to_string()
+        };
+        let viewer = match (&a.compare, &other) {
+            (Some(b), Some(bc)) => crate::sheets::viewer_html(
+                &c,
+                &r,
+                o.skinning,
+                &name(&a.input),
+                Some((&name(b), bc)),
             ),
+            _ => String::new(),
+        };
+        let page = Page {
+            title: format!("rigsmith check: {}", name(&a.input)),
             changes: Vec::new(),
+            viewer,
         };
         let files = crate::sheets::write_review_dir(
             &plan,

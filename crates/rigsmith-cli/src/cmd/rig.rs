@@ -250,6 +250,7 @@ fn write_outputs(
                     .to_string_lossy()
             ),
             changes: out.changes(),
+            ..Default::default()
         };
         files.extend(crate::sheets::write_review_dir(
             outputs,

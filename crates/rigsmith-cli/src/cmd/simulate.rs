@@ -105,7 +105,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     };
     let mut plan = Outputs::new(&[&a.input]);
     if let Some(d) = &a.report {
-        plan.dir(d, &["motion.png", "simulate.json"]);
+        plan.dir(d, &["motion.png", "simulate.json", "motion.html"]);
     }
     if let Some(p) = &a.sheet {
         plan.file(p);
@@ -130,7 +130,11 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     };
     let pb = ctx.stage(&format!("simulating {label}"));
     let steps = (a.seconds * STEPS_PER_SECOND).round().max(1.0) as usize;
-    let every = if picture {
+    // The report's viewer plays the motion at 30 frames a second; the picture picks
+    // its frames among them.
+    let every = if a.report.is_some() {
+        ((STEPS_PER_SECOND / 30.0).round() as usize).max(1)
+    } else if picture {
         steps.div_ceil(SHEET_FRAMES).max(1)
     } else {
         usize::MAX
@@ -162,10 +166,20 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
                 &dir.join("simulate.json"),
                 (serde_json::to_string_pretty(&rep)? + "\n").as_bytes(),
             )?;
+            let title = format!(
+                "rigsmith simulate: {} ({label})",
+                a.input
+                    .file_name()
+                    .unwrap_or(a.input.as_os_str())
+                    .to_string_lossy()
+            );
+            let page = crate::sheets::motion_page(&c, &title, &label, &frames);
+            plan.write(&dir.join("motion.html"), page.as_bytes())?;
             ctx.info(&format!(
-                "wrote {} and {}",
+                "wrote {}, {} and {}",
                 dir.join("motion.png").display(),
-                dir.join("simulate.json").display()
+                dir.join("simulate.json").display(),
+                dir.join("motion.html").display()
             ));
         }
     }

@@ -12,5 +12,6 @@ mod outputs;
 mod rig;
 mod simulate;
 mod twod;
+mod viewer;
 mod vrm;
 mod weights;

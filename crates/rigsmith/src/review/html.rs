@@ -66,6 +66,10 @@ pub struct Page {
     /// What rigsmith changed or decided, as `(label, text)` rows: the model fixes, each
     /// part's role, the weight route and why.
     pub changes: Vec<(String, String)>,
+    /// An interactive viewer (self-contained HTML, `rigsmith_render::viewer`) placed
+    /// after the sheets, before the tables; empty: none. With a viewer, every
+    /// failed check gets a `view` link (`a.rs-view[data-check=ID]`) to its pose and joint.
+    pub viewer: String,
 }
 
 /// How many failed checks of one section the summary at the top shows (the worst
@@ -89,7 +93,8 @@ pub const SECTIONS: [(&str, &str); 5] = [
 
 /// Renders the report as one page that leads with what matters: the verdict and the
 /// counts, what rigsmith changed (`page.changes`), the failed checks with what to do,
-/// the sheets, then every check in a table per section, then section F.
+/// the sheets, the viewer (`page.viewer`), then every check in a table per section,
+/// then section F.
 pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> String {
     let title = if page.title.is_empty() {
         "rigsmith check".to_string()
@@ -151,9 +156,10 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
             f.sort_by_key(|k| std::cmp::Reverse(k.severity));
             for k in f.iter().take(WORST_PER_SECTION) {
                 h.push_str(&format!(
-                    "<li><b>{}</b> <code>{}</code> {}: {} <span class=\"remedy\">&rarr; {}</span></li>\n",
+                    "<li><b>{}</b> <code>{}</code>{} {}: {} <span class=\"remedy\">&rarr; {}</span></li>\n",
                     sev_name(k.severity),
                     esc(&k.id),
+                    view_link(page, &k.id),
                     esc(&k.title),
                     esc(&short(&k.detail, 160)),
                     esc(&k.remedy)
@@ -189,6 +195,7 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
         }
         h.push_str("</div>\n");
     }
+    h.push_str(&page.viewer);
     if !r.parts.is_empty() {
         h.push_str("<h2>Parts</h2>\n<table><tr><th>part</th><th>role</th><th>why</th></tr>\n");
         for p in &r.parts {
@@ -221,8 +228,13 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
                 "<span class=\"bad\">FAIL</span>"
             };
             h.push_str(&format!(
-                "<tr{cls}><td><code>{}</code></td><td>{res}</td><td>{sev}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                "<tr{cls}><td><code>{}</code>{}</td><td>{res}</td><td>{sev}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                 esc(&k.id),
+                if k.passed {
+                    String::new()
+                } else {
+                    view_link(page, &k.id)
+                },
                 fmt_num(k.value),
                 fmt_num(k.threshold),
                 esc(&k.measure),
@@ -241,6 +253,18 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
     }
     h.push_str("</ul>\n</body></html>\n");
     h
+}
+
+/// The link from a failed check to the viewer (its pose and joint), when the page has one.
+fn view_link(page: &Page, id: &str) -> String {
+    if page.viewer.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " <a class=\"rs-view\" href=\"#viewer\" data-check=\"{}\">view</a>",
+            esc(id)
+        )
+    }
 }
 
 /// Width and height of a PNG from its header.

@@ -1,0 +1,35 @@
+// The parts of three.js the report's viewer uses, bundled by vendor-three.sh into one
+// minified script that defines the global `THREE` (a classic script, so the report
+// works when opened from a file:// URL, where module imports are refused).
+export {
+  AmbientLight,
+  Bone,
+  BufferAttribute,
+  BufferGeometry,
+  Color,
+  DirectionalLight,
+  DoubleSide,
+  Float32BufferAttribute,
+  Group,
+  LineBasicMaterial,
+  LineSegments,
+  Matrix4,
+  Mesh,
+  MeshBasicMaterial,
+  MeshLambertMaterial,
+  PerspectiveCamera,
+  Points,
+  PointsMaterial,
+  Quaternion,
+  Raycaster,
+  Scene,
+  Skeleton,
+  SkinnedMesh,
+  Sphere,
+  Box3,
+  Vector2,
+  Vector3,
+  WebGLRenderer,
+  REVISION,
+} from "three";
+export { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
