@@ -409,7 +409,10 @@ pub struct SpaceArgs {
 
 /// Reads a character and brings it into glTF space (+Y up, metres) as `space` says;
 /// returns it with what was done, in plain words.
-pub fn read_in(path: &Path, space: &SpaceArgs) -> anyhow::Result<(rigsmith::Character, Vec<String>)> {
+pub fn read_in(
+    path: &Path,
+    space: &SpaceArgs,
+) -> anyhow::Result<(rigsmith::Character, Vec<String>)> {
     let mut c = read_character(path)?;
     let notes = to_space(&mut c, space);
     Ok((c, notes))

@@ -352,8 +352,12 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
     };
 
     let mut notes = Vec::new();
-    let (chains, sidecar, humanoid, humanoid_problem) =
-        chains_and_sidecar(&mut c, o, keep, bound.humanoid, &mut notes, &mut st)?;
+    let Secondary {
+        chains,
+        sidecar,
+        humanoid,
+        humanoid_problem,
+    } = chains_and_sidecar(&mut c, o, keep, bound.humanoid, &mut notes, &mut st)?;
     c.validate()?;
 
     let review = if o.review {
@@ -473,10 +477,17 @@ fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> R
     })
 }
 
+/// What the chains and sidecar stages produce.
+struct Secondary {
+    chains: Vec<Chain>,
+    sidecar: Sidecar,
+    humanoid: BTreeMap<String, String>,
+    humanoid_problem: Option<String>,
+}
+
 /// The chains and sidecar stages: chains for unrigged skirt and hair parts, measured
 /// colliders, the sidecar (an authored one's colliders and springs win), and the
-/// humanoid map completed from the skeleton when the fit gave none. Returns the chains
-/// built, the sidecar, the humanoid map and why it is incomplete.
+/// humanoid map completed from the skeleton when the fit gave none.
 fn chains_and_sidecar(
     c: &mut Character,
     o: &RigOptions,
@@ -484,7 +495,7 @@ fn chains_and_sidecar(
     mut humanoid: BTreeMap<String, String>,
     notes: &mut Vec<String>,
     st: &mut Stages<'_, '_>,
-) -> Result<(Vec<Chain>, Sidecar, BTreeMap<String, String>, Option<String>)> {
+) -> Result<Secondary> {
     let Some(skel) = c.skeleton.as_ref() else {
         return Err(Error::stage("rig", "the character has no skeleton"));
     };
@@ -499,7 +510,12 @@ fn chains_and_sidecar(
     if let Some(a) = o.authored.as_ref().filter(|_| keep) {
         if a.check_bones(skel).is_ok() && !a.chains.is_empty() {
             notes.push("used the authored sidecar as it is".into());
-            return Ok((Vec::new(), a.clone(), humanoid, problem));
+            return Ok(Secondary {
+                chains: Vec::new(),
+                sidecar: a.clone(),
+                humanoid,
+                humanoid_problem: problem,
+            });
         }
     }
     let mut chains = Vec::new();
@@ -512,9 +528,10 @@ fn chains_and_sidecar(
             "{} chains ({added} bones added for unrigged skirt/hair parts)",
             chains.len()
         ));
-        // The chains' weights are limited as the binder's were; a kept rig's weights
-        // are left as they came.
-        if !chains.is_empty() && !keep {
+        // The chains' weights are limited as the binder's were; with `Rigged::Keep`
+        // (the exporter's mode) every weight is left as the binder or the input and
+        // the chains made it.
+        if !chains.is_empty() && o.rigged != Rigged::Keep {
             for p in &mut c.parts {
                 if let Some(w) = &mut p.weights {
                     w.limit(o.max_influences);
@@ -539,12 +556,21 @@ fn chains_and_sidecar(
         notes.push("kept authored colliders and spring parameters".into());
     }
     st.done();
-    Ok((chains, sidecar, humanoid, problem))
+    Ok(Secondary {
+        chains,
+        sidecar,
+        humanoid,
+        humanoid_problem: problem,
+    })
 }
 
 /// What each part was treated as, by part name: the binder's role (`kept` for a kept
 /// rig), with `, chains` when chain bones weight it.
-fn part_roles(c: &Character, roles: &[Option<PartRole>], chains: &[Chain]) -> Vec<(String, String)> {
+fn part_roles(
+    c: &Character,
+    roles: &[Option<PartRole>],
+    chains: &[Chain],
+) -> Vec<(String, String)> {
     c.parts
         .iter()
         .zip(roles.iter())

@@ -16,7 +16,7 @@ use rigsmith::io::gltf::WriteOptions;
 use rigsmith::mannequin::{self, MannequinOptions};
 use rigsmith::model::Character;
 use rigsmith::parts;
-use rigsmith::pipeline::{self, Rigged, RigOptions, RigOutput};
+use rigsmith::pipeline::{self, RigOptions, RigOutput, Rigged};
 use serde::Serialize;
 
 use crate::util::{Ctx, Outcome, Outputs, REPORT_FILES};

@@ -13,8 +13,8 @@
 
 use std::path::{Path, PathBuf};
 
-use rigsmith::io::vrm_write::{vrm_bytes, VrmMeta};
 use anyhow::Context;
+use rigsmith::io::vrm_write::{vrm_bytes, VrmMeta};
 use rigsmith::parts::{self, sidecar_path, simulate_model, Motion, Sidecar, SpringModel};
 use rigsmith::pipeline::{rig, RigOptions, RigOutput};
 
@@ -52,11 +52,7 @@ pub const VERIFY_MOTIONS: [(Motion, f32); 2] = [(Motion::Walk, 3.0), (Motion::Ju
 /// Reads a character and rigs it as the VRM exporter needs ([`RigOptions::vrm`], shared
 /// with `simulate`): its own rig is kept, an unrigged one is rigged; a sidecar beside
 /// the input is the authored one (used as it is when it fits the skeleton).
-pub fn load(
-    input: &Path,
-    space: &crate::util::SpaceArgs,
-    ctx: &Ctx,
-) -> anyhow::Result<RigOutput> {
+pub fn load(input: &Path, space: &crate::util::SpaceArgs, ctx: &Ctx) -> anyhow::Result<RigOutput> {
     let pb = ctx.stage(&format!("reading {}", input.display()));
     let c = crate::util::read_in(input, space);
     pb.finish_and_clear();

@@ -52,7 +52,10 @@ fn a_malformed_or_missing_input_exits_2() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_write_failure_exits_3() {
-    for out in ["/sys/rigsmith-exit-code.glb", "/sys/rigsmith-exit-code/m.obj"] {
+    for out in [
+        "/sys/rigsmith-exit-code.glb",
+        "/sys/rigsmith-exit-code/m.obj",
+    ] {
         let o = rigsmith(&["mannequin", "-o", out]);
         assert_eq!(o.status.code(), Some(3), "{out}: {}", stderr(&o));
         assert!(stderr(&o).contains("rigsmith-exit-code"), "{}", stderr(&o));

@@ -48,7 +48,10 @@ fn demo_rigs_the_mannequin_with_report() {
         .iter()
         .map(|t| t["stage"].as_str().unwrap())
         .collect();
-    assert_eq!(stages, ["model", "fit", "weights", "chains", "review"]);
+    assert_eq!(
+        stages,
+        ["model", "fit", "weights", "chains", "sidecar", "review"]
+    );
 }
 
 #[test]

@@ -94,7 +94,11 @@ mod tests {
 
     #[test]
     fn nearest_within_and_nearest_find_the_closest_point() {
-        let pts = [Vec3::ZERO, Vec3::new(0.3, 0.0, 0.0), Vec3::new(1.0, 1.0, 1.0)];
+        let pts = [
+            Vec3::ZERO,
+            Vec3::new(0.3, 0.0, 0.0),
+            Vec3::new(1.0, 1.0, 1.0),
+        ];
         let g = Grid::new(&pts, 0.25);
         assert_eq!(g.nearest_within(Vec3::new(0.2, 0.0, 0.0), 0.25), Some(1));
         assert_eq!(g.nearest_within(Vec3::new(0.6, 0.6, 0.6), 0.25), None);

@@ -59,7 +59,10 @@ mod tests {
     #[test]
     fn closest_on_segment_clamps_to_the_ends() {
         let (a, b) = (Vec3::ZERO, Vec3::X);
-        assert_eq!(closest_on_segment(Vec3::new(0.5, 1.0, 0.0), a, b), Vec3::new(0.5, 0.0, 0.0));
+        assert_eq!(
+            closest_on_segment(Vec3::new(0.5, 1.0, 0.0), a, b),
+            Vec3::new(0.5, 0.0, 0.0)
+        );
         assert_eq!(closest_on_segment(Vec3::new(-2.0, 1.0, 0.0), a, b), a);
         assert_eq!(closest_on_segment(Vec3::new(3.0, -1.0, 0.0), a, b), b);
         // A segment of zero length is its point.

@@ -29,10 +29,10 @@
 use glam::{Mat4, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::geom::segment::{closest_between_segments, closest_on_segment};
 use super::chains::bone_class;
 use super::roles::Roles;
 use super::surfaces::{class_from_name, is_loose_garment, SurfaceClass};
+use crate::geom::segment::{closest_between_segments, closest_on_segment};
 use crate::model::{Character, Skeleton};
 
 /// A collider's shape, in the rest frame of the bone it rides (metres).

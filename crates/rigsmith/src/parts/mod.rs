@@ -64,8 +64,7 @@ pub use rules::rule_checks;
 pub use sidecar::{sidecar_path, Link, PartInfo, Sidecar, SpringParams, SIDECAR_VERSION};
 pub use simulate::{
     simulate, simulate_driven, simulate_frames, simulate_model, spring_system, FrameCollider,
-    SimFrame, SimReport,
-    SpringModel, STEPS_PER_SECOND,
+    SimFrame, SimReport, SpringModel, STEPS_PER_SECOND,
 };
 pub use springs::{LinkIndex, SpringJoint, SpringSystem};
 pub use surfaces::{surface_classes, SurfaceClass};

@@ -23,8 +23,8 @@
 use glam::{Mat4, Vec3};
 
 use super::colliders::ColliderShape;
-use crate::geom::segment::closest_on_segment;
 use super::sidecar::{Sidecar, SpringParams};
+use crate::geom::segment::closest_on_segment;
 use crate::model::Skeleton;
 
 /// The smallest fraction of its measured radius a collider is shrunk to.

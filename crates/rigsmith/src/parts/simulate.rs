@@ -39,9 +39,9 @@ use super::leg_gap::LegWeb;
 use super::motion::Motion;
 use super::roles::Roles;
 use super::sidecar::Sidecar;
-use crate::geom::segment::closest_on_segment;
 use super::springs::SpringSystem;
 use crate::error::{Error, Result};
+use crate::geom::segment::closest_on_segment;
 use crate::model::Character;
 
 /// Which spring model a simulation runs.
@@ -175,7 +175,8 @@ impl SimFrame {
             .iter()
             .filter_map(|col| {
                 let i = skel.find(&col.bone)?;
-                let (a, b, radius) = match col.world(&(self.skin[i] * skel.bones[i].rest_matrix())) {
+                let (a, b, radius) = match col.world(&(self.skin[i] * skel.bones[i].rest_matrix()))
+                {
                     WorldShape::Sphere(a, r) => (a, a, r),
                     WorldShape::Capsule(a, b, r) => (a, b, r),
                     WorldShape::Plane(..) => return None,

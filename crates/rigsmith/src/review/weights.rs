@@ -4,7 +4,6 @@
 //!
 //! Each function returns plain numbers; [`super::rubric`] turns them into checks.
 
-
 use glam::Vec3;
 
 use crate::model::naming::mirror_name;

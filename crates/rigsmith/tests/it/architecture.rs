@@ -17,7 +17,12 @@ const KNOWN: &[(&[&str], &str)] = &[
         "the VRM bone table is split between io::vrm_write and parts::humanoid_map",
     ),
     (
-        &["fit/fitting", "fit/landmarks", "fit/limb_bend", "fit/placement"],
+        &[
+            "fit/fitting",
+            "fit/landmarks",
+            "fit/limb_bend",
+            "fit/placement",
+        ],
         "placement.rs defines the inside test (Solid) the landmarks use and imports \
          fitting's bend_angle: both belong below it (geom, limb_bend)",
     ),
@@ -168,7 +173,11 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
         }
         for (sup, segs) in paths(text) {
             let target: ModPath = if sup {
-                m[..m.len().saturating_sub(1)].iter().cloned().chain(segs).collect()
+                m[..m.len().saturating_sub(1)]
+                    .iter()
+                    .cloned()
+                    .chain(segs)
+                    .collect()
             } else {
                 segs
             };

@@ -187,7 +187,13 @@ impl Side<'_> {
 
     /// Wrist (the narrowest section of the outer arm), shoulder, elbow and clavicle,
     /// then the hand.
-    fn wrist_to_clavicle(&mut self, side: &str, a: Vec3, armpit_pt: Vec3, entered: bool) -> Result<()> {
+    fn wrist_to_clavicle(
+        &mut self,
+        side: &str,
+        a: Vec3,
+        armpit_pt: Vec3,
+        entered: bool,
+    ) -> Result<()> {
         let h = self.h;
         let up = (Vec3::Y - a * a.y).normalize_or_zero();
         let fwd = a.cross(up).normalize_or_zero() * -1.0; // +Z-ish for the left arm

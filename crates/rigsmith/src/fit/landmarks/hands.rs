@@ -271,7 +271,12 @@ impl Side<'_> {
 /// The middle of the thickness of the mesh of `bvh` on the line through `p` along `n`, for a point
 /// `p` outside it: the nearer entry within `reach` on either side, and the exit after
 /// it.
-pub(super) fn mid_thickness(bvh: &crate::geom::bvh::Bvh, p: Vec3, n: Vec3, reach: f32) -> Option<Vec3> {
+pub(super) fn mid_thickness(
+    bvh: &crate::geom::bvh::Bvh,
+    p: Vec3,
+    n: Vec3,
+    reach: f32,
+) -> Option<Vec3> {
     let mut best: Option<(f32, Vec3)> = None;
     for d in [n, -n] {
         let Some(t) = bvh.first_hit(p, p + d * reach, 0.0, 1.0) else {

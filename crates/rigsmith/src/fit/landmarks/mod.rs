@@ -398,5 +398,4 @@ impl<'a> Side<'a> {
         s.arm(side)?;
         Ok(s)
     }
-
 }

@@ -646,7 +646,11 @@ fn parts_size(parts: &[Part]) -> f32 {
 
 /// The bones' names: their nodes' names, a repeated one suffixed `.1`, `.2`... (with a
 /// warning).
-fn joint_names(node_names: &[String], bone_nodes: &[usize], warnings: &mut Vec<String>) -> Vec<String> {
+fn joint_names(
+    node_names: &[String],
+    bone_nodes: &[usize],
+    warnings: &mut Vec<String>,
+) -> Vec<String> {
     let mut names: Vec<String> = Vec::with_capacity(bone_nodes.len());
     let mut used: HashMap<String, usize> = HashMap::new();
     for &nd in bone_nodes {
