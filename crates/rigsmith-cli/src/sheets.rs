@@ -126,21 +126,29 @@ pub fn viewer_html(
 
 /// A page holding only the viewer playing `frames` (a motion `simulate` computed) on
 /// `c`, titled `title`.
-pub fn motion_page(c: &Character, title: &str, label: &str, frames: &[rigsmith::parts::SimFrame]) -> String {
-    rigsmith_render::viewer::viewer_page(title, &Viewer {
-        model: ViewerModel {
-            label: title.to_string(),
-            character: c,
-            poses: &[],
+pub fn motion_page(
+    c: &Character,
+    title: &str,
+    label: &str,
+    frames: &[rigsmith::parts::SimFrame],
+) -> String {
+    rigsmith_render::viewer::viewer_page(
+        title,
+        &Viewer {
+            model: ViewerModel {
+                label: title.to_string(),
+                character: c,
+                poses: &[],
+            },
+            report: None,
+            skinning: Skinning::Lbs,
+            compare: None,
+            motion: Some(ViewerMotion {
+                label: label.to_string(),
+                frames,
+            }),
         },
-        report: None,
-        skinning: Skinning::Lbs,
-        compare: None,
-        motion: Some(ViewerMotion {
-            label: label.to_string(),
-            frames,
-        }),
-    })
+    )
 }
 
 /// Writes `report.json` (the check report merged with `extra` fields), `report.html`

@@ -14,6 +14,8 @@
 //!   flagged joints), [`weight_heatmap`] (one bone's weights as colour, front and back)
 //!   and [`motion::motion_sheet`] (frames of a spring simulation).
 //! * [`Image`]: RGBA8 pixels with PNG output ([`Image::save_png`], [`Image::to_png_bytes`]).
+//! * [`viewer`]: the report's interactive 3D view (three.js in the browser, inline and
+//!   offline): the review's poses, weights, skeleton overlay, check links, motion frames.
 //!
 //! Space is glTF's: metres, +Y up, the character faces +Z, its left side is +X. Sheets
 //! take plain data: the caller poses the mesh and passes positions.

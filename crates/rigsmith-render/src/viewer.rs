@@ -122,7 +122,9 @@ fn v3(v: Vec3) -> Value {
 /// `p ~= offset + scale * q` (q in 0..=65535).
 pub fn quantize_positions(p: &[Vec3]) -> (Vec3, Vec3, Vec<u16>) {
     let lo = p.iter().fold(Vec3::splat(f32::INFINITY), |a, &b| a.min(b));
-    let hi = p.iter().fold(Vec3::splat(f32::NEG_INFINITY), |a, &b| a.max(b));
+    let hi = p
+        .iter()
+        .fold(Vec3::splat(f32::NEG_INFINITY), |a, &b| a.max(b));
     if p.is_empty() || !lo.is_finite() || !hi.is_finite() {
         return (Vec3::ZERO, Vec3::ONE, vec![0; p.len() * 3]);
     }
@@ -131,7 +133,9 @@ pub fn quantize_positions(p: &[Vec3]) -> (Vec3, Vec3, Vec<u16>) {
     let q = p
         .iter()
         .flat_map(|&v| {
-            let t = ((v - lo) / scale).round().clamp(Vec3::ZERO, Vec3::splat(65535.0));
+            let t = ((v - lo) / scale)
+                .round()
+                .clamp(Vec3::ZERO, Vec3::splat(65535.0));
             [t.x as u16, t.y as u16, t.z as u16]
         })
         .collect();
@@ -301,7 +305,7 @@ fn check_links(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<Value>
         .get(Role::Pelvis)
         .map_or(0.5 * (lo.x + hi.x), |p| s.bones[p].head.x);
     let mut out = Vec::new();
-    let mut posed_cache: Vec<(String, Vec<Vec<Vec3>>, Vec<(Vec3, Vec3)>)> = Vec::new();
+    let mut posed_cache: Vec<crate::PoseRow> = Vec::new();
     for k in r.checks.iter().filter(|k| !k.passed) {
         let mut link = json!({"id": k.id});
         if let Some(np) = pose_of(&k.id, &r.poses) {
@@ -321,7 +325,9 @@ fn check_links(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<Value>
                 (None, Some(b)) => (
                     bones[b].0,
                     0.08 * h,
-                    np.tests.first().map_or(s.bones[b].name.clone(), |t| t.joint.clone()),
+                    np.tests
+                        .first()
+                        .map_or(s.bones[b].name.clone(), |t| t.joint.clone()),
                 ),
                 (None, None) => (0.5 * (lo + hi), 0.5 * h, String::new()),
             };
@@ -519,7 +525,8 @@ mod tests {
         ];
         let (off, scale, q) = quantize_positions(&p);
         for (i, v) in p.iter().enumerate() {
-            let back = off + scale * Vec3::new(q[3 * i] as f32, q[3 * i + 1] as f32, q[3 * i + 2] as f32);
+            let back =
+                off + scale * Vec3::new(q[3 * i] as f32, q[3 * i + 1] as f32, q[3 * i + 2] as f32);
             assert!((back - *v).abs().max_element() <= 0.5 * scale.max_element() * 1.001);
         }
     }

@@ -93,7 +93,12 @@ pub fn quaternius_dir() -> PathBuf {
 
 /// The Node packages the checkers in `scripts/` import (pinned in
 /// `scripts/package-lock.json`).
-pub const NODE_PACKAGES: &[&str] = &["gltf-validator", "@pixiv/three-vrm", "three", "playwright-core"];
+pub const NODE_PACKAGES: &[&str] = &[
+    "gltf-validator",
+    "@pixiv/three-vrm",
+    "three",
+    "playwright-core",
+];
 
 /// The `scripts/` folder with its Node packages installed (`npm ci`, on first use).
 /// Panics with the reason when node or npm is missing or the install fails.

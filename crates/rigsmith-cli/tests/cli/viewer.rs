@@ -169,7 +169,10 @@ fn the_pose_the_viewer_shows_is_the_pose_the_review_measured() {
             vertices += want.len();
         }
     }
-    eprintln!("viewer vs review: worst {:.2e} H ({}) over {vertices} posed vertices", worst.0, worst.1);
+    eprintln!(
+        "viewer vs review: worst {:.2e} H ({}) over {vertices} posed vertices",
+        worst.0, worst.1
+    );
     assert!(worst.0 < 1e-4, "{:.2e} H at {}", worst.0, worst.1);
 }
 
@@ -195,7 +198,10 @@ fn without_webgl_the_tables_and_sheets_show_and_a_line_says_why() {
         return;
     };
     assert!(v["off"].is_string(), "{v}");
-    assert!(v["off_text"].as_str().unwrap().contains("The 3D viewer is off"));
+    assert!(v["off_text"]
+        .as_str()
+        .unwrap()
+        .contains("The 3D viewer is off"));
     assert!(v["tables"].as_u64().unwrap() >= 3);
     assert!(v["sheets"].as_u64().unwrap() >= 2);
     assert_eq!(v["page_errors"], serde_json::json!([]));
@@ -208,7 +214,10 @@ fn broken_elbow() -> PathBuf {
     let p = dir.path().join("broken.glb");
     let mut c = rigsmith::io::gltf::read_gltf(out).unwrap();
     let sk = c.skeleton.as_ref().unwrap();
-    let (lower, upper) = (sk.find("lowerarm_l").unwrap(), sk.find("upperarm_l").unwrap());
+    let (lower, upper) = (
+        sk.find("lowerarm_l").unwrap(),
+        sk.find("upperarm_l").unwrap(),
+    );
     for part in &mut c.parts {
         if let Some(w) = &mut part.weights {
             for l in &mut w.vertices {
@@ -244,7 +253,11 @@ fn compare_shows_the_distance_where_two_rigs_differ_and_none_at_rest() {
         .find(|(k, _)| k.starts_with("elbow") && k.ends_with(".R"))
         .expect("a right elbow pose");
     assert!(f(&right.1["max_h"]) < 1e-4, "{right:?}");
-    assert!(f(&v["compare"]["max_h"]) < 1e-4, "at rest: {}", v["compare"]);
+    assert!(
+        f(&v["compare"]["max_h"]) < 1e-4,
+        "at rest: {}",
+        v["compare"]
+    );
 }
 
 #[test]
@@ -256,7 +269,11 @@ fn compare_with_an_unskinned_file_shows_it_static_saying_so() {
         p.weights = None;
     }
     let b = dir.path().join("static.glb");
-    std::fs::write(&b, rigsmith::io::gltf::write_glb_bytes(&c, &Default::default()).unwrap()).unwrap();
+    std::fs::write(
+        &b,
+        rigsmith::io::gltf::write_glb_bytes(&c, &Default::default()).unwrap(),
+    )
+    .unwrap();
     let html = check_report("static", &["--compare", s(&b)]);
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("\"label\":\"static.glb\""));
@@ -264,7 +281,14 @@ fn compare_with_an_unskinned_file_shows_it_static_saying_so() {
         return;
     };
     assert_eq!(v["console_errors"], serde_json::json!([]), "{v:#}");
-    assert!(v["info"].as_str().unwrap().contains("static.glb has no skin"), "{}", v["info"]);
+    assert!(
+        v["info"]
+            .as_str()
+            .unwrap()
+            .contains("static.glb has no skin"),
+        "{}",
+        v["info"]
+    );
 }
 
 #[test]
@@ -272,7 +296,15 @@ fn simulate_report_plays_the_motion_frames_in_the_viewer() {
     let (dir, out) = rigged();
     let rep = dir.path().join("sim");
     assert_ok(&rigsmith(&[
-        "simulate", s(out), "--motion", "walk", "--seconds", "1", "--report", s(&rep), "-q",
+        "simulate",
+        s(out),
+        "--motion",
+        "walk",
+        "--seconds",
+        "1",
+        "--report",
+        s(&rep),
+        "-q",
     ]));
     let page = std::fs::read_to_string(rep.join("motion.html")).unwrap();
     assert!(page.contains("\"motion\":{\"label\":\"walk\""));
@@ -280,7 +312,11 @@ fn simulate_report_plays_the_motion_frames_in_the_viewer() {
         return;
     };
     assert_eq!(v["console_errors"], serde_json::json!([]), "{v:#}");
-    assert!(v["side"].as_str().unwrap().contains("play walk"), "{}", v["side"]);
+    assert!(
+        v["side"].as_str().unwrap().contains("play walk"),
+        "{}",
+        v["side"]
+    );
 }
 
 #[test]
@@ -306,11 +342,7 @@ fn the_report_of_the_13k_makehuman_body_stays_under_5_mb() {
     let page = std::fs::read_to_string(rep.join("report.html")).unwrap();
     let a = page.find("<section id=\"viewer\">").unwrap();
     let b = a + page[a..].find("</section>").unwrap();
-    eprintln!(
-        "report.html {} bytes, viewer {} bytes",
-        page.len(),
-        b - a
-    );
+    eprintln!("report.html {} bytes, viewer {} bytes", page.len(), b - a);
     assert!(page.contains("\"vertices\":13380"));
     assert!(page.len() < 5_000_000, "{} bytes", page.len());
     // The viewer itself: three.js (~0.54 MB) and 18 bytes a vertex, 6 a triangle, as base64.
