@@ -52,7 +52,7 @@ fn find_or_fetch_mpfb2() -> Result<PathBuf, String> {
         }
     };
     let script = repo_root().join("scripts/fetch-data.sh");
-    install_once(&dest, "the MakeHuman corpus", mpfb2::is_corpus, |staging| {
+    install_once(&dest, "the MakeHuman corpus", false, mpfb2::is_corpus, |staging| {
         let out = Command::new("sh")
             .arg(&script)
             .env("RIGSMITH_DATA", staging)
@@ -109,10 +109,19 @@ pub fn node_scripts() -> PathBuf {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The copy of `scripts/package-lock.json` an install leaves in `node_modules`, so that
+/// a lock file changed by a pull makes the next test run install again.
+const LOCK_STAMP: &str = ".rigsmith-package-lock.json";
+
 fn node_packages_present(modules: &Path) -> bool {
+    let lock = repo_root().join("scripts").join("package-lock.json");
     NODE_PACKAGES
         .iter()
         .all(|p| modules.join(p).join("package.json").is_file())
+        && matches!(
+            (fs::read(modules.join(LOCK_STAMP)), fs::read(lock)),
+            (Ok(a), Ok(b)) if a == b
+        )
 }
 
 fn install_node_packages() -> Result<PathBuf, String> {
@@ -131,6 +140,7 @@ fn install_node_packages() -> Result<PathBuf, String> {
     install_once(
         &scripts.join("node_modules"),
         "the Node packages",
+        true,
         node_packages_present,
         |staging| {
             fs::create_dir_all(staging).map_err(|e| e.to_string())?;
@@ -154,6 +164,8 @@ fn install_node_packages() -> Result<PathBuf, String> {
                 ));
             }
             // The staging folder itself becomes scripts/node_modules.
+            fs::copy(scripts.join("package-lock.json"), staging.join(LOCK_STAMP))
+                .map_err(|e| format!("stamp the install: {e}"))?;
             let modules = work.join("node_modules");
             for e in fs::read_dir(&modules).map_err(|e| e.to_string())? {
                 let e = e.map_err(|e| e.to_string())?;
@@ -170,10 +182,12 @@ fn install_node_packages() -> Result<PathBuf, String> {
 /// Makes `dest` hold what `done` checks for, running `install` at most once across
 /// threads and processes: under the lock `dest`'s parent `/.NAME.lock`, `install` fills a
 /// fresh staging folder beside `dest`, which is then renamed to `dest` (an empty `dest`
-/// is replaced). `what` names the data in messages.
+/// is replaced; with `replace_stale`, so is a full one that `done` rejects, such as an
+/// install from an older lock file). `what` names the data in messages.
 pub fn install_once(
     dest: &Path,
     what: &str,
+    replace_stale: bool,
     done: impl Fn(&Path) -> bool,
     install: impl FnOnce(&Path) -> Result<(), String>,
 ) -> Result<(), String> {
@@ -216,8 +230,16 @@ pub fn install_once(
             ));
         }
         if dest.is_dir() {
-            // Only an empty folder may be replaced (rename fails on a full one).
-            let _ = fs::remove_dir(dest);
+            if replace_stale {
+                // Moved aside under the leftovers' prefix, then removed.
+                let old = parent.join(format!("{prefix}old-{}", std::process::id()));
+                fs::rename(dest, &old)
+                    .map_err(|e| format!("move the stale {} aside: {e}", dest.display()))?;
+                let _ = fs::remove_dir_all(&old);
+            } else {
+                // Only an empty folder may be replaced (rename fails on a full one).
+                let _ = fs::remove_dir(dest);
+            }
         }
         fs::rename(&staging, dest).map_err(|e| {
             format!(
@@ -344,7 +366,7 @@ mod tests {
             .map(|_| {
                 let (dest, runs) = (dest.clone(), runs.clone());
                 std::thread::spawn(move || {
-                    install_once(&dest, "test data", done, |s| {
+                    install_once(&dest, "test data", false, done, |s| {
                         runs.fetch_add(1, Ordering::SeqCst);
                         std::thread::sleep(Duration::from_millis(300));
                         fs::create_dir_all(s).unwrap();
@@ -377,12 +399,41 @@ mod tests {
         let e = install_once(
             &dest,
             "test data",
+            false,
             |d| d.is_dir(),
             |_| Err("no network".into()),
         )
         .unwrap_err();
         assert!(e.contains("no network"), "{e}");
         assert!(!dest.exists());
+        fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    #[test]
+    fn a_stale_install_is_replaced_only_when_allowed() {
+        let tmp = std::env::temp_dir().join(format!("rigsmith-testdata-s-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&tmp);
+        let dest = tmp.join("data");
+        fs::create_dir_all(&dest).unwrap();
+        fs::write(dest.join("v"), "1").unwrap();
+        let done = |d: &Path| fs::read_to_string(d.join("v")).is_ok_and(|v| v == "2");
+        let install = |s: &Path| {
+            fs::create_dir_all(s).unwrap();
+            fs::write(s.join("v"), "2").map_err(|e| e.to_string())
+        };
+        // A folder that is not ours is never replaced: the user's data stays.
+        let e = install_once(&dest, "test data", false, done, install).unwrap_err();
+        assert!(e.contains("non-empty folder"), "{e}");
+        assert_eq!(fs::read_to_string(dest.join("v")).unwrap(), "1");
+        // An install of ours from an older lock file is.
+        install_once(&dest, "test data", true, done, install).unwrap();
+        assert!(done(&dest));
+        let left = fs::read_dir(&tmp)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().contains("partial"))
+            .count();
+        assert_eq!(left, 0);
         fs::remove_dir_all(&tmp).unwrap();
     }
 }
