@@ -5,9 +5,11 @@
 //! For every vertex `j` the nearest *visible* bone segment (the straight segment from the
 //! vertex to the closest point of the bone crosses no triangle), nearest by reach
 //! ([`super::bone_reach`]: distance relative to the body's thickness around the bone),
-//! at true distance `d_j` heats it with conductance `H_jj = c / d_j²`
-//! (`c` = [`HEAT_SCALE`]); `p_ij = 1` when bone `i` is that bone (split evenly between
-//! bones tied within 1e-4 in reach). The weights of bone `i` solve
+//! at true distance `d_j` heats it with conductance `H_jj = min(c / d_j², 1 / w_j²)`
+//! (`c` = [`HEAT_SCALE`]; `w_j` the narrowest transition, [`MIN_WIDTH_BONE`] of the
+//! bone's length or [`MIN_WIDTH_EDGE`] of the vertex's mean edge length, whichever is
+//! larger); `p_ij = 1` when bone `i` is that bone (split evenly between bones tied
+//! within 1e-4 in reach). The weights of bone `i` solve
 //!
 //! ```text
 //! (L + M H) w_i = M H p_i
