@@ -23,8 +23,8 @@
 # ~/.cache/rigsmith/reweight-blender). Writes OUT_DIR/results.jsonl and prints
 # OUT_DIR/results.md (bench/reweight_table.py).
 #
-# Blender's Automatic Weights takes up to about 17 minutes on one character, so its
-# outputs are cached, keyed by the SHA-256 of what it reads (mesh.obj, skeleton.json)
+# Blender's Automatic Weights outputs are cached (its run is the slow, external part:
+# 1 to 2 s per default case on 2 shared cores, much more on large meshes), keyed by the SHA-256 of what it reads (mesh.obj, skeleton.json)
 # and of bench/reweight_blender.py: a case whose inputs did not change reuses them.
 # With NO_BLENDER=1 cached Blender outputs are still used when there are some.
 set -euo pipefail
