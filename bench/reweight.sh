@@ -20,14 +20,21 @@
 #
 # Env: RIGSMITH_DATA (MakeHuman corpus, default ../shared/data/mpfb2), QUATERNIUS
 # (default: beside it), BPY_VENV (default ~/.cache/rigsmith/bpy-venv), NO_BLENDER=1 to
-# skip Blender (its columns then read n/a). Writes OUT_DIR/results.jsonl and prints
+# skip Blender (its columns then read n/a), BLENDER_CACHE (default
+# ~/.cache/rigsmith/reweight-blender). Writes OUT_DIR/results.jsonl and prints
 # OUT_DIR/results.md (bench/reweight_table.py).
+#
+# Blender's Automatic Weights outputs are cached (its run is the slow, external part:
+# 1 to 2 s per default case on 2 shared cores, much more on large meshes), keyed by the SHA-256 of what it reads (mesh.obj, skeleton.json)
+# and of bench/reweight_blender.py: a case whose inputs did not change reuses them.
+# With NO_BLENDER=1 cached Blender outputs are still used when there are some.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-target/reweight_bench}
 DATA=${RIGSMITH_DATA:-../shared/data/mpfb2}
 QDIR=${QUATERNIUS:-$DATA/../quaternius}
 VENV=${BPY_VENV:-$HOME/.cache/rigsmith/bpy-venv}
+BCACHE=${BLENDER_CACHE:-$HOME/.cache/rigsmith/reweight-blender}
 mkdir -p "$OUT"
 if [ ! -x "$VENV/bin/python" ]; then
   python3.11 -m venv "$VENV"
@@ -68,8 +75,15 @@ for c in $CASES; do
   fi
   rm -f "$d/blender_weights.json" "$d/blender_scaled_weights.json"
   "$EX" "$in" "$d"
-  if [ "${NO_BLENDER:-0}" != 1 ]; then
+  key=$(cat "$d/mesh.obj" "$d/skeleton.json" bench/reweight_blender.py | sha256sum | cut -c1-32)
+  kc="$BCACHE/$key"
+  if [ -f "$kc/blender_weights.json" ]; then
+    echo "blender $c: cached ($kc)"
+    cp "$kc"/blender_*weights.json "$d/"
+  elif [ "${NO_BLENDER:-0}" != 1 ]; then
     "$PY" bench/reweight_blender.py "$d"
+    mkdir -p "$kc"
+    cp "$d"/blender_*weights.json "$kc/"
   fi
   echo "{\"case\": \"$c\", \"result\": $("$PY" bench/reweight_compare.py "$d")}" >> "$OUT/results.jsonl"
 done

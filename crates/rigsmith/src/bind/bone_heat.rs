@@ -5,9 +5,11 @@
 //! For every vertex `j` the nearest *visible* bone segment (the straight segment from the
 //! vertex to the closest point of the bone crosses no triangle), nearest by reach
 //! ([`super::bone_reach`]: distance relative to the body's thickness around the bone),
-//! at true distance `d_j` heats it with conductance `H_jj = c / d_j²`
-//! (`c` = [`HEAT_SCALE`]); `p_ij = 1` when bone `i` is that bone (split evenly between
-//! bones tied within 1e-4 in reach). The weights of bone `i` solve
+//! at true distance `d_j` heats it with conductance `H_jj = min(c / d_j², 1 / w_j²)`
+//! (`c` = [`HEAT_SCALE`]; `w_j` the narrowest transition, [`MIN_WIDTH_BONE`] of the
+//! bone's length or [`MIN_WIDTH_EDGE`] of the vertex's mean edge length, whichever is
+//! larger); `p_ij = 1` when bone `i` is that bone (split evenly between bones tied
+//! within 1e-4 in reach). The weights of bone `i` solve
 //!
 //! ```text
 //! (L + M H) w_i = M H p_i
@@ -112,6 +114,23 @@ pub const END_TOL: f32 = 2e-3;
 /// closer to the MakeHuman artist weights under test poses (mean vertex error 0.46% ->
 /// 0.38% of H on the base body).
 pub const HEAT_SCALE: f64 = 10.0;
+
+/// The narrowest weight transition, as a fraction of the length of the bone that heats
+/// the vertex: the heat conductance of a vertex is capped at `1 / w²` with `w` the
+/// larger of this times the bone's length and [`MIN_WIDTH_EDGE`] times the vertex's
+/// mean edge length. The heat's diffusion length is about `d / sqrt(c)` (`d` the
+/// distance to the bone); with `c` = [`HEAT_SCALE`] that is a third of the limb's
+/// radius, a step across the elbow or knee much sharper than an artist paints it (the
+/// elbow bent 120 degrees and the forearm twisted 80 showed it, on MakeHuman bodies
+/// and on low-poly game characters alike). Long bones get a blend at least this share
+/// of their length; short bones (spine, pelvis, clavicle) keep the firm heat that
+/// their thick surroundings need.
+pub const MIN_WIDTH_BONE: f64 = 0.07;
+
+/// The narrowest weight transition in units of the vertex's mean edge length (see
+/// [`MIN_WIDTH_BONE`]): on a low-poly limb a firmer step would put a whole edge ring on
+/// one bone, and the ring would tear away from its neighbours under a bend.
+pub const MIN_WIDTH_EDGE: f64 = 0.5;
 
 /// Weld tolerance in the mesh's unit (the binder passes positions in units of H).
 pub const WELD_TOL: f32 = 1e-6;
@@ -243,6 +262,7 @@ pub fn bone_heat(
     let na = order.len();
 
     let mut per_vertex: Vec<Vec<Influence>> = vec![Vec::new(); k];
+    let edge_len = mean_edge_length(&dpos, &lap.edges);
     if na > 0 {
         let heat: Vec<f64> = order
             .iter()
@@ -252,7 +272,11 @@ pub fn bone_heat(
                     0.0
                 } else {
                     let d = (d as f64).max(1e-6);
-                    HEAT_SCALE * lap.mass[v] / (d * d)
+                    let sg = &segments[b[0] as usize];
+                    let width = (MIN_WIDTH_BONE * (sg.tail - sg.head).length() as f64)
+                        .max(MIN_WIDTH_EDGE * edge_len[v]);
+                    let h = (HEAT_SCALE / (d * d)).min(1.0 / (width * width).max(1e-12));
+                    h * lap.mass[v]
                 }
             })
             .collect();
@@ -320,6 +344,24 @@ pub fn bone_heat(
         rays,
         stages,
     })
+}
+
+/// The mean length of the edges at each vertex (n; 0 for a vertex on no edge), from
+/// the Laplacian's edge list.
+fn mean_edge_length(pos: &[DVec3], edges: &[(u32, u32, f64)]) -> Vec<f64> {
+    let mut sum = vec![0.0f64; pos.len()];
+    let mut count = vec![0u32; pos.len()];
+    for &(i, j, _) in edges {
+        let l = (pos[i as usize] - pos[j as usize]).length();
+        for v in [i as usize, j as usize] {
+            sum[v] += l;
+            count[v] += 1;
+        }
+    }
+    sum.iter()
+        .zip(&count)
+        .map(|(s, &c)| if c > 0 { s / c as f64 } else { 0.0 })
+        .collect()
 }
 
 /// Distance to the nearest visible bone by reach ([`bone_reach`]), the bones tied with
