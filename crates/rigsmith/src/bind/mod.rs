@@ -392,6 +392,12 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
             out.solid,
             1.0 / out.voxel
         ));
+        if out.filled > 0 {
+            reasons.push(format!(
+                "geodesic route: {} voxels inside by winding number around bones the flood fill left outside",
+                out.filled
+            ));
+        }
         if out.bridged > 0 {
             reasons.push(format!(
                 "geodesic route: {} pieces of the volume reached by no bone were joined to the nearest piece",
