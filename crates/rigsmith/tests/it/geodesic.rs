@@ -99,7 +99,9 @@ fn arm_beside_torso(k: f32) -> (Character, Skeleton) {
     (c, s)
 }
 
-/// Vertices on the torso's +X side facing the arm, below the shoulder block.
+/// Vertices on the torso's +X side facing the arm, from the elbow down to the hand (the
+/// torso's side just under the shoulder block is near the upper arm through the body
+/// too, and takes some of it).
 fn torso_beside_arm(c: &Character, k: f32) -> Vec<usize> {
     c.parts[0]
         .mesh
@@ -108,7 +110,7 @@ fn torso_beside_arm(c: &Character, k: f32) -> Vec<usize> {
         .enumerate()
         .filter(|(_, p)| {
             let p = **p / k;
-            (p.x - 0.15).abs() < 1e-4 && p.y > 0.48 && p.y < 0.75 && p.z.abs() < 0.05
+            (p.x - 0.15).abs() < 1e-4 && p.y > 0.48 && p.y < 0.65 && p.z.abs() < 0.05
         })
         .map(|(i, _)| i)
         .collect()
