@@ -58,8 +58,9 @@ use crate::model::{Influence, Weights};
 pub const GEODESIC_STEPS: [f32; 4] = [1.0 / 256.0, 1.0 / 180.0, 1.0 / 90.0, 1.0 / 45.0];
 
 /// Largest solid, in cells. Dijkstra's cost is near-linear in the solid, so the grid can
-/// be much finer than the volumetric route's, whose factorization grows faster.
-pub const MAX_SOLID: usize = 1_500_000;
+/// be much finer than the volumetric route's, whose factorization grows faster; a bulky
+/// character (a chibi's large head) takes H/180 and stays near a second.
+pub const MAX_SOLID: usize = 600_000;
 
 /// Options of [`geodesic`] (the paper's falloff and the support bound).
 #[derive(Debug, Clone, Copy, PartialEq)]
