@@ -205,7 +205,11 @@ impl Solid {
 fn coords(g: &Grid, k: usize) -> IVec3 {
     let dx = g.dim.x as usize;
     let dy = g.dim.y as usize;
-    IVec3::new((k % dx) as i32, ((k / dx) % dy) as i32, (k / (dx * dy)) as i32)
+    IVec3::new(
+        (k % dx) as i32,
+        ((k / dx) % dy) as i32,
+        (k / (dx * dy)) as i32,
+    )
 }
 
 /// Cells of the grid a segment passes through (sampled at a quarter voxel).
@@ -536,7 +540,9 @@ fn fill_by_winding(
     let mut cand: Vec<(usize, IVec3)> = Vec::new();
     for s in &open {
         let lo = g.of(s.head.min(s.tail) - Vec3::splat(r)).max(IVec3::ZERO);
-        let hi = g.of(s.head.max(s.tail) + Vec3::splat(r)).min(g.dim - IVec3::ONE);
+        let hi = g
+            .of(s.head.max(s.tail) + Vec3::splat(r))
+            .min(g.dim - IVec3::ONE);
         for z in lo.z..=hi.z {
             for y in lo.y..=hi.y {
                 for x in lo.x..=hi.x {
@@ -639,8 +645,7 @@ fn bridge(g: &Grid, solid: &mut Solid, dmin: &[f32]) -> usize {
             }
             for &(delta, _) in &solid.steps {
                 let j = solid.id[(k as isize + delta) as usize];
-                if j != u32::MAX && !dmin[j as usize].is_finite() && piece[j as usize] == u32::MAX
-                {
+                if j != u32::MAX && !dmin[j as usize].is_finite() && piece[j as usize] == u32::MAX {
                     piece[j as usize] = pieces;
                     stack.push(j);
                 }

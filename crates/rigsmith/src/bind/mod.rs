@@ -478,9 +478,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
                     _ => rigid::rigid_weights(&pm, &segs, b),
                 }
             }
-            PartRole::Garment if follower_w[i].is_some() => {
-                follower_w[i].take().expect("checked")
-            }
+            PartRole::Garment if follower_w[i].is_some() => follower_w[i].take().expect("checked"),
             PartRole::Garment => {
                 let gm = crate::model::Mesh {
                     positions: p.mesh.positions.iter().map(|q| norm(*q)).collect(),

@@ -388,5 +388,4 @@ pub(super) fn solid_grid(
             format!("could not voxelize the body: {}", attempts.join("; ")),
         )),
     }
-
 }
