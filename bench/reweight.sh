@@ -3,7 +3,7 @@
 # its own skeleton, and compare with its own (artist) weights under 13 test poses.
 #
 # Methods: rigsmith (library bind, examples/reweight_case.rs), rigsmith with the
-# geodesic route forced (same example; GEODESIC=alpha,exponent,reach,margin tunes it), Blender 5.0's Automatic
+# geodesic route forced (same example; GEODESIC=alpha,exponent,reach,margin[,past_end] tunes it), Blender 5.0's Automatic
 # Weights (bpy 5.0.1 in a Python 3.11 venv, every part selected with the armature), and a
 # nearest-bone baseline (each vertex 1.0 on the closest deform bone segment).
 #

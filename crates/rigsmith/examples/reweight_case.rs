@@ -13,8 +13,9 @@
 //! cargo run -p rigsmith --release --example reweight_case -- IN.glb OUT_DIR [REPEAT]
 //! ```
 //!
-//! `GEODESIC=alpha,exponent,reach,margin` sets the geodesic route's falloff (default:
-//! [`rigsmith::bind::geodesic::GeodesicOptions::default`]).
+//! `GEODESIC=alpha,exponent,reach,margin[,past_end]` sets the geodesic route's falloff (default:
+//! [`rigsmith::bind::geodesic::GeodesicOptions::default`]); `ROUTE=volumetric` (or
+//! `bone-heat`) forces that route instead of the geodesic one in `geodesic_weights.json`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -139,6 +140,7 @@ fn main() {
             exponent: x[1],
             reach: x[2],
             margin: x[3],
+            past_end: x.get(4).copied().unwrap_or(1.0),
         };
     }
     let t = Instant::now();
@@ -146,7 +148,11 @@ fn main() {
         &stripped,
         &s,
         &BindOptions {
-            force_route: Some(Route::Geodesic),
+            force_route: Some(match std::env::var("ROUTE").as_deref() {
+                Ok("volumetric") => Route::Volumetric,
+                Ok("bone-heat") => Route::BoneHeat,
+                _ => Route::Geodesic,
+            }),
             geodesic: go,
             ..Default::default()
         },

@@ -9,6 +9,10 @@
 //!    ([`super::volumetric::solid_grid`]: surface cells plus what a 6-connected flood
 //!    from the grid's border does not reach; closed when 90% of the bones' middles are
 //!    solid). A solid above [`MAX_SOLID`] cells is skipped for the next coarser voxel.
+//!    The flood comes in through holes larger than the voxel (eye sockets, a mouth,
+//!    gaps between pieces); around each bone whose middle it left outside, the outside
+//!    cells within [`WINDING_RADIUS`] whose generalized winding number is above 1/2 are
+//!    put back inside ([`super::winding`], sampled every third cell).
 //! 2. **Seeds.** Each deform bone segment is rasterized into the grid; its solid cells
 //!    are its seeds (a bone that passes through no solid cell seeds its own cells).
 //! 3. **Distances.** One multi-source Dijkstra over the solid cells (26 neighbours,
@@ -54,30 +58,41 @@ use crate::model::{Influence, Weights};
 pub const GEODESIC_STEPS: [f32; 4] = [1.0 / 256.0, 1.0 / 180.0, 1.0 / 90.0, 1.0 / 45.0];
 
 /// Largest solid, in cells. Dijkstra's cost is near-linear in the solid, so the grid can
-/// be much finer than the volumetric route's, whose factorization grows faster.
-pub const MAX_SOLID: usize = 1_500_000;
+/// be much finer than the volumetric route's, whose factorization grows faster; a bulky
+/// character (a chibi's large head) takes H/180 and stays near a second.
+pub const MAX_SOLID: usize = 600_000;
 
 /// Options of [`geodesic`] (the paper's falloff and the support bound).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GeodesicOptions {
-    /// Blend of the linear (0) and quadratic (1) distance in the falloff, in `[0, 1]`.
+    /// Blend of the linear (0) and quadratic (1) distance in the falloff, in `[0, 1]`
+    /// (default 0: with distances in units of H the quadratic term changes little).
     pub alpha: f32,
-    /// Exponent of the falloff (the paper's 2; larger: sharper transitions).
+    /// Exponent of the falloff (the paper's 2; larger: sharper transitions). The default,
+    /// 8, was chosen on the re-weighting benchmark (BENCHMARKS.md): 2 blends every joint
+    /// over a wide band and doubles the error at elbows, knees and the neck.
     pub exponent: f32,
     /// A bone weighs nothing where it is this many times as far as the nearest bone.
     pub reach: f32,
     /// Added to the support bound, in units of H (so that bones meeting at a joint
     /// blend near it).
     pub margin: f32,
+    /// Stretch of the distance past a bone's ends along its axis, `k >= 1`: the distance
+    /// used is `sqrt(d² + (k² - 1) o²)` with `o` how far the vertex lies past the head or
+    /// the tail. 1 is the paper's plain geodesic distance; above 1, past a joint the bone
+    /// beyond it wins (the face goes to the head, not to the neck below it), as bone
+    /// heat's reach does ([`super::bone_reach`]).
+    pub past_end: f32,
 }
 
 impl Default for GeodesicOptions {
     fn default() -> Self {
         GeodesicOptions {
             alpha: 0.0,
-            exponent: 2.0,
+            exponent: 8.0,
             reach: 4.0,
             margin: 0.02,
+            past_end: 1.0,
         }
     }
 }
@@ -106,6 +121,9 @@ pub struct GeodesicOutcome {
     pub bridged: usize,
     /// Vertices no solid cell reached (weighted 1.0 to their nearest bone).
     pub unreached: usize,
+    /// Cells the flood fill took for outside (it came in through a hole) that the
+    /// winding number put back inside, around bones whose middle lay outside.
+    pub filled: usize,
 }
 
 /// The solid cells as a graph: node ids per grid cell, 26-neighbour steps, and the
@@ -187,7 +205,11 @@ impl Solid {
 fn coords(g: &Grid, k: usize) -> IVec3 {
     let dx = g.dim.x as usize;
     let dy = g.dim.y as usize;
-    IVec3::new((k % dx) as i32, ((k / dx) % dy) as i32, (k / (dx * dy)) as i32)
+    IVec3::new(
+        (k % dx) as i32,
+        ((k / dx) % dy) as i32,
+        (k / (dx * dy)) as i32,
+    )
 }
 
 /// Cells of the grid a segment passes through (sampled at a quarter voxel).
@@ -226,7 +248,9 @@ pub fn geodesic(
     if positions.is_empty() {
         return Err(Error::stage("bind", "no vertex to weight"));
     }
-    let (g, h, attempts) = solid_grid(&positions, &triangles, segs, &GEODESIC_STEPS, MAX_SOLID)?;
+    let (mut g, h, attempts) =
+        solid_grid(&positions, &triangles, segs, &GEODESIC_STEPS, MAX_SOLID)?;
+    let filled = fill_by_winding(&mut g, &positions, &triangles, segs);
 
     // Nodes: solid cells off the grid's border (so every neighbour step stays inside).
     let (dx, dy) = (g.dim.x as usize, g.dim.y as usize);
@@ -325,7 +349,9 @@ pub fn geodesic(
             let t = (if off.x == 1 { f.x } else { 1.0 - f.x })
                 * (if off.y == 1 { f.y } else { 1.0 - f.y })
                 * (if off.z == 1 { f.z } else { 1.0 - f.z });
-            if t > 0.0 {
+            // Corners with a vanishing share are left out, so that rounding (a vertex
+            // on a cell's centre plane) cannot add or drop one.
+            if t > 1e-3 {
                 samples.push((j, t, 0.0));
             }
         }
@@ -402,9 +428,17 @@ pub fn geodesic(
 
     // Falloff, support bound, normalization.
     let mut dists: Vec<Vec<(u32, f32)>> = vec![Vec::new(); nv];
+    let stretch = (o.past_end * o.past_end - 1.0).max(0.0);
     for (b, list) in per_bone.iter().enumerate() {
+        let s = &segs[b];
+        let axis = s.tail - s.head;
+        let len = axis.length();
+        let u = if len > 0.0 { axis / len } else { Vec3::ZERO };
         for &(v, d) in list {
-            dists[v as usize].push((b as u32, d * h));
+            let d = d * h;
+            let t = (positions[v as usize] - s.head).dot(u);
+            let past = (t - len).max(-t).max(0.0);
+            dists[v as usize].push((b as u32, (d * d + stretch * past * past).sqrt()));
         }
     }
     let floor = 0.5 * h;
@@ -474,7 +508,79 @@ pub fn geodesic(
         attempts,
         bridged,
         unreached,
+        filled,
     })
+}
+
+/// Distance from a bone, in units of H, within which cells are tested by winding number.
+pub const WINDING_RADIUS: f32 = 0.1;
+
+/// Puts back inside the cells around bones whose middle the flood fill left outside (it
+/// came in through an eye socket, a mouth or a gap between pieces): every outside cell
+/// within [`WINDING_RADIUS`] of such a bone whose generalized winding number
+/// ([`super::winding`]) is above 1/2, sampled on a lattice of every third cell. Returns
+/// the number of cells filled.
+fn fill_by_winding(
+    g: &mut Grid,
+    positions: &[Vec3],
+    triangles: &[[u32; 3]],
+    segs: &[Segment],
+) -> usize {
+    let open: Vec<&Segment> = segs
+        .iter()
+        .filter(|s| !g.solid(g.of(0.5 * (s.head + s.tail))))
+        .collect();
+    if open.is_empty() {
+        return 0;
+    }
+    const STRIDE: i32 = 3;
+    let r = WINDING_RADIUS;
+    let centre = |c: IVec3| g.lo + (c.as_vec3() + Vec3::splat(0.5)) * g.h;
+    // Outside cells near an open bone, and the lattice point each one reads.
+    let mut cand: Vec<(usize, IVec3)> = Vec::new();
+    for s in &open {
+        let lo = g.of(s.head.min(s.tail) - Vec3::splat(r)).max(IVec3::ZERO);
+        let hi = g
+            .of(s.head.max(s.tail) + Vec3::splat(r))
+            .min(g.dim - IVec3::ONE);
+        for z in lo.z..=hi.z {
+            for y in lo.y..=hi.y {
+                for x in lo.x..=hi.x {
+                    let c = IVec3::new(x, y, z);
+                    let k = g.idx(c);
+                    let p = centre(c);
+                    if g.cell[k] == 2 && (s.closest(p) - p).length() <= r {
+                        let l = (c + IVec3::splat(STRIDE / 2)).div_euclid(IVec3::splat(STRIDE))
+                            * STRIDE;
+                        cand.push((k, l));
+                    }
+                }
+            }
+        }
+    }
+    let mut lattice: Vec<IVec3> = cand.iter().map(|x| x.1).collect();
+    lattice.sort_unstable_by_key(|c| (c.z, c.y, c.x));
+    lattice.dedup();
+    let mesh = crate::model::Mesh {
+        positions: positions.to_vec(),
+        triangles: triangles.to_vec(),
+        ..Default::default()
+    };
+    let inside: Vec<bool> = lattice
+        .par_iter()
+        .map(|&c| super::winding::inside(&mesh, centre(c)))
+        .collect();
+    let mut filled = 0;
+    for (k, l) in cand {
+        let i = lattice
+            .binary_search_by_key(&(l.z, l.y, l.x), |c| (c.z, c.y, c.x))
+            .expect("sampled");
+        if inside[i] && g.cell[k] == 2 {
+            g.cell[k] = 0;
+            filled += 1;
+        }
+    }
+    filled
 }
 
 /// Joins each piece of the solid that no bone reaches (`dmin` infinite) to the nearest
@@ -539,8 +645,7 @@ fn bridge(g: &Grid, solid: &mut Solid, dmin: &[f32]) -> usize {
             }
             for &(delta, _) in &solid.steps {
                 let j = solid.id[(k as isize + delta) as usize];
-                if j != u32::MAX && !dmin[j as usize].is_finite() && piece[j as usize] == u32::MAX
-                {
+                if j != u32::MAX && !dmin[j as usize].is_finite() && piece[j as usize] == u32::MAX {
                     piece[j as usize] = pieces;
                     stack.push(j);
                 }

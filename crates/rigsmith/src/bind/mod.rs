@@ -35,7 +35,10 @@
 //!   size of the character.
 //! * **Route.** Bone heat ([`bone_heat`]) runs first. The weight report of the result
 //!   decides ([`WeightReport::heat_failed`]: unweighted vertices or an empty major bone),
-//!   as does a failed factorization; then the volumetric route ([`volumetric`]) runs.
+//!   as does a failed factorization; then the fallback ([`FALLBACK`], the volumetric
+//!   route [`volumetric`]) runs. The geodesic route ([`geodesic`]: geodesic voxel binding
+//!   over the skin, garments and hair together, which then take its weights instead of a
+//!   transfer) runs when forced.
 //!   [`BindResult::route`] and [`BindResult::reasons`] say which route was taken and why.
 //! * **Cleanup** (body, in order): [`strip_cross_side`] (band 0.01 H), [`fade_below`]
 //!   (0.01), optional [`smooth`], [`keep_largest_smooth`] (`max_influences`), normalize.
@@ -162,8 +165,11 @@ pub struct BindResult {
 pub const CENTRE_BAND: f32 = 0.01;
 /// Weights below this are dropped from the body before limiting.
 pub const DROP_LIMIT: f32 = 0.01;
-/// The route taken when bone heat fails the weight report.
-pub const FALLBACK: Route = Route::Geodesic;
+/// The route taken when bone heat fails the weight report. The volumetric route, not
+/// the geodesic one: on the re-weighting benchmark (BENCHMARKS.md, *Geodesic voxel
+/// binding*) forced onto every character it is the closer of the two to the artist on all
+/// of them; the geodesic route is taken only when asked for ([`BindOptions::force_route`]).
+pub const FALLBACK: Route = Route::Volumetric;
 /// Smoothing passes on garments after transfer.
 pub const GARMENT_SMOOTH: usize = 2;
 
@@ -392,6 +398,12 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
             out.solid,
             1.0 / out.voxel
         ));
+        if out.filled > 0 {
+            reasons.push(format!(
+                "geodesic route: {} voxels inside by winding number around bones the flood fill left outside",
+                out.filled
+            ));
+        }
         if out.bridged > 0 {
             reasons.push(format!(
                 "geodesic route: {} pieces of the volume reached by no bone were joined to the nearest piece",
@@ -466,9 +478,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
                     _ => rigid::rigid_weights(&pm, &segs, b),
                 }
             }
-            PartRole::Garment if follower_w[i].is_some() => {
-                follower_w[i].take().expect("checked")
-            }
+            PartRole::Garment if follower_w[i].is_some() => follower_w[i].take().expect("checked"),
             PartRole::Garment => {
                 let gm = crate::model::Mesh {
                     positions: p.mesh.positions.iter().map(|q| norm(*q)).collect(),

@@ -91,7 +91,9 @@ fn voxelize(positions: &[Vec3], triangles: &[[u32; 3]], segs: &[Segment], h: f32
     if !lo.is_finite() || !hi.is_finite() {
         return None;
     }
-    let lo = lo - Vec3::splat(2.0 * h);
+    // Two and a half cells of margin: the extreme vertices sit in the middle of a cell,
+    // never on a cell boundary where rounding would move them from one cell to the next.
+    let lo = lo - Vec3::splat(2.5 * h);
     let dimf = ((hi - lo) / h).ceil() + Vec3::splat(2.0);
     if dimf.x * dimf.y * dimf.z > MAX_CELLS as f32 {
         return None;
@@ -386,5 +388,4 @@ pub(super) fn solid_grid(
             format!("could not voxelize the body: {}", attempts.join("; ")),
         )),
     }
-
 }

@@ -65,7 +65,12 @@ const FOREARM: u32 = 3;
 /// closed boxes. Bones: spine, clavicle, upper arm, forearm.
 fn arm_beside_torso(k: f32) -> (Character, Skeleton) {
     let mut m = Mesh::default();
-    grid_box(Vec3::new(-0.15, 0.3, -0.1), Vec3::new(0.15, 0.9, 0.1), 24, &mut m);
+    grid_box(
+        Vec3::new(-0.15, 0.3, -0.1),
+        Vec3::new(0.15, 0.9, 0.1),
+        24,
+        &mut m,
+    );
     grid_box(
         Vec3::new(0.05, 0.82, -0.04),
         Vec3::new(0.25, 0.9, 0.04),
@@ -99,7 +104,9 @@ fn arm_beside_torso(k: f32) -> (Character, Skeleton) {
     (c, s)
 }
 
-/// Vertices on the torso's +X side facing the arm, below the shoulder block.
+/// Vertices on the torso's +X side facing the arm, from the elbow down to the hand (the
+/// torso's side just under the shoulder block is near the upper arm through the body
+/// too, and takes some of it).
 fn torso_beside_arm(c: &Character, k: f32) -> Vec<usize> {
     c.parts[0]
         .mesh
@@ -108,7 +115,7 @@ fn torso_beside_arm(c: &Character, k: f32) -> Vec<usize> {
         .enumerate()
         .filter(|(_, p)| {
             let p = **p / k;
-            (p.x - 0.15).abs() < 1e-4 && p.y > 0.48 && p.y < 0.75 && p.z.abs() < 0.05
+            (p.x - 0.15).abs() < 1e-4 && p.y > 0.48 && p.y < 0.65 && p.z.abs() < 0.05
         })
         .map(|(i, _)| i)
         .collect()
@@ -214,14 +221,10 @@ fn dressed_mannequin_geodesic() -> rigsmith::pipeline::RigOutput {
         hair: true,
         ..MannequinOptions::default()
     });
-    let (lo, hi) = c
-        .parts
-        .iter()
-        .flat_map(|p| p.mesh.positions.iter())
-        .fold(
-            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-            |(lo, hi), p| (lo.min(*p), hi.max(*p)),
-        );
+    let (lo, hi) = c.parts.iter().flat_map(|p| p.mesh.positions.iter()).fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    );
     let h = hi.y - lo.y;
     let mut card = Mesh::default();
     grid_box(
@@ -313,7 +316,10 @@ fn a_hair_card_clear_of_the_head_is_joined_to_it() {
 fn tv(a: &[rigsmith::Influence], b: &[rigsmith::Influence]) -> f32 {
     let mut d = 0.0;
     for i in a {
-        let o = b.iter().find(|j| j.bone == i.bone).map_or(0.0, |j| j.weight);
+        let o = b
+            .iter()
+            .find(|j| j.bone == i.bone)
+            .map_or(0.0, |j| j.weight);
         d += (i.weight - o).abs();
     }
     for j in b {
@@ -382,7 +388,11 @@ fn quaternius_errors(name: &str) -> (f32, f32, rigsmith::bind::BindResult) {
 fn geodesic_route_on_the_farmer_is_close_to_the_artist() {
     let (geo, near, r) = quaternius_errors("men_Farmer");
     assert_eq!(r.report.unweighted, 0);
-    // Measured: see the figures in docs/weights.md.
-    assert!(geo < 0.30, "mean weight error {geo} (nearest bone {near})");
-    assert!(geo < 0.9 * near, "mean weight error {geo} vs nearest bone {near}");
+    // Measured: 0.154 against the nearest bone's 0.225 (share of the weight on other
+    // bones than the artist's, per vertex, mean over the 11,006 vertices).
+    assert!(geo < 0.17, "mean weight error {geo} (nearest bone {near})");
+    assert!(
+        geo < 0.75 * near,
+        "mean weight error {geo} vs nearest bone {near}"
+    );
 }
