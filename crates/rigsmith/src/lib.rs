@@ -8,6 +8,7 @@
 //!
 //! * [`model`]: the plain data every stage exchanges: [`model::Character`] (separate
 //!   parts, never joined), [`model::Mesh`], [`model::Skeleton`], sparse [`model::Weights`].
+//! * [`humanoid`]: which bone is what: name maps, structure, the VRM bone table, roles.
 //! * [`io`]: glTF/GLB, VRM, OBJ, `skeleton.json` and the MakeHuman (MPFB2) corpus.
 //! * [`fit`]: model check, cross-sections, landmarks, templates, skeleton fitting.
 //! * [`bind`]: skin weights (bone heat, volumetric fallback, garments, rigid parts, cleanup).
@@ -27,6 +28,7 @@ pub mod bind;
 pub mod error;
 pub mod fit;
 pub mod geom;
+pub mod humanoid;
 pub mod inspect;
 pub mod io;
 pub mod mannequin;

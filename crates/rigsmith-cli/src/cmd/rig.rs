@@ -180,7 +180,15 @@ fn rig_one_and_report(
     let out = out?;
     let inputs: Vec<&Path> = a.input.iter().map(|p| p.as_path()).collect();
     let outputs = plan(&a.output, a.report.as_deref(), &inputs)?;
-    let files = write_outputs(&outputs, &out, input, &a.output, a.report.as_deref(), opts)?;
+    let source = parts::SourceFacts::of(c);
+    let files = write_outputs(
+        &outputs,
+        &out,
+        (input, source),
+        &a.output,
+        a.report.as_deref(),
+        opts,
+    )?;
     let total = t0.elapsed().as_secs_f64();
     let counts = out.counts();
     if a.json {
@@ -213,11 +221,13 @@ fn rig_one_and_report(
 }
 
 /// Writes the rigged file, its `.rig.json` sidecar and, when asked, the review folder,
-/// each through `outputs` (checked, atomic).
+/// each through `outputs` (checked, atomic). The sidecar records what the source
+/// carried, and keeps the hand-authored colliders and spring parameters of a sidecar
+/// beside the input.
 fn write_outputs(
     outputs: &Outputs,
     out: &RigOutput,
-    input: &Path,
+    (input, source): (&Path, parts::SourceFacts),
     output: &Path,
     report: Option<&Path>,
     opts: &RigOptions,
@@ -229,7 +239,17 @@ fn write_outputs(
     outputs.character(output, &out.character, &wo)?;
     let mut files = vec![output.to_path_buf()];
     let colliders = parts::measure_colliders(&out.character);
-    let sidecar = Sidecar::build(&out.character, &out.chains, &colliders);
+    let mut sidecar = Sidecar::build(&out.character, &out.chains, &colliders);
+    sidecar.set_source(source);
+    let authored = parts::sidecar_path(input);
+    if authored.is_file() {
+        let a = Sidecar::read(&authored).map_err(|e| crate::util::BadInput(e.to_string()))?;
+        if let Some(skel) = &out.character.skeleton {
+            for n in sidecar.keep_authored(&a, skel) {
+                eprintln!("warning: {}: {n}", authored.display());
+            }
+        }
+    }
     let sc_path = parts::sidecar_path(output);
     outputs.write(&sc_path, sidecar.to_string().as_bytes())?;
     files.push(sc_path);
@@ -606,7 +626,7 @@ fn run_batch(dir: &Path, a: &Args, opts: &RigOptions, ctx: &Ctx) -> anyhow::Resu
                     write_outputs(
                         &outputs,
                         &out,
-                        input,
+                        (input, parts::SourceFacts::of(&c)),
                         &out_path,
                         report_dir.as_deref(),
                         opts,

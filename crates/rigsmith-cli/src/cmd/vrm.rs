@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rigsmith::io::vrm_write::{vrm_bytes, VrmMeta};
+use rigsmith::parts::vrm_write::{vrm_bytes, VrmMeta};
 use rigsmith::parts::{self, sidecar_path, simulate_model, Motion, Prepared, Sidecar, SpringModel};
 
 use crate::util::{BadInput, Ctx, Outcome, Outputs};
@@ -84,7 +84,7 @@ pub fn load(
             };
             if p.humanoid.is_empty() {
                 // Map the humanoid as the stage does (names, else structure).
-                let m = parts::map_humanoid(skel);
+                let m = rigsmith::humanoid::map_humanoid(skel);
                 p.humanoid = m.bones;
                 p.humanoid_problem = m.problem;
                 p.notes.extend(m.notes);

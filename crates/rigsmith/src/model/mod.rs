@@ -13,7 +13,7 @@ mod skeleton;
 mod weights;
 
 pub use body::{rigid_by_name, Body, BodyOptions, PartClass, PartRole};
-pub use character::{BodyCache, Character, Part, VrmData};
+pub use character::{AlphaMode, BodyCache, Character, MaterialFlags, Part, VrmData};
 pub use mesh::{Mesh, MorphTarget};
 pub use naming::Side;
 pub use skeleton::{Bone, Skeleton};

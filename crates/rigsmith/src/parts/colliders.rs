@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 
 use super::chain_build::is_loose_garment;
 use super::chains::bone_class;
-use super::roles::Roles;
+use crate::humanoid::Roles;
 use super::surfaces::{class_from_name, SurfaceClass};
 use crate::model::{Character, Skeleton};
 
@@ -287,7 +287,7 @@ pub fn measure_colliders(c: &Character) -> Vec<Collider> {
     let Some(skel) = &c.skeleton else {
         return Vec::new();
     };
-    let roles = Roles::find(skel, c.vrm.as_ref().map(|v| &v.humanoid));
+    let roles = Roles::of(skel, c.vrm.as_ref().map(|v| &v.humanoid));
     let pts = body_points(c);
     let h = body_height(c);
     if pts.is_empty() || h <= 0.0 {

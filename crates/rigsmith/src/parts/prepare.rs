@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::chain_build::{build_chains, BuildOptions};
 use super::colliders::measure_colliders;
-use super::humanoid_map::map_humanoid;
+use crate::humanoid::map_humanoid;
 use super::sidecar::Sidecar;
 use crate::error::Result;
 use crate::fit::{fit, FitOptions, Template};
@@ -40,6 +40,7 @@ pub fn prepare(c: &mut Character, authored: Option<&Sidecar>) -> Result<Prepared
         .as_ref()
         .map(|v| v.humanoid.clone())
         .unwrap_or_default();
+    let source = super::SourceFacts::of(c);
     let rigged_here = c.skeleton.is_none();
     if rigged_here {
         let r = fit(
@@ -78,15 +79,15 @@ pub fn prepare(c: &mut Character, authored: Option<&Sidecar>) -> Result<Prepared
     ));
     let colliders = measure_colliders(c);
     let mut sidecar = Sidecar::build(c, &chains, &colliders);
+    sidecar.set_source(source);
     if let Some(skel) = &c.skeleton {
         for n in super::rest_clearance::clear_rest_pose(&mut sidecar, skel) {
             notes.push(format!("collider clears the springs' rest pose: {n}"));
         }
     }
     if let Some(a) = authored {
-        sidecar.merge_colliders(&a.colliders);
-        for (k, p) in &a.springs {
-            sidecar.springs.insert(k.clone(), p.clone());
+        if let Some(skel) = &c.skeleton {
+            notes.extend(sidecar.keep_authored(a, skel));
         }
         notes.push("kept authored colliders and spring parameters".into());
     }

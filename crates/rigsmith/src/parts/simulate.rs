@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 use super::colliders::{body_height, measure_colliders, WorldShape};
 use super::leg_gap::LegWeb;
 use super::motion::Motion;
-use super::roles::Roles;
+use crate::humanoid::Roles;
 use super::sidecar::Sidecar;
 use super::springs::SpringSystem;
 use crate::error::{Error, Result};
@@ -280,7 +280,7 @@ pub fn spring_system(c: &Character, sc: &Sidecar, model: SpringModel) -> Result<
         .skeleton
         .as_ref()
         .ok_or_else(|| Error::stage("simulate", "the character has no skeleton"))?;
-    let roles = Roles::find(skel, c.vrm.as_ref().map(|v| &v.humanoid));
+    let roles = Roles::of(skel, c.vrm.as_ref().map(|v| &v.humanoid));
     Ok(setup(c, sc, &roles, model)?.sys)
 }
 
@@ -308,7 +308,7 @@ fn run(
     } else {
         body_height(c)
     };
-    let roles = Roles::find(skel, c.vrm.as_ref().map(|v| &v.humanoid));
+    let roles = Roles::of(skel, c.vrm.as_ref().map(|v| &v.humanoid));
     let dt = 1.0 / STEPS_PER_SECOND;
     let steps = (seconds * STEPS_PER_SECOND).round().max(1.0) as usize;
     let Setup {

@@ -39,14 +39,16 @@
 //!    no weight stays unweighted for later stages). Morph targets with names from
 //!    `mesh.extras.targetNames`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
 use serde_json::Value;
 
 use super::accessor::{array, Doc};
 use crate::error::Result;
-use crate::model::{Bone, Character, Mesh, MorphTarget, Part, Skeleton, Weights};
+use crate::model::{
+    AlphaMode, Bone, Character, MaterialFlags, Mesh, MorphTarget, Part, Skeleton, Weights,
+};
 
 /// The character read from a document plus, for each glTF node, the index of the
 /// skeleton bone made from it (VRM needs this to map humanoid bones).
@@ -314,6 +316,7 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
 
     // 3. Parts.
     let mut parts: Vec<Part> = Vec::new();
+    let mut materials: BTreeMap<String, MaterialFlags> = BTreeMap::new();
     let mut first_empty: Option<String> = None;
     for &ni in &order {
         let node = &nodes[ni];
@@ -378,13 +381,14 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
                         None => None,
                         Some(mi) => {
                             let mat = doc.item("materials", mi, &format!("{at}.material"))?;
-                            Some(
-                                mat.get("name")
-                                    .and_then(Value::as_str)
-                                    .filter(|s| !s.is_empty())
-                                    .map(str::to_string)
-                                    .unwrap_or_else(|| format!("material{mi}")),
-                            )
+                            let mname = mat
+                                .get("name")
+                                .and_then(Value::as_str)
+                                .filter(|s| !s.is_empty())
+                                .map(str::to_string)
+                                .unwrap_or_else(|| format!("material{mi}"));
+                            materials.insert(mname.clone(), material_flags(mat));
+                            Some(mname)
                         }
                     };
                     let mut unique = name.clone();
@@ -608,11 +612,32 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
             skeleton,
             vrm: None,
             warnings,
+            materials,
             ..Default::default()
         },
         node_bone,
         node_names,
     })
+}
+
+/// The flags of a glTF material: `doubleSided` (default false), `alphaMode` (default
+/// `OPAQUE`; an unknown mode reads as opaque) and `KHR_materials_unlit`.
+fn material_flags(mat: &Value) -> MaterialFlags {
+    MaterialFlags {
+        double_sided: mat
+            .get("doubleSided")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        alpha_mode: match mat.get("alphaMode").and_then(Value::as_str) {
+            Some("MASK") => AlphaMode::Mask,
+            Some("BLEND") => AlphaMode::Blend,
+            _ => AlphaMode::Opaque,
+        },
+        unlit: mat
+            .get("extensions")
+            .and_then(|e| e.get("KHR_materials_unlit"))
+            .is_some(),
+    }
 }
 
 /// The tail of a bone with no child to aim at. Its direction is the joint's own +Y

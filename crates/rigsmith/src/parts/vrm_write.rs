@@ -1,8 +1,10 @@
-//! VRM 1.0 export: the glTF document of a rigged character plus
+//! VRM 1.0 export (beside the sidecar it writes the springs of): the glTF document of a
+//! rigged character plus
 //!
 //! * `VRMC_vrm`: `specVersion` 1.0, `meta` with the license fields ([`VrmMeta`]) and the
 //!   humanoid map (`humanBones`: VRM bone name -> node). The required bones (hips,
-//!   spine, head, upper/lower arms, hands, upper/lower legs, feet) must be mapped.
+//!   spine, head, upper/lower arms, hands, upper/lower legs, feet) must be mapped, and
+//!   no cloth chain may hang from a limb (the export is refused, naming the chains).
 //! * `VRMC_springBone`: one spring per spring chain of the sidecar, its joints the
 //!   chain's bones plus an end node at the last bone's measured tip (VRM joints need a
 //!   tail node), with per-class parameters (stiffness and gravity scaled from the 1.7 m
@@ -21,29 +23,11 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
+use super::{ColliderShape, Sidecar, SpringParams};
 use crate::error::{Error, Result};
+use crate::humanoid::missing_required;
 use crate::io::gltf::{build_document, WriteOptions};
 use crate::model::Character;
-use crate::parts::{ColliderShape, Sidecar, SpringParams};
-
-/// The humanoid bones VRM 1.0 requires.
-pub const REQUIRED_BONES: [&str; 15] = [
-    "hips",
-    "spine",
-    "head",
-    "leftUpperArm",
-    "leftLowerArm",
-    "leftHand",
-    "rightUpperArm",
-    "rightLowerArm",
-    "rightHand",
-    "leftUpperLeg",
-    "leftLowerLeg",
-    "leftFoot",
-    "rightUpperLeg",
-    "rightLowerLeg",
-    "rightFoot",
-];
 
 /// VRM 1.0 meta: who made the avatar and what others may do with it.
 #[derive(Debug, Clone, PartialEq)]
@@ -104,11 +88,18 @@ pub fn vrm_bytes(
         .as_ref()
         .ok_or_else(|| Error::invalid("character", "has no skeleton: a VRM needs a rig"))?;
     sc.check_bones(skel)?;
-    let missing: Vec<&str> = REQUIRED_BONES
-        .iter()
-        .copied()
-        .filter(|b| !humanoid.contains_key(*b))
-        .collect();
+    let roles = crate::humanoid::Roles::of(skel, Some(humanoid));
+    let under_limbs = super::rules::cloth_under_limbs(skel, &roles, &sc.chains);
+    if !under_limbs.is_empty() {
+        return Err(Error::invalid(
+            "VRM export",
+            format!(
+                "cloth may hang only from the trunk, never from a limb (a skirt under a thigh becomes trousers): {}; rebuild the chains (`hang_cloth_from_trunk`) or re-parent them in the source",
+                under_limbs.join(", ")
+            ),
+        ));
+    }
+    let missing = missing_required(humanoid);
     if !missing.is_empty() {
         return Err(Error::invalid(
             "VRM humanoid",
