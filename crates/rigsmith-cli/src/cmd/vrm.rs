@@ -121,7 +121,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         authors: vec![a.author],
         ..Default::default()
     };
-    parts::require_complete(
+    rigsmith::humanoid::require_complete(
         &p.humanoid,
         p.humanoid_problem.as_deref(),
         &a.input.display().to_string(),
