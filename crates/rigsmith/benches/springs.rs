@@ -11,9 +11,9 @@
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use rigsmith::humanoid::Roles;
 use rigsmith::io::mpfb2::{BuildOptions, Corpus};
 use rigsmith::mannequin::{self, MannequinOptions, Pose};
-use rigsmith::humanoid::Roles;
 use rigsmith::parts::{self, Motion};
 use rigsmith::Character;
 

@@ -219,9 +219,9 @@ pub fn inspect(c: &Character) -> InspectReport {
 
     // Leg chains: membership per bone.
     let roles = skel.and_then(|_| Roles::of_character(c));
-    let legs = skel.zip(roles.as_ref()).and_then(|(s, r)| {
-        Some((s, r.leg_root(Side::Left)?, r.leg_root(Side::Right)?))
-    });
+    let legs = skel
+        .zip(roles.as_ref())
+        .and_then(|(s, r)| Some((s, r.leg_root(Side::Left)?, r.leg_root(Side::Right)?)));
     let leg_of: Vec<u8> = match legs {
         Some((s, l, r)) => (0..s.len())
             .map(|i| {

@@ -10,10 +10,14 @@ fn json(path: &std::path::Path) -> serde_json::Value {
 
 #[test]
 fn check_finds_the_tracks_the_fox_clips_put_on_its_tail() {
-    let out = rigsmith(&["check", quaternius("animals_Fox.glb").to_str().unwrap(), "--json"]);
+    let out = rigsmith(&[
+        "check",
+        quaternius("animals_Fox.glb").to_str().unwrap(),
+        "--json",
+    ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {stderr}"));
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stderr}"));
     let k = v["checks"]
         .as_array()
         .unwrap()
@@ -32,7 +36,12 @@ fn rig_records_the_source_and_keeps_authored_colliders_and_springs() {
     let dir = tempfile::tempdir().unwrap();
     let m = skirted_mannequin(dir.path());
     let first = dir.path().join("first.glb");
-    assert_ok(&rigsmith(&["rig", m.to_str().unwrap(), "-o", first.to_str().unwrap()]));
+    assert_ok(&rigsmith(&[
+        "rig",
+        m.to_str().unwrap(),
+        "-o",
+        first.to_str().unwrap(),
+    ]));
     let mut sc = json(&dir.path().join("first.rig.json"));
     // An unrigged source: no skeleton, no authored weights (rigsmith's own weights do
     // not count).
@@ -50,7 +59,12 @@ fn rig_records_the_source_and_keeps_authored_colliders_and_springs() {
     });
     std::fs::write(dir.path().join("m.rig.json"), sc.to_string()).unwrap();
     let second = dir.path().join("second.glb");
-    assert_ok(&rigsmith(&["rig", m.to_str().unwrap(), "-o", second.to_str().unwrap()]));
+    assert_ok(&rigsmith(&[
+        "rig",
+        m.to_str().unwrap(),
+        "-o",
+        second.to_str().unwrap(),
+    ]));
     let got = json(&dir.path().join("second.rig.json"));
     let kept = got["colliders"]
         .as_array()

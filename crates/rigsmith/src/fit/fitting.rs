@@ -31,8 +31,8 @@ use serde::Serialize;
 use super::landmarks::{body_mesh, find_landmarks_on, LandmarkOptions, Landmarks};
 use super::limb_bend::modelled_bend;
 use super::placement::{landmark_checks, placement_checks_with, Solid, STRAIGHT_DEG};
-use crate::humanoid::{bone_name, template_map, twist_name, BoneKind, Template, CENTRE, LEFT};
 use crate::error::{Error, Result};
+use crate::humanoid::{bone_name, template_map, twist_name, BoneKind, Template, CENTRE, LEFT};
 use crate::model::{Bone, Character, Skeleton};
 use crate::report::Check;
 

@@ -34,6 +34,9 @@ mod model_check;
 mod placement;
 mod sections;
 
+/// The naming scheme of [`FitOptions::template`] (defined with the other name maps in
+/// [`crate::humanoid`]).
+pub use crate::humanoid::Template;
 pub use fitting::{
     bend_angle, fit, FitOptions, FitResult, DEFAULT_BEND_DEG, MAX_BEND_DEG, MIN_BEND_DEG,
 };
@@ -42,6 +45,3 @@ pub use limb_bend::modelled_bend;
 pub use model_check::{fix_model, model_check, ModelReport, Problem};
 pub use placement::{landmark_checks, placement_checks, FOLLOW_TOL_DEG, STRAIGHT_DEG};
 pub use sections::{cross_sections, Loop, Slicer};
-/// The naming scheme of [`FitOptions::template`] (defined with the other name maps in
-/// [`crate::humanoid`]).
-pub use crate::humanoid::Template;

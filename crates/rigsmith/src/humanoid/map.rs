@@ -97,8 +97,10 @@ pub fn map_humanoid(skel: &Skeleton) -> HumanoidMap {
                 m.len()
             ));
             let mut bones = m.clone();
-            let mut routes: BTreeMap<String, MappedBy> =
-                m.keys().map(|k| (k.clone(), MappedBy::Template(*t))).collect();
+            let mut routes: BTreeMap<String, MappedBy> = m
+                .keys()
+                .map(|k| (k.clone(), MappedBy::Template(*t)))
+                .collect();
             // Optional bones the names leave out (fingers of a `basic` rig, eyes),
             // from the structure where they keep the hierarchy valid.
             let st = structure_map(skel);
@@ -257,4 +259,3 @@ fn is_finger(vrm: &str) -> bool {
         .iter()
         .any(|f| vrm.contains(f))
 }
-

@@ -45,8 +45,7 @@ pub mod twist;
 pub mod vrm;
 
 pub use joints::{
-    bone_name, kind_of, template_map, to_right, twist_name, BoneKind, Joint, Template, CENTRE,
-    LEFT,
+    bone_name, kind_of, template_map, to_right, twist_name, BoneKind, Joint, Template, CENTRE, LEFT,
 };
 pub use map::{map_humanoid, HumanoidMap, MappedBy};
 pub use names::{is_face_name, normalized_stem, Role};

@@ -110,7 +110,9 @@ fn by_tokens(s: &Skeleton, role: Role, cosmetic: &[bool], depths: &[usize]) -> O
             Role::UpperArm(_) => {
                 let plain = t
                     .iter()
-                    .filter(|x| !["left", "right", "l", "r", "def", "mixamorig"].contains(&x.as_str()))
+                    .filter(|x| {
+                        !["left", "right", "l", "r", "def", "mixamorig"].contains(&x.as_str())
+                    })
                     .count();
                 has("upperarm") || (has("arm") && (has("up") || has("upper") || plain == 1))
             }
@@ -158,7 +160,9 @@ impl Roles {
         if r.spine.is_none() {
             let depths = skel.depths();
             r.spine = (0..n)
-                .filter(|&i| !cosmetic[i] && tokens(&skel.bones[i].name).iter().any(|t| t == "spine"))
+                .filter(|&i| {
+                    !cosmetic[i] && tokens(&skel.bones[i].name).iter().any(|t| t == "spine")
+                })
                 .min_by_key(|&i| (depths[i], i))
                 .or(r.chest);
         }
@@ -231,7 +235,8 @@ impl Roles {
             let best = (0..s.len())
                 .filter(|&i| {
                     let (stem, side) = &stems[i];
-                    *side == role.side() && (role.stems().contains(&stem.as_str()) || *stem == vrm_stem)
+                    *side == role.side()
+                        && (role.stems().contains(&stem.as_str()) || *stem == vrm_stem)
                 })
                 .min_by_key(|&i| (!s.bones[i].deform, depths[i], i))
                 .or_else(|| by_tokens(s, role, cosmetic, &depths));
@@ -341,7 +346,9 @@ impl Roles {
             for _ in 0..skel.len() {
                 let nx = children[cur].iter().copied().find(|&c| !cosmetic[c])?;
                 let t = tokens(&skel.bones[nx].name);
-                if is_twist_name(&skel.bones[nx].name) || t.iter().any(|x| same.contains(&x.as_str())) {
+                if is_twist_name(&skel.bones[nx].name)
+                    || t.iter().any(|x| same.contains(&x.as_str()))
+                {
                     cur = nx;
                     continue;
                 }

@@ -89,7 +89,6 @@ pub fn vrm_parent(vrm: &str) -> Option<&'static str> {
     VRM_PARENTS.iter().find(|(b, _)| *b == vrm).map(|(_, p)| *p)
 }
 
-
 /// The VRM 1.0 required bones `map` lacks, in [`REQUIRED_BONES`] order.
 pub fn missing_required(map: &BTreeMap<String, String>) -> Vec<&'static str> {
     REQUIRED_BONES
@@ -188,7 +187,6 @@ pub fn sides_agree(skel: &Skeleton, map: &BTreeMap<String, String>) -> bool {
     true
 }
 
-
 /// The VRM slot name for `side` (`left`/`right`) and a part (`UpperArm`), as a static
 /// string from [`VRM_PARENTS`].
 pub(crate) fn slot(side: &str, part: &str) -> &'static str {
@@ -199,4 +197,3 @@ pub(crate) fn slot(side: &str, part: &str) -> &'static str {
         .find(|b| *b == want)
         .expect("a VRM humanoid bone")
 }
-

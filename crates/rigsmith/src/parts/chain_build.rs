@@ -31,9 +31,9 @@ use glam::Vec3;
 
 use super::chains::{bone_class, chains_from_skeleton, is_cloth_class, is_spring_class, Chain};
 use super::colliders::{body_height, body_points};
-use crate::humanoid::Roles;
 use super::surfaces::{class_from_name, SurfaceClass};
 use crate::error::{Error, Result};
+use crate::humanoid::Roles;
 use crate::model::{Bone, Character, Part, Weights};
 
 /// Options of [`build_chains`]. Lengths in units of the body height H.

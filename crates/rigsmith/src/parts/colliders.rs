@@ -31,8 +31,8 @@ use serde::{Deserialize, Serialize};
 
 use super::chain_build::is_loose_garment;
 use super::chains::bone_class;
-use crate::humanoid::Roles;
 use super::surfaces::{class_from_name, SurfaceClass};
+use crate::humanoid::Roles;
 use crate::model::{Character, Skeleton};
 
 /// A collider's shape, in the rest frame of the bone it rides (metres).

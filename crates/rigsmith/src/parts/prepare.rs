@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use super::chain_build::{build_chains, BuildOptions};
 use super::colliders::measure_colliders;
-use crate::humanoid::map_humanoid;
 use super::sidecar::Sidecar;
 use crate::error::Result;
 use crate::fit::{fit, FitOptions, Template};
+use crate::humanoid::map_humanoid;
 use crate::model::Character;
 
 /// What [`prepare`] did and found.

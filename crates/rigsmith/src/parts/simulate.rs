@@ -37,10 +37,10 @@ use serde::{Deserialize, Serialize};
 use super::colliders::{body_height, measure_colliders, WorldShape};
 use super::leg_gap::LegWeb;
 use super::motion::Motion;
-use crate::humanoid::Roles;
 use super::sidecar::Sidecar;
 use super::springs::SpringSystem;
 use crate::error::{Error, Result};
+use crate::humanoid::Roles;
 use crate::model::Character;
 
 /// Which spring model a simulation runs.

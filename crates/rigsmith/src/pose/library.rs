@@ -27,8 +27,8 @@
 use glam::Vec3;
 
 use super::fk::{world_matrices, Pose};
-use crate::humanoid::{Role, Roles};
 use super::ops;
+use crate::humanoid::{Role, Roles};
 use crate::model::naming::Side;
 use crate::model::Skeleton;
 

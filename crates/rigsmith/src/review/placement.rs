@@ -4,10 +4,10 @@
 use glam::Vec3;
 
 use crate::geom::bvh::Bvh;
+use crate::humanoid::{Role, Roles};
 use crate::model::naming::Side;
 use crate::model::Skeleton;
 use crate::pose::ops::hinge_alignment;
-use crate::humanoid::{Role, Roles};
 
 /// Joint centres that must lie inside the body: `(role key, bone, head position)`.
 pub fn joints_to_check(s: &Skeleton, rig: &Roles) -> Vec<(String, usize, Vec3)> {

@@ -13,10 +13,10 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::geom::bvh::Bvh;
+use crate::humanoid::{Role, Roles};
 use crate::model::naming::Side;
 use crate::model::{Character, PartClass};
 use crate::pose::library::library_for;
-use crate::humanoid::{Role, Roles};
 use crate::pose::{posed_matrices, skin_dqs, skin_lbs, NamedPose};
 use crate::report::{Check, Counts, Severity};
 

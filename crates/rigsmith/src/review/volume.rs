@@ -17,9 +17,9 @@
 
 use glam::{Mat4, Vec3};
 
+use crate::humanoid::{Role, Roles};
 use crate::model::naming::Side;
 use crate::model::Skeleton;
-use crate::humanoid::{Role, Roles};
 
 /// Number of bands along the limb.
 pub const BANDS: usize = 6;

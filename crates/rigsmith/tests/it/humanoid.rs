@@ -6,12 +6,12 @@
 use std::collections::BTreeMap;
 
 use glam::{Mat4, Vec3};
+use rigsmith::humanoid::{
+    hierarchy_problems, map_humanoid, structure_map, template_map, HumanoidMap, MappedBy, Roles,
+    Template,
+};
 use rigsmith::io::mpfb2::Corpus;
 use rigsmith::model::naming::mirror_name;
-use rigsmith::humanoid::{
-    hierarchy_problems, map_humanoid, structure_map, template_map, HumanoidMap,
-    MappedBy, Roles, Template,
-};
 use rigsmith::{Bone, Skeleton};
 
 use crate::common::{mpfb2_dir, quaternius_dir};
@@ -243,7 +243,10 @@ fn mixamo_and_game_engine_with_breast_keep_their_template_names() {
         let s = corpus_skeleton(rig);
         let m = map_humanoid(&s);
         complete_and_valid(&s, &m, rig);
-        assert!(m.routes.values().all(|r| *r == MappedBy::Template(t)), "{rig}");
+        assert!(
+            m.routes.values().all(|r| *r == MappedBy::Template(t)),
+            "{rig}"
+        );
         assert_bones(&m.bones, &[("hips", hips), ("leftHand", hand)], rig);
         assert!(m.bones.len() >= 50, "{rig}: {}", m.bones.len());
         // The breast bones are no humanoid bones.

@@ -1,9 +1,9 @@
 //! Poses: world-term ops, forward kinematics, LBS and DQS, role names, the library.
 
 use glam::{Quat, Vec3};
+use rigsmith::humanoid::{Role, Roles};
 use rigsmith::model::naming::Side;
 use rigsmith::model::{Bone, Influence, Skeleton, Weights};
-use rigsmith::humanoid::{Role, Roles};
 use rigsmith::pose::{default_library, ops, posed_matrices, skin_dqs, skin_lbs, Pose};
 
 use crate::review::mh;

@@ -58,7 +58,8 @@ fn inspect_lists_the_sidecars_twist_bones_and_no_skirt_segment() {
 
 #[test]
 fn roll_bones_and_numbered_limb_copies_are_twist_bones() {
-    let b = |n: &str, parent: Option<usize>, head: Vec3, tail: Vec3| Bone::new(n, parent, head, tail);
+    let b =
+        |n: &str, parent: Option<usize>, head: Vec3, tail: Vec3| Bone::new(n, parent, head, tail);
     let v = Vec3::new;
     let s = Skeleton {
         bones: vec![
@@ -69,7 +70,12 @@ fn roll_bones_and_numbered_limb_copies_are_twist_bones() {
             b("spine", Some(0), v(0.0, 1.1, 0.0), v(0.0, 1.4, 0.0)),
             b("upper_arm.L", Some(4), v(0.2, 1.4, 0.0), v(0.45, 1.4, 0.0)),
             b("forearm.L", Some(5), v(0.45, 1.4, 0.0), v(0.7, 1.4, 0.0)),
-            b("forearm_roll.L", Some(5), v(0.45, 1.4, 0.0), v(0.6, 1.4, 0.0)),
+            b(
+                "forearm_roll.L",
+                Some(5),
+                v(0.45, 1.4, 0.0),
+                v(0.6, 1.4, 0.0),
+            ),
             b("skirt", Some(0), v(0.0, 1.0, 0.1), v(0.0, 0.8, 0.12)),
             b("skirt.001", Some(8), v(0.0, 0.8, 0.12), v(0.0, 0.6, 0.14)),
         ],
@@ -96,8 +102,8 @@ fn an_unrigged_source_records_no_skeleton_and_no_authored_weights() {
 
 #[test]
 fn a_rigged_source_records_its_skeleton_and_authored_weights() {
-    let mut c = rigsmith::io::read_character(&quaternius_dir().join("knight_KnightCharacter.glb"))
-        .unwrap();
+    let mut c =
+        rigsmith::io::read_character(&quaternius_dir().join("knight_KnightCharacter.glb")).unwrap();
     let authored = rigsmith::inspect::inspect(&c).weights.authored;
     assert!(authored);
     let p = parts::prepare(&mut c, None).unwrap();
@@ -243,8 +249,10 @@ fn authored_colliders_and_springs_are_kept_on_bones_the_rig_has() {
 #[test]
 fn a_purple_shirt_on_a_mesh_named_body_is_not_skin() {
     let c = rigsmith::io::read_character(&quaternius_dir().join("men_Casual.glb")).unwrap();
-    assert!(c.parts.iter().any(|p| p.name.starts_with("Casual_Body")
-        && p.material.as_deref() == Some("Purple")));
+    assert!(c
+        .parts
+        .iter()
+        .any(|p| p.name.starts_with("Casual_Body") && p.material.as_deref() == Some("Purple")));
     let s = parts::surface_classes(&c, &parts::chains_from_skeleton(&c));
     assert_ne!(s["Purple"], SurfaceClass::Skin, "{s:?}");
     assert_eq!(s["Skin"], SurfaceClass::Skin, "{s:?}");
@@ -326,7 +334,10 @@ fn an_inside_out_single_sided_shell_is_line_work_by_its_flags() {
         SurfaceClass::Other
     );
     // The name is trusted before the flags: an inside-out shell named hair is hair.
-    assert_eq!(classes(&shell("Hair", true, solid))["Hair"], SurfaceClass::Hair);
+    assert_eq!(
+        classes(&shell("Hair", true, solid))["Hair"],
+        SurfaceClass::Hair
+    );
 }
 
 #[test]

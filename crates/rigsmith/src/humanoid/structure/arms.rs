@@ -14,7 +14,11 @@ pub(super) fn map_arms(
     leg_roots: &[usize],
     out: &mut StructureMap,
 ) -> (Vec<usize>, Vec<(&'static str, usize)>) {
-    let in_leg = |i: usize| leg_roots.iter().any(|&r| cx.skel.is_ancestor(r, i) || r == i);
+    let in_leg = |i: usize| {
+        leg_roots
+            .iter()
+            .any(|&r| cx.skel.is_ancestor(r, i) || r == i)
+    };
     // Arms: the joint furthest out on each side, off the legs and the trunk.
     let mut shoulder_t: Vec<usize> = Vec::new();
     let mut arm_slots: Vec<(&'static str, usize)> = Vec::new();

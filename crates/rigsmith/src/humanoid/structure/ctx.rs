@@ -106,8 +106,7 @@ impl<'a> Ctx<'a> {
         let (h, top) = (self.h, self.top);
         let (Some(fl), Some(fr)) = (self.lowest(1.0), self.lowest(-1.0)) else {
             return Err(
-                "no joints on both sides of the centre line in the tree that holds the head"
-                    .into(),
+                "no joints on both sides of the centre line in the tree that holds the head".into(),
             );
         };
         let hips = self
@@ -231,4 +230,3 @@ impl<'a> Ctx<'a> {
             .collect()
     }
 }
-

@@ -143,4 +143,3 @@ fn finger_chain(cx: &Ctx, root: usize) -> Vec<usize> {
     }
     ch
 }
-

@@ -109,4 +109,3 @@ fn leg(cx: &Ctx, path: &[usize]) -> Result<(usize, usize, usize, Vec<usize>), St
         .collect();
     Ok((path[u], path[k], path[a], helpers))
 }
-

@@ -106,4 +106,3 @@ fn names_of(skel: &Skeleton, bones: &[usize]) -> String {
         .collect::<Vec<_>>()
         .join(" > ")
 }
-
