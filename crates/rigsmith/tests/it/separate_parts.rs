@@ -260,48 +260,18 @@ fn a_purple_shirt_on_a_mesh_named_body_is_not_skin() {
     assert_eq!(s["Eye"], SurfaceClass::Eye, "{s:?}");
 }
 
-/// A unit cube around `centre`, its faces wound outward, or inward when `inverted`.
-fn cube(centre: Vec3, inverted: bool) -> rigsmith::Mesh {
-    let mut positions = Vec::new();
-    for k in 0..8 {
-        let s = |b: usize| if k & b != 0 { 0.5 } else { -0.5 };
-        positions.push(centre + Vec3::new(s(1), s(2), s(4)));
-    }
-    // Outward (counter-clockwise seen from outside) quads.
-    let quads = [
-        [0, 2, 3, 1],
-        [4, 5, 7, 6],
-        [0, 1, 5, 4],
-        [2, 6, 7, 3],
-        [0, 4, 6, 2],
-        [1, 3, 7, 5],
-    ];
-    let mut triangles = Vec::new();
-    for q in quads {
-        let (a, b, c, d) = (q[0], q[1], q[2], q[3]);
-        let mut t = vec![[a, b, c], [a, c, d]];
-        if inverted {
-            for x in &mut t {
-                x.swap(1, 2);
-            }
-        }
-        triangles.extend(t);
-    }
-    rigsmith::Mesh {
-        positions,
-        triangles,
-        ..Default::default()
-    }
-}
-
+/// A unit box part (`Object_7`) with `material`, its faces wound outward, or inward
+/// when `inverted`, the material carrying `flags`.
 fn shell(material: &str, inverted: bool, flags: rigsmith::model::MaterialFlags) -> Character {
+    let mut part = crate::body::cube("Object_7", Vec3::new(0.0, 1.0, 0.0), 1.0);
+    if inverted {
+        for t in &mut part.mesh.triangles {
+            t.swap(1, 2);
+        }
+    }
+    part.material = Some(material.into());
     let mut c = Character::default();
-    c.parts.push(rigsmith::Part {
-        name: "Object_7".into(),
-        material: Some(material.into()),
-        mesh: cube(Vec3::new(0.0, 1.0, 0.0), inverted),
-        ..Default::default()
-    });
+    c.parts.push(part);
     c.materials.insert(material.into(), flags);
     c
 }
