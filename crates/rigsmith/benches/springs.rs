@@ -11,9 +11,10 @@
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use rigsmith::humanoid::Roles;
 use rigsmith::io::mpfb2::{BuildOptions, Corpus};
 use rigsmith::mannequin::{self, MannequinOptions, Pose};
-use rigsmith::parts::{self, Motion, Roles};
+use rigsmith::parts::{self, Motion};
 use rigsmith::Character;
 
 /// The MakeHuman corpus (`$RIGSMITH_DATA`, else `shared/data/mpfb2` beside the checkout).
@@ -46,7 +47,7 @@ fn bench(cr: &mut Criterion) {
     let mut g = cr.benchmark_group("springs");
     for (name, (c, sc)) in [("mannequin_132", &mannequin), ("makehuman_187", &mh)] {
         let skel = c.skeleton.as_ref().unwrap();
-        let roles = Roles::find(skel, None);
+        let roles = Roles::of(skel, None);
         let h = sc.height;
         let poses: Vec<_> = (0..60)
             .map(|k| {

@@ -11,22 +11,25 @@
 //! [`inspect`] reports:
 //! * each part: name, material, vertices, triangles, skinned or not, morph targets;
 //! * the skeleton: joints, roots, depth (the longest root-to-leaf chain, in bones), names;
-//! * twist bones: a whole-token `twist` in the name (`upperarm_twist_01_l`), or a
-//!   Blender numbered copy (`thigh.L.001`) whose parent is the un-numbered bone;
+//! * twist bones, as the sidecar lists them ([`crate::humanoid::twist`]): a whole
+//!   `twist` or `roll` token (`upperarm_twist_01_l`), or a limb bone that is a Blender
+//!   numbered copy (`thigh.L.001`) of its parent (a subdivided skirt is not);
 //! * cosmetic chains: connected runs of bones sharing a cosmetic class by whole token
 //!   ([`crate::model::naming::cosmetic_class`]: `hair_root` is hair, `chairbone` is not);
 //! * weights: whether any were authored, the influence-count histogram, unweighted and
 //!   non-normalized vertices, and vertices pulled by both legs.
 //!
-//! `weights_authored` is true when the character has weights and fewer than 90 % of
-//! its weighted vertices sit at exactly 4 influences: a binder that fills every slot
-//! is the signature of automatic weighting, an artist's weights vary.
+//! `weights_authored` ([`weights_authored`], the rule the sidecar records too) is true
+//! when the character has weights and fewer than 90 % of its weighted vertices sit at
+//! exactly 4 influences: a binder that fills every slot is the signature of automatic
+//! weighting, an artist's weights vary.
 //!
 //! The JSON field names of [`InspectReport`] are stable (see `docs/inspect.md`).
 
 use serde::Serialize;
 
-use crate::model::naming::{cosmetic_class, side_of, split_side, tokens};
+use crate::humanoid::{character_twist_bones, Roles};
+use crate::model::naming::cosmetic_class;
 use crate::model::{Character, Side, Skeleton};
 
 /// A vertex counts as pulled by a leg when that leg's chain holds more than this share
@@ -37,7 +40,7 @@ pub const NORMALIZED_TOLERANCE: f32 = 1e-3;
 
 /// One part of the character.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PartInfo {
+pub struct PartSummary {
     /// Part name.
     pub name: String,
     /// Material name, if any.
@@ -117,7 +120,7 @@ pub struct VrmInfo {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct InspectReport {
     /// Parts, in file order.
-    pub parts: Vec<PartInfo>,
+    pub parts: Vec<PartSummary>,
     /// Total vertices.
     pub vertices: usize,
     /// Total triangles.
@@ -138,36 +141,25 @@ pub struct InspectReport {
     pub warnings: Vec<String>,
 }
 
-/// Whether a bone is a twist bone (see the module docs).
-pub fn is_twist(s: &Skeleton, i: usize) -> bool {
-    let b = &s.bones[i];
-    if tokens(&b.name).iter().any(|t| t == "twist") {
-        return true;
+/// Whether a character's weights look authored (the rule `inspect` and the sidecar
+/// share): it has weighted vertices and fewer than 90 % of them sit at exactly 4
+/// influences (positive weights). A binder that fills every slot is the signature of
+/// automatic weighting; an artist's weights vary. An unrigged model: `false`.
+pub fn weights_authored(c: &Character) -> bool {
+    let (mut weighted, mut four) = (0usize, 0usize);
+    for w in c.parts.iter().filter_map(|p| p.weights.as_ref()) {
+        for list in &w.vertices {
+            match list.iter().filter(|i| i.weight > 0.0).count() {
+                0 => {}
+                4 => {
+                    weighted += 1;
+                    four += 1;
+                }
+                _ => weighted += 1,
+            }
+        }
     }
-    if let (Some((stem, num)), Some(p)) = (b.name.rsplit_once('.'), b.parent) {
-        return num.len() == 3
-            && num.bytes().all(|c| c.is_ascii_digit())
-            && s.bones[p].name == stem;
-    }
-    false
-}
-
-/// The root of a leg chain on `side`: the shallowest bone of that side whose
-/// side-less name is a thigh or upper leg (`thigh`, `upperleg`, `upleg`, `leg`).
-pub fn leg_root(s: &Skeleton, side: Side) -> Option<usize> {
-    let depths = s.depths();
-    (0..s.len())
-        .filter(|&i| side_of(&s.bones[i].name) == side)
-        .filter(|&i| {
-            let (stem, _) = split_side(&s.bones[i].name);
-            let t = tokens(&stem);
-            let joined: String = t.concat();
-            t.iter().any(|x| x == "thigh" || x == "leg" || x == "upleg")
-                || joined.contains("upperleg")
-                || joined.contains("upleg")
-                || joined.contains("thigh")
-        })
-        .min_by_key(|&i| (depths[i], i))
+    weighted > 0 && (four as f64) < 0.9 * weighted as f64
 }
 
 fn chains(s: &Skeleton) -> Vec<ChainInfo> {
@@ -202,10 +194,10 @@ fn chains(s: &Skeleton) -> Vec<ChainInfo> {
 
 /// Runs the quick check on a character.
 pub fn inspect(c: &Character) -> InspectReport {
-    let parts: Vec<PartInfo> = c
+    let parts: Vec<PartSummary> = c
         .parts
         .iter()
-        .map(|p| PartInfo {
+        .map(|p| PartSummary {
             name: p.name.clone(),
             material: p.material.clone(),
             vertices: p.mesh.positions.len(),
@@ -222,18 +214,14 @@ pub fn inspect(c: &Character) -> InspectReport {
         depth: s.depths().iter().max().map_or(0, |d| d + 1),
         names: s.bones.iter().map(|b| b.name.clone()).collect(),
     });
-    let twist_bones = skel
-        .map(|s| {
-            (0..s.len())
-                .filter(|&i| is_twist(s, i))
-                .map(|i| s.bones[i].name.clone())
-                .collect()
-        })
-        .unwrap_or_default();
+    let twist_bones = character_twist_bones(c);
     let cosmetic_chains = skel.map(chains).unwrap_or_default();
 
     // Leg chains: membership per bone.
-    let legs = skel.and_then(|s| Some((s, leg_root(s, Side::Left)?, leg_root(s, Side::Right)?)));
+    let roles = skel.and_then(|_| Roles::of_character(c));
+    let legs = skel
+        .zip(roles.as_ref())
+        .and_then(|(s, r)| Some((s, r.leg_root(Side::Left)?, r.leg_root(Side::Right)?)));
     let leg_of: Vec<u8> = match legs {
         Some((s, l, r)) => (0..s.len())
             .map(|i| {
@@ -281,8 +269,7 @@ pub fn inspect(c: &Character) -> InspectReport {
             }
         }
     }
-    let weighted = skinned_vertices - unweighted;
-    let authored = weighted > 0 && (hist[4] as f64) < 0.9 * weighted as f64;
+    let authored = weights_authored(c);
     InspectReport {
         vertices: parts.iter().map(|p| p.vertices).sum(),
         triangles: parts.iter().map(|p| p.triangles).sum(),

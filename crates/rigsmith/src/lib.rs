@@ -34,12 +34,14 @@
 //! * [`geom`]: BVH, spatial hash grid, segments, welding.
 //! * [`model`]: the plain data every stage exchanges: [`Character`] (separate parts,
 //!   never joined) and its [`model::Body`], [`Mesh`], [`Skeleton`], sparse [`Weights`].
+//! * [`humanoid`]: which bone is what: name maps, structure, the VRM bone table, roles.
 //! * [`pose`]: pose operations, forward kinematics, skinning.
 //! * [`fit`]: model check, cross-sections, landmarks, templates, skeleton fitting,
 //!   placement checks.
 //! * [`bind`]: skin weights (bone heat, volumetric fallback, garments, rigid parts,
 //!   cleanup) and the weight checks.
-//! * [`parts`]: surface classes, cloth and hair chains, colliders, springs, the sidecar.
+//! * [`parts`]: surface classes, cloth and hair chains, colliders, springs, the sidecar,
+//!   the VRM writer.
 //! * [`io`]: glTF/GLB, VRM, OBJ, `skeleton.json` and the MakeHuman (MPFB2) corpus.
 //! * [`review`]: test poses, deformation numbers, the rubric check, the HTML report.
 //! * [`inspect`], [`mannequin`]: the quick look at a model; the built-in test character.
@@ -137,6 +139,7 @@ pub mod bind;
 pub mod error;
 pub mod fit;
 pub mod geom;
+pub mod humanoid;
 pub mod inspect;
 pub mod io;
 pub mod mannequin;

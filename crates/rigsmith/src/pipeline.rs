@@ -165,7 +165,7 @@ pub struct RigOutput {
     /// Placement checks of the fitted skeleton (rubric A); empty for a kept rig.
     pub placement: Vec<Check>,
     /// VRM 1.0 humanoid map (VRM bone -> skeleton bone): the fitted template's, the
-    /// character's own VRM map, or [`crate::parts::map_humanoid`]'s.
+    /// character's own VRM map, or [`crate::humanoid::map_humanoid`]'s.
     pub humanoid: BTreeMap<String, String>,
     /// Why the humanoid map lacks required bones, when it does (a skeleton that is not
     /// a humanoid); `None` when complete. A VRM export refuses such a map.
@@ -314,6 +314,7 @@ struct Bound {
 
 /// Rigs `input` (see the module docs).
 pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<RigOutput> {
+    let source = parts::SourceFacts::of(input);
     let (mut c, keep) = start(input, o)?;
     let mut st = Stages {
         timings: Vec::new(),
@@ -357,7 +358,15 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         sidecar,
         humanoid,
         humanoid_problem,
-    } = chains_and_sidecar(&mut c, o, keep, bound.humanoid, &mut notes, &mut st)?;
+    } = chains_and_sidecar(
+        &mut c,
+        o,
+        keep,
+        source,
+        bound.humanoid,
+        &mut notes,
+        &mut st,
+    )?;
     c.validate()?;
 
     let review = if o.review {
@@ -492,6 +501,7 @@ fn chains_and_sidecar(
     c: &mut Character,
     o: &RigOptions,
     keep: bool,
+    source: parts::SourceFacts,
     mut humanoid: BTreeMap<String, String>,
     notes: &mut Vec<String>,
     st: &mut Stages<'_, '_>,
@@ -502,7 +512,7 @@ fn chains_and_sidecar(
     let mut problem = None;
     if humanoid.is_empty() {
         // Names first, else the skeleton's structure.
-        let m = parts::map_humanoid(skel);
+        let m = crate::humanoid::map_humanoid(skel);
         notes.extend(m.notes);
         humanoid = m.bones;
         problem = m.problem;
@@ -548,11 +558,9 @@ fn chains_and_sidecar(
             notes.push(format!("collider clears the springs' rest pose: {n}"));
         }
     }
-    if let Some(a) = &o.authored {
-        sidecar.merge_colliders(&a.colliders);
-        for (k, p) in &a.springs {
-            sidecar.springs.insert(k.clone(), p.clone());
-        }
+    sidecar.set_source(source);
+    if let (Some(a), Some(skel)) = (&o.authored, &c.skeleton) {
+        notes.extend(sidecar.keep_authored(a, skel));
         notes.push("kept authored colliders and spring parameters".into());
     }
     st.done();

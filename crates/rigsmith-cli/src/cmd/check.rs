@@ -89,6 +89,13 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let o = CheckOptions {
         skinning: if a.dqs { Skinning::Dqs } else { Skinning::Lbs },
         max_influences: a.max_influences,
+        animated_bones: match &c.skeleton {
+            Some(s) => Some(
+                rigsmith::io::gltf::animation::keyed_bone_names(&a.input, s)
+                    .map_err(|e| BadInput(e.to_string()))?,
+            ),
+            None => None,
+        },
         ..CheckOptions::default()
     };
     let pb = ctx.stage("checking");

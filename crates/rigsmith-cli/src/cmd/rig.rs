@@ -138,7 +138,22 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     }
     plan(&a.output, a.report.as_deref(), &[&input])?;
     let (c, notes) = crate::util::read_in(&input, &a.space)?;
+    let opts = with_authored(&opts, &input)?;
     rig_one_and_report(&c, &notes, &input, &a, &opts, ctx)
+}
+
+/// `opts` with the sidecar beside `input`, when there is one: its hand-authored
+/// colliders and spring parameters are kept in the rig's sidecar.
+fn with_authored(opts: &RigOptions, input: &Path) -> anyhow::Result<RigOptions> {
+    let path = parts::sidecar_path(input);
+    let mut o = opts.clone();
+    if path.is_file() {
+        o.authored = Some(
+            rigsmith::parts::Sidecar::read(&path)
+                .with_context(|| format!("{}: cannot read the sidecar", path.display()))?,
+        );
+    }
+    Ok(o)
 }
 
 /// Every file one rigged character writes (the rigged file, its sidecar, the review
@@ -189,7 +204,14 @@ fn rig_one_and_report(
     let out = out?;
     let inputs: Vec<&Path> = a.input.iter().map(|p| p.as_path()).collect();
     let outputs = plan(&a.output, a.report.as_deref(), &inputs)?;
-    let files = write_outputs(&outputs, &out, input, &a.output, a.report.as_deref(), opts)?;
+    let files = write_outputs(
+        &outputs,
+        &out,
+        input,
+        &a.output,
+        a.report.as_deref(),
+        opts,
+    )?;
     let total = t0.elapsed().as_secs_f64();
     let counts = out.counts();
     if a.json {
@@ -530,6 +552,7 @@ fn run_batch(dir: &Path, a: &Args, opts: &RigOptions, ctx: &Ctx) -> anyhow::Resu
                 let res = (|| -> anyhow::Result<RigOutput> {
                     let outputs = plan(&out_path, report_dir.as_deref(), &[input.as_path()])?;
                     let (c, _) = crate::util::read_in(input, &a.space)?;
+                    let opts = &with_authored(opts, input)?;
                     let out = pipeline::rig(&c, opts, &mut |_, _| {})?;
                     write_outputs(
                         &outputs,

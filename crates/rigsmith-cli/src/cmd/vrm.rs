@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use rigsmith::io::vrm_write::{vrm_bytes, VrmMeta};
+use rigsmith::parts::vrm_write::{vrm_bytes, VrmMeta};
 use rigsmith::parts::{self, sidecar_path, simulate_model, Motion, Sidecar, SpringModel};
 use rigsmith::pipeline::{rig, RigOptions, RigOutput};
 
@@ -102,7 +102,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         authors: vec![a.author],
         ..Default::default()
     };
-    parts::require_complete(
+    rigsmith::humanoid::require_complete(
         &p.humanoid,
         p.humanoid_problem.as_deref(),
         &a.input.display().to_string(),

@@ -10,6 +10,7 @@ mod grammar;
 mod inspect;
 mod outputs;
 mod rig;
+mod separate_parts;
 mod simulate;
 mod twod;
 mod viewer;

@@ -93,12 +93,12 @@ fn twist_roll_constraints_and_extended_colliders_load_in_three_vrm() {
     // ... and exports.
     let dir = tempfile::tempdir().unwrap();
     let vrm = dir.path().join("twist.vrm");
-    rigsmith::io::vrm_write::write_vrm(
+    rigsmith::parts::vrm_write::write_vrm(
         &vrm,
         &c,
         &p.humanoid,
         &p.sidecar,
-        &rigsmith::io::vrm_write::VrmMeta::default(),
+        &rigsmith::parts::vrm_write::VrmMeta::default(),
     )
     .unwrap();
     let json = rigsmith::io::gltf::load_doc(&std::fs::read(&vrm).unwrap(), &vrm)
@@ -194,7 +194,7 @@ fn makehuman_default_rig_exports_a_vrm_mapped_from_its_structure() {
         .iter()
         .filter_map(|b| b.as_str())
         .collect();
-    for b in rigsmith::io::vrm_write::REQUIRED_BONES {
+    for b in rigsmith::humanoid::REQUIRED_BONES {
         assert!(bones.contains(&b), "{b} missing: {bones:?}");
     }
     // 23 body bones (no single toes bone: five toe chains per foot) and 30 fingers.

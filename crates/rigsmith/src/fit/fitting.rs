@@ -31,8 +31,8 @@ use serde::Serialize;
 use super::landmarks::{body_mesh, find_landmarks_on, LandmarkOptions, Landmarks};
 use super::limb_bend::modelled_bend;
 use super::placement::{landmark_checks, placement_checks_with, Solid, STRAIGHT_DEG};
-use super::templates::{bone_name, humanoid_map, twist_name, Role, Template, CENTRE, LEFT};
 use crate::error::{Error, Result};
+use crate::humanoid::{bone_name, template_map, twist_name, BoneKind, Template, CENTRE, LEFT};
 use crate::model::{Bone, Character, Mesh, Skeleton};
 use crate::report::Check;
 
@@ -114,7 +114,7 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
         skeleton,
         landmarks: lm,
         checks,
-        humanoid: humanoid_map(o.template),
+        humanoid: template_map(o.template),
     })
 }
 
@@ -211,7 +211,7 @@ struct Proto {
     head: Vec3,
     tail: Vec3,
     x: Vec3,
-    role: Role,
+    role: BoneKind,
 }
 
 /// The centre and left bones in game names from the landmarks, with their hinge (x)
@@ -236,7 +236,7 @@ fn protos(lm: &Landmarks, o: &FitOptions) -> Result<(Vec<Proto>, usize)> {
             head,
             tail,
             x: Vec3::X,
-            role: row.role,
+            role: row.kind,
         });
     }
     let knee_l = get(lm, "knee_l")?;
@@ -246,21 +246,21 @@ fn protos(lm: &Landmarks, o: &FitOptions) -> Result<(Vec<Proto>, usize)> {
     let leg_x = hinge_axis(hip_l, knee_l, ankle_l, Vec3::X);
     let arm_x = hinge_axis(sh_l, elbow_l, wr_l, Vec3::Y);
     for row in LEFT {
-        if row.role == Role::Finger && !o.template.has_fingers() {
+        if row.kind == BoneKind::Finger && !o.template.has_fingers() {
             continue;
         }
         let head = get(lm, &format!("{}_l", row.head))?;
         let tail = get(lm, &format!("{}_l", row.tail))?;
         let d = (tail - head).normalize_or_zero();
-        let x = match row.role {
-            Role::Thigh | Role::Calf => leg_x,
-            Role::UpperArm | Role::LowerArm => arm_x,
-            Role::Finger | Role::Hand => {
+        let x = match row.kind {
+            BoneKind::Thigh | BoneKind::Calf => leg_x,
+            BoneKind::UpperArm | BoneKind::LowerArm => arm_x,
+            BoneKind::Finger | BoneKind::Hand => {
                 // One curl axis per chain: the chain's overall direction x palm normal.
                 // The chains are planar (see landmarks): the plane's normal, oriented
                 // like chain direction x palm normal.
                 let mut x = d.cross(n_palm).normalize_or_zero();
-                if row.role == Role::Finger {
+                if row.kind == BoneKind::Finger {
                     let stem = row.head.rsplit_once('_').map_or(row.head, |(a, _)| a);
                     let j = |k: u32| lm.get(&format!("{stem}_{k:02}_l"));
                     if let (Some(a), Some(b), Some(c), Some(e)) = (j(1), j(2), j(3), j(4)) {
@@ -292,7 +292,7 @@ fn protos(lm: &Landmarks, o: &FitOptions) -> Result<(Vec<Proto>, usize)> {
             head,
             tail,
             x,
-            role: row.role,
+            role: row.kind,
         });
     }
     // Mirror the left bones.
@@ -354,7 +354,7 @@ fn bones(protos: &[Proto], n_left: usize, o: &FitOptions) -> Vec<Bone> {
         if o.twist > 0
             && matches!(
                 p.role,
-                Role::UpperArm | Role::LowerArm | Role::Thigh | Role::Calf
+                BoneKind::UpperArm | BoneKind::LowerArm | BoneKind::Thigh | BoneKind::Calf
             )
         {
             let me = bones.len() - 1;

@@ -1,4 +1,4 @@
-//! Skeleton fitting: model check, cross-sections, landmarks, templates, placement checks.
+//! Skeleton fitting: model check, cross-sections, landmarks, placement checks.
 //!
 //! The stage takes an unrigged humanoid [`Character`](crate::Character) (one body part,
 //! maybe eyes, garments and hair as other parts) and places a named skeleton the way a
@@ -33,8 +33,10 @@ mod limb_bend;
 mod model_check;
 mod placement;
 mod sections;
-mod templates;
 
+/// The naming scheme of [`FitOptions::template`] (defined with the other name maps in
+/// [`crate::humanoid`]).
+pub use crate::humanoid::Template;
 pub use fitting::{
     bend_angle, fit, FitOptions, FitResult, DEFAULT_BEND_DEG, MAX_BEND_DEG, MIN_BEND_DEG,
 };
@@ -43,6 +45,3 @@ pub use limb_bend::modelled_bend;
 pub use model_check::{fix_model, model_check, ModelReport, Problem};
 pub use placement::{landmark_checks, placement_checks, FOLLOW_TOL_DEG, STRAIGHT_DEG};
 pub use sections::{cross_sections, Loop, Slicer};
-pub use templates::{
-    bone_name, humanoid_map, role_of, to_right, twist_name, Role, Row, Template, CENTRE, LEFT,
-};

@@ -1,8 +1,8 @@
 //! Placement checks (rubric A) on any skeleton, as data.
 //!
-//! Bones are recognised by name in any common spelling (`thigh_l`, `LeftUpLeg`,
-//! `upper_leg.L`, `leftUpperLeg`...), so the checks judge a fitted skeleton, an artist's
-//! rig or an imported one alike. Distances are in % of the body height `H`.
+//! Bones are recognised by their [`Roles`] (any common spelling, `thigh_l`,
+//! `LeftUpLeg`, `upper_leg.L`, `leftUpperLeg`..., or the skeleton's structure), so the
+//! checks judge a fitted skeleton, an artist's rig or an imported one alike. Distances are in % of the body height `H`.
 //!
 //! | id | measure | passes when | severity |
 //! |---|---|---|---|
@@ -27,7 +27,8 @@ use super::landmarks::{body_mesh, LandmarkOptions, Landmarks};
 use super::limb_bend::modelled_bend;
 use super::sections::bounds;
 use crate::geom::bvh::Bvh;
-use crate::model::naming::{split_side, Side};
+use crate::humanoid::{is_twist_name, Roles};
+use crate::model::naming::Side;
 use crate::model::{Character, Skeleton};
 use crate::report::{Check, Severity};
 
@@ -46,40 +47,33 @@ enum Limb {
     Finger,
 }
 
-fn limb_of(name: &str) -> Option<(Limb, Side)> {
-    let (stem, side) = split_side(name);
-    if side == Side::Center || stem.contains("twist") {
-        return None;
+/// The limb bones the bend, hinge and finger checks judge, per bone, from the
+/// skeleton's [`Roles`]: thighs, shins, upper arms, forearms, and the bones below each
+/// hand (twist bones left out).
+fn limbs(s: &Skeleton) -> Vec<Option<(Limb, Side)>> {
+    let roles = Roles::of(s, None);
+    let mut out = vec![None; s.len()];
+    for (k, side) in [Side::Left, Side::Right].into_iter().enumerate() {
+        if let Some(hand) = roles.hand[k] {
+            for (i, b) in s.bones.iter().enumerate() {
+                if i != hand && s.is_ancestor(hand, i) && roles.is_arm(i) && !is_twist_name(&b.name)
+                {
+                    out[i] = Some((Limb::Finger, side));
+                }
+            }
+        }
+        for (b, l) in [
+            (roles.upper_leg[k], Limb::Thigh),
+            (roles.lower_leg[k], Limb::Shin),
+            (roles.upper_arm[k], Limb::UpperArm),
+            (roles.lower_arm[k], Limb::Forearm),
+        ] {
+            if let Some(b) = b {
+                out[b] = Some((l, side));
+            }
+        }
     }
-    let s: String = stem.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
-    let s = s
-        .trim_start_matches("def")
-        .trim_start_matches("mixamorig")
-        .to_string();
-    let limb = if s.contains("thumb")
-        || s.contains("index")
-        || s.contains("middle")
-        || s.contains("ring")
-        || s.contains("pinky")
-        || s.contains("little")
-    {
-        Limb::Finger
-    } else if s.contains("thigh")
-        || s.contains("upperleg")
-        || s.contains("upleg")
-        || s.starts_with("thigh")
-    {
-        Limb::Thigh
-    } else if s.contains("calf") || s.contains("shin") || s.contains("lowerleg") || s == "leg" {
-        Limb::Shin
-    } else if s.contains("upperarm") || s == "arm" {
-        Limb::UpperArm
-    } else if s.contains("forearm") || s.contains("lowerarm") {
-        Limb::Forearm
-    } else {
-        return None;
-    };
-    Some((limb, side))
+    out
 }
 
 /// The body as solids: one bounding-volume hierarchy per connected piece of the skin
@@ -183,10 +177,11 @@ pub(crate) fn placement_checks_with(
     }
     // Bends and hinge rolls.
     let children = s.children();
+    let limb_of = limbs(s);
     let mut min_dot = f32::INFINITY;
     let mut bad_roll = Vec::new();
     for (i, b) in s.bones.iter().enumerate() {
-        let Some((limb, side)) = limb_of(&b.name) else {
+        let Some((limb, side)) = limb_of[i] else {
             continue;
         };
         let (lower, joint, dir, letter) = match limb {
@@ -196,7 +191,7 @@ pub(crate) fn placement_checks_with(
         };
         let Some(&ci) = children[i]
             .iter()
-            .find(|&&k| limb_of(&s.bones[k].name) == Some((lower, side)))
+            .find(|&&k| limb_of[k] == Some((lower, side)))
         else {
             continue;
         };
@@ -330,12 +325,12 @@ pub(crate) fn placement_checks_with(
     let mut fmin = f32::INFINITY;
     let mut fbad = Vec::new();
     for (i, b) in s.bones.iter().enumerate() {
-        if limb_of(&b.name).map(|l| l.0) != Some(Limb::Finger) {
+        if limb_of[i].map(|l| l.0) != Some(Limb::Finger) {
             continue;
         }
         if let Some(p) = b
             .parent
-            .filter(|&p| limb_of(&s.bones[p].name).map(|l| l.0) == Some(Limb::Finger))
+            .filter(|&p| limb_of[p].map(|l| l.0) == Some(Limb::Finger))
         {
             let d = s.bones[p].frame().x_axis.dot(s.bones[i].frame().x_axis);
             if d < 0.95 {

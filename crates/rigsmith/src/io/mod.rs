@@ -18,7 +18,6 @@ pub mod obj;
 pub mod skeleton_json;
 pub mod space;
 pub mod vrm;
-pub mod vrm_write;
 
 use std::path::Path;
 

@@ -32,6 +32,31 @@ pub struct VrmData {
     pub meta: Option<serde_json::Value>,
 }
 
+/// How a material is drawn, as the source file says (glTF `alphaMode`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum AlphaMode {
+    /// Drawn solid (the glTF default).
+    #[default]
+    Opaque,
+    /// Cut out below an alpha threshold.
+    Mask,
+    /// Blended (transparent).
+    Blend,
+}
+
+/// The flags of a material the source file carried, read for classifying surfaces
+/// (an inverted-hull outline pass is a single-sided, solid material on an inside-out
+/// shell).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MaterialFlags {
+    /// Both faces are drawn (glTF `doubleSided`).
+    pub double_sided: bool,
+    /// How alpha is drawn (glTF `alphaMode`).
+    pub alpha_mode: AlphaMode,
+    /// Drawn without lighting (`KHR_materials_unlit`).
+    pub unlit: bool,
+}
+
 /// A character: separate parts, an optional skeleton, and whatever the source carried.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Character {
@@ -43,6 +68,9 @@ pub struct Character {
     pub vrm: Option<VrmData>,
     /// Non-fatal problems found while reading (lenient import).
     pub warnings: Vec<String>,
+    /// Material name -> the flags the source file gave it (empty for formats without
+    /// them: a material missing here has the defaults).
+    pub materials: BTreeMap<String, MaterialFlags>,
     /// The user's part-role overrides (`--body`, `--garment`, `--rigid`), used by every
     /// stage that asks [`Character::body`].
     pub body_options: super::body::BodyOptions,

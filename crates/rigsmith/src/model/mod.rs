@@ -13,7 +13,7 @@ mod skeleton;
 mod weights;
 
 pub use body::{rigid_by_name, Body, BodyOptions, PartClass, PartRole};
-pub use character::{BodyCache, Character, Part, VrmData};
+pub use character::{AlphaMode, BodyCache, Character, MaterialFlags, Part, VrmData};
 pub use mesh::{rigid_by_shape, Mesh, MorphTarget, SMALL_ISLAND};
 pub use naming::Side;
 pub use skeleton::{Bone, Skeleton};

@@ -29,11 +29,11 @@ use std::f32::consts::TAU;
 
 use glam::Vec3;
 
-use super::chains::{bone_class, chains_from_skeleton, is_spring_class, Chain};
+use super::chains::{bone_class, chains_from_skeleton, is_cloth_class, is_spring_class, Chain};
 use super::colliders::body_points;
-use super::roles::Roles;
 use super::surfaces::{axis_of, class_from_name, is_loose_garment, SurfaceClass};
 use crate::error::{Error, Result};
+use crate::humanoid::Roles;
 use crate::model::{Bone, Character, Part, Weights};
 
 /// Options of [`build_chains`]. Lengths in units of the body height H.
@@ -96,12 +96,55 @@ fn unique_name(taken: &HashMap<String, usize>, base: String) -> String {
         .unwrap()
 }
 
-/// Adds chains and their weights for every unrigged skirt-like garment and hair part,
+/// The first rule of separate parts, enforced: a cloth chain (skirt, cloth, cape,
+/// coat) found hanging from a limb (a skirt bone under a thigh becomes trousers) is
+/// re-hung from the trunk: its first bone's parent becomes its nearest ancestor on
+/// neither a leg nor an arm (the hips, for a skirt under a thigh). Rest positions do
+/// not move, so the skinning is unchanged; each move is a warning on the character.
+pub fn hang_cloth_from_trunk(c: &mut Character) {
+    let vrm = c.vrm.as_ref().map(|v| v.humanoid.clone());
+    let Some(skel) = c.skeleton.as_mut() else {
+        return;
+    };
+    let roles = Roles::of(skel, vrm.as_ref());
+    let cloth = |name: &str| bone_class(name).is_some_and(is_cloth_class);
+    let on_limb = |i: usize| roles.is_leg(i) || roles.is_arm(i);
+    for i in 0..skel.len() {
+        let b = &skel.bones[i];
+        let Some(p) = b.parent else { continue };
+        if !cloth(&b.name) || cloth(&skel.bones[p].name) {
+            continue;
+        }
+        let mut limb = None;
+        let mut cur = Some(p);
+        while let Some(a) = cur {
+            if on_limb(a) {
+                limb = Some(a);
+            } else if limb.is_some() && bone_class(&skel.bones[a].name).is_none() {
+                break;
+            }
+            cur = skel.bones[a].parent;
+        }
+        let Some(limb) = limb else { continue };
+        let msg = format!(
+            "cloth chain {} hung from {} (a limb): re-hung from {} (cloth parents only to the trunk)",
+            skel.bones[i].name,
+            skel.bones[limb].name,
+            cur.map_or("nothing (it is now a root)", |a| skel.bones[a].name.as_str())
+        );
+        skel.bones[i].parent = cur;
+        c.warnings.push(msg);
+    }
+}
+
+/// Re-hangs cloth chains found under a limb from the trunk ([`hang_cloth_from_trunk`]),
+/// adds chains and their weights for every unrigged skirt-like garment and hair part,
 /// then returns ALL chains of the character ([`chains_from_skeleton`]).
 ///
 /// Errors when there is no skeleton, or when a skirt needs hips / hair needs a head and
 /// the skeleton has none.
 pub fn build_chains(c: &mut Character, opts: &BuildOptions) -> Result<Vec<Chain>> {
+    hang_cloth_from_trunk(c);
     let Some(skel) = c.skeleton.clone() else {
         return Err(Error::stage(
             "parts",
@@ -112,7 +155,7 @@ pub fn build_chains(c: &mut Character, opts: &BuildOptions) -> Result<Vec<Chain>
     if h <= 0.0 {
         return Err(Error::stage("parts", "the character has no extent"));
     }
-    let roles = Roles::find(&skel, c.vrm.as_ref().map(|v| &v.humanoid));
+    let roles = Roles::of(&skel, c.vrm.as_ref().map(|v| &v.humanoid));
     let mut work: Vec<(usize, bool)> = Vec::new(); // (part, is_skirt)
                                                    // Pieces of the skin (model::Body) are never chained: a painted skirt on a game
                                                    // character is the body surface, bound with it.

@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-use super::roles::is_face_name;
+use crate::humanoid::is_face_name;
 use crate::model::naming::{cosmetic_class, tokens};
 use crate::model::{Character, Skeleton};
 

@@ -30,9 +30,9 @@ use glam::{Mat4, Vec3};
 use serde::{Deserialize, Serialize};
 
 use super::chains::bone_class;
-use super::roles::Roles;
 use super::surfaces::{class_from_name, is_loose_garment, SurfaceClass};
 use crate::geom::segment::{closest_between_segments, closest_on_segment};
+use crate::humanoid::Roles;
 use crate::model::{Character, Skeleton};
 
 /// A collider's shape, in the rest frame of the bone it rides (metres).
@@ -228,7 +228,7 @@ pub fn measure_colliders(c: &Character) -> Vec<Collider> {
     let Some(skel) = &c.skeleton else {
         return Vec::new();
     };
-    let roles = Roles::find(skel, c.vrm.as_ref().map(|v| &v.humanoid));
+    let roles = Roles::of(skel, c.vrm.as_ref().map(|v| &v.humanoid));
     let pts = body_points(c);
     let h = c.height();
     if pts.is_empty() || h <= 0.0 {

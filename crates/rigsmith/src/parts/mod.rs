@@ -38,30 +38,26 @@
 mod chain_build;
 mod chains;
 mod colliders;
-mod humanoid_map;
 mod leg_gap;
 mod motion;
 mod rest_clearance;
-mod roles;
 mod rules;
 mod sidecar;
 mod simulate;
 mod springs;
 mod surfaces;
+pub mod vrm_write;
 
-pub use chain_build::{build_chains, BuildOptions};
+pub use chain_build::{build_chains, hang_cloth_from_trunk, BuildOptions};
 pub use chains::{chains_from_skeleton, is_spring_class, Chain, FACE_CLASSES, SPRING_CLASSES};
 pub use colliders::{measure_colliders, Collider, ColliderShape};
-pub use humanoid_map::{
-    hierarchy_problems, map_humanoid, missing_required, require_complete, sides_agree,
-    structure_map, vrm_parent, HumanoidMap, Route, StructureMap, VRM_PARENTS,
-};
 pub use leg_gap::{LegWeb, LEG_UPRIGHT_COS, WEB_THICKNESS};
 pub use motion::{Motion, MotionPose};
 pub use rest_clearance::{clear_rest_pose, MIN_SHRINK, REST_MARGIN};
-pub use roles::{Limb, Roles};
 pub use rules::rule_checks;
-pub use sidecar::{sidecar_path, Link, PartInfo, Sidecar, SpringParams, SIDECAR_VERSION};
+pub use sidecar::{
+    sidecar_path, Link, PartInfo, Sidecar, SourceFacts, SpringParams, SIDECAR_VERSION,
+};
 pub use simulate::{
     simulate, simulate_driven, simulate_frames, simulate_model, spring_system, FrameCollider,
     SimFrame, SimReport, SpringModel, STEPS_PER_SECOND,

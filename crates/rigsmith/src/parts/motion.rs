@@ -16,7 +16,7 @@
 use glam::{Mat4, Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
-use super::roles::Roles;
+use crate::humanoid::Roles;
 use crate::model::Skeleton;
 
 /// A procedural motion.

@@ -21,12 +21,32 @@
 use std::collections::BTreeSet;
 
 use super::chains::{is_cloth_class, Chain};
-use super::roles::Roles;
-use crate::model::{Character, Side};
+use crate::humanoid::Roles;
+use crate::model::{Character, Side, Skeleton};
 use crate::report::{Check, Severity};
 
 /// Share of a leg's weight on a vertex that counts as "pulled" by it.
 const PULL: f32 = 0.1;
+
+/// Rule 1's offenders: each cloth chain with an arm or leg bone among the ancestors of
+/// its first bone, as `"skirt.00 hangs from thigh_l"`.
+pub(crate) fn cloth_under_limbs(skel: &Skeleton, roles: &Roles, chains: &[Chain]) -> Vec<String> {
+    let mut bad = Vec::new();
+    for ch in chains.iter().filter(|c| is_cloth_class(&c.class)) {
+        let Some(first) = ch.bones.first().and_then(|b| skel.find(b)) else {
+            continue;
+        };
+        let mut cur = skel.bones[first].parent;
+        while let Some(p) = cur {
+            if roles.is_leg(p) || roles.is_arm(p) {
+                bad.push(format!("{} hangs from {}", ch.bones[0], skel.bones[p].name));
+                break;
+            }
+            cur = skel.bones[p].parent;
+        }
+    }
+    bad
+}
 
 /// The three rules and the joined-garment check.
 pub fn rule_checks(c: &Character, chains: &[Chain], animated_bones: &[String]) -> Vec<Check> {
@@ -42,23 +62,10 @@ pub fn rule_checks(c: &Character, chains: &[Chain], animated_bones: &[String]) -
             "no skeleton: the parts rules cannot be checked",
         )];
     };
-    let roles = Roles::find(skel, c.vrm.as_ref().map(|v| &v.humanoid));
+    let roles = Roles::of(skel, c.vrm.as_ref().map(|v| &v.humanoid));
     let mut out = Vec::new();
     // 1. Cloth parents only to the trunk.
-    let mut bad_parent = Vec::new();
-    for ch in chains.iter().filter(|c| is_cloth_class(&c.class)) {
-        let Some(first) = skel.find(&ch.bones[0]) else {
-            continue;
-        };
-        let mut cur = skel.bones[first].parent;
-        while let Some(p) = cur {
-            if roles.is_leg(p) || roles.is_arm(p) {
-                bad_parent.push(format!("{} hangs from {}", ch.bones[0], skel.bones[p].name));
-                break;
-            }
-            cur = skel.bones[p].parent;
-        }
-    }
+    let bad_parent = cloth_under_limbs(skel, &roles, chains);
     out.push(Check::at_most(
         "parts.cloth_parent",
         "B",

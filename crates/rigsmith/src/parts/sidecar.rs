@@ -13,10 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use super::chains::{is_cloth_class, Chain};
 use super::colliders::{Collider, ColliderShape};
-use super::roles::Roles;
 use super::surfaces::{surface_classes, SurfaceClass};
 use crate::error::{Error, Result};
-use crate::model::naming::tokens;
 use crate::model::{Character, Skeleton};
 
 /// The schema version this build writes and the newest it reads.
@@ -101,6 +99,25 @@ impl SpringParams {
     }
 }
 
+/// What a source model carried, measured before rigsmith rigged it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceFacts {
+    /// It had a skeleton (at least one bone).
+    pub skeleton: bool,
+    /// Its weights look authored ([`crate::inspect::weights_authored`]).
+    pub weights_authored: bool,
+}
+
+impl SourceFacts {
+    /// The facts of `c`.
+    pub fn of(c: &Character) -> SourceFacts {
+        SourceFacts {
+            skeleton: c.skeleton.as_ref().is_some_and(|s| !s.is_empty()),
+            weights_authored: crate::inspect::weights_authored(c),
+        }
+    }
+}
+
 /// The `.rig.json` sidecar.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Sidecar {
@@ -108,8 +125,14 @@ pub struct Sidecar {
     pub version: u32,
     /// Body height H, metres.
     pub height: f32,
-    /// Whether the source carried authored weights (skinned, and not every vertex at
-    /// exactly 4 influences).
+    /// Whether the source model had a skeleton (`None` in files written before this was
+    /// recorded). An unrigged source was fitted and bound here: its chains are only
+    /// those built for skirt and hair parts.
+    #[serde(default)]
+    pub source_skeleton: Option<bool>,
+    /// Whether the source model's weights look authored
+    /// ([`crate::inspect::weights_authored`], measured on the source, never on
+    /// rigsmith's own weights): `false` for an unrigged source.
     pub weights_authored: bool,
     /// Surface class per material name.
     pub surfaces: BTreeMap<String, SurfaceClass>,
@@ -150,7 +173,9 @@ pub fn sidecar_path(model: &Path) -> PathBuf {
 }
 
 impl Sidecar {
-    /// Builds the sidecar of a character from its chains and colliders.
+    /// Builds the sidecar of a character from its chains and colliders. The source facts
+    /// (`source_skeleton`, `weights_authored`) are measured on `c`: when `c` was rigged
+    /// here, record the source's with [`Sidecar::set_source`].
     pub fn build(c: &Character, chains: &[Chain], colliders: &[Collider]) -> Sidecar {
         let surfaces = surface_classes(c, chains);
         let parts = c
@@ -186,16 +211,11 @@ impl Sidecar {
                 p.stiffness = p.stiffness.max(round(base.stiffness * k));
             }
         }
-        let weights_authored = c.is_skinned()
-            && !c
-                .parts
-                .iter()
-                .filter_map(|p| p.weights.as_ref())
-                .all(|w| w.vertices.iter().all(|l| l.len() == 4));
         Sidecar {
             version: SIDECAR_VERSION,
             height: c.height(),
-            weights_authored,
+            source_skeleton: Some(SourceFacts::of(c).skeleton),
+            weights_authored: SourceFacts::of(c).weights_authored,
             surfaces,
             parts,
             chains: chains.to_vec(),
@@ -205,9 +225,42 @@ impl Sidecar {
                 .as_ref()
                 .map(|s| links(c, s, chains))
                 .unwrap_or_default(),
-            twist_bones: c.skeleton.as_ref().map(twist_bones).unwrap_or_default(),
+            twist_bones: crate::humanoid::character_twist_bones(c),
             springs,
         }
+    }
+
+    /// Records what the source model carried ([`SourceFacts::of`] the model as it was
+    /// read): [`Sidecar::build`] measures the character it is given, which is
+    /// rigsmith's result when the source was rigged here.
+    pub fn set_source(&mut self, source: SourceFacts) {
+        self.source_skeleton = Some(source.skeleton);
+        self.weights_authored = source.weights_authored;
+    }
+
+    /// Keeps what an existing sidecar's artist authored: its hand-authored colliders
+    /// (`measured: false`, see [`Sidecar::merge_colliders`]) on bones `skel` has, and
+    /// its spring parameters per class. Returns one line per authored collider left
+    /// out because its bone is gone.
+    pub fn keep_authored(&mut self, authored: &Sidecar, skel: &Skeleton) -> Vec<String> {
+        let (keep, gone): (Vec<Collider>, Vec<Collider>) = authored
+            .colliders
+            .iter()
+            .filter(|c| !c.measured)
+            .cloned()
+            .partition(|c| skel.find(&c.bone).is_some());
+        self.merge_colliders(&keep);
+        for (k, p) in &authored.springs {
+            self.springs.insert(k.clone(), p.clone());
+        }
+        gone.iter()
+            .map(|c| {
+                format!(
+                    "authored collider {:?} left out: its bone {:?} is not in the skeleton",
+                    c.name, c.bone
+                )
+            })
+            .collect()
     }
 
     /// Replaces measured colliders by the authored ones of the same name
@@ -461,26 +514,4 @@ fn links(c: &Character, skel: &Skeleton, chains: &[Chain]) -> Vec<Link> {
             weight: (w * 1000.0).round() / 1000.0,
         })
         .collect()
-}
-
-/// Twist (roll) bones: a `twist`/`roll` token, or a limb bone named like its parent plus
-/// a numeric segment (`DEF-thigh.L.001` under `DEF-thigh.L`).
-pub(crate) fn twist_bones(skel: &Skeleton) -> Vec<String> {
-    let roles = Roles::find(skel, None);
-    let mut out = Vec::new();
-    for (i, b) in skel.bones.iter().enumerate() {
-        let t = tokens(&b.name);
-        let named = t.iter().any(|x| x == "twist" || x == "roll");
-        let segment = b.parent.is_some_and(|p| {
-            let pn = &skel.bones[p].name;
-            (roles.is_leg(i) || roles.is_arm(i))
-                && b.name.len() > pn.len() + 1
-                && b.name.starts_with(pn.as_str())
-                && b.name[pn.len() + 1..].chars().all(|c| c.is_ascii_digit())
-        });
-        if named || segment {
-            out.push(b.name.clone());
-        }
-    }
-    out
 }

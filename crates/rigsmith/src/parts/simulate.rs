@@ -37,11 +37,11 @@ use serde::{Deserialize, Serialize};
 use super::colliders::{measure_colliders, WorldShape};
 use super::leg_gap::LegWeb;
 use super::motion::Motion;
-use super::roles::Roles;
 use super::sidecar::Sidecar;
 use super::springs::SpringSystem;
 use crate::error::{Error, Result};
 use crate::geom::segment::closest_on_segment;
+use crate::humanoid::Roles;
 use crate::model::Character;
 
 /// Which spring model a simulation runs.
@@ -350,7 +350,7 @@ pub fn spring_system(c: &Character, sc: &Sidecar, model: SpringModel) -> Result<
         .skeleton
         .as_ref()
         .ok_or_else(|| Error::stage("simulate", "the character has no skeleton"))?;
-    let roles = Roles::find(skel, c.vrm.as_ref().map(|v| &v.humanoid));
+    let roles = Roles::of(skel, c.vrm.as_ref().map(|v| &v.humanoid));
     Ok(setup(c, sc, &roles, model)?.sys)
 }
 
@@ -378,7 +378,7 @@ fn run(
     } else {
         c.height()
     };
-    let roles = Roles::find(skel, c.vrm.as_ref().map(|v| &v.humanoid));
+    let roles = Roles::of(skel, c.vrm.as_ref().map(|v| &v.humanoid));
     let dt = 1.0 / STEPS_PER_SECOND;
     let steps = (seconds * STEPS_PER_SECOND).round().max(1.0) as usize;
     let Setup {

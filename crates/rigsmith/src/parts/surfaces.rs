@@ -1,22 +1,28 @@
 //! Surface classes: every material is tagged with what it is (skin, face, eye, hair,
 //! cloth, line-work, other) so shading and later stages can treat classes differently.
 //!
-//! The table is keyed on the MATERIAL name (mesh node names such as `Object_7` carry no
-//! meaning; material names survive the glTF round trip and are what the artist chose).
-//! A part without a material is keyed by its part name. It is decided in descending
-//! order of trust:
+//! The table is keyed on the MATERIAL name (mesh node names such as `Object_7` or
+//! `Casual_Body` carry no meaning: a purple shirt on a mesh called `Casual_Body` is not
+//! skin; material names survive the glTF round trip and are what the artist chose). A
+//! part without a material is keyed, and named, by its part name: the only case where a
+//! mesh name is read. It is decided in descending order of trust:
 //!
 //! 1. **the name**: VRoid's formal infixes (`N00_000_00_Body_00_SKIN_Instance`: `SKIN`,
-//!    `FACE`, `EYE`, `HAIR`, `CLOTH`), then whole tokens of the material name, then of
-//!    the part name (`skirt`, `bangs`, `iris`...).
+//!    `FACE`, `EYE`, `HAIR`, `CLOTH`), then whole tokens (`skirt`, `bangs`, `iris`...);
+//!    an `outline`/`line` token makes it line-work whatever else it says (an outline
+//!    material named `Hair_Outline` is line-work).
 //! 2. **the weights**: a surface pulled at least 5 % (of its total vertex weight) by the
 //!    bones of a spring chain takes that chain's class (hair -> hair, skirt/cape/ribbon...
 //!    -> cloth). The threshold is deliberately low: a hair mesh welded to the head
 //!    at the cap and sprung only at the strands is still hair.
-//! 3. **the flags**: line-work (an outline or inverted-hull pass) is not a surface of the
-//!    character at all. The model carries no material flags, so the outline flag is read
-//!    from an `outline`/`line` token of the material or part name; it is checked first
-//!    because an outline mesh named `Hair_Outline` is still line-work.
+//! 3. **the flags**: line-work (an inverted-hull outline pass) is not a surface of the
+//!    character at all. Its material is outline-like: single-sided (`doubleSided`
+//!    false) and drawn solid (`alphaMode` `OPAQUE` or `MASK`), on a shell turned inside
+//!    out (every part of it encloses a negative volume about its centroid, at least
+//!    [`INSIDE_OUT_SHARE`] of its bounding box: the hull's faces point inward so only
+//!    its back shows behind the body).
+//!
+//! A surface none of the three decides is `other`.
 
 use std::collections::BTreeMap;
 use std::f32::consts::TAU;
@@ -25,9 +31,9 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use super::chains::Chain;
-use super::roles::Roles;
+use crate::humanoid::Roles;
 use crate::model::naming::tokens;
-use crate::model::{Character, Part};
+use crate::model::{AlphaMode, Character, Mesh, Part};
 
 /// What a surface is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -52,6 +58,10 @@ pub enum SurfaceClass {
 /// The minimum share of a surface's vertex weight pulled by a chain class for the
 /// weights to decide its class (5 %).
 pub const CHAIN_WEIGHT_SHARE: f32 = 0.05;
+
+/// A shell counts as turned inside out when its signed volume about its centroid is
+/// below minus this share of its bounding box's volume.
+pub const INSIDE_OUT_SHARE: f32 = 0.05;
 
 /// Class from a name's tokens, or `None` when the name says nothing.
 pub(crate) fn class_from_name(name: &str) -> Option<SurfaceClass> {
@@ -220,25 +230,50 @@ pub fn surface_classes(c: &Character, chains: &[Chain]) -> BTreeMap<String, Surf
     let mut out = BTreeMap::new();
     for key in keys {
         let parts = &groups[&key];
-        let part_names: Vec<&str> = parts.iter().map(|&i| c.parts[i].name.as_str()).collect();
-        let class = if is_line_work(&key) || part_names.iter().all(|n| is_line_work(n)) {
+        // The key is the material name, or the part name of a part without one.
+        let class = if is_line_work(&key) {
             SurfaceClass::LineWork
-        } else if let Some(k) = c.parts[parts[0]]
-            .material
-            .as_deref()
-            .and_then(class_from_name)
-        {
-            k
-        } else if let Some(k) = part_names.iter().find_map(|n| class_from_name(n)) {
+        } else if let Some(k) = class_from_name(&key) {
             k
         } else if let Some(k) = by_weights(c, parts, &pull) {
             k
+        } else if outline_like(c, &key, parts) {
+            SurfaceClass::LineWork
         } else {
             SurfaceClass::Other
         };
         out.insert(key, class);
     }
     out
+}
+
+/// The flags rule: an outline-like material (single-sided, drawn solid) on parts that
+/// are all shells turned inside out (see the module docs).
+fn outline_like(c: &Character, key: &str, parts: &[usize]) -> bool {
+    let Some(flags) = c.materials.get(key) else {
+        return false;
+    };
+    !flags.double_sided
+        && flags.alpha_mode != AlphaMode::Blend
+        && parts.iter().all(|&i| inside_out(&c.parts[i].mesh))
+}
+
+/// Whether a mesh is a shell turned inside out: its signed volume about its centroid
+/// is below minus [`INSIDE_OUT_SHARE`] of its bounding box's volume.
+pub(crate) fn inside_out(m: &Mesh) -> bool {
+    if m.positions.is_empty() || m.triangles.is_empty() {
+        return false;
+    }
+    let centroid = m.positions.iter().copied().sum::<glam::Vec3>() / m.positions.len() as f32;
+    let mut v = 0.0f64;
+    for t in &m.triangles {
+        let p = |k: usize| m.positions.get(t[k] as usize).copied().unwrap_or(centroid) - centroid;
+        v += f64::from(p(0).dot(p(1).cross(p(2)))) / 6.0;
+    }
+    let (lo, hi) = m.bounds();
+    let d = hi - lo;
+    let bbox = f64::from(d.x) * f64::from(d.y) * f64::from(d.z);
+    bbox > 0.0 && v < -f64::from(INSIDE_OUT_SHARE) * bbox
 }
 
 /// The chain class pulling at least [`CHAIN_WEIGHT_SHARE`] of these parts' weight.
@@ -275,7 +310,7 @@ fn by_weights(
 /// the character's lowest point.
 fn hip_height(c: &Character) -> f32 {
     if let Some(s) = &c.skeleton {
-        let r = Roles::find(s, c.vrm.as_ref().map(|v| &v.humanoid));
+        let r = Roles::of(s, c.vrm.as_ref().map(|v| &v.humanoid));
         let ys: Vec<f32> = r
             .upper_leg
             .iter()

@@ -27,8 +27,8 @@
 use glam::Vec3;
 
 use super::fk::{world_matrices, Pose};
-use super::names::{Rig, Role};
 use super::ops;
+use crate::humanoid::{Role, Roles};
 use crate::model::naming::Side;
 use crate::model::Skeleton;
 
@@ -73,14 +73,14 @@ fn jt(joint: &str, side: Side, band_min: Option<f32>, bulge_max: Option<f32>) ->
     }
 }
 
-/// The default library on a skeleton, roles found by name (see [`super::names`]).
+/// The default library on a skeleton, its roles found by [`Roles::of`].
 /// Returns the poses and, for each pose skipped, why.
 pub fn default_library(s: &Skeleton) -> (Vec<NamedPose>, Vec<String>) {
-    library_for(s, &Rig::resolve(s, None))
+    library_for(s, &Roles::of(s, None))
 }
 
 /// The default library on a skeleton whose roles are already resolved.
-pub fn library_for(s: &Skeleton, rig: &Rig) -> (Vec<NamedPose>, Vec<String>) {
+pub fn library_for(s: &Skeleton, rig: &Roles) -> (Vec<NamedPose>, Vec<String>) {
     let mut out = Vec::new();
     let mut skipped = Vec::new();
     let need = |name: &str, roles: &[Role], skipped: &mut Vec<String>| -> Option<Vec<usize>> {
@@ -270,7 +270,7 @@ pub fn library_for(s: &Skeleton, rig: &Rig) -> (Vec<NamedPose>, Vec<String>) {
             ..c("squat", p)
         });
     }
-    let spine = rig.spine(s);
+    let spine = rig.spine_chain(s);
     if spine.is_empty() {
         skipped
             .push("spine_twist, spine_bend: no spine chain between the pelvis and the neck".into());

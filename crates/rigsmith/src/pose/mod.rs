@@ -5,8 +5,7 @@
 //! hand: the [`ops`] are written in world terms ("aim the upper arm down", "hinge the
 //! forearm 120 deg toward the front", "rotate the head 60 deg about world Y"), so the
 //! same pose works on a T-pose and an A-pose rig and on any naming. Bones are found by
-//! role through [`names`] (Unreal/MakeHuman `game_engine`, Mixamo, Rigify `DEF-`, VRM
-//! and common variants).
+//! role through [`crate::humanoid::Roles`].
 //!
 //! ```
 //! use glam::Vec3;
@@ -32,11 +31,9 @@
 
 pub mod fk;
 pub mod library;
-pub mod names;
 pub mod ops;
 pub mod skinning;
 
 pub use fk::{posed_matrices, world_matrices, Pose};
 pub use library::{default_library, NamedPose};
-pub use names::{Rig, Role};
 pub use skinning::{skin_dqs, skin_lbs};

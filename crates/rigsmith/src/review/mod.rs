@@ -69,6 +69,11 @@ pub struct CheckOptions {
     pub self_intersections: bool,
     /// Influence limit per vertex (4 for game export).
     pub max_influences: usize,
+    /// The bones the file's animation clips key, by name, when the clips were read
+    /// ([`crate::io::gltf::animation::Animations::keyed_bones`]): rule 3 of the parts
+    /// stage (cloth and hair bones carry no tracks) is judged on them. `None` when the
+    /// clips were not read: the rule is then listed as not verified.
+    pub animated_bones: Option<Vec<String>>,
 }
 
 impl Default for CheckOptions {
@@ -78,6 +83,7 @@ impl Default for CheckOptions {
             library: None,
             self_intersections: true,
             max_influences: 4,
+            animated_bones: None,
         }
     }
 }

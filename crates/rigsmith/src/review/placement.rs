@@ -4,13 +4,13 @@
 use glam::Vec3;
 
 use crate::geom::bvh::Bvh;
+use crate::humanoid::{Role, Roles};
 use crate::model::naming::Side;
 use crate::model::Skeleton;
 use crate::pose::ops::hinge_alignment;
-use crate::pose::{Rig, Role};
 
 /// Joint centres that must lie inside the body: `(role key, bone, head position)`.
-pub fn joints_to_check(s: &Skeleton, rig: &Rig) -> Vec<(String, usize, Vec3)> {
+pub fn joints_to_check(s: &Skeleton, rig: &Roles) -> Vec<(String, usize, Vec3)> {
     let mut out = Vec::new();
     let mut roles = vec![Role::Pelvis, Role::Neck, Role::Head];
     for side in [Side::Left, Side::Right] {
@@ -28,14 +28,14 @@ pub fn joints_to_check(s: &Skeleton, rig: &Rig) -> Vec<(String, usize, Vec3)> {
             out.push((r.key(), i, s.bones[i].head));
         }
     }
-    for i in rig.spine(s) {
+    for i in rig.spine_chain(s) {
         out.push((format!("spine:{}", s.bones[i].name), i, s.bones[i].head));
     }
     out
 }
 
 /// Names of the joints whose heads lie outside the body.
-pub fn joints_outside(body: &Bvh, s: &Skeleton, rig: &Rig) -> (Vec<String>, usize) {
+pub fn joints_outside(body: &Bvh, s: &Skeleton, rig: &Roles) -> (Vec<String>, usize) {
     let js = joints_to_check(s, rig);
     let out = js
         .iter()
@@ -67,7 +67,7 @@ pub fn signed_bend(upper_head: Vec3, joint: Vec3, lower_end: Vec3, forward: Vec3
 /// Knee or elbow pre-bend on one side: `(label, signed degrees)`, `None` when the rig
 /// lacks the bones. `knee`: thigh/calf/foot, forward +Z; `elbow`: upper arm/forearm/hand,
 /// forward -Z (elbows point back).
-pub fn pre_bend(s: &Skeleton, rig: &Rig, knee: bool, side: Side) -> Option<f32> {
+pub fn pre_bend(s: &Skeleton, rig: &Roles, knee: bool, side: Side) -> Option<f32> {
     let (a, b, c, fwd) = if knee {
         (
             Role::Thigh(side),
@@ -90,7 +90,7 @@ pub fn pre_bend(s: &Skeleton, rig: &Rig, knee: bool, side: Side) -> Option<f32> 
 
 /// Hinge roll of the forearm (bends toward +Z) or calf (toward -Z): `|x . n|`, 1 when
 /// the bone's x axis is the hinge axis, 0 when rolled 90 deg.
-pub fn hinge_roll(s: &Skeleton, rig: &Rig, knee: bool, side: Side) -> Option<(usize, f32)> {
+pub fn hinge_roll(s: &Skeleton, rig: &Roles, knee: bool, side: Side) -> Option<(usize, f32)> {
     let (r, toward) = if knee {
         (Role::Calf(side), Vec3::NEG_Z)
     } else {

@@ -13,10 +13,11 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::geom::bvh::Bvh;
+use crate::humanoid::{Role, Roles};
 use crate::model::naming::Side;
 use crate::model::{Character, PartClass};
 use crate::pose::library::library_for;
-use crate::pose::{posed_matrices, skin_dqs, skin_lbs, NamedPose, Rig, Role};
+use crate::pose::{posed_matrices, skin_dqs, skin_lbs, NamedPose};
 use crate::report::{Check, Counts, Severity};
 
 /// The character as the review sees it: its skin pieces ([`crate::model::Body`])
@@ -116,7 +117,7 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
     if h.is_nan() || h <= 0.0 {
         return Err(Error::stage("check", "the character has no height"));
     }
-    let rig = Rig::of(c).unwrap_or_default();
+    let rig = Roles::of_character(c).unwrap_or_default();
     let body = &c.parts[bi];
     let bw = body.weights.as_ref().expect("body part is skinned");
     let mid_x = rig
@@ -437,19 +438,22 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
         }
     }
 
-    // The three rules that keep cloth working (seed 003), on the cosmetic chains found
-    // in the skeleton: cloth parents only to the trunk, is never skinned to a leg, and a
-    // body joined with a garment shows as vertices pulled by both legs. Animation tracks
-    // are not read from the file, so the third rule is checked on none.
+    // The three rules that keep cloth working, on the cosmetic chains found in the
+    // skeleton: cloth parents only to the trunk, is never skinned to a leg, carries no
+    // animation tracks (judged on the bones the file's clips key, when they were read),
+    // and a body joined with a garment shows as vertices pulled by both legs.
     let mine: HashSet<String> = checks.iter().map(|k| k.id.clone()).collect();
-    for k in crate::parts::rule_checks(c, &chains, &[]) {
+    let animated = o.animated_bones.as_deref().unwrap_or(&[]);
+    for k in crate::parts::rule_checks(c, &chains, animated) {
         if !mine.contains(&k.id) {
             checks.push(k);
         }
     }
-    not_verified.push(
-        "cloth bones carrying animation tracks: animations are not read, so rule 3 (no tracks on cloth bones) is not verified on the file".to_string(),
-    );
+    if o.animated_bones.is_none() {
+        not_verified.push(
+            "cloth bones carrying animation tracks: the file's animations were not read, so rule 3 (no tracks on cloth bones) is not verified".to_string(),
+        );
+    }
 
     // ---- D. deformation
     let (library, skipped) = match &o.library {
@@ -732,13 +736,13 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
     }
 
     let route = format!(
-        "{} skinning of {} parts ({} vertices, body part {:?}) on {} bones; {} of {} roles found by name; {} test poses measured (strain, joint bands, cross-side leak, {}garment penetration) against rest; body height H = {:.3} m",
+        "{} skinning of {} parts ({} vertices, body part {:?}) on {} bones; {} of {} roles found; {} test poses measured (strain, joint bands, cross-side leak, {}garment penetration) against rest; body height H = {:.3} m",
         match o.skinning { Skinning::Lbs => "linear blend (LBS, as game engines do)", Skinning::Dqs => "dual-quaternion (DQS)" },
         c.parts.len(),
         c.vertex_count(),
         body.name,
         s.len(),
-        rig.bones.len(),
+        rig.found(),
         Role::all().len(),
         library.len(),
         if o.self_intersections { "new self-intersections by BVH, " } else { "" },

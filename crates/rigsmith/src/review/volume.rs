@@ -17,9 +17,9 @@
 
 use glam::{Mat4, Vec3};
 
+use crate::humanoid::{Role, Roles};
 use crate::model::naming::Side;
 use crate::model::Skeleton;
-use crate::pose::{Rig, Role};
 
 /// Number of bands along the limb.
 pub const BANDS: usize = 6;
@@ -46,7 +46,7 @@ impl Joint {
 }
 
 /// The limb joints a rig allows: shoulder, elbow, wrist, hip, knee on each side.
-pub fn joints(s: &Skeleton, rig: &Rig) -> Vec<Joint> {
+pub fn joints(s: &Skeleton, rig: &Roles) -> Vec<Joint> {
     let mut out = Vec::new();
     for side in [Side::Left, Side::Right] {
         let l = side.letter();

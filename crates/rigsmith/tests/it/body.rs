@@ -283,7 +283,7 @@ fn rig_succeeds_on_a_split_dressed_body_in_a_long_skirt() {
 }
 
 /// A closed box of side `s` centred at `c`, as a part.
-fn cube(name: &str, c: glam::Vec3, s: f32) -> rigsmith::Part {
+pub(crate) fn cube(name: &str, c: glam::Vec3, s: f32) -> rigsmith::Part {
     let h = 0.5 * s;
     let positions: Vec<glam::Vec3> = (0..8)
         .map(|i| {

@@ -6,10 +6,12 @@
 use std::collections::BTreeMap;
 
 use glam::{Mat4, Vec3};
-use rigsmith::fit::{humanoid_map, Template};
+use rigsmith::humanoid::{
+    hierarchy_problems, map_humanoid, structure_map, template_map, HumanoidMap, MappedBy, Roles,
+    Template,
+};
 use rigsmith::io::mpfb2::Corpus;
 use rigsmith::model::naming::mirror_name;
-use rigsmith::parts::{self, hierarchy_problems, map_humanoid, structure_map, Route};
 use rigsmith::{Bone, Skeleton};
 
 use crate::common::{mpfb2_dir, quaternius_dir};
@@ -53,7 +55,7 @@ fn without_subtree(s: &Skeleton, root: &str) -> Skeleton {
     Skeleton::from_unordered(bones).unwrap().0
 }
 
-fn complete_and_valid(s: &Skeleton, m: &parts::HumanoidMap, what: &str) {
+fn complete_and_valid(s: &Skeleton, m: &HumanoidMap, what: &str) {
     assert!(
         m.missing_required().is_empty(),
         "{what}: missing {:?} ({:?})",
@@ -69,7 +71,7 @@ fn complete_and_valid(s: &Skeleton, m: &parts::HumanoidMap, what: &str) {
 fn game_engine_map_is_the_template_names_unchanged() {
     let s = corpus_skeleton("game_engine");
     let m = map_humanoid(&s);
-    let want: BTreeMap<String, String> = humanoid_map(Template::Game)
+    let want: BTreeMap<String, String> = template_map(Template::Game)
         .into_iter()
         .filter(|(_, b)| s.find(b).is_some())
         .collect();
@@ -78,7 +80,7 @@ fn game_engine_map_is_the_template_names_unchanged() {
     assert!(m
         .routes
         .values()
-        .all(|r| *r == Route::Template(Template::Game)));
+        .all(|r| *r == MappedBy::Template(Template::Game)));
     complete_and_valid(&s, &m, "game_engine");
     // The structure alone finds the same bones as the names (toes included: one
     // `ball_l` per foot).
@@ -155,7 +157,7 @@ fn makehuman_default_rig_maps_from_its_structure() {
             "{helper} took a humanoid slot"
         );
     }
-    assert!(m.routes.values().all(|r| *r == Route::Structure));
+    assert!(m.routes.values().all(|r| *r == MappedBy::Structure));
     assert!(
         m.notes.iter().any(|n| n.contains("structure")),
         "{:?}",
@@ -241,7 +243,10 @@ fn mixamo_and_game_engine_with_breast_keep_their_template_names() {
         let s = corpus_skeleton(rig);
         let m = map_humanoid(&s);
         complete_and_valid(&s, &m, rig);
-        assert!(m.routes.values().all(|r| *r == Route::Template(t)), "{rig}");
+        assert!(
+            m.routes.values().all(|r| *r == MappedBy::Template(t)),
+            "{rig}"
+        );
         assert_bones(&m.bones, &[("hips", hips), ("leftHand", hand)], rig);
         assert!(m.bones.len() >= 50, "{rig}: {}", m.bones.len());
         // The breast bones are no humanoid bones.
@@ -372,7 +377,7 @@ fn swapped_side_names_get_their_sides_from_positions() {
     }
     let m = map_humanoid(&s);
     complete_and_valid(&s, &m, "swapped game_engine");
-    assert!(parts::sides_agree(&s, &m.bones));
+    assert!(rigsmith::humanoid::sides_agree(&s, &m.bones));
     assert_bones(
         &m.bones,
         &[
@@ -395,12 +400,12 @@ fn swapped_side_names_get_their_sides_from_positions() {
         "{:?}",
         m.notes
     );
-    assert!(m.routes.values().all(|r| *r == Route::Structure));
+    assert!(m.routes.values().all(|r| *r == MappedBy::Structure));
     // The clean twin: the unswapped names agree with the positions.
     let clean = corpus_skeleton("game_engine");
-    assert!(parts::sides_agree(
+    assert!(rigsmith::humanoid::sides_agree(
         &clean,
-        &humanoid_map(Template::Game)
+        &template_map(Template::Game)
             .into_iter()
             .filter(|(_, b)| clean.find(b).is_some())
             .collect()
@@ -410,7 +415,7 @@ fn swapped_side_names_get_their_sides_from_positions() {
 #[test]
 fn hierarchy_check_fires_on_a_map_out_of_vrm_order() {
     let s = corpus_skeleton("game_engine");
-    let good: BTreeMap<String, String> = humanoid_map(Template::Game)
+    let good: BTreeMap<String, String> = template_map(Template::Game)
         .into_iter()
         .filter(|(_, b)| s.find(b).is_some())
         .collect();
@@ -533,7 +538,7 @@ fn finger_end_bones_and_namespaces_do_not_shift_the_map() {
     assert!(m
         .routes
         .values()
-        .all(|r| *r == Route::Template(Template::Mixamo)));
+        .all(|r| *r == MappedBy::Template(Template::Mixamo)));
     assert_eq!(m.bones["leftHand"], "mixamorig7:LeftHand");
     assert_eq!(m.bones.len(), 52);
 }
@@ -558,7 +563,7 @@ fn template_names_without_fingers_get_them_from_the_structure() {
     let fingers = m
         .routes
         .iter()
-        .filter(|(_, r)| **r == Route::Structure)
+        .filter(|(_, r)| **r == MappedBy::Structure)
         .count();
     assert_eq!(fingers, 30, "{:?}", m.routes);
     // The same bones as the full names give.
@@ -636,7 +641,7 @@ fn parts_roles_take_the_trunk_from_the_humanoid_map() {
     // left) is the left leg's hip helper: the roles (where skirts hang, where the
     // waist collider rides) come from the skeleton's humanoid map.
     let s = corpus_skeleton("default");
-    let r = parts::Roles::find(&s, None);
+    let r = Roles::of(&s, None);
     let name = |i: Option<usize>| i.map(|i| s.bones[i].name.as_str());
     assert_eq!(name(r.hips), Some("root"));
     assert_eq!(name(r.upper_leg[0]), Some("upperleg01.L"));
@@ -645,7 +650,7 @@ fn parts_roles_take_the_trunk_from_the_humanoid_map() {
     assert!(r.is_leg(s.find("upperleg02.L").unwrap()));
     // The clean twin: game_engine's roles by name are the same as by its map.
     let g = corpus_skeleton("game_engine");
-    let r = parts::Roles::find(&g, None);
+    let r = Roles::of(&g, None);
     assert_eq!(r.hips.map(|i| g.bones[i].name.as_str()), Some("pelvis"));
 }
 

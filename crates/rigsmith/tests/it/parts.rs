@@ -646,12 +646,12 @@ fn mannequin_with_skirt_and_hair_rigs_swings_and_exports_vrm() {
     // VRM export: humanoid, springs and colliders present.
     let dir = crate::common::tmpdir();
     let out = dir.path().join("m.vrm");
-    let meta = rigsmith::io::vrm_write::VrmMeta::default();
-    rigsmith::io::vrm_write::write_vrm(&out, &c, &p.humanoid, sc, &meta).unwrap();
+    let meta = rigsmith::parts::vrm_write::VrmMeta::default();
+    rigsmith::parts::vrm_write::write_vrm(&out, &c, &p.humanoid, sc, &meta).unwrap();
     let back = rigsmith::io::read_character(&out).unwrap();
     let vrm = back.vrm.clone().expect("VRM data");
     assert_eq!(vrm.version, 1);
-    for b in rigsmith::io::vrm_write::REQUIRED_BONES {
+    for b in rigsmith::humanoid::REQUIRED_BONES {
         assert!(vrm.humanoid.contains_key(b), "{b}");
     }
     // Read back as a rigged model with hair and skirt bones, its chains are found again
@@ -675,7 +675,7 @@ fn mannequin_with_skirt_and_hair_rigs_swings_and_exports_vrm() {
     // Missing required humanoid bones is an error naming them.
     let mut partial = p.humanoid.clone();
     partial.remove("leftFoot");
-    let err = rigsmith::io::vrm_write::vrm_bytes(&c, &partial, sc, &meta)
+    let err = rigsmith::parts::vrm_write::vrm_bytes(&c, &partial, sc, &meta)
         .unwrap_err()
         .to_string();
     assert!(err.contains("leftFoot"), "{err}");
@@ -1080,8 +1080,8 @@ fn the_vrm_carries_each_joints_own_hit_radius() {
     // Smaller where a joint rests close to a collider, the class's elsewhere.
     let dir = crate::common::tmpdir();
     let out = dir.path().join("m.vrm");
-    let meta = rigsmith::io::vrm_write::VrmMeta::default();
-    rigsmith::io::vrm_write::write_vrm(&out, &c, &p.humanoid, &p.sidecar, &meta).unwrap();
+    let meta = rigsmith::parts::vrm_write::VrmMeta::default();
+    rigsmith::parts::vrm_write::write_vrm(&out, &c, &p.humanoid, &p.sidecar, &meta).unwrap();
     let back = rigsmith::io::read_character(&out).unwrap();
     let sb = back.vrm.unwrap().spring_bone.unwrap();
     let radii: std::collections::BTreeSet<u64> = sb["springs"]

@@ -199,7 +199,7 @@ fn vrm_template_gives_a_complete_humanoid_map() {
     )
     .unwrap();
     // Every bone VRM 1.0 requires, plus the chest and neck the template also maps.
-    let required = rigsmith::io::vrm_write::REQUIRED_BONES
+    let required = rigsmith::humanoid::REQUIRED_BONES
         .iter()
         .chain(&["chest", "neck"]);
     let s = out.character.skeleton.as_ref().unwrap();

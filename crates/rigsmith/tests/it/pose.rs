@@ -1,9 +1,9 @@
 //! Poses: world-term ops, forward kinematics, LBS and DQS, role names, the library.
 
 use glam::{Quat, Vec3};
+use rigsmith::humanoid::{Role, Roles};
 use rigsmith::model::naming::Side;
 use rigsmith::model::{Bone, Influence, Skeleton, Weights};
-use rigsmith::pose::names::{Rig, Role};
 use rigsmith::pose::{default_library, ops, posed_matrices, skin_dqs, skin_lbs, Pose};
 
 use crate::review::mh;
@@ -109,7 +109,7 @@ fn names_of_every_convention() {
                 Vec3::Y,
             ));
         }
-        Rig::resolve(&Skeleton { bones }, None)
+        Roles::of(&Skeleton { bones }, None)
     };
     let cases: [(&[&str], &str); 5] = [
         (

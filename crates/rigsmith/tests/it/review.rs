@@ -43,6 +43,7 @@ fn run(c: &Character, poses: &[&str], skinning: Skinning) -> CheckReport {
             library: Some(lib),
             self_intersections: false,
             max_influences: 4,
+            animated_bones: None,
         },
     )
     .unwrap()

@@ -39,14 +39,16 @@
 //!    no weight stays unweighted for later stages). Morph targets with names from
 //!    `mesh.extras.targetNames`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use glam::{Mat3, Mat4, Quat, Vec2, Vec3};
 use serde_json::Value;
 
 use super::accessor::{array, Doc};
 use crate::error::Result;
-use crate::model::{Bone, Character, Mesh, MorphTarget, Part, Skeleton, Weights};
+use crate::model::{
+    AlphaMode, Bone, Character, MaterialFlags, Mesh, MorphTarget, Part, Skeleton, Weights,
+};
 
 /// The character read from a document plus, for each glTF node, the index of the
 /// skeleton bone made from it (VRM needs this to map humanoid bones).
@@ -103,7 +105,8 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
     let mut warnings = Vec::new();
     let tree = node_tree(doc)?;
     let mut sk = skins(doc, &tree, &mut warnings)?;
-    let mut parts = parts(doc, &tree, &sk, &mut warnings)?;
+    let mut materials = BTreeMap::new();
+    let mut parts = parts(doc, &tree, &sk, &mut materials, &mut warnings)?;
     let skeleton = skeleton(doc, &tree, &mut sk, &mut parts, &mut warnings)?;
     Ok(SceneRead {
         character: Character {
@@ -111,6 +114,7 @@ pub fn read_scene(doc: &Doc) -> Result<SceneRead> {
             skeleton,
             vrm: None,
             warnings,
+            materials,
             ..Default::default()
         },
         node_bone: sk.node_bone,
@@ -384,8 +388,15 @@ fn bind_space(
 }
 
 /// The parts: one per primitive of every mesh node in scene order, baked into world
-/// (a skinned primitive into its skin's bind space), with unique names.
-fn parts(doc: &Doc, tree: &NodeTree, sk: &Skins, warnings: &mut Vec<String>) -> Result<Vec<Part>> {
+/// (a skinned primitive into its skin's bind space), with unique names; each material's
+/// flags go into `materials` by name.
+fn parts(
+    doc: &Doc,
+    tree: &NodeTree,
+    sk: &Skins,
+    materials: &mut BTreeMap<String, MaterialFlags>,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Part>> {
     let nodes = array(&doc.json, "nodes");
     let skins = array(&doc.json, "skins");
     let mut parts: Vec<Part> = Vec::new();
@@ -453,13 +464,14 @@ fn parts(doc: &Doc, tree: &NodeTree, sk: &Skins, warnings: &mut Vec<String>) -> 
                         None => None,
                         Some(mi) => {
                             let mat = doc.item("materials", mi, &format!("{at}.material"))?;
-                            Some(
-                                mat.get("name")
-                                    .and_then(Value::as_str)
-                                    .filter(|s| !s.is_empty())
-                                    .map(str::to_string)
-                                    .unwrap_or_else(|| format!("material{mi}")),
-                            )
+                            let mname = mat
+                                .get("name")
+                                .and_then(Value::as_str)
+                                .filter(|s| !s.is_empty())
+                                .map(str::to_string)
+                                .unwrap_or_else(|| format!("material{mi}"));
+                            materials.insert(mname.clone(), material_flags(mat));
+                            Some(mname)
                         }
                     };
                     let mut unique = name.clone();
@@ -723,6 +735,26 @@ fn renumber_weights(parts: &mut [Part], new_index: &[usize]) {
             }
             w.sort();
         }
+    }
+}
+
+/// The flags of a glTF material: `doubleSided` (default false), `alphaMode` (default
+/// `OPAQUE`; an unknown mode reads as opaque) and `KHR_materials_unlit`.
+fn material_flags(mat: &Value) -> MaterialFlags {
+    MaterialFlags {
+        double_sided: mat
+            .get("doubleSided")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        alpha_mode: match mat.get("alphaMode").and_then(Value::as_str) {
+            Some("MASK") => AlphaMode::Mask,
+            Some("BLEND") => AlphaMode::Blend,
+            _ => AlphaMode::Opaque,
+        },
+        unlit: mat
+            .get("extensions")
+            .and_then(|e| e.get("KHR_materials_unlit"))
+            .is_some(),
     }
 }
 

@@ -290,7 +290,19 @@ pub(super) fn build_json(c: &Character, opts: &WriteOptions) -> Result<(Value, V
         if let Some(name) = &part.material {
             let next = materials.len();
             let mi = *materials.entry(name.clone()).or_insert_with(|| {
-                material_list.push(json!({"name": name, "pbrMetallicRoughness": {"baseColorFactor": [0.8, 0.8, 0.8, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.8}}));
+                let mut mat = json!({"name": name, "pbrMetallicRoughness": {"baseColorFactor": [0.8, 0.8, 0.8, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.8}});
+                // The source's flags survive the round trip (defaults are not written).
+                if let Some(f) = c.materials.get(name) {
+                    if f.double_sided {
+                        mat["doubleSided"] = json!(true);
+                    }
+                    match f.alpha_mode {
+                        crate::model::AlphaMode::Opaque => {}
+                        crate::model::AlphaMode::Mask => mat["alphaMode"] = json!("MASK"),
+                        crate::model::AlphaMode::Blend => mat["alphaMode"] = json!("BLEND"),
+                    }
+                }
+                material_list.push(mat);
                 next
             });
             prim["material"] = json!(mi);

@@ -1,8 +1,10 @@
-//! VRM 1.0 export: the glTF document of a rigged character plus
+//! VRM 1.0 export (beside the sidecar it writes the springs of): the glTF document of a
+//! rigged character plus
 //!
 //! * `VRMC_vrm`: `specVersion` 1.0, `meta` with the license fields ([`VrmMeta`]) and the
 //!   humanoid map (`humanBones`: VRM bone name -> node). The required bones (hips,
-//!   spine, head, upper/lower arms, hands, upper/lower legs, feet) must be mapped.
+//!   spine, head, upper/lower arms, hands, upper/lower legs, feet) must be mapped, and
+//!   no cloth chain may hang from a limb (the export is refused, naming the chains).
 //! * `VRMC_springBone`: one spring per spring chain of the sidecar, its joints the
 //!   chain's bones plus an end node at the last bone's measured tip (VRM joints need a
 //!   tail node), with per-class parameters (stiffness and gravity scaled from the 1.7 m
@@ -21,29 +23,11 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
+use super::{Collider, ColliderShape, Sidecar, SpringParams};
 use crate::error::{Error, Result};
+use crate::humanoid::missing_required;
 use crate::io::gltf::{build_document, WriteOptions};
 use crate::model::Character;
-use crate::parts::{ColliderShape, Sidecar, SpringParams};
-
-/// The humanoid bones VRM 1.0 requires.
-pub const REQUIRED_BONES: [&str; 15] = [
-    "hips",
-    "spine",
-    "head",
-    "leftUpperArm",
-    "leftLowerArm",
-    "leftHand",
-    "rightUpperArm",
-    "rightLowerArm",
-    "rightHand",
-    "leftUpperLeg",
-    "leftLowerLeg",
-    "leftFoot",
-    "rightUpperLeg",
-    "rightLowerLeg",
-    "rightFoot",
-];
 
 /// VRM 1.0 meta: who made the avatar and what others may do with it.
 #[derive(Debug, Clone, PartialEq)]
@@ -104,11 +88,18 @@ pub fn vrm_bytes(
         .as_ref()
         .ok_or_else(|| Error::invalid("character", "has no skeleton: a VRM needs a rig"))?;
     sc.check_bones(skel)?;
-    let missing: Vec<&str> = REQUIRED_BONES
-        .iter()
-        .copied()
-        .filter(|b| !humanoid.contains_key(*b))
-        .collect();
+    let roles = crate::humanoid::Roles::of(skel, Some(humanoid));
+    let under_limbs = super::rules::cloth_under_limbs(skel, &roles, &sc.chains);
+    if !under_limbs.is_empty() {
+        return Err(Error::invalid(
+            "VRM export",
+            format!(
+                "cloth may hang only from the trunk, never from a limb (a skirt under a thigh becomes trousers): {}; rebuild the chains (`hang_cloth_from_trunk`) or re-parent them in the source",
+                under_limbs.join(", ")
+            ),
+        ));
+    }
+    let missing = missing_required(humanoid);
     if !missing.is_empty() {
         return Err(Error::invalid(
             "VRM humanoid",
@@ -219,47 +210,8 @@ pub fn vrm_bytes(
         .collect();
     let mut extended = false;
     for (i, col) in sc.colliders.iter().enumerate() {
-        let node = node_of(&col.bone)?;
-        let mut shape = match col.shape {
-            ColliderShape::Sphere { offset, radius } => {
-                json!({"sphere": {"offset": arr(offset), "radius": r4(radius)}})
-            }
-            ColliderShape::Capsule {
-                offset,
-                tail,
-                radius,
-            } => {
-                json!({"capsule": {"offset": arr(offset), "radius": r4(radius), "tail": arr(tail)}})
-            }
-            ColliderShape::Plane { offset, .. } => {
-                json!({"sphere": {"offset": arr(offset), "radius": 0.0}})
-            }
-        };
-        let mut entry = json!({"node": node});
-        if col.inside || matches!(col.shape, ColliderShape::Plane { .. }) {
-            extended = true;
-            let ext_shape = match col.shape {
-                ColliderShape::Plane { offset, normal } => {
-                    json!({"plane": {"offset": arr(offset), "normal": arr(normal)}})
-                }
-                ColliderShape::Sphere { offset, radius } => {
-                    json!({"sphere": {"offset": arr(offset), "radius": r4(radius), "inside": true}})
-                }
-                ColliderShape::Capsule {
-                    offset,
-                    tail,
-                    radius,
-                } => {
-                    json!({"capsule": {"offset": arr(offset), "radius": r4(radius), "tail": arr(tail), "inside": true}})
-                }
-            };
-            entry["extensions"] = json!({"VRMC_springBone_extended_collider": {"specVersion": "1.0", "shape": ext_shape}});
-            // The base shape must not push anything when the extension is unknown.
-            if col.inside {
-                shape = json!({"sphere": {"offset": [0.0, 0.0, 0.0], "radius": 0.0}});
-            }
-        }
-        entry["shape"] = shape;
+        let (entry, ext) = collider_json(col, node_of(&col.bone)?);
+        extended |= ext;
         colliders.push(entry);
         let g = group_names
             .iter()
@@ -270,34 +222,7 @@ pub fn vrm_bytes(
             .expect("array")
             .push(json!(i));
     }
-    // Roll constraints on twist bones.
-    let children = skel.children();
-    let mut constrained = 0;
-    for name in &sc.twist_bones {
-        let Some(i) = skel.find(name) else { continue };
-        let is_twist = |k: usize| sc.twist_bones.contains(&skel.bones[k].name);
-        let source = children[i]
-            .iter()
-            .copied()
-            .find(|&k| !is_twist(k))
-            .or_else(|| {
-                skel.bones[i].parent.and_then(|p| {
-                    children[p]
-                        .iter()
-                        .copied()
-                        .find(|&k| k != i && !is_twist(k))
-                })
-            });
-        let Some(src) = source else { continue };
-        let node = bone_nodes[i] as usize;
-        let n = doc["nodes"][node].as_object_mut().expect("node object");
-        let ext = n.entry("extensions").or_insert_with(|| json!({}));
-        ext["VRMC_node_constraint"] = json!({
-            "specVersion": "1.0",
-            "constraint": {"roll": {"source": bone_nodes[src], "rollAxis": "Y", "weight": 0.5}}
-        });
-        constrained += 1;
-    }
+    let constrained = roll_constraints(&mut doc, skel, &sc.twist_bones, &bone_nodes);
     doc["extensions"] = json!({
         "VRMC_vrm": {
             "specVersion": "1.0",
@@ -336,6 +261,90 @@ pub fn vrm_bytes(
     let json =
         serde_json::to_vec(&doc).map_err(|e| Error::invalid("VRM document", e.to_string()))?;
     Ok(crate::io::gltf::container::pack(&json, &bin))
+}
+
+/// The `VRMC_springBone` entry of one collider on glTF node `node`, and whether it
+/// needs the extended-collider extension (inside and plane colliders).
+fn collider_json(col: &Collider, node: usize) -> (Value, bool) {
+    let mut shape = match col.shape {
+        ColliderShape::Sphere { offset, radius } => {
+            json!({"sphere": {"offset": arr(offset), "radius": r4(radius)}})
+        }
+        ColliderShape::Capsule {
+            offset,
+            tail,
+            radius,
+        } => {
+            json!({"capsule": {"offset": arr(offset), "radius": r4(radius), "tail": arr(tail)}})
+        }
+        ColliderShape::Plane { offset, .. } => {
+            json!({"sphere": {"offset": arr(offset), "radius": 0.0}})
+        }
+    };
+    let mut entry = json!({"node": node});
+    let extended = col.inside || matches!(col.shape, ColliderShape::Plane { .. });
+    if extended {
+        let ext_shape = match col.shape {
+            ColliderShape::Plane { offset, normal } => {
+                json!({"plane": {"offset": arr(offset), "normal": arr(normal)}})
+            }
+            ColliderShape::Sphere { offset, radius } => {
+                json!({"sphere": {"offset": arr(offset), "radius": r4(radius), "inside": true}})
+            }
+            ColliderShape::Capsule {
+                offset,
+                tail,
+                radius,
+            } => {
+                json!({"capsule": {"offset": arr(offset), "radius": r4(radius), "tail": arr(tail), "inside": true}})
+            }
+        };
+        entry["extensions"] = json!({"VRMC_springBone_extended_collider": {"specVersion": "1.0", "shape": ext_shape}});
+        // The base shape must not push anything when the extension is unknown.
+        if col.inside {
+            shape = json!({"sphere": {"offset": [0.0, 0.0, 0.0], "radius": 0.0}});
+        }
+    }
+    entry["shape"] = shape;
+    (entry, extended)
+}
+
+/// Adds a roll constraint (Y axis, weight 0.5, its source the limb bone below it) to
+/// the node of every twist bone in `twist`; returns how many were added.
+fn roll_constraints(
+    doc: &mut Value,
+    skel: &crate::model::Skeleton,
+    twist: &[String],
+    bone_nodes: &[u32],
+) -> usize {
+    let children = skel.children();
+    let mut constrained = 0;
+    for name in twist {
+        let Some(i) = skel.find(name) else { continue };
+        let is_twist = |k: usize| twist.contains(&skel.bones[k].name);
+        let source = children[i]
+            .iter()
+            .copied()
+            .find(|&k| !is_twist(k))
+            .or_else(|| {
+                skel.bones[i].parent.and_then(|p| {
+                    children[p]
+                        .iter()
+                        .copied()
+                        .find(|&k| k != i && !is_twist(k))
+                })
+            });
+        let Some(src) = source else { continue };
+        let node = bone_nodes[i] as usize;
+        let n = doc["nodes"][node].as_object_mut().expect("node object");
+        let ext = n.entry("extensions").or_insert_with(|| json!({}));
+        ext["VRMC_node_constraint"] = json!({
+            "specVersion": "1.0",
+            "constraint": {"roll": {"source": bone_nodes[src], "rollAxis": "Y", "weight": 0.5}}
+        });
+        constrained += 1;
+    }
+    constrained
 }
 
 /// Writes `c` as a VRM 1.0 file (atomically). `humanoid` maps VRM bone names to

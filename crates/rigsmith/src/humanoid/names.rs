@@ -1,7 +1,7 @@
-//! Finding bones by role: which bone is the left upper arm, the right knee, the head.
+//! Name maps: which bone is the left upper arm, the right knee, the head, by its name.
 //!
-//! Rigs name bones in many ways. A [`Rig`] resolves each [`Role`] once through name
-//! maps for Unreal / MakeHuman `game_engine` (`upperarm_l`, `lowerarm_l`, `calf_l`),
+//! Rigs name bones in many ways. [`super::Roles`] resolves each [`Role`] once, and its
+//! name route reads the spellings of Unreal / MakeHuman `game_engine` (`upperarm_l`, `lowerarm_l`, `calf_l`),
 //! Mixamo (`mixamorig:LeftArm`, `LeftForeArm`, `LeftUpLeg`, `LeftLeg`), Rigify
 //! (`DEF-upper_arm.L`, `DEF-forearm.L`, `DEF-shin.L`), VRM humanoid names
 //! (`leftUpperArm`, through the file's humanoid map or the bone names themselves),
@@ -9,16 +9,9 @@
 //!
 //! Names are split into a side and a side-less stem with
 //! [`crate::model::naming::split_side`], then the stem (lower case, prefixes such as
-//! `def-` and `j_bip_` removed, separators removed) is looked up. When two bones claim a
-//! role, deform bones win, then the shallower bone. A role nothing claims is listed in
-//! [`Rig::unknown`] with the spellings that were tried: never guessed from geometry.
-//! The pelvis alone has a structural fallback: the nearest common ancestor of both
-//! thighs (Rigify calls its pelvis `DEF-spine`).
+//! `def-` and `j_bip_` removed, separators removed) is looked up in [`Role::stems`].
 
-use std::collections::BTreeMap;
-
-use crate::model::naming::{split_side, Side};
-use crate::model::{Character, Skeleton};
+use crate::model::naming::{split_side, tokens, Side};
 
 /// A bone's job in a humanoid, independent of naming.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,7 +83,8 @@ impl Role {
         v
     }
 
-    fn side(self) -> Side {
+    /// The side of the role (`Center` for pelvis, neck, head and jaw).
+    pub fn side(self) -> Side {
         match self {
             Role::Pelvis | Role::Neck | Role::Head | Role::Jaw => Side::Center,
             Role::Clavicle(s)
@@ -172,118 +166,28 @@ pub fn normalized_stem(name: &str) -> (String, Side) {
     (out, side)
 }
 
-/// Roles resolved on one skeleton.
-#[derive(Debug, Clone, Default)]
-pub struct Rig {
-    /// Role key (`upperarm.L`) -> bone index.
-    pub bones: BTreeMap<String, usize>,
-    /// Roles nothing claimed, each with the spellings tried, in plain words.
-    pub unknown: Vec<String>,
-}
-
-impl Rig {
-    /// Resolves every role on `s`. `vrm_humanoid` (VRM humanoid name -> bone name) is
-    /// consulted first when given.
-    pub fn resolve(s: &Skeleton, vrm_humanoid: Option<&BTreeMap<String, String>>) -> Rig {
-        let stems: Vec<(String, Side)> = s.bones.iter().map(|b| normalized_stem(&b.name)).collect();
-        let depths = s.depths();
-        let mut rig = Rig::default();
-        for role in Role::all() {
-            if let Some(h) = vrm_humanoid {
-                let found = h.get(role.vrm_name()).and_then(|n| s.find(n));
-                if let Some(i) = found {
-                    rig.bones.insert(role.key(), i);
-                    continue;
-                }
-            }
-            let vrm_stem = normalized_stem(role.vrm_name()).0;
-            let mut best: Option<(bool, usize, usize)> = None; // (non-deform, depth, index)
-            for (i, (stem, side)) in stems.iter().enumerate() {
-                if *side != role.side() {
-                    continue;
-                }
-                let hit = role.stems().contains(&stem.as_str()) || *stem == vrm_stem;
-                if !hit {
-                    continue;
-                }
-                let key = (!s.bones[i].deform, depths[i], i);
-                if best.map_or(true, |b| key < b) {
-                    best = Some(key);
-                }
-            }
-            match best {
-                Some((_, _, i)) => {
-                    rig.bones.insert(role.key(), i);
-                }
-                None if role == Role::Pelvis => {}
-                None => rig.unknown.push(format!(
-                    "{}: no bone named like {} (side {})",
-                    role.key(),
-                    role.stems().join("/"),
-                    role.side().letter()
-                )),
-            }
-        }
-        if !rig.bones.contains_key("pelvis") {
-            let l = rig.get(Role::Thigh(Side::Left));
-            let r = rig.get(Role::Thigh(Side::Right));
-            match (l, r) {
-                (Some(l), Some(r)) => {
-                    let mut cur = s.bones[l].parent;
-                    while let Some(c) = cur {
-                        if s.is_ancestor(c, r) {
-                            rig.bones.insert("pelvis".into(), c);
-                            break;
-                        }
-                        cur = s.bones[c].parent;
-                    }
-                    if !rig.bones.contains_key("pelvis") {
-                        rig.unknown
-                            .push("pelvis: the thighs share no ancestor".to_string());
-                    }
-                }
-                _ => rig.unknown.push(format!(
-                    "pelvis: no bone named like {} and no pair of thighs",
-                    Role::Pelvis.stems().join("/")
-                )),
-            }
-        }
-        rig
-    }
-
-    /// Resolves the roles of a character's skeleton (using its VRM humanoid map if any).
-    /// `None` when the character has no skeleton.
-    pub fn of(c: &Character) -> Option<Rig> {
-        let s = c.skeleton.as_ref()?;
-        Some(Rig::resolve(s, c.vrm.as_ref().map(|v| &v.humanoid)))
-    }
-
-    /// The bone of a role.
-    pub fn get(&self, role: Role) -> Option<usize> {
-        self.bones.get(&role.key()).copied()
-    }
-
-    /// The spine chain: bones strictly between the pelvis and the neck (or, without a
-    /// neck, the head), pelvis side first. Empty when either end is unknown.
-    pub fn spine(&self, s: &Skeleton) -> Vec<usize> {
-        let (Some(p), Some(top)) = (
-            self.get(Role::Pelvis),
-            self.get(Role::Neck).or(self.get(Role::Head)),
-        ) else {
-            return Vec::new();
-        };
-        let mut chain = Vec::new();
-        let mut cur = s.bones[top].parent;
-        while let Some(c) = cur {
-            if c == p {
-                chain.reverse();
-                return chain;
-            }
-            chain.push(c);
-            cur = s.bones[c].parent;
-        }
-        Vec::new()
-    }
+/// Face and eye bone names: cosmetic, but they must never swing.
+pub fn is_face_name(name: &str) -> bool {
+    let t = tokens(name);
+    t.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "eye"
+                | "eyes"
+                | "eyelid"
+                | "brow"
+                | "eyebrow"
+                | "jaw"
+                | "mouth"
+                | "lip"
+                | "lips"
+                | "tongue"
+                | "cheek"
+                | "face"
+                | "teeth"
+                | "nose"
+        )
+    })
 }
 
 #[cfg(test)]

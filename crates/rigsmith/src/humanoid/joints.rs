@@ -1,4 +1,4 @@
-//! Templates: one fitted joint set written under several naming schemes.
+//! The reference joint set and its names under every naming scheme rigsmith writes.
 //!
 //! The joint set is the MakeHuman `game_engine` rig's (the Unreal-mannequin layout):
 //! `Root`, `pelvis`, `spine_01..03`, `neck_01`, `head`, and per side `clavicle`,
@@ -62,9 +62,9 @@ impl Template {
     }
 }
 
-/// What a bone does, for fitting rules (hinges, pre-bends) and checks.
+/// What a bone of the joint set does, for fitting rules (hinges, pre-bends) and checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Role {
+pub enum BoneKind {
     /// The root at the floor.
     Root,
     /// Pelvis, spine, neck, head.
@@ -91,7 +91,7 @@ pub enum Role {
 
 /// One bone of the joint set, in `game` names, on the centre or the left side.
 #[derive(Debug, Clone, Copy)]
-pub struct Row {
+pub struct Joint {
     /// `game` name (left side for paired bones).
     pub game: &'static str,
     /// Parent's `game` name (`""` for the root).
@@ -105,7 +105,7 @@ pub struct Row {
     /// Mixamo name without prefix (left side).
     pub mixamo: &'static str,
     /// What the bone does.
-    pub role: Role,
+    pub kind: BoneKind,
 }
 
 const fn r(
@@ -115,22 +115,22 @@ const fn r(
     tail: &'static str,
     vrm: &'static str,
     mixamo: &'static str,
-    role: Role,
-) -> Row {
-    Row {
+    kind: BoneKind,
+) -> Joint {
+    Joint {
         game,
         parent,
         head,
         tail,
         vrm,
         mixamo,
-        role,
+        kind,
     }
 }
 
 /// Centre bones, parents first.
-pub const CENTRE: &[Row] = &[
-    r("Root", "", "root", "root_front", "", "", Role::Root),
+pub const CENTRE: &[Joint] = &[
+    r("Root", "", "root", "root_front", "", "", BoneKind::Root),
     r(
         "pelvis",
         "Root",
@@ -138,7 +138,7 @@ pub const CENTRE: &[Row] = &[
         "spine_01",
         "hips",
         "Hips",
-        Role::Spine,
+        BoneKind::Spine,
     ),
     r(
         "spine_01",
@@ -147,7 +147,7 @@ pub const CENTRE: &[Row] = &[
         "spine_02",
         "spine",
         "Spine",
-        Role::Spine,
+        BoneKind::Spine,
     ),
     r(
         "spine_02",
@@ -156,7 +156,7 @@ pub const CENTRE: &[Row] = &[
         "spine_03",
         "chest",
         "Spine1",
-        Role::Spine,
+        BoneKind::Spine,
     ),
     r(
         "spine_03",
@@ -165,7 +165,7 @@ pub const CENTRE: &[Row] = &[
         "neck",
         "upperChest",
         "Spine2",
-        Role::Spine,
+        BoneKind::Spine,
     ),
     r(
         "neck_01",
@@ -174,7 +174,7 @@ pub const CENTRE: &[Row] = &[
         "head",
         "neck",
         "Neck",
-        Role::Spine,
+        BoneKind::Spine,
     ),
     r(
         "head",
@@ -183,12 +183,12 @@ pub const CENTRE: &[Row] = &[
         "head_top",
         "head",
         "Head",
-        Role::Spine,
+        BoneKind::Spine,
     ),
 ];
 
 /// Left bones, parents first (the right side mirrors them).
-pub const LEFT: &[Row] = &[
+pub const LEFT: &[Joint] = &[
     r(
         "clavicle_l",
         "spine_03",
@@ -196,7 +196,7 @@ pub const LEFT: &[Row] = &[
         "shoulder",
         "leftShoulder",
         "LeftShoulder",
-        Role::Clavicle,
+        BoneKind::Clavicle,
     ),
     r(
         "upperarm_l",
@@ -205,7 +205,7 @@ pub const LEFT: &[Row] = &[
         "elbow",
         "leftUpperArm",
         "LeftArm",
-        Role::UpperArm,
+        BoneKind::UpperArm,
     ),
     r(
         "lowerarm_l",
@@ -214,7 +214,7 @@ pub const LEFT: &[Row] = &[
         "wrist",
         "leftLowerArm",
         "LeftForeArm",
-        Role::LowerArm,
+        BoneKind::LowerArm,
     ),
     r(
         "hand_l",
@@ -223,7 +223,7 @@ pub const LEFT: &[Row] = &[
         "knuckle",
         "leftHand",
         "LeftHand",
-        Role::Hand,
+        BoneKind::Hand,
     ),
     r(
         "thumb_01_l",
@@ -232,7 +232,7 @@ pub const LEFT: &[Row] = &[
         "thumb_02",
         "leftThumbMetacarpal",
         "LeftHandThumb1",
-        Role::Finger,
+        BoneKind::Finger,
     ),
     r(
         "thumb_02_l",
@@ -241,7 +241,7 @@ pub const LEFT: &[Row] = &[
         "thumb_03",
         "leftThumbProximal",
         "LeftHandThumb2",
-        Role::Finger,
+        BoneKind::Finger,
     ),
     r(
         "thumb_03_l",
@@ -250,7 +250,7 @@ pub const LEFT: &[Row] = &[
         "thumb_04",
         "leftThumbDistal",
         "LeftHandThumb3",
-        Role::Finger,
+        BoneKind::Finger,
     ),
     r(
         "index_01_l",
@@ -259,7 +259,7 @@ pub const LEFT: &[Row] = &[
         "index_02",
         "leftIndexProximal",
         "LeftHandIndex1",
-        Role::Finger,
+        BoneKind::Finger,
     ),
     r(
         "index_02_l",
@@ -268,7 +268,7 @@ pub const LEFT: &[Row] = &[
         "index_03",
         "leftIndexIntermediate",
         "LeftHandIndex2",
-        Role::Finger,
+        BoneKind::Finger,
     ),
     r(
         "index_03_l",
@@ -277,7 +277,7 @@ pub const LEFT: &[Row] = &[
         "index_04",
         "leftIndexDistal",
         "LeftHandIndex3",
-        Role::Finger,
+        BoneKind::Finger,
     ),
     r(
         "middle_01_l",
@@ -286,7 +286,7 @@ pub const LEFT: &[Row] = &[
         "middle_02",
         "leftMiddleProximal",
         "LeftHandMiddle1",
-        Role::Finger,
+        BoneKind::Finger,
     ),
     r(
         "middle_02_l",
@@ -295,7 +295,7 @@ pub const LEFT: &[Row] = &[
         "middle_03",
         "leftMiddleIntermediate",
         "LeftHandMiddle2",
-        Role::Finger,
+        BoneKind::Finger,
     ),
     r(
         "middle_03_l",
@@ -304,7 +304,7 @@ pub const LEFT: &[Row] = &[
         "middle_04",
         "leftMiddleDistal",
         "LeftHandMiddle3",
-        Role::Finger,
+        BoneKind::Finger,
     ),
     r(
         "ring_01_l",
@@ -313,7 +313,7 @@ pub const LEFT: &[Row] = &[
         "ring_02",
         "leftRingProximal",
         "LeftHandRing1",
-        Role::Finger,
+        BoneKind::Finger,
     ),
     r(
         "ring_02_l",
@@ -322,7 +322,7 @@ pub const LEFT: &[Row] = &[
         "ring_03",
         "leftRingIntermediate",
         "LeftHandRing2",
-        Role::Finger,
+        BoneKind::Finger,
     ),
     r(
         "ring_03_l",
@@ -331,7 +331,7 @@ pub const LEFT: &[Row] = &[
         "ring_04",
         "leftRingDistal",
         "LeftHandRing3",
-        Role::Finger,
+        BoneKind::Finger,
     ),
     r(
         "pinky_01_l",
@@ -340,7 +340,7 @@ pub const LEFT: &[Row] = &[
         "pinky_02",
         "leftLittleProximal",
         "LeftHandPinky1",
-        Role::Finger,
+        BoneKind::Finger,
     ),
     r(
         "pinky_02_l",
@@ -349,7 +349,7 @@ pub const LEFT: &[Row] = &[
         "pinky_03",
         "leftLittleIntermediate",
         "LeftHandPinky2",
-        Role::Finger,
+        BoneKind::Finger,
     ),
     r(
         "pinky_03_l",
@@ -358,7 +358,7 @@ pub const LEFT: &[Row] = &[
         "pinky_04",
         "leftLittleDistal",
         "LeftHandPinky3",
-        Role::Finger,
+        BoneKind::Finger,
     ),
     r(
         "thigh_l",
@@ -367,7 +367,7 @@ pub const LEFT: &[Row] = &[
         "knee",
         "leftUpperLeg",
         "LeftUpLeg",
-        Role::Thigh,
+        BoneKind::Thigh,
     ),
     r(
         "calf_l",
@@ -376,7 +376,7 @@ pub const LEFT: &[Row] = &[
         "ankle",
         "leftLowerLeg",
         "LeftLeg",
-        Role::Calf,
+        BoneKind::Calf,
     ),
     r(
         "foot_l",
@@ -385,7 +385,7 @@ pub const LEFT: &[Row] = &[
         "ball",
         "leftFoot",
         "LeftFoot",
-        Role::Foot,
+        BoneKind::Foot,
     ),
     r(
         "ball_l",
@@ -394,7 +394,7 @@ pub const LEFT: &[Row] = &[
         "toe",
         "leftToes",
         "LeftToeBase",
-        Role::Toe,
+        BoneKind::Toe,
     ),
 ];
 
@@ -424,16 +424,16 @@ pub fn bone_name(t: Template, game: &str) -> Option<String> {
     let side = |s: &str| if right { to_right(s) } else { s.to_string() };
     match t {
         Template::Game => Some(game.to_string()),
-        Template::Basic => (row.role != Role::Finger).then(|| game.to_string()),
+        Template::Basic => (row.kind != BoneKind::Finger).then(|| game.to_string()),
         Template::Mixamo => {
-            (row.role != Role::Root).then(|| format!("mixamorig:{}", side(row.mixamo)))
+            (row.kind != BoneKind::Root).then(|| format!("mixamorig:{}", side(row.mixamo)))
         }
-        Template::Vrm => (row.role != Role::Root).then(|| side(row.vrm)),
+        Template::Vrm => (row.kind != BoneKind::Root).then(|| side(row.vrm)),
     }
 }
 
-/// The role of a joint-set bone by its `game` name (either side).
-pub fn role_of(game: &str) -> Option<Role> {
+/// The kind of a joint-set bone by its `game` name (either side).
+pub fn kind_of(game: &str) -> Option<BoneKind> {
     let left_name = match game.strip_suffix("_r") {
         Some(s) => format!("{s}_l"),
         None => game.to_string(),
@@ -442,11 +442,11 @@ pub fn role_of(game: &str) -> Option<Role> {
         .iter()
         .chain(LEFT)
         .find(|r| r.game == left_name)
-        .map(|r| r.role)
+        .map(|r| r.kind)
 }
 
 /// VRM 1.0 humanoid bone -> the template's bone name, for every bone the template has.
-pub fn humanoid_map(t: Template) -> BTreeMap<String, String> {
+pub fn template_map(t: Template) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     for row in CENTRE {
         if row.vrm.is_empty() {
