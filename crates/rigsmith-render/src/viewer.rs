@@ -32,7 +32,8 @@ use glam::{Mat4, Vec3};
 use rigsmith::model::naming::Side;
 use rigsmith::model::Character;
 use rigsmith::parts::SimFrame;
-use rigsmith::pose::{NamedPose, Rig, Role};
+use rigsmith::humanoid::{Role, Roles};
+use rigsmith::pose::NamedPose;
 use rigsmith::review::leak::LEAK_MAX_H;
 use rigsmith::review::strain::STRAIN_RANGE;
 use rigsmith::review::{posed_character, CheckReport, Skinning};
@@ -300,7 +301,7 @@ fn check_links(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<Value>
     };
     let (lo, hi) = c.bounds();
     let h = (hi.y - lo.y).max(1e-9);
-    let rig = Rig::of(c).unwrap_or_default();
+    let rig = Roles::of_character(c).unwrap_or_default();
     let mid_x = rig
         .get(Role::Pelvis)
         .map_or(0.5 * (lo.x + hi.x), |p| s.bones[p].head.x);
