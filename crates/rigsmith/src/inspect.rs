@@ -26,6 +26,7 @@
 
 use serde::Serialize;
 
+use crate::bind::report::is_unweighted;
 use crate::model::naming::{cosmetic_class, side_of, split_side, tokens};
 use crate::model::{Character, Side, Skeleton};
 
@@ -262,7 +263,7 @@ pub fn inspect(c: &Character) -> InspectReport {
             let k = list.iter().filter(|i| i.weight > 0.0).count();
             hist[k.min(8)] += 1;
             max_inf = max_inf.max(k);
-            if k == 0 {
+            if skel.map_or(k == 0, |s| is_unweighted(list, s)) {
                 unweighted += 1;
                 continue;
             }

@@ -101,6 +101,10 @@ pub struct RigOutput {
     pub route: Route,
     /// Why that route.
     pub route_reasons: Vec<String>,
+    /// The binding stage's weight report (route, unweighted, empty majors, sum
+    /// deviation, influences, non-deform bones, mirror error, vertices stripped by the
+    /// cross-side pass, garment transfer).
+    pub weight_report: crate::bind::WeightReport,
     /// What each part was treated as, by part name.
     pub part_roles: Vec<(String, String)>,
     /// Each part's role in the character (skin, garment, hair, rigid, accessory) and
@@ -296,6 +300,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         humanoid: fitted.humanoid,
         route: bound.route,
         route_reasons: bound.reasons,
+        weight_report: bound.report,
         part_roles,
         chains,
         review,

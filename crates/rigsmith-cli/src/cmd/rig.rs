@@ -239,6 +239,7 @@ fn write_outputs(
             "fixes": &out.fixes,
             "placement": &out.placement,
             "route_reasons": &out.route_reasons,
+            "bind_weight_report": &out.weight_report,
             "part_roles": &out.part_roles,
             "parts": &out.parts,
             "timings": &out.timings,

@@ -93,7 +93,7 @@ fn fit_check_only_and_bad_input() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("facing +Z") && text.contains("problem model.center"),
+        text.contains("facing +Z") && text.contains("problem model.mid_foot"),
         "{text}"
     );
     let out = rigsmith(&["-q", "fit", glb.to_str().unwrap(), "--check-only", "--fix"]);

@@ -4,6 +4,7 @@ mod common;
 
 mod bind;
 mod body;
+mod checks;
 mod corpus;
 mod fit;
 mod fit_real;
