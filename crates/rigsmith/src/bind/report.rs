@@ -411,8 +411,9 @@ pub const MIRROR_TOL_H: f32 = 2e-3;
 
 /// Worst mirrored weight difference over mirrored vertex pairs of one part (every 7th
 /// vertex on the +X side of the mid-plane, the middle of the part's X extent; its
-/// mirror is the nearest vertex within [`MIRROR_TOL_H`] of its mirror image; bones
-/// mirrored by name, centre bones onto themselves), and the number of pairs.
+/// mirror is the nearest vertex within [`MIRROR_TOL_H`] of its mirror image; the
+/// weights (from 1e-4) of left and right bones against their mirror bones', by name),
+/// and the number of pairs.
 fn mirror_error(
     positions: &[Vec3],
     w: &Weights,
@@ -477,17 +478,13 @@ fn mirror_error(
             continue;
         }
         pairs += 1;
+        // Sided bones only, weights from 1e-4, as the rigging notes measure it.
         for inf in &w.vertices[i] {
             let b = inf.bone as usize;
-            if b >= s.len() {
+            if b >= s.len() || inf.weight < 1e-4 {
                 continue;
             }
-            let m = if s.bones[b].side == Side::Center {
-                Some(b)
-            } else {
-                mirror[b]
-            };
-            if let Some(m) = m {
+            if let Some(m) = mirror[b] {
                 worst = worst.max((inf.weight - w.get(j, m as u32)).abs());
             }
         }

@@ -1024,7 +1024,7 @@ fn model_check_problems_are_blockers_of_the_fit() {
     let r = model_check(&centred);
     fix_model(&mut centred, &r);
     let clean = fit(&centred, &FitOptions::default()).unwrap();
-    for id in ["model.standing", "model.floor", "model.center", "model.mid_foot", "model.facing", "model.part_apart"] {
+    for id in ["model.standing", "model.floor", "model.center", "model.facing", "model.part_apart"] {
         assert!(check(&clean.checks, id).passed, "{id}: {:?}", check(&clean.checks, id));
     }
     // Moved 3 cm sideways (1.8 % H) and lifted 2.5 cm (1.5 % H): blockers of the fit.
