@@ -37,7 +37,7 @@
 
 mod chain_build;
 mod chains;
-mod colliders;
+pub(crate) mod colliders;
 mod humanoid_map;
 mod leg_gap;
 mod motion;
