@@ -262,7 +262,11 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             let mark = if k.passed { "ok  " } else { "FAIL" };
             println!(
                 "{mark} {:<28} {:>9.3} (limit {}, {:?}) {}",
-                k.id, k.value, k.limit.text(), k.severity, k.detail
+                k.id,
+                k.value,
+                k.limit.text(),
+                k.severity,
+                k.detail
             );
         }
         println!(

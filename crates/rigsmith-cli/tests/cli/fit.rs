@@ -144,13 +144,28 @@ fn fit_height_scales_the_body_with_the_feet_on_the_floor() {
         "1.8",
         "--json",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let h = v["model"]["height"].as_f64().unwrap();
     assert!((h - 1.8).abs() < 1e-3, "{h}");
     assert!(v["model"]["floor"].as_f64().unwrap().abs() < 1e-4);
-    assert!(v["fixed"].as_array().unwrap().iter().any(|f| f.as_str().unwrap().starts_with("scaled every part")));
-    let bad = rigsmith(&["fit", glb.to_str().unwrap(), "--check-only", "--height", "0"]);
+    assert!(v["fixed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f.as_str().unwrap().starts_with("scaled every part")));
+    let bad = rigsmith(&[
+        "fit",
+        glb.to_str().unwrap(),
+        "--check-only",
+        "--height",
+        "0",
+    ]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--height"));
 }

@@ -201,7 +201,13 @@ pub fn clean(w: &mut Weights, limit: f32, max_influences: usize) {
 /// `mask` change, and only the weights of `bones` are averaged (over the vertex and its
 /// neighbours, uniform weights); the other bones keep their weights, then the vertex is
 /// renormalized. Vertices past the end of `mask` are not flagged.
-pub fn smooth_masked(w: &mut Weights, mesh: &Mesh, iterations: usize, bones: &[u32], mask: &[bool]) {
+pub fn smooth_masked(
+    w: &mut Weights,
+    mesh: &Mesh,
+    iterations: usize,
+    bones: &[u32],
+    mask: &[bool],
+) {
     let n = w.vertices.len().min(mesh.positions.len());
     let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
     for (a, b) in mesh.edges() {
@@ -231,7 +237,10 @@ pub fn smooth_masked(w: &mut Weights, mesh: &Mesh, iterations: usize, bones: &[u
             for &b in bones {
                 let avg = ring.iter().map(|&u| get(&prev[u], b)).sum::<f32>() / ring.len() as f32;
                 if avg > 0.0 {
-                    list.push(crate::model::Influence { bone: b, weight: avg });
+                    list.push(crate::model::Influence {
+                        bone: b,
+                        weight: avg,
+                    });
                 }
             }
             if !list.is_empty() {

@@ -426,7 +426,9 @@ fn mirror_error(
     }
     let (lo, hi) = positions
         .iter()
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), p| (a.min(p.x), b.max(p.x)));
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), p| {
+            (a.min(p.x), b.max(p.x))
+        });
     let mid = 0.5 * (lo + hi);
     let key = |p: Vec3| {
         [
@@ -464,7 +466,11 @@ fn mirror_error(
         for dx in -1..=1 {
             for dy in -1..=1 {
                 for dz in -1..=1 {
-                    for &j in grid.get(&[k[0] + dx, k[1] + dy, k[2] + dz]).into_iter().flatten() {
+                    for &j in grid
+                        .get(&[k[0] + dx, k[1] + dy, k[2] + dz])
+                        .into_iter()
+                        .flatten()
+                    {
                         let d = (positions[j as usize] - q).length();
                         if d <= tol && found.map_or(true, |f| (d, j as usize) < f) {
                             found = Some((d, j as usize));
@@ -529,7 +535,9 @@ impl WeightReport {
         let mut out = vec![
             Check::new("weights.unweighted", "C", Severity::Blocker)
                 .title("Every vertex weighted")
-                .measure("vertices whose deform weights sum below 1e-4 (unskinned parts count whole)")
+                .measure(
+                    "vertices whose deform weights sum below 1e-4 (unskinned parts count whole)",
+                )
                 .at_most(self.unweighted as f64, 0.0)
                 .detail(if self.unweighted_by_part.is_empty() {
                     "every vertex is weighted".to_string()
@@ -540,10 +548,15 @@ impl WeightReport {
                 .title("Non-finite weights")
                 .measure("vertices with a NaN or infinite weight")
                 .at_most(self.non_finite as f64, 0.0)
-                .detail(format!("{} vertices with NaN or infinite weights", self.non_finite)),
+                .detail(format!(
+                    "{} vertices with NaN or infinite weights",
+                    self.non_finite
+                )),
             Check::new("weights.empty_major", "C", Severity::Blocker)
                 .title("Major bones inside the mesh carry weight")
-                .measure("deform bones >= 0.05 H long, middle inside the body, total weight below 1e-3")
+                .measure(
+                    "deform bones >= 0.05 H long, middle inside the body, total weight below 1e-3",
+                )
                 .at_most(self.empty_major.len() as f64, 0.0)
                 .detail(list(&self.empty_major)),
             Check::new("weights.normalization", "C", Severity::Major)

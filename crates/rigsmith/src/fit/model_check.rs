@@ -268,45 +268,7 @@ pub fn model_check(c: &Character) -> ModelReport {
             "model.height: the body is {h:.3} tall; units other than metres?"
         ));
     }
-    // Symmetry about x = center_x.
-    let cell = 0.01 * h;
-    let key = |p: Vec3| {
-        (
-            (p.x / cell).floor() as i64,
-            (p.y / cell).floor() as i64,
-            (p.z / cell).floor() as i64,
-        )
-    };
-    let mut grid: std::collections::HashMap<(i64, i64, i64), Vec<u32>> =
-        std::collections::HashMap::new();
-    for (i, p) in m.positions.iter().enumerate() {
-        grid.entry(key(*p)).or_default().push(i as u32);
-    }
-    let step = (m.positions.len() / 2000).max(1);
-    let (mut sum, mut n, mut exact) = (0.0f32, 0usize, 0usize);
-    for p in m.positions.iter().step_by(step) {
-        let q = Vec3::new(2.0 * r.center_x - p.x, p.y, p.z);
-        let k = key(q);
-        let mut best = 2.0 * cell;
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                for dz in -1..=1 {
-                    if let Some(v) = grid.get(&(k.0 + dx, k.1 + dy, k.2 + dz)) {
-                        for &i in v {
-                            best = best.min((m.positions[i as usize] - q).length());
-                        }
-                    }
-                }
-            }
-        }
-        sum += best;
-        n += 1;
-        if best < 0.001 * h {
-            exact += 1;
-        }
-    }
-    r.symmetry_general = 100.0 * sum / n.max(1) as f32 / h;
-    r.symmetry_vertex = exact as f32 / n.max(1) as f32;
+    (r.symmetry_general, r.symmetry_vertex) = symmetry(&m.positions, r.center_x, h);
     if r.symmetry_general > 1.0 {
         r.warnings.push(format!(
             "model.symmetry: the body is not symmetric (mean mirror distance {:.2}% of the height)",
@@ -345,6 +307,52 @@ pub fn model_check(c: &Character) -> ModelReport {
     r
 }
 
+/// Symmetry about `x = center_x` of the points `pts` (a sample of about 2,000): the
+/// mean distance of a mirror image to the nearest point, % of `h`, and the share of
+/// points whose mirror image lands within 0.1 % of `h` of a point.
+fn symmetry(pts: &[Vec3], center_x: f32, h: f32) -> (f32, f32) {
+    let cell = 0.01 * h;
+    let key = |p: Vec3| {
+        (
+            (p.x / cell).floor() as i64,
+            (p.y / cell).floor() as i64,
+            (p.z / cell).floor() as i64,
+        )
+    };
+    let mut grid: std::collections::HashMap<(i64, i64, i64), Vec<u32>> =
+        std::collections::HashMap::new();
+    for (i, p) in pts.iter().enumerate() {
+        grid.entry(key(*p)).or_default().push(i as u32);
+    }
+    let step = (pts.len() / 2000).max(1);
+    let (mut sum, mut n, mut exact) = (0.0f32, 0usize, 0usize);
+    for p in pts.iter().step_by(step) {
+        let q = Vec3::new(2.0 * center_x - p.x, p.y, p.z);
+        let k = key(q);
+        let mut best = 2.0 * cell;
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    if let Some(v) = grid.get(&(k.0 + dx, k.1 + dy, k.2 + dz)) {
+                        for &i in v {
+                            best = best.min((pts[i as usize] - q).length());
+                        }
+                    }
+                }
+            }
+        }
+        sum += best;
+        n += 1;
+        if best < 0.001 * h {
+            exact += 1;
+        }
+    }
+    (
+        100.0 * sum / n.max(1) as f32 / h,
+        exact as f32 / n.max(1) as f32,
+    )
+}
+
 /// Fixes what [`model_check`] found fixable, moving every part (and the skeleton)
 /// together; returns what it did, in plain words.
 pub fn fix_model(c: &mut Character, r: &ModelReport) -> Vec<String> {
@@ -364,8 +372,7 @@ pub fn fix_model(c: &mut Character, r: &ModelReport) -> Vec<String> {
         ));
     }
     apply(c, m);
-    if rot.is_some() || r.has("model.floor") || r.has("model.center") || r.has("model.mid_foot")
-    {
+    if rot.is_some() || r.has("model.floor") || r.has("model.center") || r.has("model.mid_foot") {
         let Ok((m, _)) = body_mesh(c, &LandmarkOptions::default()) else {
             return did;
         };

@@ -251,11 +251,15 @@ fn limb_checks(s: &Skeleton, body: Option<&crate::Mesh>, h: f32) -> Vec<Check> {
         let Hinge { joint, letter, .. } = g;
         let cap = capital(joint);
         out.push(
-            Check::new(format!("place.{joint}_straight.{letter}"), "A", Severity::Major)
-                .title(format!("{cap} straight in the other view"))
-                .measure(format!("{joint} bend out of its plane, deg"))
-                .at_most(ang_l as f64, 2.0)
-                .detail(format!("{} -> {}", g.upper.name, g.lower.name)),
+            Check::new(
+                format!("place.{joint}_straight.{letter}"),
+                "A",
+                Severity::Major,
+            )
+            .title(format!("{cap} straight in the other view"))
+            .measure(format!("{joint} bend out of its plane, deg"))
+            .at_most(ang_l as f64, 2.0)
+            .detail(format!("{} -> {}", g.upper.name, g.lower.name)),
         );
         out.push(hinge_roll_check(&g, lat));
     }
@@ -277,11 +281,15 @@ fn capital(joint: &str) -> &'static str {
 fn bend_check(g: &Hinge<'_>, ang_f: f32, modelled: Option<f32>) -> Check {
     let Hinge { joint, letter, .. } = *g;
     let toward = if joint == "knee" { "front" } else { "back" };
-    let k = Check::new(format!("place.{joint}_bend.{letter}"), "A", Severity::Blocker)
-        .title(format!("{} pre-bend", capital(joint)))
-        .measure(format!(
-            "{joint} bend toward the {toward}, deg (negative: the wrong way)"
-        ));
+    let k = Check::new(
+        format!("place.{joint}_bend.{letter}"),
+        "A",
+        Severity::Blocker,
+    )
+    .title(format!("{} pre-bend", capital(joint)))
+    .measure(format!(
+        "{joint} bend toward the {toward}, deg (negative: the wrong way)"
+    ));
     let bones = format!("{} -> {}", g.upper.name, g.lower.name);
     match modelled {
         Some(mb) if mb > STRAIGHT_DEG => {
@@ -330,22 +338,26 @@ fn hinge_roll_check(g: &Hinge<'_>, lat: Vec3) -> Check {
     };
     let worst = dots.iter().map(|d| d.1).fold(f32::INFINITY, f32::min);
     let Hinge { limb, letter, .. } = *g;
-    Check::new(format!("place.hinge_roll.{limb}.{letter}"), "A", Severity::Major)
-        .title(format!("{} hinge on local X ({letter})", capital(g.joint)))
-        .measure("smaller |x_axis . hinge axis| of the two bones")
-        .at_least(if worst.is_finite() { worst as f64 } else { 0.0 }, 0.98)
-        .detail(format!(
-            "{}; hinge axis: {}",
-            dots.iter()
-                .map(|(n, d)| format!("{n} {d:.3}"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            if straight {
-                "the limb is straight, the ideal axis"
-            } else {
-                "normal of the bent limb's plane"
-            }
-        ))
+    Check::new(
+        format!("place.hinge_roll.{limb}.{letter}"),
+        "A",
+        Severity::Major,
+    )
+    .title(format!("{} hinge on local X ({letter})", capital(g.joint)))
+    .measure("smaller |x_axis . hinge axis| of the two bones")
+    .at_least(if worst.is_finite() { worst as f64 } else { 0.0 }, 0.98)
+    .detail(format!(
+        "{}; hinge axis: {}",
+        dots.iter()
+            .map(|(n, d)| format!("{n} {d:.3}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        if straight {
+            "the limb is straight, the ideal axis"
+        } else {
+            "normal of the bent limb's plane"
+        }
+    ))
 }
 
 /// `place.finger_axes`: successive finger bones share their local X (one curl axis).
@@ -467,7 +479,11 @@ pub fn landmark_checks(lm: &Landmarks, used: &[String]) -> Vec<Check> {
     );
     low.sort();
     low.dedup();
-    vec![Check::new("place.landmarks", "A", Severity::Minor).title("Landmarks found with confidence").measure("landmarks used by bones, missing or with confidence below 0.5").at_most(low.len() as f64, 0.0).detail(if low.is_empty() {
+    vec![Check::new("place.landmarks", "A", Severity::Minor)
+        .title("Landmarks found with confidence")
+        .measure("landmarks used by bones, missing or with confidence below 0.5")
+        .at_most(low.len() as f64, 0.0)
+        .detail(if low.is_empty() {
             "all landmarks the bones use were found".to_string()
         } else {
             low.join(", ")

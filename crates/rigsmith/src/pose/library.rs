@@ -83,7 +83,13 @@ fn squat(s: &Skeleton, b: &[usize]) -> Pose {
     ops::move_by(s, &mut p, b[0], Vec3::new(0.0, -drop, -back) / h, h);
     for k in 0..2 {
         let foot = b[5 + k];
-        ops::two_bone_ik(s, &mut p, [b[1 + k], b[3 + k], foot], s.bones[foot].head, Vec3::Z);
+        ops::two_bone_ik(
+            s,
+            &mut p,
+            [b[1 + k], b[3 + k], foot],
+            s.bones[foot].head,
+            Vec3::Z,
+        );
         ops::aim(s, &mut p, foot, s.bones[foot].y_axis());
     }
     p

@@ -689,7 +689,11 @@ fn cleanup_operations() {
             }],
         ],
     };
-    assert_eq!(strip_cross_side(&mut w, &pos, &s, 0.01), 1, "one vertex stripped");
+    assert_eq!(
+        strip_cross_side(&mut w, &pos, &s, 0.01),
+        1,
+        "one vertex stripped"
+    );
     assert_eq!(
         w.vertices[0],
         vec![Influence {
@@ -778,7 +782,10 @@ fn smooth_masked_changes_only_the_masked_vertices_and_the_chosen_bones() {
     for v in [1, 2] {
         let l = &w.vertices[v];
         let get = |b: u32| l.iter().find(|i| i.bone == b).map_or(0.0, |i| i.weight);
-        assert!(get(0) > 0.0 && get(1) > 0.0, "both bones spread to {v}: {l:?}");
+        assert!(
+            get(0) > 0.0 && get(1) > 0.0,
+            "both bones spread to {v}: {l:?}"
+        );
         assert!((l.iter().map(|i| i.weight).sum::<f32>() - 1.0).abs() < 1e-5);
     }
     // Smoothing everything with every bone changes more than the masked call.
@@ -792,7 +799,11 @@ fn exact_seams_give_coincident_vertices_of_two_parts_one_weight_vector() {
     let part = |name: &str, x: f32, w: Vec<Vec<Influence>>| Part {
         name: name.into(),
         mesh: Mesh {
-            positions: vec![Vec3::new(x, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0), Vec3::new(x, 1.0, 0.0)],
+            positions: vec![
+                Vec3::new(x, 0.0, 0.0),
+                Vec3::new(1.0, 0.0, 0.0),
+                Vec3::new(x, 1.0, 0.0),
+            ],
             triangles: vec![[0, 1, 2]],
             ..Default::default()
         },
@@ -801,8 +812,20 @@ fn exact_seams_give_coincident_vertices_of_two_parts_one_weight_vector() {
     };
     let mut c = Character {
         parts: vec![
-            part("head", 0.0, vec![vec![inf(0, 1.0)], vec![inf(0, 0.6), inf(1, 0.4)], vec![inf(0, 1.0)]]),
-            part("torso", 2.0, vec![vec![inf(1, 1.0)], vec![inf(1, 1.0)], vec![inf(1, 1.0)]]),
+            part(
+                "head",
+                0.0,
+                vec![
+                    vec![inf(0, 1.0)],
+                    vec![inf(0, 0.6), inf(1, 0.4)],
+                    vec![inf(0, 1.0)],
+                ],
+            ),
+            part(
+                "torso",
+                2.0,
+                vec![vec![inf(1, 1.0)], vec![inf(1, 1.0)], vec![inf(1, 1.0)]],
+            ),
         ],
         ..Default::default()
     };
@@ -812,9 +835,15 @@ fn exact_seams_give_coincident_vertices_of_two_parts_one_weight_vector() {
     let b = &c.parts[1].weights.as_ref().unwrap().vertices[1];
     assert_eq!(a, b);
     assert_eq!(a.iter().map(|i| i.bone).collect::<Vec<_>>(), [1, 0]);
-    assert!((a[0].weight - 0.7).abs() < 1e-6 && (a[1].weight - 0.3).abs() < 1e-6, "{a:?}");
+    assert!(
+        (a[0].weight - 0.7).abs() < 1e-6 && (a[1].weight - 0.3).abs() < 1e-6,
+        "{a:?}"
+    );
     // The other vertices are untouched, and a second pass changes nothing.
-    assert_eq!(c.parts[0].weights.as_ref().unwrap().vertices[0], vec![inf(0, 1.0)]);
+    assert_eq!(
+        c.parts[0].weights.as_ref().unwrap().vertices[0],
+        vec![inf(0, 1.0)]
+    );
     assert_eq!(rigsmith::bind::exact_seams(&mut c, 1e-6), 0);
 }
 
@@ -844,7 +873,10 @@ fn the_voxel_route_is_verified_by_the_weight_report() {
         .iter()
         .find(|l| l.contains("verified by the weight report"))
         .unwrap_or_else(|| panic!("{:?}", r.reasons));
-    assert!(line.contains("0 unweighted") && line.ends_with("(passed)"), "{line}");
+    assert!(
+        line.contains("0 unweighted") && line.ends_with("(passed)"),
+        "{line}"
+    );
 }
 
 #[test]

@@ -1024,11 +1024,24 @@ fn model_check_problems_are_blockers_of_the_fit() {
     let r = model_check(&centred);
     fix_model(&mut centred, &r);
     let clean = fit(&centred, &FitOptions::default()).unwrap();
-    for id in ["model.standing", "model.floor", "model.center", "model.facing", "model.part_apart"] {
-        assert!(check(&clean.checks, id).passed, "{id}: {:?}", check(&clean.checks, id));
+    for id in [
+        "model.standing",
+        "model.floor",
+        "model.center",
+        "model.facing",
+        "model.part_apart",
+    ] {
+        assert!(
+            check(&clean.checks, id).passed,
+            "{id}: {:?}",
+            check(&clean.checks, id)
+        );
     }
     // Moved 3 cm sideways (1.8 % H) and lifted 2.5 cm (1.5 % H): blockers of the fit.
-    let moved = transformed(&centred, Mat4::from_translation(Vec3::new(0.03, 0.025, 0.0)));
+    let moved = transformed(
+        &centred,
+        Mat4::from_translation(Vec3::new(0.03, 0.025, 0.0)),
+    );
     let r = fit(&moved, &FitOptions::default()).unwrap();
     for id in ["model.center", "model.floor"] {
         let k = failed(&r.checks, id).unwrap_or_else(|| panic!("{id} must fail"));
@@ -1037,7 +1050,13 @@ fn model_check_problems_are_blockers_of_the_fit() {
     }
     // Within the rubric's 1 % of H: passes (0.5 % H sideways).
     let near = transformed(&centred, Mat4::from_translation(Vec3::new(0.008, 0.0, 0.0)));
-    assert!(check(&fit(&near, &FitOptions::default()).unwrap().checks, "model.center").passed);
+    assert!(
+        check(
+            &fit(&near, &FitOptions::default()).unwrap().checks,
+            "model.center"
+        )
+        .passed
+    );
     // Turned to face -Z: the facing blocker.
     let turned = transformed(&centred, Mat4::from_rotation_y(std::f32::consts::PI));
     let k = model_check(&turned).checks();
@@ -1055,7 +1074,10 @@ fn scale_to_height_scales_every_part_with_the_feet_on_the_floor() {
     assert!(did.contains("1.800 m"), "{did}");
     let after = model_check(&c);
     assert!((after.height - 1.8).abs() < 1e-4, "{}", after.height);
-    assert!((after.floor - before.floor).abs() < 1e-4, "the feet stay on the floor");
+    assert!(
+        (after.floor - before.floor).abs() < 1e-4,
+        "the feet stay on the floor"
+    );
     assert!(scale_to_height(&mut c, -1.0).is_none());
     assert!(scale_to_height(&mut c, f32::NAN).is_none());
 }

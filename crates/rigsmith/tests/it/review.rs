@@ -71,7 +71,10 @@ fn clean_makehuman_report_numbers() {
     let raw = mh::character(&mpfb2_dir(), "game_engine");
     let k = rigsmith::fit::model_check(&raw).checks();
     let floor = k.iter().find(|k| k.id == "model.floor").unwrap();
-    assert!(!floor.passed && floor.severity == rigsmith::Severity::Blocker, "{floor:?}");
+    assert!(
+        !floor.passed && floor.severity == rigsmith::Severity::Blocker,
+        "{floor:?}"
+    );
     for k in r.checks.iter().filter(|k| !k.passed) {
         eprintln!(
             "finding: {} = {:.4} (limit {}) {}",
@@ -137,8 +140,21 @@ fn clean_makehuman_report_numbers() {
     assert!(r.not_verified.iter().any(|n| n.contains("jaw")));
     let json = serde_json::to_value(r).unwrap();
     let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["checks", "counts", "not_verified", "route", "weights"]);
-    for f in ["unweighted", "empty_major", "sum_dev", "max_influences", "over4", "non_deform_groups", "mirror_err", "route", "stripped_cross_side"] {
+    assert_eq!(
+        keys,
+        ["checks", "counts", "not_verified", "route", "weights"]
+    );
+    for f in [
+        "unweighted",
+        "empty_major",
+        "sum_dev",
+        "max_influences",
+        "over4",
+        "non_deform_groups",
+        "mirror_err",
+        "route",
+        "stripped_cross_side",
+    ] {
         assert!(json["weights"].get(f).is_some(), "weights field {f}");
     }
     let k = &json["checks"][0];
@@ -650,7 +666,9 @@ fn squat_keeps_the_feet_planted() {
     let bones = rigsmith::pose::fk::posed_bones(s, &m);
     let (thigh, calf) = (s.find("thigh_l").unwrap(), s.find("calf_l").unwrap());
     let (a, j, e) = (bones[thigh].0, bones[calf].0, bones[calf].1);
-    let flex = ((j - a).normalize().dot((e - j).normalize())).acos().to_degrees();
+    let flex = ((j - a).normalize().dot((e - j).normalize()))
+        .acos()
+        .to_degrees();
     assert!((80.0..120.0).contains(&flex), "knee flexion {flex}");
     assert!(j.z > a.z, "the knee bends forward");
     // Positive control: the pelvis pushed forward after the solve drags the feet along.
@@ -734,7 +752,11 @@ fn every_flagged_pose_kind_gets_a_close_up() {
             .iter()
             .find(|f| f.pose == "fist.L" && f.joint == what)
             .unwrap_or_else(|| panic!("{what} close-up: {:?}", r.flagged_joints));
-        assert!((f.centre - hand).length() < 0.12, "{what}: {:?} vs {hand}", f.centre);
+        assert!(
+            (f.centre - hand).length() < 0.12,
+            "{what}: {:?} vs {hand}",
+            f.centre
+        );
         assert!(f.radius > 0.0 && f.radius <= 0.15 * 1.67, "{f:?}");
     }
 }

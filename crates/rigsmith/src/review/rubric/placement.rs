@@ -15,8 +15,7 @@ pub(super) fn section(cx: &Ctx<'_>, chain_bone: &[bool], out: &mut Out) {
     for (bone, &ch) in body_bones.bones.iter_mut().zip(chain_bone) {
         bone.deform &= !ch;
     }
-    out.checks
-        .extend(crate::fit::model_check(cx.c).checks());
+    out.checks.extend(crate::fit::model_check(cx.c).checks());
     let solid = Solid::new(&cx.body.mesh);
     for mut k in placement_checks_with(cx.c, &body_bones, Some(&solid)) {
         if k.id == "place.inside" && n_chain > 0 {

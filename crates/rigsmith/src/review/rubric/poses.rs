@@ -64,7 +64,10 @@ pub(super) fn section(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Vec<Na
         out.not_verified.push(format!("pose skipped: {sk}"));
     }
     let rest = rest_state(cx, garments, out);
-    let numbers: Vec<PoseNumbers> = library.par_iter().map(|np| measure(cx, &rest, np)).collect();
+    let numbers: Vec<PoseNumbers> = library
+        .par_iter()
+        .map(|np| measure(cx, &rest, np))
+        .collect();
     let mut worst_leak: (f32, String) = (0.0, String::new());
     for (np, n) in library.iter().zip(&numbers) {
         judge(cx, &rest, np, n, out);
@@ -99,21 +102,21 @@ fn rest_state(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Rest {
             .into_iter()
             .collect()
     } else {
-        out.not_verified.push("self-intersections: turned off".into());
+        out.not_verified
+            .push("self-intersections: turned off".into());
         HashSet::new()
     };
-    let edges = cx
-        .c
-        .parts
-        .iter()
-        .map(|p| {
-            if p.weights.is_some() {
-                p.mesh.edges()
-            } else {
-                Vec::new()
-            }
-        })
-        .collect();
+    let edges =
+        cx.c.parts
+            .iter()
+            .map(|p| {
+                if p.weights.is_some() {
+                    p.mesh.edges()
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
     let body_bvh = Bvh::build(&body.mesh.positions, &body.mesh.triangles);
     let garment_inside = garments
         .iter()
@@ -164,7 +167,11 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
     };
     let tris = &body.mesh.triangles;
     let centroid = |t: u32| -> Vec3 {
-        tris[t as usize].iter().map(|&v| posed[0][v as usize]).sum::<Vec3>() / 3.0
+        tris[t as usize]
+            .iter()
+            .map(|&v| posed[0][v as usize])
+            .sum::<Vec3>()
+            / 3.0
     };
     let pair_points: Vec<Vec3> = pairs
         .iter()
@@ -207,7 +214,10 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
                     .max((bones[i].1 - b.tail).length());
                 (d / cx.h, b.name.clone())
             })
-            .fold((0.0f32, String::new()), |a, b| if b.0 >= a.0 { b } else { a })
+            .fold(
+                (0.0f32, String::new()),
+                |a, b| if b.0 >= a.0 { b } else { a },
+            )
     });
     PoseNumbers {
         planted,
@@ -363,11 +373,15 @@ fn judge(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose, n: &PoseNumbers, out: &mut O
     }
     for (g, pct, points) in &n.penetration {
         let part = &cx.c.parts[*g].name;
-        let ck = Check::new(format!("deform.{name}.penetration.{part}"), "D", Severity::Major)
-            .title(format!("Garment {part:?} inside the body in {name}"))
-            .measure("% of garment vertices newly inside the body")
-            .at_most(*pct as f64, penetration::PENETRATION_MAX_PCT as f64)
-            .detail("garment vertices inside the posed body that were outside at rest");
+        let ck = Check::new(
+            format!("deform.{name}.penetration.{part}"),
+            "D",
+            Severity::Major,
+        )
+        .title(format!("Garment {part:?} inside the body in {name}"))
+        .measure("% of garment vertices newly inside the body")
+        .at_most(*pct as f64, penetration::PENETRATION_MAX_PCT as f64)
+        .detail("garment vertices inside the posed body that were outside at rest");
         if !ck.passed {
             flag(out, name, format!("{part} penetration"), points, cx.h);
         }
