@@ -70,12 +70,12 @@ pub fn review_lines(
         let n = if all { f.len() } else { WORST_PER_SECTION };
         for k in f.iter().take(n) {
             out.push(format!(
-                "{indent}  {:<7} {}: {} = {:.4} (limit {:.4}) {}",
+                "{indent}  {:<7} {}: {} = {:.4} (limit {}) {}",
                 sev(k.severity),
                 k.id,
                 k.measure,
                 k.value,
-                k.threshold,
+                k.limit.text(),
                 short(&k.detail, 110)
             ));
             out.push(format!("{indent}          -> {}", k.remedy));

@@ -125,6 +125,42 @@ fn main() {
         );
         put("KNEE_BEND", rigsmith::fit::bend_angle(hip, knee, ank));
         put("ELB_T", (el - sh).dot(wr - sh) / (wr - sh).length_squared());
+        // The rigging notes' own rules against ours, as errors against the artist
+        // joint (% H): hip 13% of the crotch height above the crotch (ours 5.2% H),
+        // head pivot 20% of the way from the neck to the top (ours 33.4%), elbow at 53%
+        // of shoulder to wrist (ours 50.2%); and where the artist's wrist lies along
+        // the arm (shoulder to middle finger tip), against the notes' 60-90% search.
+        let crotch = l("crotch").y;
+        put(
+            "CMP_HIP_notes_err",
+            100.0 * (crotch + 0.13 * (crotch - lm.floor) - hip.y).abs() / h,
+        );
+        put(
+            "CMP_HIP_ours_err",
+            100.0 * (crotch + 0.052 * h - hip.y).abs() / h,
+        );
+        put(
+            "CMP_HEAD_notes_err",
+            100.0 * (neck_n + 0.20 * (top - neck_n) - hd.y).abs() / h,
+        );
+        put(
+            "CMP_HEAD_ours_err",
+            100.0 * (neck_n + 0.334 * (top - neck_n) - hd.y).abs() / h,
+        );
+        let t_el = (el - sh).dot(wr - sh) / (wr - sh).length_squared();
+        put(
+            "CMP_ELB_notes_err",
+            100.0 * (0.53 - t_el).abs() * (wr - sh).length() / h,
+        );
+        put(
+            "CMP_ELB_ours_err",
+            100.0 * (0.502 - t_el).abs() * (wr - sh).length() / h,
+        );
+        let tip = gtail("middle_03_l");
+        put(
+            "CMP_WRIST_at",
+            (wr - sh).dot(tip - sh) / (tip - sh).length_squared(),
+        );
         let o = fr(el - l("elbow_l"));
         put("ELB0d", o[0]);
         put("ELB1d", o[1]);

@@ -28,8 +28,9 @@
 
 use serde::Serialize;
 
+use crate::bind::report::is_unweighted;
 use crate::humanoid::{character_twist_bones, Roles};
-use crate::model::naming::cosmetic_class;
+use crate::model::naming::{cosmetic_class, side_of, split_side, tokens};
 use crate::model::{Character, Side, Skeleton};
 
 /// A vertex counts as pulled by a leg when that leg's chain holds more than this share
@@ -250,7 +251,7 @@ pub fn inspect(c: &Character) -> InspectReport {
             let k = list.iter().filter(|i| i.weight > 0.0).count();
             hist[k.min(8)] += 1;
             max_inf = max_inf.max(k);
-            if k == 0 {
+            if skel.map_or(k == 0, |s| is_unweighted(list, s)) {
                 unweighted += 1;
                 continue;
             }

@@ -174,6 +174,10 @@ pub struct RigOutput {
     pub route: Option<Route>,
     /// Why that route.
     pub route_reasons: Vec<String>,
+    /// The binding stage's weight report (route, unweighted, empty majors, sum
+    /// deviation, influences, non-deform bones, mirror error, vertices stripped by the
+    /// cross-side pass, garment transfer); `None` for a kept rig.
+    pub weight_report: Option<crate::bind::WeightReport>,
     /// What each part was treated as, by part name.
     pub part_roles: Vec<(String, String)>,
     /// Each part's role in the character (skin, garment, hair, rigid, accessory) and
@@ -221,6 +225,7 @@ impl RigOutput {
             "fixes": &self.fixes,
             "placement": &self.placement,
             "route_reasons": &self.route_reasons,
+            "bind_weight_report": &self.weight_report,
             "part_roles": &self.part_roles,
             "parts": &self.parts,
             "timings": &self.timings,
@@ -309,6 +314,7 @@ struct Bound {
     humanoid: BTreeMap<String, String>,
     route: Option<Route>,
     reasons: Vec<String>,
+    report: Option<crate::bind::WeightReport>,
     roles: Vec<Option<PartRole>>,
 }
 
@@ -346,6 +352,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
                 .unwrap_or_default(),
             route: None,
             reasons: Vec::new(),
+            report: None,
             roles: vec![None; c.parts.len()],
         }
     } else {
@@ -402,6 +409,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         humanoid_problem,
         route: bound.route,
         route_reasons: bound.reasons,
+        weight_report: bound.report,
         part_roles,
         chains,
         review,
@@ -482,6 +490,7 @@ fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> R
         humanoid: fitted.humanoid,
         route: Some(bound.route),
         reasons: bound.reasons,
+        report: Some(bound.report),
         roles: bound.part_roles.into_iter().map(Some).collect(),
     })
 }

@@ -3,8 +3,14 @@
 //! can gather them into one report.
 //!
 //! A check's `id` is stable and dotted (`weights.unweighted`, `place.knee_bend.L`,
-//! `deform.elbow_120.L.band`); `value` is the measured number and `threshold` the limit
-//! it is compared with; `passed` is the verdict.
+//! `deform.elbow_120.L.band`); `value` is the measured number, `limit` the [`Limit`]
+//! that decides it (at most, at least, between), `threshold` its bound as one number,
+//! and `passed` the verdict: always `limit.passes(value)`.
+//!
+//! Each id is defined in exactly one place: placement checks (`place.*`) in
+//! [`crate::fit::placement`], weight checks (`weights.*`, `structure.deform_hygiene`)
+//! in [`crate::bind::report`], deformation (`deform.*`) and the rest of the rubric in
+//! [`crate::review::rubric`], cloth rules (`parts.*`) in [`crate::parts`].
 
 use serde::{Deserialize, Serialize};
 
@@ -20,8 +26,76 @@ pub enum Severity {
     Blocker,
 }
 
+/// The limit that decides a check: the verdict is `limit.passes(value)`, nothing else,
+/// so a report's JSON always explains its verdict. Serialized as `{"at_most": 0.0}`,
+/// `{"at_least": 0.98}` or `{"between": [1.0, 15.0]}` (bounds included).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Limit {
+    /// Passes when `value <= max`.
+    AtMost(f64),
+    /// Passes when `value >= min`.
+    AtLeast(f64),
+    /// Passes when `lo <= value <= hi`.
+    Between(f64, f64),
+}
+
+impl Limit {
+    /// Whether `value` passes (a NaN value never does).
+    pub fn passes(&self, value: f64) -> bool {
+        match *self {
+            Limit::AtMost(m) => value <= m,
+            Limit::AtLeast(m) => value >= m,
+            Limit::Between(lo, hi) => (lo..=hi).contains(&value),
+        }
+    }
+
+    /// The single number reported as `threshold`: the bound itself, or for a range the
+    /// bound nearer to `value` (the one it failed, when it failed).
+    pub fn threshold(&self, value: f64) -> f64 {
+        match *self {
+            Limit::AtMost(m) | Limit::AtLeast(m) => m,
+            Limit::Between(lo, hi) => {
+                if (value - lo).abs() <= (value - hi).abs() {
+                    lo
+                } else {
+                    hi
+                }
+            }
+        }
+    }
+
+    /// The limit in words for a table: `<= 0`, `>= 0.98`, `1 to 15`.
+    pub fn text(&self) -> String {
+        let n = |x: f64| {
+            let s = format!("{x:.4}");
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        };
+        match *self {
+            Limit::AtMost(m) => format!("<= {}", n(m)),
+            Limit::AtLeast(m) => format!(">= {}", n(m)),
+            Limit::Between(lo, hi) => format!("{} to {}", n(lo), n(hi)),
+        }
+    }
+}
+
 /// One check: what was measured, the limit, and the verdict.
+///
+/// Built with [`Check::new`] and named setters, then judged by one of
+/// [`Check::at_most`], [`Check::at_least`], [`Check::between`], which set the value,
+/// the [`Limit`] and the verdict together:
+///
+/// ```
+/// use rigsmith::report::{Check, Severity};
+/// let k = Check::new("weights.unweighted", "C", Severity::Blocker)
+///     .title("Every vertex weighted")
+///     .measure("vertices with total deform weight below 1e-4")
+///     .at_most(3.0, 0.0)
+///     .detail("body: 3");
+/// assert!(!k.passed && k.judged() == k.passed);
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "CheckRepr")]
 pub struct Check {
     /// Stable dotted id, e.g. `weights.unweighted`.
     pub id: String,
@@ -34,11 +108,13 @@ pub struct Check {
     pub measure: String,
     /// The measured value.
     pub value: f64,
-    /// The limit (`value` is compared with it as the check's doc says).
+    /// The bound `value` is compared with (for a range, the nearer bound; see [`Limit`]).
     pub threshold: f64,
+    /// The limit that decides `passed`.
+    pub limit: Limit,
     /// Severity when it fails.
     pub severity: Severity,
-    /// Whether it passed.
+    /// Whether it passed: always `limit.passes(value)`.
     pub passed: bool,
     /// Plain-words detail (which vertices, bones, where).
     pub detail: String,
@@ -48,54 +124,119 @@ pub struct Check {
     pub remedy: String,
 }
 
+/// A check as read from JSON: reports written before checks carried their limit have
+/// no `limit`; it is rebuilt from `threshold` and the verdict.
+#[derive(Deserialize)]
+struct CheckRepr {
+    id: String,
+    section: String,
+    title: String,
+    measure: String,
+    value: f64,
+    threshold: f64,
+    #[serde(default)]
+    limit: Option<Limit>,
+    severity: Severity,
+    passed: bool,
+    detail: String,
+    #[serde(default)]
+    remedy: String,
+}
+
+impl From<CheckRepr> for Check {
+    fn from(r: CheckRepr) -> Check {
+        let limit = r.limit.unwrap_or({
+            if (r.value <= r.threshold) == r.passed {
+                Limit::AtMost(r.threshold)
+            } else {
+                Limit::AtLeast(r.threshold)
+            }
+        });
+        Check {
+            id: r.id,
+            section: r.section,
+            title: r.title,
+            measure: r.measure,
+            value: r.value,
+            threshold: r.threshold,
+            limit,
+            severity: r.severity,
+            passed: r.passed,
+            detail: r.detail,
+            remedy: r.remedy,
+        }
+    }
+}
+
 impl Check {
-    /// A check that passes when `value <= threshold`.
-    ///
-    /// Every field of a check is named at the call site, in the order of the report.
-    #[allow(clippy::too_many_arguments)]
-    pub fn at_most(
-        id: impl Into<String>,
-        section: &str,
-        title: impl Into<String>,
-        measure: impl Into<String>,
-        value: f64,
-        threshold: f64,
-        severity: Severity,
-        detail: impl Into<String>,
-    ) -> Check {
-        let mut c = Check {
-            id: id.into(),
+    /// A check `id` of rubric `section` with `severity`, its remedy from [`remedy_for`];
+    /// not judged yet (value NaN, failing) until [`Check::at_most`],
+    /// [`Check::at_least`] or [`Check::between`] gives the value and the limit.
+    pub fn new(id: impl Into<String>, section: &str, severity: Severity) -> Check {
+        let id = id.into();
+        let remedy = remedy_for(&id).to_string();
+        Check {
+            id,
             section: section.into(),
-            title: title.into(),
-            measure: measure.into(),
-            value,
-            threshold,
+            title: String::new(),
+            measure: String::new(),
+            value: f64::NAN,
+            threshold: 0.0,
+            limit: Limit::AtMost(0.0),
             severity,
-            passed: value <= threshold,
-            detail: detail.into(),
-            remedy: String::new(),
-        };
-        c.remedy = remedy_for(&c.id).to_string();
-        c
+            passed: false,
+            detail: String::new(),
+            remedy,
+        }
     }
 
-    /// A check that passes when `value >= threshold`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn at_least(
-        id: impl Into<String>,
-        section: &str,
-        title: impl Into<String>,
-        measure: impl Into<String>,
-        value: f64,
-        threshold: f64,
-        severity: Severity,
-        detail: impl Into<String>,
-    ) -> Check {
-        let mut c = Check::at_most(
-            id, section, title, measure, value, threshold, severity, detail,
-        );
-        c.passed = value >= threshold;
-        c
+    /// Sets the short human title.
+    pub fn title(mut self, t: impl Into<String>) -> Check {
+        self.title = t.into();
+        self
+    }
+
+    /// Sets what the value measures, with its unit.
+    pub fn measure(mut self, m: impl Into<String>) -> Check {
+        self.measure = m.into();
+        self
+    }
+
+    /// Sets the plain-words detail.
+    pub fn detail(mut self, d: impl Into<String>) -> Check {
+        self.detail = d.into();
+        self
+    }
+
+    /// Judges `value` against `limit`: sets the value, the limit, the threshold and the
+    /// verdict together.
+    pub fn judge(mut self, value: f64, limit: Limit) -> Check {
+        self.value = value;
+        self.limit = limit;
+        self.threshold = limit.threshold(value);
+        self.passed = limit.passes(value);
+        self
+    }
+
+    /// Passes when `value <= max`.
+    pub fn at_most(self, value: f64, max: f64) -> Check {
+        self.judge(value, Limit::AtMost(max))
+    }
+
+    /// Passes when `value >= min`.
+    pub fn at_least(self, value: f64, min: f64) -> Check {
+        self.judge(value, Limit::AtLeast(min))
+    }
+
+    /// Passes when `lo <= value <= hi`.
+    pub fn between(self, value: f64, lo: f64, hi: f64) -> Check {
+        self.judge(value, Limit::Between(lo, hi))
+    }
+
+    /// The verdict its limit gives its value (equal to `passed` for every check the
+    /// library builds).
+    pub fn judged(&self) -> bool {
+        self.limit.passes(self.value)
     }
 }
 
@@ -132,14 +273,18 @@ impl Counts {
 pub fn remedy_for(id: &str) -> &'static str {
     let has = |p: &str| id.contains(p);
     let starts = |p: &str| id.starts_with(p);
-    if starts("place.joints_inside") || starts("place.inside") {
+    if starts("model.standing") || starts("model.empty") {
+        "stand the character up along +Y (glTF's up; `--up z` reads a Z-up file) and give it a body mesh"
+    } else if starts("model.part_apart") {
+        "move the part back onto the body (it was left behind when the body moved), then rig again"
+    } else if starts("model.") {
+        "fix the model: `rigsmith fit --check-only --fix` shows and applies it (`rigsmith rig` fixes it first): feet on y = 0, centred on x = 0, facing +Z"
+    } else if starts("place.inside") {
         "move the joint into the limb: refit with `rigsmith fit --override NAME=X,Y,Z`, or rig again with `rigsmith rig --rerig`"
-    } else if starts("place.knee_bend_modelled") || starts("place.elbow_bend_modelled") {
-        "let the joint follow the modelled bend: move it with `rigsmith fit --override knee_l=X,Y,Z` (elbow_l, ...)"
-    } else if starts("place.knee_bend") || starts("place.knee_prebend") {
-        "pre-bend the knee 1 to 15 deg forward (an IK solver bends the way the limb is pre-bent): move the knee forward with `rigsmith fit --override knee_l=X,Y,Z`"
-    } else if starts("place.elbow_bend") || starts("place.elbow_prebend") {
-        "pre-bend the elbow 1 to 15 deg backward: move the elbow back with `rigsmith fit --override elbow_l=X,Y,Z`"
+    } else if starts("place.knee_bend") {
+        "pre-bend the knee 1 to 15 deg forward (a leg modelled bent: follow its bend): move the knee with `rigsmith fit --override knee_l=X,Y,Z`; an IK solver bends the way the limb is pre-bent"
+    } else if starts("place.elbow_bend") {
+        "pre-bend the elbow 1 to 15 deg backward (an arm modelled bent: follow its bend): move the elbow with `rigsmith fit --override elbow_l=X,Y,Z`"
     } else if starts("place.knee_straight") || starts("place.elbow_straight") {
         "line the joint up with the limb in the front view: move it with `rigsmith fit --override NAME=X,Y,Z`"
     } else if starts("place.hinge_roll") {
@@ -154,17 +299,17 @@ pub fn remedy_for(id: &str) -> &'static str {
         "give the landmark yourself with `rigsmith fit --override NAME=X,Y,Z`"
     } else if starts("structure.root_follows") {
         "parent every bone under one root and weight no vertex to a second root"
-    } else if starts("structure.deform_hygiene") || starts("weights.non_deform") {
+    } else if starts("structure.deform_hygiene") {
         "move the weights of non-deform bones onto deform bones (or mark those bones deform)"
     } else if starts("weights.unweighted") || starts("weights.empty_major") {
         "bind again with the voxel route: `rigsmith weights --route volumetric` (or `rigsmith rig --rerig`); a loose accessory takes `--rigid PART=BONE`"
-    } else if starts("weights.normalization") || starts("weights.sum") {
+    } else if starts("weights.normalization") {
         "normalize the weights (`rigsmith weights` and `rigsmith rig` write them normalized)"
-    } else if starts("weights.max_influences") || starts("weights.influences") {
+    } else if starts("weights.max_influences") {
         "keep 4 influences a vertex and normalize: `rigsmith weights --max-influences 4` (or `rigsmith rig --max-influences 4`)"
     } else if starts("weights.rigid") {
         "weight the part 1.0 to one bone: `rigsmith rig --rigid PART=BONE`"
-    } else if starts("weights.symmetry") || starts("weights.mirror") {
+    } else if starts("weights.symmetry") {
         "mirror the weights from one side to the other"
     } else if starts("weights.garment") {
         "take the garment's weights from the body under it: `rigsmith rig --garment PART` (or `rigsmith weights --garment PART`)"
@@ -178,6 +323,10 @@ pub fn remedy_for(id: &str) -> &'static str {
         "add a corrective shape for the pose (linear blend collapses a bent joint), or skin with DQS (`rigsmith check --dqs` measures it)"
     } else if has(".strain") {
         "smooth the weights around the joint: `rigsmith weights --smooth 2`"
+    } else if has(".feet_planted") {
+        "solve the legs with IK (feet planted) when posing: the pose moved a planted foot; check the leg chain's bones and the IK targets"
+    } else if has(".collar_chin") {
+        "smooth the neck and head weights so the collar and the chin keep clear in the head poses; add a corrective shape if it shows in the close-up"
     } else if has(".self_intersections") {
         "smooth the weights at the crease; add a corrective shape for the pose if it shows in the sheet"
     } else if has(".penetration") {

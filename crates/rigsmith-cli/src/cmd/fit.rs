@@ -20,7 +20,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use glam::Vec3;
-use rigsmith::fit::{fit, fix_model, model_check, FitOptions, Template};
+use rigsmith::fit::{fit, fix_model, model_check, scale_to_height, FitOptions, Template};
 use rigsmith::{Counts, Severity};
 
 use crate::util::{BadInput, Ctx, Outcome, Outputs};
@@ -47,6 +47,10 @@ pub struct Args {
     /// Fix what the model check can fix (floor, centre, facing) before fitting.
     #[arg(long)]
     pub fix: bool,
+    /// Scale every part (and the skeleton) so the body is this tall, in metres, after
+    /// the fix (the feet stay on the floor).
+    #[arg(long, value_name = "METRES")]
+    pub height: Option<f32>,
     /// Force a landmark: `name=x,y,z` (metres, glTF space), e.g. `knee_l=0.1,0.5,0.02`.
     #[arg(long = "override", value_name = "NAME=X,Y,Z")]
     pub overrides: Vec<String>,
@@ -140,6 +144,16 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         for f in &fixed {
             ctx.info(&format!("fixed: {f}"));
         }
+        report = model_check(&c);
+    }
+    if let Some(h) = a.height {
+        let did = scale_to_height(&mut c, h).ok_or_else(|| {
+            BadInput(format!(
+                "--height {h}: expected a positive height in metres for a body with a height"
+            ))
+        })?;
+        ctx.info(&did);
+        fixed.push(did);
         report = model_check(&c);
     }
     if a.check_only {
@@ -247,8 +261,12 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         for k in &r.checks {
             let mark = if k.passed { "ok  " } else { "FAIL" };
             println!(
-                "{mark} {:<28} {:>9.3} (limit {:.3}, {:?}) {}",
-                k.id, k.value, k.threshold, k.severity, k.detail
+                "{mark} {:<28} {:>9.3} (limit {}, {:?}) {}",
+                k.id,
+                k.value,
+                k.limit.text(),
+                k.severity,
+                k.detail
             );
         }
         println!(

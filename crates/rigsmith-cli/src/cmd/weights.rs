@@ -73,6 +73,10 @@ pub struct Args {
     /// Smoothing passes on the body weights.
     #[arg(long, default_value_t = 0)]
     pub smooth: usize,
+    /// Export cleanup after binding: remove influences below LIMIT (a weight, 0..1),
+    /// keep the `--max-influences` largest, renormalize.
+    #[arg(long, value_name = "LIMIT")]
+    pub clean: Option<f32>,
     /// Force a route instead of letting the weight report decide.
     #[arg(long, value_enum)]
     pub route: Option<RouteArg>,
@@ -130,6 +134,11 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         force_route: a.route.map(RouteArg::route),
         ..BindOptions::default()
     };
+    if let Some(l) = a.clean {
+        if !(0.0..1.0).contains(&l) {
+            return Err(BadInput(format!("--clean must be a weight in 0..1, got {l}")).into());
+        }
+    }
     let pb = ctx.stage("computing skin weights");
     let r = bind(&c, &s, &o).with_context(|| format!("weighting {}", a.input.display()))?;
     pb.finish_and_clear();
@@ -137,6 +146,22 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     out.skeleton = Some(s);
     for (p, w) in out.parts.iter_mut().zip(&r.weights) {
         p.weights = w.clone();
+    }
+    let mut r = r;
+    if let Some(limit) = a.clean {
+        for w in out.parts.iter_mut().filter_map(|p| p.weights.as_mut()) {
+            rigsmith::bind::clean(w, limit, a.max_influences);
+        }
+        // The report of the cleaned weights, keeping what the bind knew.
+        let before = std::mem::take(&mut r.report);
+        r.report = rigsmith::bind::weight_report(&out);
+        r.report.route = before.route;
+        r.report.stripped_cross_side = before.stripped_cross_side;
+        r.report.garment_transfer = before.garment_transfer;
+        r.reasons.push(format!(
+            "cleaned: influences below {limit} removed, {} kept a vertex, renormalized",
+            a.max_influences
+        ));
     }
     plan.character(
         &a.output,
@@ -146,7 +171,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             ..Default::default()
         },
     )?;
-    let checks = r.report.checks();
+    let checks = r.report.checks_with(a.max_influences);
     if a.json {
         let roles: Vec<serde_json::Value> = c
             .parts

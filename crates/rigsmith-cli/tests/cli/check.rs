@@ -19,7 +19,11 @@ fn write(c: &rigsmith::Character, path: &Path) {
 #[test]
 fn check_makehuman_json_html_and_exit_codes() {
     let dir = tempfile::tempdir().unwrap();
-    let clean = mh::character(&mpfb2_dir(), "game_engine");
+    // The corpus files sit 0.82 m below the floor: the model check's fix puts the
+    // feet on y = 0 (the raw file fails `model.floor`, a blocker).
+    let mut clean = mh::character(&mpfb2_dir(), "game_engine");
+    let m = rigsmith::fit::model_check(&clean);
+    rigsmith::fit::fix_model(&mut clean, &m);
     let good = dir.path().join("mh.glb");
     write(&clean, &good);
     let html = dir.path().join("report.html");
@@ -37,7 +41,10 @@ fn check_makehuman_json_html_and_exit_codes() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["checks", "counts", "not_verified", "route"]);
+    assert_eq!(
+        keys,
+        ["checks", "counts", "not_verified", "route", "weights"]
+    );
     assert_eq!(v["counts"]["blocker"], 0);
     let ids: Vec<&str> = v["checks"]
         .as_array()

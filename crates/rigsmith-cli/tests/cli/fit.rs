@@ -93,7 +93,7 @@ fn fit_check_only_and_bad_input() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("facing +Z") && text.contains("problem model.center"),
+        text.contains("facing +Z") && text.contains("problem model.mid_foot"),
         "{text}"
     );
     let out = rigsmith(&["-q", "fit", glb.to_str().unwrap(), "--check-only", "--fix"]);
@@ -129,4 +129,43 @@ fn fit_check_only_and_bad_input() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(!out.stderr.is_empty());
     }
+}
+
+#[test]
+fn fit_height_scales_the_body_with_the_feet_on_the_floor() {
+    let tmp = tempfile::tempdir().unwrap();
+    let glb = unrigged_base(tmp.path());
+    let out = rigsmith(&[
+        "fit",
+        glb.to_str().unwrap(),
+        "--check-only",
+        "--fix",
+        "--height",
+        "1.8",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let h = v["model"]["height"].as_f64().unwrap();
+    assert!((h - 1.8).abs() < 1e-3, "{h}");
+    assert!(v["model"]["floor"].as_f64().unwrap().abs() < 1e-4);
+    assert!(v["fixed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f.as_str().unwrap().starts_with("scaled every part")));
+    let bad = rigsmith(&[
+        "fit",
+        glb.to_str().unwrap(),
+        "--check-only",
+        "--height",
+        "0",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--height"));
 }

@@ -110,3 +110,57 @@ fn weights_rejects_a_bad_skeleton_with_exit_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("hat"));
 }
+
+#[test]
+fn weights_clean_keeps_the_largest_influences_and_reports_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mesh, skel) = inputs(dir.path());
+    let out = dir.path().join("out.glb");
+    let o = rigsmith(&[
+        "weights",
+        mesh.to_str().unwrap(),
+        "--skeleton",
+        skel.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--clean",
+        "0.001",
+        "--max-influences",
+        "1",
+        "--json",
+    ]);
+    assert_ok(&o);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["report"]["max_influences"], 1);
+    assert!(v["reasons"].as_array().unwrap().iter().any(|r| r
+        .as_str()
+        .unwrap()
+        .starts_with("cleaned: influences below 0.001")));
+    let k = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "weights.max_influences")
+        .unwrap();
+    assert_eq!(k["limit"]["at_most"], 1.0);
+    assert_eq!(k["passed"], true);
+    let c = rigsmith::io::read_character(&out).unwrap();
+    let w = c.parts[0].weights.as_ref().unwrap();
+    assert!(w
+        .vertices
+        .iter()
+        .all(|l| l.len() == 1 && (l[0].weight - 1.0).abs() < 1e-6));
+    // A limit outside 0..1 is bad input.
+    let o = rigsmith(&[
+        "weights",
+        mesh.to_str().unwrap(),
+        "--skeleton",
+        skel.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--clean",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--clean"));
+}

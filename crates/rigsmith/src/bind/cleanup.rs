@@ -47,10 +47,16 @@ pub fn keep_largest(w: &mut Weights, n: usize) {
 /// than `centre_band` (in units of the height H of `positions`) to the character's
 /// left (+X) of the mid-plane loses its right-side bones, and vice versa. The
 /// mid-plane is the mean X of the skeleton's centre bones' heads (X = 0 when there is
-/// none). A vertex that would be emptied keeps its weights. Renormalizes.
+/// none). A vertex that would be emptied keeps its weights. Renormalizes. Returns the
+/// number of vertices that lost weight.
 ///
 /// * `positions`: the n vertices of the part the weights belong to.
-pub fn strip_cross_side(w: &mut Weights, positions: &[Vec3], s: &Skeleton, centre_band: f32) {
+pub fn strip_cross_side(
+    w: &mut Weights,
+    positions: &[Vec3],
+    s: &Skeleton,
+    centre_band: f32,
+) -> usize {
     let (lo, hi) = crate::model::Mesh {
         positions: positions.to_vec(),
         ..Default::default()
@@ -69,6 +75,7 @@ pub fn strip_cross_side(w: &mut Weights, positions: &[Vec3], s: &Skeleton, centr
         centre.iter().sum::<f32>() / centre.len() as f32
     };
     let band = centre_band * h;
+    let mut stripped = 0;
     for (v, list) in w.vertices.iter_mut().enumerate() {
         let Some(p) = positions.get(v) else { break };
         let x = p.x - mid;
@@ -84,11 +91,13 @@ pub fn strip_cross_side(w: &mut Weights, positions: &[Vec3], s: &Skeleton, centr
             .copied()
             .filter(|i| s.bones.get(i.bone as usize).map(|b| b.side) != Some(wrong))
             .collect();
-        if !keep.is_empty() {
+        if !keep.is_empty() && keep.len() < list.len() {
             *list = keep;
+            stripped += 1;
         }
     }
     w.normalize();
+    stripped
 }
 
 /// Laplacian smoothing of the weights over the mesh's edges: each pass replaces every
@@ -178,4 +187,133 @@ pub fn keep_largest_smooth(w: &mut Weights, n: usize) {
         list.retain(|i| i.weight > 0.0);
     }
     w.normalize();
+}
+
+/// The export cleanup of the rigging notes (`clean_weights`): removes influences below
+/// `limit`, keeps the `max_influences` largest, renormalizes. A vertex whose influences
+/// are all below the limit keeps its largest one.
+pub fn clean(w: &mut Weights, limit: f32, max_influences: usize) {
+    drop_below(w, limit);
+    keep_largest(w, max_influences);
+}
+
+/// [`smooth`] restricted as a rigger restricts the brush: only the vertices flagged in
+/// `mask` change, and only the weights of `bones` are averaged (over the vertex and its
+/// neighbours, uniform weights); the other bones keep their weights, then the vertex is
+/// renormalized. Vertices past the end of `mask` are not flagged.
+pub fn smooth_masked(
+    w: &mut Weights,
+    mesh: &Mesh,
+    iterations: usize,
+    bones: &[u32],
+    mask: &[bool],
+) {
+    let n = w.vertices.len().min(mesh.positions.len());
+    let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (a, b) in mesh.edges() {
+        if (a as usize) < n && (b as usize) < n {
+            adj[a as usize].push(b);
+            adj[b as usize].push(a);
+        }
+    }
+    let get = |l: &[crate::model::Influence], b: u32| {
+        l.iter().find(|i| i.bone == b).map_or(0.0, |i| i.weight)
+    };
+    for _ in 0..iterations {
+        let prev = w.vertices.clone();
+        for v in (0..n).filter(|&v| mask.get(v).copied().unwrap_or(false)) {
+            if adj[v].is_empty() || prev[v].is_empty() {
+                continue;
+            }
+            let ring: Vec<usize> = std::iter::once(v)
+                .chain(adj[v].iter().map(|&u| u as usize))
+                .filter(|&u| !prev[u].is_empty())
+                .collect();
+            let mut list: Vec<crate::model::Influence> = prev[v]
+                .iter()
+                .copied()
+                .filter(|i| !bones.contains(&i.bone))
+                .collect();
+            for &b in bones {
+                let avg = ring.iter().map(|&u| get(&prev[u], b)).sum::<f32>() / ring.len() as f32;
+                if avg > 0.0 {
+                    list.push(crate::model::Influence {
+                        bone: b,
+                        weight: avg,
+                    });
+                }
+            }
+            if !list.is_empty() {
+                w.vertices[v] = list;
+            }
+        }
+        w.sort();
+        w.normalize();
+    }
+}
+
+/// Exact seams (the rigging notes' P8): vertices of different parts that coincide
+/// (within `tol`, the character's unit) get one weight vector, the mean of theirs (the
+/// brush's Mix 0.5), so a seam between two pieces of the skin cannot open in motion.
+/// Only skinned parts take part. Returns the number of vertices changed.
+pub fn exact_seams(c: &mut crate::model::Character, tol: f32) -> usize {
+    let mut all = Vec::new();
+    let mut owner = Vec::new();
+    for (pi, p) in c.parts.iter().enumerate() {
+        if p.weights.is_none() {
+            continue;
+        }
+        for (v, q) in p.mesh.positions.iter().enumerate() {
+            all.push(*q);
+            owner.push((pi, v));
+        }
+    }
+    let (label, k) = crate::geom::weld::weld_near(&all, tol);
+    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); k];
+    for (i, &l) in label.iter().enumerate() {
+        groups[l as usize].push(i);
+    }
+    let mut changed = 0;
+    for g in groups.iter().filter(|g| g.len() > 1) {
+        let first = owner[g[0]].0;
+        if g.iter().all(|&i| owner[i].0 == first) {
+            continue;
+        }
+        let mut acc: Vec<(u32, f32)> = Vec::new();
+        for &i in g {
+            let (pi, v) = owner[i];
+            let w = c.parts[pi].weights.as_ref().expect("skinned part");
+            for inf in w.vertices.get(v).into_iter().flatten() {
+                match acc.iter_mut().find(|a| a.0 == inf.bone) {
+                    Some(a) => a.1 += inf.weight,
+                    None => acc.push((inf.bone, inf.weight)),
+                }
+            }
+        }
+        let mut list: Vec<crate::model::Influence> = acc
+            .into_iter()
+            .map(|(bone, s)| crate::model::Influence {
+                bone,
+                weight: s / g.len() as f32,
+            })
+            .collect();
+        let sum: f32 = list.iter().map(|i| i.weight).sum();
+        if sum > 0.0 {
+            for i in &mut list {
+                i.weight /= sum;
+            }
+        }
+        list.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
+        for &i in g {
+            let (pi, v) = owner[i];
+            let w = c.parts[pi].weights.as_mut().expect("skinned part");
+            if let Some(slot) = w.vertices.get_mut(v) {
+                if *slot != list {
+                    *slot = list.clone();
+                    changed += 1;
+                }
+            }
+        }
+    }
+    changed
 }

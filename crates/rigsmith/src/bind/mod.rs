@@ -65,7 +65,8 @@ use serde::Serialize;
 
 pub use bone_heat::Segment;
 pub use cleanup::{
-    drop_below, fade_below, keep_largest, keep_largest_smooth, smooth, strip_cross_side,
+    clean, drop_below, exact_seams, fade_below, keep_largest, keep_largest_smooth, smooth,
+    smooth_masked, strip_cross_side,
 };
 pub use report::{weight_report, WeightReport};
 
@@ -73,10 +74,11 @@ use crate::error::{Error, Result};
 use crate::model::{Character, Skeleton, Weights};
 
 /// Which algorithm weighted the body.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Route {
     /// Bone heat on the surface (Baran and Popović).
+    #[default]
     BoneHeat,
     /// Heat diffusion in the voxelized volume, interpolated to the surface.
     Volumetric,
@@ -294,6 +296,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     // The report of the body alone, reused as the final one when it is the only part.
     let mut body_report: Option<WeightReport> = None;
     let mut route = Route::BoneHeat;
+    let mut stripped = 0;
     let forced_volume = matches!(o.force_route, Some(Route::Volumetric | Route::Geodesic));
     if !forced_volume {
         match bone_heat::bone_heat(&bpos, &bm.triangles, &segs) {
@@ -306,7 +309,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
                     clock.elapsed().as_secs_f64() - total - heat,
                 ));
                 let mut w = out.weights;
-                finish_body(&mut w, &bpos, bm, &ns, o);
+                stripped = finish_body(&mut w, &bpos, bm, &ns, o);
                 lap("cleanup", &mut stages);
                 let probe = single_part(bm, s, &w);
                 let rep = weight_report(&probe);
@@ -437,7 +440,18 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
             ));
         }
         let mut w = out.weights;
-        finish_body(&mut w, &bpos, bm, &ns, o);
+        stripped = finish_body(&mut w, &bpos, bm, &ns, o);
+        // The transferred weights pass through the same weight report as bone heat's.
+        let rep = weight_report(&single_part(bm, s, &w));
+        reasons.push(format!(
+            "volumetric route verified by the weight report: {} unweighted vertices, empty major bones: {} ({})",
+            rep.unweighted,
+            if rep.empty_major.is_empty() { "none".to_string() } else { rep.empty_major.join(", ") },
+            if rep.heat_failed() { "FAILED" } else { "passed" }
+        ));
+        if c.parts.len() == 1 {
+            body_report = Some(rep);
+        }
         body_w = Some(w);
         lap("volumetric route", &mut stages);
     }
@@ -524,6 +538,8 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
         reasons.push(format!("garment transfer: {}", g.line()));
     }
     report.garment_transfer = garment_transfer;
+    report.route = route;
+    report.stripped_cross_side = stripped;
     lap("other parts, final report", &mut stages);
     Ok(BindResult {
         weights,
@@ -543,13 +559,14 @@ fn finish_body(
     mesh: &crate::model::Mesh,
     ns: &Skeleton,
     o: &BindOptions,
-) {
-    strip_cross_side(w, bpos, ns, CENTRE_BAND);
+) -> usize {
+    let stripped = strip_cross_side(w, bpos, ns, CENTRE_BAND);
     fade_below(w, DROP_LIMIT);
     if o.smooth > 0 {
         smooth(w, mesh, o.smooth);
     }
     keep_largest_smooth(w, o.max_influences);
+    stripped
 }
 
 /// A one-part character holding `w` on the body mesh, for the report.

@@ -1,16 +1,22 @@
 //! The weight report: numbers that catch a silent bone-heat failure and the problems a
 //! game engine will refuse (rubric section C).
 //!
-//! | field | meaning | check id | passes when | severity |
+//! | field | meaning | check id | limit | severity |
 //! |---|---|---|---|---|
-//! | `unweighted` | vertices whose total weight is below 1e-4 (they will not move), over all parts; a part without weights counts all its vertices | `weights.unweighted` | 0 | blocker |
-//! | `non_finite` | vertices with a NaN or infinite weight | `weights.finite` | 0 | blocker |
-//! | `empty_major` | deform bones at least 0.05 H long whose middle lies inside the body (winding number > 1/2) but which weight nothing (total below 1e-3); eye, teeth, tongue and jaw bones are exempt | `weights.empty_major` | none | blocker |
-//! | `sum_dev` | weighted vertices whose weights do not sum to 1 within 0.01 | `weights.sum` | 0 | major |
-//! | `max_influences`, `over4` | influences per vertex (weight above 1e-4); vertices with more than 4 | `weights.influences` | `over4` = 0 | major |
-//! | `non_deform_groups` | bones that carry weight but are not deform bones | `weights.non_deform` | none | major |
-//! | `garment_transfer` | per garment (and hair) part weighted by transfer from the skin: vertices, the share whose closest skin point matched (near enough, normals agreeing) and got the skin's weights, the count inpainted from them over the garment, the count that kept the plain nearest copy (islands with no match); filled by [`crate::bind::bind`], empty from [`weight_report`] | none (information) | - |
-//! | `mirror_err` | worst left/right weight difference over mirrored vertex pairs of the body (sampled, pairs matched within 1e-4 H; bones mirrored by name) | `weights.mirror` | below 0.05, or no pairs (asymmetric mesh) | minor |
+//! | `unweighted` | vertices whose deform weights sum below 1e-4 ([`UNWEIGHTED_BELOW`]: they will not move), over all parts; a part without weights counts all its vertices | `weights.unweighted` | at most 0 | blocker |
+//! | `non_finite` | vertices with a NaN or infinite weight | `weights.finite` | at most 0 | blocker |
+//! | `empty_major` | deform bones at least 0.05 H long whose middle lies inside the body (winding number > 1/2) but which weight nothing (total below 1e-3); eye, teeth, tongue and jaw bones are exempt | `weights.empty_major` | at most 0 | blocker |
+//! | `sum_dev`, `sum_dev_max` | weighted vertices whose weights do not sum to 1 within 0.01; the largest deviation | `weights.normalization` (value: the largest deviation) | at most 0.01 | major |
+//! | `max_influences`, `over4` | influences per vertex (weight above 1e-4); vertices with more than 4 | `weights.max_influences` (value: the largest count) | at most 4 (or the export limit asked) | major |
+//! | `non_deform_groups` | bones that carry weight but are not deform bones | `structure.deform_hygiene` (section B) | at most 0 | major |
+//! | `far_bone` | vertices weighted mostly to a bone far beyond one they see | `weights.far_bone` | at most 2% of the vertices | blocker |
+//! | `unlike_nearest` | parts where most vertices follow a bone not near them | `weights.unlike_nearest` | at most 0 | major |
+//! | `garment_far` | garment vertices farther than 15% H from any skin | `weights.garment_far` | at most 0 | major |
+//! | `garment_transfer` | per garment (and hair) part weighted by transfer from the skin: vertices, the share whose closest skin point matched (near enough, normals agreeing) and got the skin's weights, the count inpainted from them over the garment, the count that kept the plain nearest copy (islands with no match); filled by [`crate::bind::bind`], empty from [`weight_report`] | none (information) | - | - |
+//! | `mirror_err` | worst left/right weight difference over mirrored vertex pairs of the body (every 7th vertex; its mirror is the nearest vertex within 0.002 H of its mirror image about the mid-plane; bones mirrored by name) | `weights.symmetry` (not emitted when no pair is found: an asymmetric mesh) | at most 0.05 | minor |
+//!
+//! These are the only definitions of the weight checks: the bind, `rigsmith weights`
+//! and the review all report them from [`WeightReport::checks_with`].
 //!
 //! H is the height (Y extent) of the body, the part with the most vertices.
 
@@ -22,6 +28,30 @@ use serde::Serialize;
 use crate::model::naming::{mirror_name, tokens};
 use crate::model::{Character, Side, Weights};
 use crate::report::{Check, Severity};
+
+/// A vertex whose deform weights sum below this is unweighted (it will not move): the
+/// one definition of "unweighted" (`weights.unweighted`, `rigsmith inspect`).
+pub const UNWEIGHTED_BELOW: f32 = 1e-4;
+/// A weighted vertex whose deform weights sum farther than this from 1 is not
+/// normalized (`weights.normalization`).
+pub const SUM_TOLERANCE: f32 = 0.01;
+/// The largest left/right weight difference `weights.symmetry` allows.
+pub const MIRROR_MAX: f32 = 0.05;
+
+/// Whether a vertex with influences `list` is unweighted: its weights on deform bones
+/// of `s` sum below [`UNWEIGHTED_BELOW`] (the one definition, used by
+/// [`weight_report`] and `rigsmith inspect`).
+pub fn is_unweighted(list: &[crate::model::Influence], s: &crate::model::Skeleton) -> bool {
+    deform_sum(list, s) < UNWEIGHTED_BELOW
+}
+
+/// The sum of the finite weights of `list` on deform bones of `s`.
+fn deform_sum(list: &[crate::model::Influence], s: &crate::model::Skeleton) -> f32 {
+    list.iter()
+        .filter(|i| s.bones.get(i.bone as usize).is_some_and(|b| b.deform))
+        .map(|i| i.weight)
+        .sum()
+}
 
 /// Names of internal parts whose bones may legitimately weight nothing on the skin.
 pub const INTERNAL_PARTS: &[&str] = &["eye", "eyes", "eyeball", "teeth", "tooth", "tongue", "jaw"];
@@ -41,8 +71,10 @@ pub struct WeightReport {
     pub non_finite: usize,
     /// Major deform bones inside the body that weight nothing.
     pub empty_major: Vec<String>,
-    /// Weighted vertices whose weights do not sum to 1 within 0.01.
+    /// Weighted vertices whose weights do not sum to 1 within [`SUM_TOLERANCE`].
     pub sum_dev: usize,
+    /// Largest `abs(sum - 1)` over weighted vertices.
+    pub sum_dev_max: f32,
     /// Largest number of influences (weight > 1e-4) on a vertex.
     pub max_influences: usize,
     /// Vertices with more than 4 influences.
@@ -63,6 +95,12 @@ pub struct WeightReport {
     pub unlike_nearest: BTreeMap<String, f32>,
     /// Garment vertices farther than 15% H from any skin.
     pub garment_far: usize,
+    /// The route that weighted the body (filled by [`crate::bind::bind`]; the default,
+    /// bone heat, when the report is computed from a skinned character alone).
+    pub route: super::Route,
+    /// Body vertices that lost the other side's weights in the cross-side pass (filled
+    /// by [`crate::bind::bind`]; 0 from [`weight_report`]).
+    pub stripped_cross_side: usize,
     /// How each garment (and hair) part was weighted by transfer from the skin, in part
     /// order. Filled by [`crate::bind::bind`]; empty when the report is computed from a
     /// skinned character alone ([`weight_report`]).
@@ -198,10 +236,14 @@ pub fn weight_report(c: &Character) -> WeightReport {
                             cnt += 1;
                         }
                     }
-                    if tot < 1e-4 {
+                    if tot < UNWEIGHTED_BELOW {
                         unw += 1;
-                    } else if (tot - 1.0).abs() > 0.01 {
-                        r.sum_dev += 1;
+                    } else {
+                        let d = (tot - 1.0).abs();
+                        r.sum_dev_max = r.sum_dev_max.max(d);
+                        if d > SUM_TOLERANCE {
+                            r.sum_dev += 1;
+                        }
                     }
                     r.max_influences = r.max_influences.max(cnt);
                     if cnt > 4 {
@@ -363,24 +405,41 @@ fn far_weights(
 /// it, above which the part is reported as weighted unlike its own bones.
 pub const UNLIKE_NEAREST: f32 = 0.5;
 
-/// Worst mirrored weight difference over sampled mirrored vertex pairs of one part.
+/// How far (H) from a vertex's mirror image its mirror vertex may lie: the nearest
+/// vertex within this distance is its mirror.
+pub const MIRROR_TOL_H: f32 = 2e-3;
+
+/// Worst mirrored weight difference over mirrored vertex pairs of one part (every 7th
+/// vertex on the +X side of the mid-plane, the middle of the part's X extent; its
+/// mirror is the nearest vertex within [`MIRROR_TOL_H`] of its mirror image; the
+/// weights (from 1e-4) of left and right bones against their mirror bones', by name),
+/// and the number of pairs.
 fn mirror_error(
     positions: &[Vec3],
     w: &Weights,
     s: &crate::model::Skeleton,
     h: f32,
 ) -> (Option<f32>, usize) {
-    let tol = 1e-4 * h;
+    let tol = MIRROR_TOL_H * h;
+    if positions.is_empty() || !(tol > 0.0) {
+        return (None, 0);
+    }
+    let (lo, hi) = positions
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), p| {
+            (a.min(p.x), b.max(p.x))
+        });
+    let mid = 0.5 * (lo + hi);
     let key = |p: Vec3| {
         [
-            (p.x / tol).round() as i64,
-            (p.y / tol).round() as i64,
-            (p.z / tol).round() as i64,
+            (p.x / tol).floor() as i64,
+            (p.y / tol).floor() as i64,
+            (p.z / tol).floor() as i64,
         ]
     };
-    let mut grid: HashMap<[i64; 3], u32> = HashMap::with_capacity(positions.len());
+    let mut grid: HashMap<[i64; 3], Vec<u32>> = HashMap::with_capacity(positions.len());
     for (i, p) in positions.iter().enumerate() {
-        grid.entry(key(*p)).or_insert(i as u32);
+        grid.entry(key(*p)).or_default().push(i as u32);
     }
     let mirror: Vec<Option<usize>> = s
         .bones
@@ -398,40 +457,40 @@ fn mirror_error(
     let n = positions.len().min(w.vertices.len());
     for i in (0..n).step_by(7) {
         let p = positions[i];
-        if p.x <= tol {
+        if p.x - mid <= tol {
             continue;
         }
-        let q = Vec3::new(-p.x, p.y, p.z);
+        let q = Vec3::new(2.0 * mid - p.x, p.y, p.z);
         let k = key(q);
-        let mut found = None;
-        'search: for dx in -1..=1 {
+        let mut found: Option<(f32, usize)> = None;
+        for dx in -1..=1 {
             for dy in -1..=1 {
                 for dz in -1..=1 {
-                    if let Some(&j) = grid.get(&[k[0] + dx, k[1] + dy, k[2] + dz]) {
-                        if (positions[j as usize] - q).length() <= tol {
-                            found = Some(j as usize);
-                            break 'search;
+                    for &j in grid
+                        .get(&[k[0] + dx, k[1] + dy, k[2] + dz])
+                        .into_iter()
+                        .flatten()
+                    {
+                        let d = (positions[j as usize] - q).length();
+                        if d <= tol && found.map_or(true, |f| (d, j as usize) < f) {
+                            found = Some((d, j as usize));
                         }
                     }
                 }
             }
         }
-        let Some(j) = found else { continue };
+        let Some((_, j)) = found else { continue };
         if j >= n {
             continue;
         }
         pairs += 1;
+        // Sided bones only, weights from 1e-4, as the rigging notes measure it.
         for inf in &w.vertices[i] {
             let b = inf.bone as usize;
-            if b >= s.len() {
+            if b >= s.len() || inf.weight < 1e-4 {
                 continue;
             }
-            let m = if s.bones[b].side == Side::Center {
-                Some(b)
-            } else {
-                mirror[b]
-            };
-            if let Some(m) = m {
+            if let Some(m) = mirror[b] {
                 worst = worst.max((inf.weight - w.get(j, m as u32)).abs());
             }
         }
@@ -450,155 +509,111 @@ impl WeightReport {
         self.unweighted > 0 || self.non_finite > 0 || !self.empty_major.is_empty()
     }
 
-    /// The report as checks with ids `weights.*` (see the module docs for the table).
+    /// The report as checks (see the module docs for the table), with the game-export
+    /// limit of 4 influences a vertex.
     pub fn checks(&self) -> Vec<Check> {
-        let unw_detail = if self.unweighted_by_part.is_empty() {
-            "every vertex is weighted".to_string()
-        } else {
-            self.unweighted_by_part
-                .iter()
+        self.checks_with(4)
+    }
+
+    /// The report as checks, with `max_influences` influences a vertex allowed. These
+    /// are the only definitions of the weight checks: the bind, `rigsmith weights` and
+    /// the review ([`crate::review::check`]) all report them from here.
+    pub fn checks_with(&self, max_influences: usize) -> Vec<Check> {
+        let list = |v: &[String]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.join(", ")
+            }
+        };
+        let per_part = |m: &BTreeMap<String, usize>| {
+            m.iter()
                 .map(|(k, v)| format!("{k}: {v}"))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
         let mut out = vec![
-            Check::at_most(
-                "weights.unweighted",
-                "C",
-                "Unweighted vertices",
-                "vertices",
-                self.unweighted as f64,
-                0.0,
-                Severity::Blocker,
-                unw_detail,
-            ),
-            Check::at_most(
-                "weights.finite",
-                "C",
-                "Non-finite weights",
-                "vertices",
-                self.non_finite as f64,
-                0.0,
-                Severity::Blocker,
-                format!("{} vertices with NaN or infinite weights", self.non_finite),
-            ),
-            Check::at_most(
-                "weights.empty_major",
-                "C",
-                "Major bones inside the mesh with no weight",
-                "bones",
-                self.empty_major.len() as f64,
-                0.0,
-                Severity::Blocker,
-                if self.empty_major.is_empty() {
+            Check::new("weights.unweighted", "C", Severity::Blocker)
+                .title("Every vertex weighted")
+                .measure(
+                    "vertices whose deform weights sum below 1e-4 (unskinned parts count whole)",
+                )
+                .at_most(self.unweighted as f64, 0.0)
+                .detail(if self.unweighted_by_part.is_empty() {
+                    "every vertex is weighted".to_string()
+                } else {
+                    per_part(&self.unweighted_by_part)
+                }),
+            Check::new("weights.finite", "C", Severity::Blocker)
+                .title("Non-finite weights")
+                .measure("vertices with a NaN or infinite weight")
+                .at_most(self.non_finite as f64, 0.0)
+                .detail(format!(
+                    "{} vertices with NaN or infinite weights",
+                    self.non_finite
+                )),
+            Check::new("weights.empty_major", "C", Severity::Blocker)
+                .title("Major bones inside the mesh carry weight")
+                .measure(
+                    "deform bones >= 0.05 H long, middle inside the body, total weight below 1e-3",
+                )
+                .at_most(self.empty_major.len() as f64, 0.0)
+                .detail(list(&self.empty_major)),
+            Check::new("weights.normalization", "C", Severity::Major)
+                .title("Weights sum to 1")
+                .measure("largest abs(sum - 1) over weighted vertices")
+                .at_most(self.sum_dev_max as f64, SUM_TOLERANCE as f64)
+                .detail(format!(
+                    "{} vertices off by more than {SUM_TOLERANCE}",
+                    self.sum_dev
+                )),
+            Check::new("weights.max_influences", "C", Severity::Major)
+                .title("Influences per vertex")
+                .measure("largest number of influences (weight above 1e-4) on a vertex")
+                .at_most(self.max_influences as f64, max_influences as f64)
+                .detail(format!("{} vertices over 4 influences", self.over4)),
+            Check::new("structure.deform_hygiene", "B", Severity::Major)
+                .title("Only deform bones carry weights")
+                .measure("non-deform bones carrying weight")
+                .at_most(self.non_deform_groups.len() as f64, 0.0)
+                .detail(list(&self.non_deform_groups)),
+            Check::new("weights.far_bone", "C", Severity::Blocker)
+                .title("Vertices follow a bone near them")
+                .measure("vertices weighted to a bone far beyond one they see")
+                .at_most(self.far_bone as f64, (0.02 * self.vertices as f64).floor())
+                .detail(if self.far_bone_by_part.is_empty() {
                     "none".to_string()
                 } else {
-                    self.empty_major.join(", ")
-                },
-            ),
-            Check::at_most(
-                "weights.sum",
-                "C",
-                "Weights sum to 1",
-                "vertices off by more than 0.01",
-                self.sum_dev as f64,
-                0.0,
-                Severity::Major,
-                format!("{} vertices", self.sum_dev),
-            ),
-            Check::at_most(
-                "weights.influences",
-                "C",
-                "At most 4 influences per vertex",
-                "vertices over 4",
-                self.over4 as f64,
-                0.0,
-                Severity::Major,
-                format!("max influences {}", self.max_influences),
-            ),
-            Check::at_most(
-                "weights.non_deform",
-                "C",
-                "Only deform bones carry weight",
-                "bones",
-                self.non_deform_groups.len() as f64,
-                0.0,
-                Severity::Major,
-                if self.non_deform_groups.is_empty() {
+                    per_part(&self.far_bone_by_part)
+                }),
+            Check::new("weights.unlike_nearest", "C", Severity::Major)
+                .title("Parts follow their own bones")
+                .measure("parts where most vertices follow a bone that is not near them")
+                .at_most(self.unlike_nearest.len() as f64, 0.0)
+                .detail(if self.unlike_nearest.is_empty() {
                     "none".to_string()
                 } else {
-                    self.non_deform_groups.join(", ")
-                },
-            ),
+                    self.unlike_nearest
+                        .iter()
+                        .map(|(k, v)| format!("{k}: {:.0}%", 100.0 * v))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }),
+            Check::new("weights.garment_far", "C", Severity::Major)
+                .title("Garments lie near the skin")
+                .measure("garment vertices farther than 15% H from any skin")
+                .at_most(self.garment_far as f64, 0.0)
+                .detail(format!("{} vertices", self.garment_far)),
         ];
-        out.push(Check::at_most(
-            "weights.far_bone",
-            "C",
-            "Vertices follow a bone near them",
-            "vertices weighted to a bone far beyond one they see",
-            self.far_bone as f64,
-            (0.02 * self.vertices as f64).floor(),
-            Severity::Blocker,
-            if self.far_bone_by_part.is_empty() {
-                "none".to_string()
-            } else {
-                self.far_bone_by_part
-                    .iter()
-                    .map(|(k, v)| format!("{k}: {v}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            },
-        ));
-        out.push(Check::at_most(
-            "weights.unlike_nearest",
-            "C",
-            "Parts follow their own bones",
-            "parts where most vertices follow a bone that is not near them",
-            self.unlike_nearest.len() as f64,
-            0.0,
-            Severity::Major,
-            if self.unlike_nearest.is_empty() {
-                "none".to_string()
-            } else {
-                self.unlike_nearest
-                    .iter()
-                    .map(|(k, v)| format!("{k}: {:.0}%", 100.0 * v))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            },
-        ));
-        out.push(Check::at_most(
-            "weights.garment_far",
-            "C",
-            "Garments lie near the skin",
-            "garment vertices farther than 15% H from any skin",
-            self.garment_far as f64,
-            0.0,
-            Severity::Major,
-            format!("{} vertices", self.garment_far),
-        ));
-        out.push(match self.mirror_err {
-            Some(e) => Check::at_most(
-                "weights.mirror",
-                "C",
-                "Left/right weights mirror",
-                "weight difference",
-                e as f64,
-                0.05,
-                Severity::Minor,
-                format!("{} mirrored pairs sampled", self.mirror_pairs),
-            ),
-            None => Check::at_most(
-                "weights.mirror",
-                "C",
-                "Left/right weights mirror",
-                "weight difference",
-                0.0,
-                0.05,
-                Severity::Minor,
-                "no mirrored vertex pairs (asymmetric mesh): not measured",
-            ),
-        });
+        if let Some(e) = self.mirror_err {
+            out.push(
+                Check::new("weights.symmetry", "C", Severity::Minor)
+                    .title("Left/right weights mirror")
+                    .measure("worst weight difference between a vertex and its mirror vertex, bones mirrored by name")
+                    .at_most(e as f64, MIRROR_MAX as f64)
+                    .detail(format!("{} mirrored vertex pairs sampled", self.mirror_pairs)),
+            );
+        }
         out
     }
 }

@@ -110,6 +110,7 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
         }))
         .collect();
     checks.extend(landmark_checks(&lm, &used));
+    checks.extend(super::model_check::model_check(c).checks());
     Ok(FitResult {
         skeleton,
         landmarks: lm,

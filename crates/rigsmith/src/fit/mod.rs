@@ -31,7 +31,7 @@ mod fitting;
 mod landmarks;
 mod limb_bend;
 mod model_check;
-mod placement;
+pub mod placement;
 mod sections;
 
 /// The naming scheme of [`FitOptions::template`] (defined with the other name maps in
@@ -42,6 +42,6 @@ pub use fitting::{
 };
 pub use landmarks::{find_landmarks, Landmark, LandmarkOptions, Landmarks, FINGERS};
 pub use limb_bend::modelled_bend;
-pub use model_check::{fix_model, model_check, ModelReport, Problem};
+pub use model_check::{fix_model, model_check, scale_to_height, ModelReport, Problem, MODEL_TOL_H};
 pub use placement::{landmark_checks, placement_checks, FOLLOW_TOL_DEG, STRAIGHT_DEG};
 pub use sections::{cross_sections, Loop, Slicer};

@@ -8,8 +8,9 @@
 //! |---|---|---|
 //! | `model.empty` | no vertices in any part | no |
 //! | `model.up` | the body is not standing along +Y (lying down) | no |
-//! | `model.floor` | the feet are off y = 0 by more than 0.5% of the height | yes |
-//! | `model.center` | the body's centre is off x = 0 or the mid-foot off z = 0 by more than 1% | yes |
+//! | `model.floor` | the feet are off y = 0 by more than 1% of the height | yes |
+//! | `model.center` | the body's centre is off x = 0 by more than 1% of the height | yes |
+//! | `model.mid_foot` | the mid-foot is off z = 0 by more than 1% of the height | yes |
 //! | `model.facing` | the toes point along -Z, +X or -X instead of +Z | yes (rotation about Y) |
 //! | `model.height` | the height is outside 0.3 to 3 m (wrong units?) | no (a warning) |
 //! | `model.part_apart` | a part lies entirely outside the body's bounds (left behind when the body moved) | no |
@@ -18,6 +19,16 @@
 //! problem in itself): general (mean distance of a vertex's mirror image to the
 //! nearest vertex, % of height) and vertex for vertex (share of vertices whose mirror
 //! image lands on a vertex within 0.1% of the height).
+//!
+//! [`ModelReport::checks`] turns the report into checks (section A): the rubric makes
+//! the model check a blocker (feet at 0, centred, facing), so `model.floor`,
+//! `model.center`, `model.standing` and `model.part_apart` are blockers. Two
+//! deliberate differences: `model.facing` is major, because its measure (from the
+//! shins to the feet) misreads stylized feet (the Quaternius chibi, which faces +Z,
+//! reads 180 deg); and the mid-foot on z = 0 (rigsmith's own convention, which the
+//! rubric's check does not ask: the built-in mannequin's mid-foot is 3.5 % H forward)
+//! stays a fixable problem, not a check. The fit reports the checks with its
+//! placement checks, and `rigsmith check` with the rubric.
 //!
 //! [`fix_model`] applies one rotation and one translation to every part together
 //! (positions, normals, morph deltas) and to the skeleton if there is one. Transforms
@@ -29,6 +40,7 @@ use serde::Serialize;
 use super::landmarks::{body_mesh, LandmarkOptions};
 use super::sections::bounds;
 use crate::model::Character;
+use crate::report::{Check, Severity};
 
 /// One problem found by [`model_check`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -56,6 +68,10 @@ pub struct ModelReport {
     pub mid_foot_z: f32,
     /// Where the toes point: `+Z`, `-Z`, `+X` or `-X`.
     pub facing: String,
+    /// Angle between the toes' direction (shins to feet, seen from above) and +Z, deg.
+    pub facing_deg: f32,
+    /// Height over the larger of width and depth (below 0.5: lying down).
+    pub standing: f32,
     /// General symmetry: mean mirror distance to the nearest vertex, % of height.
     pub symmetry_general: f32,
     /// Vertex-for-vertex symmetry: share of vertices with an exact mirror partner (0..1).
@@ -66,10 +82,82 @@ pub struct ModelReport {
     pub warnings: Vec<String>,
 }
 
+/// How far (fraction of the height) the feet may sit off y = 0, the centre off x = 0
+/// and the mid-foot off z = 0: the rubric's 1 % of H.
+pub const MODEL_TOL_H: f32 = 0.01;
+
 impl ModelReport {
     /// Whether a problem with this id was found.
     pub fn has(&self, id: &str) -> bool {
         self.problems.iter().any(|p| p.id == id)
+    }
+
+    /// The model check as checks (section A; see the module docs). An empty model
+    /// gives one failed `model.empty`; a lying one stops at `model.standing`.
+    pub fn checks(&self) -> Vec<Check> {
+        let msg = |id: &str| {
+            self.problems
+                .iter()
+                .find(|p| p.id == id)
+                .map_or_else(|| "ok".to_string(), |p| p.message.clone())
+        };
+        if self.has("model.empty") {
+            return vec![Check::new("model.empty", "A", Severity::Blocker)
+                .title("The model has vertices")
+                .measure("body height, m")
+                .at_least(0.0, f64::MIN_POSITIVE)
+                .detail(msg("model.empty"))];
+        }
+        let h = self.height.max(1e-12) as f64;
+        let pct = |x: f32| 100.0 * x.abs() as f64 / h;
+        let tol = 100.0 * MODEL_TOL_H as f64;
+        let mut out = vec![Check::new("model.standing", "A", Severity::Blocker)
+            .title("The model stands along +Y")
+            .measure("height over the larger of width and depth")
+            .at_least(self.standing as f64, 0.5)
+            .detail(msg("model.up"))];
+        if self.has("model.up") {
+            return out;
+        }
+        out.push(
+            Check::new("model.floor", "A", Severity::Blocker)
+                .title("Feet on the floor")
+                .measure("lowest point off y = 0, % of height")
+                .at_most(pct(self.floor), tol)
+                .detail(format!("feet at y = {:.4} m", self.floor)),
+        );
+        out.push(
+            Check::new("model.center", "A", Severity::Blocker)
+                .title("Centred on x = 0")
+                .measure("body centre off x = 0, % of height")
+                .at_most(pct(self.center_x), tol)
+                .detail(format!("centre at x = {:.4} m", self.center_x)),
+        );
+        out.push(
+            Check::new("model.facing", "A", Severity::Major)
+                .title("Facing +Z")
+                .measure("toes' direction from +Z, deg")
+                .at_most(self.facing_deg as f64, 45.0)
+                .detail(format!("the toes point along {}", self.facing)),
+        );
+        let apart: Vec<&str> = self
+            .problems
+            .iter()
+            .filter(|p| p.id == "model.part_apart")
+            .map(|p| p.message.as_str())
+            .collect();
+        out.push(
+            Check::new("model.part_apart", "A", Severity::Blocker)
+                .title("Every part is with the body")
+                .measure("parts entirely outside the body's bounds")
+                .at_most(apart.len() as f64, 0.0)
+                .detail(if apart.is_empty() {
+                    "every part overlaps the body's bounds".to_string()
+                } else {
+                    apart.join("; ")
+                }),
+        );
+        out
     }
 }
 
@@ -100,6 +188,7 @@ pub fn model_check(c: &Character) -> ModelReport {
     r.height = h;
     r.floor = lo.y;
     r.center_x = 0.5 * (lo.x + hi.x);
+    r.standing = h / ext.x.max(ext.z).max(1e-12);
     if !(h > 0.0) || h < 0.5 * ext.x.max(ext.z) {
         r.problems.push(Problem {
             id: "model.up".into(),
@@ -132,6 +221,7 @@ pub fn model_check(c: &Character) -> ModelReport {
     r.facing = "+Z".into();
     if let (Some(f), Some(s)) = (band(0.0, 0.03), band(0.10, 0.20)) {
         let d = f - s;
+        r.facing_deg = d.x.atan2(d.z).abs().to_degrees();
         r.facing = if d.z.abs() >= d.x.abs() {
             if d.z >= 0.0 {
                 "+Z"
@@ -152,20 +242,24 @@ pub fn model_check(c: &Character) -> ModelReport {
             fixable: true,
         });
     }
-    if lo.y.abs() > 0.005 * h {
+    if lo.y.abs() > MODEL_TOL_H * h {
         r.problems.push(Problem {
             id: "model.floor".into(),
             message: format!("the feet are at y = {:.4}, not 0", lo.y),
             fixable: true,
         });
     }
-    if r.center_x.abs() > 0.01 * h || (r.facing == "+Z" && r.mid_foot_z.abs() > 0.01 * h) {
+    if r.center_x.abs() > MODEL_TOL_H * h {
         r.problems.push(Problem {
             id: "model.center".into(),
-            message: format!(
-                "the body centre is at x = {:.4} and the mid-foot at z = {:.4}, not 0",
-                r.center_x, r.mid_foot_z
-            ),
+            message: format!("the body centre is at x = {:.4}, not 0", r.center_x),
+            fixable: true,
+        });
+    }
+    if r.facing == "+Z" && r.mid_foot_z.abs() > MODEL_TOL_H * h {
+        r.problems.push(Problem {
+            id: "model.mid_foot".into(),
+            message: format!("the mid-foot is at z = {:.4}, not 0", r.mid_foot_z),
             fixable: true,
         });
     }
@@ -174,25 +268,7 @@ pub fn model_check(c: &Character) -> ModelReport {
             "model.height: the body is {h:.3} tall; units other than metres?"
         ));
     }
-    // Symmetry about x = center_x.
-    let cell = 0.01 * h;
-    let grid = crate::geom::grid::Grid::new(&m.positions, cell);
-    let step = (m.positions.len() / 2000).max(1);
-    let (mut sum, mut n, mut exact) = (0.0f32, 0usize, 0usize);
-    for p in m.positions.iter().step_by(step) {
-        let q = Vec3::new(2.0 * r.center_x - p.x, p.y, p.z);
-        // The nearest mirror vertex in the 27 cells around q, at most 2 cells away.
-        let best = grid
-            .nearest_within(q, 2.0 * cell)
-            .map_or(2.0 * cell, |i| (m.positions[i] - q).length());
-        sum += best;
-        n += 1;
-        if best < 0.001 * h {
-            exact += 1;
-        }
-    }
-    r.symmetry_general = 100.0 * sum / n.max(1) as f32 / h;
-    r.symmetry_vertex = exact as f32 / n.max(1) as f32;
+    (r.symmetry_general, r.symmetry_vertex) = symmetry(&m.positions, r.center_x, h);
     if r.symmetry_general > 1.0 {
         r.warnings.push(format!(
             "model.symmetry: the body is not symmetric (mean mirror distance {:.2}% of the height)",
@@ -231,6 +307,32 @@ pub fn model_check(c: &Character) -> ModelReport {
     r
 }
 
+/// Symmetry about `x = center_x` of the points `pts` (a sample of about 2,000): the
+/// mean distance of a mirror image to the nearest point, % of `h`, and the share of
+/// points whose mirror image lands within 0.1 % of `h` of a point.
+fn symmetry(pts: &[Vec3], center_x: f32, h: f32) -> (f32, f32) {
+    let cell = 0.01 * h;
+    let grid = crate::geom::grid::Grid::new(pts, cell);
+    let step = (pts.len() / 2000).max(1);
+    let (mut sum, mut n, mut exact) = (0.0f32, 0usize, 0usize);
+    for p in pts.iter().step_by(step) {
+        let q = Vec3::new(2.0 * center_x - p.x, p.y, p.z);
+        // The nearest mirror vertex in the 27 cells around q, at most 2 cells away.
+        let best = grid
+            .nearest_within(q, 2.0 * cell)
+            .map_or(2.0 * cell, |i| (pts[i] - q).length());
+        sum += best;
+        n += 1;
+        if best < 0.001 * h {
+            exact += 1;
+        }
+    }
+    (
+        100.0 * sum / n.max(1) as f32 / h,
+        exact as f32 / n.max(1) as f32,
+    )
+}
+
 /// Fixes what [`model_check`] found fixable, moving every part (and the skeleton)
 /// together; returns what it did, in plain words.
 pub fn fix_model(c: &mut Character, r: &ModelReport) -> Vec<String> {
@@ -250,7 +352,7 @@ pub fn fix_model(c: &mut Character, r: &ModelReport) -> Vec<String> {
         ));
     }
     apply(c, m);
-    if rot.is_some() || r.has("model.floor") || r.has("model.center") {
+    if rot.is_some() || r.has("model.floor") || r.has("model.center") || r.has("model.mid_foot") {
         let Ok((m, _)) = body_mesh(c, &LandmarkOptions::default()) else {
             return did;
         };
@@ -272,6 +374,31 @@ pub fn fix_model(c: &mut Character, r: &ModelReport) -> Vec<String> {
         }
     }
     did
+}
+
+/// Scales every part (and the skeleton) uniformly so that the body is `target` tall
+/// (metres), about the point under the body's centre on the floor, so feet on y = 0
+/// stay there. Returns what it did, or `None` when the body has no height or `target`
+/// is not a positive number.
+pub fn scale_to_height(c: &mut Character, target: f32) -> Option<String> {
+    if !(target.is_finite() && target > 0.0) {
+        return None;
+    }
+    let (m, _) = body_mesh(c, &LandmarkOptions::default()).ok()?;
+    let (lo, hi) = bounds(&m.positions);
+    let h = hi.y - lo.y;
+    if !(h > 0.0) {
+        return None;
+    }
+    let k = target / h;
+    let o = Vec3::new(0.5 * (lo.x + hi.x), lo.y, 0.5 * (lo.z + hi.z));
+    apply(
+        c,
+        Mat4::from_translation(o) * Mat4::from_scale(Vec3::splat(k)) * Mat4::from_translation(-o),
+    );
+    Some(format!(
+        "scaled every part by {k:.4}: the body is {target:.3} m tall (was {h:.3} m)"
+    ))
 }
 
 fn apply(c: &mut Character, m: Mat4) {

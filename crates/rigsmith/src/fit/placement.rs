@@ -2,27 +2,29 @@
 //!
 //! Bones are recognised by their [`Roles`] (any common spelling, `thigh_l`,
 //! `LeftUpLeg`, `upper_leg.L`, `leftUpperLeg`..., or the skeleton's structure), so the
-//! checks judge a fitted skeleton, an artist's rig or an imported one alike. Distances are in % of the body height `H`.
+//! checks judge a fitted skeleton, an artist's rig or an imported one alike. Distances
+//! are in % of the body height `H`.
 //!
-//! | id | measure | passes when | severity |
+//! | id | measure | limit | severity |
 //! |---|---|---|---|
-//! | `place.inside` | bones whose middle lies outside the body (majority of three ray parities) | 0 | major |
-//! | `place.knee_bend.L` / `.R` | knee bend toward the front, deg (negative = backward) | 1 to 60 | blocker |
-//! | `place.elbow_bend.L` / `.R` | elbow bend toward the back, deg | 1 to 60 | blocker |
-//! | `place.knee_bend_modelled.L`, `place.elbow_bend_modelled.L` / `.R` | limb modelled straight (bent <= 15 deg, see [`modelled_bend`](super::limb_bend::modelled_bend)): the bend, deg; modelled bent more: the bend minus the modelled bend, deg | modelled straight: 1 to 15 toward the front (knee) / back (elbow); modelled bent: within 15 and the right way | minor |
-//! | `place.knee_straight.L` / `.R` | knee bend sideways (front view), deg | <= 2 | major |
-//! | `place.elbow_straight.L` / `.R` | elbow bend out of the front-back plane, deg | <= 2 | major |
-//! | `place.hinge_roll` | smallest abs(x_axis . bend-plane normal) over thighs, shins, upper arms, forearms | >= 0.98 | major |
-//! | `place.finger_axes` | smallest x_axis agreement between successive finger bones | >= 0.95 | major |
-//! | `place.disjoint` | bones whose head is off their only-child parent's tail by > 0.5% H | 0 | blocker |
-//! | `place.symmetry` | largest left/right mirror mismatch of heads and tails, % H | <= 1 | major |
-//! | `place.landmarks` (fit only) | landmarks used by bones, missing or with confidence < 0.5 | 0 | minor |
+//! | `place.inside` | bones whose middle lies outside the body (majority of three ray parities) | at most 0 | major |
+//! | `place.knee_bend.L` / `.R`, `place.elbow_bend.L` / `.R` | bend toward the front (knee) / back (elbow), deg (negative = the wrong way) | limb modelled straight (bent <= 15 deg, see [`modelled_bend`](super::limb_bend::modelled_bend)): between 1 and 15; modelled bent more: within 15 of the modelled bend, the right way | blocker |
+//! | `place.knee_straight.L` / `.R`, `place.elbow_straight.L` / `.R` | bend out of its plane (front view for a knee), deg | at most 2 | major |
+//! | `place.hinge_roll.leg.L` / `.R`, `place.hinge_roll.arm.L` / `.R` | smaller abs(x_axis . n) of the limb's two bones, n the normal of the bent limb's plane (ideal hinge axis for a limb bent under 1 deg) | at least 0.98 | major |
+//! | `place.finger_axes` | smallest x_axis agreement between successive finger bones | at least 0.95 | major |
+//! | `place.disjoint` | bones whose head is off their only-child parent's tail by > 0.5% H | at most 0 | blocker |
+//! | `place.symmetry` | largest left/right mirror mismatch of heads and tails, % H | at most 1 | major |
+//! | `place.landmarks` (fit only) | landmarks used by bones, missing or with confidence < 0.5 | at most 0 | minor |
+//!
+//! These are the only definitions of the `place.*` ids: the fit runs them on the
+//! skeleton it made, the review ([`crate::review::check`]) on any skeleton it reads,
+//! each passing the body's solid it built once.
 //!
 //! A bend check whose bones are missing (a skeleton without legs) is not emitted.
 
 use glam::Vec3;
 
-use super::fitting::{bend_angle, MAX_BEND_DEG};
+use super::fitting::bend_angle;
 use super::landmarks::{body_mesh, LandmarkOptions, Landmarks};
 use super::limb_bend::modelled_bend;
 use super::sections::bounds;
@@ -116,16 +118,17 @@ pub(crate) fn inside(solid: &Solid, p: Vec3) -> bool {
 }
 
 /// Runs the placement checks of the table above on skeleton `s` against the body of
-/// `c` (the part named `body`, else the largest part).
+/// `c` (its skin, [`crate::model::Character::body`]).
 pub fn placement_checks(c: &Character, s: &Skeleton) -> Vec<Check> {
     placement_checks_with(c, s, None)
 }
 
-/// [`placement_checks`] with the body's BVH when the caller has built it already.
+/// [`placement_checks`] with the body's solid when the caller has built it already
+/// (the fit and the review build it once and pass it here).
 pub(crate) fn placement_checks_with(
     c: &Character,
     s: &Skeleton,
-    bvh: Option<&Solid>,
+    solid: Option<&Solid>,
 ) -> Vec<Check> {
     let mut out = Vec::new();
     let body_owned = body_mesh(c, &LandmarkOptions::default()).ok().map(|b| b.0);
@@ -133,9 +136,8 @@ pub(crate) fn placement_checks_with(
     let (lo, hi) = body.map_or((Vec3::ZERO, Vec3::ONE), |m| bounds(&m.positions));
     let h = (hi.y - lo.y).max(1e-9);
     let cx = 0.5 * (lo.x + hi.x);
-    // Inside the volume.
     let built;
-    let bvh = match (bvh, body.filter(|m| !m.triangles.is_empty())) {
+    let solid = match (solid, body.filter(|m| !m.triangles.is_empty())) {
         (Some(b), Some(_)) => Some(b),
         (None, Some(m)) => {
             built = Solid::new(m);
@@ -143,50 +145,71 @@ pub(crate) fn placement_checks_with(
         }
         _ => None,
     };
-    if let Some(bvh) = bvh {
-        let tested: Vec<&crate::model::Bone> = s
-            .bones
-            .iter()
-            .filter(|b| {
-                b.deform
-                    && b.parent.is_some()
-                    && b.length() > 0.0
-                    && !b.name.to_ascii_lowercase().contains("root")
-            })
-            .collect();
-        let n = tested.len();
-        let outside: Vec<String> = tested
-            .iter()
-            .filter(|b| !inside(bvh, b.middle()))
-            .map(|b| b.name.clone())
-            .collect();
-        out.push(Check::at_most(
-            "place.inside",
-            "A",
-            "Joints in the volume",
-            "bones whose middle is outside the body",
-            outside.len() as f64,
-            0.0,
-            Severity::Major,
-            if outside.is_empty() {
-                format!("all {n} bone middles inside")
-            } else {
-                format!("outside: {}", outside.join(", "))
-            },
-        ));
+    if let Some(solid) = solid {
+        out.push(inside_check(s, solid));
     }
-    // Bends and hinge rolls.
+    out.extend(limb_checks(s, body, h));
+    out.extend(finger_axes_check(s));
+    out.push(disjoint_check(s, h));
+    out.push(symmetry_check(s, cx, h));
+    out
+}
+
+/// `place.inside`: deform bones (not roots) whose middle lies outside the body.
+fn inside_check(s: &Skeleton, solid: &Solid) -> Check {
+    let tested: Vec<&crate::model::Bone> = s
+        .bones
+        .iter()
+        .filter(|b| {
+            b.deform
+                && b.parent.is_some()
+                && b.length() > 0.0
+                && !b.name.to_ascii_lowercase().contains("root")
+        })
+        .collect();
+    let n = tested.len();
+    let outside: Vec<String> = tested
+        .iter()
+        .filter(|b| !inside(solid, b.middle()))
+        .map(|b| b.name.clone())
+        .collect();
+    Check::new("place.inside", "A", Severity::Major)
+        .title("Joints in the volume")
+        .measure("bones whose middle is outside the body")
+        .at_most(outside.len() as f64, 0.0)
+        .detail(if outside.is_empty() {
+            format!("all {n} bone middles inside")
+        } else {
+            format!("outside: {}", outside.join(", "))
+        })
+}
+
+/// One limb's hinge: upper bone `(head a)`, lower bone `(head j, tail e)`.
+struct Hinge<'a> {
+    upper: &'a crate::model::Bone,
+    lower: &'a crate::model::Bone,
+    /// `knee` or `elbow`.
+    joint: &'static str,
+    /// `leg` or `arm`.
+    limb: &'static str,
+    /// The way the joint must bend: +Z (knee forward), -Z (elbow back).
+    dir: Vec3,
+    letter: &'static str,
+}
+
+/// The knee and elbow hinges of `s`, found by role: a thigh with a shin child, an
+/// upper arm with a forearm child.
+fn hinges(s: &Skeleton) -> Vec<Hinge<'_>> {
     let children = s.children();
     let limb_of = limbs(s);
-    let mut min_dot = f32::INFINITY;
-    let mut bad_roll = Vec::new();
+    let mut out = Vec::new();
     for (i, b) in s.bones.iter().enumerate() {
         let Some((limb, side)) = limb_of[i] else {
             continue;
         };
-        let (lower, joint, dir, letter) = match limb {
-            Limb::Thigh => (Limb::Shin, "knee", Vec3::Z, side.letter()),
-            Limb::UpperArm => (Limb::Forearm, "elbow", -Vec3::Z, side.letter()),
+        let (lower, joint, name, dir) = match limb {
+            Limb::Thigh => (Limb::Shin, "knee", "leg", Vec3::Z),
+            Limb::UpperArm => (Limb::Forearm, "elbow", "arm", -Vec3::Z),
             _ => continue,
         };
         let Some(&ci) = children[i]
@@ -195,135 +218,149 @@ pub(crate) fn placement_checks_with(
         else {
             continue;
         };
-        let cb = &s.bones[ci];
-        let (a, j, e) = (b.head, cb.head, cb.tail);
-        let l = e - a;
-        let u = l.normalize_or_zero();
+        out.push(Hinge {
+            upper: b,
+            lower: &s.bones[ci],
+            joint,
+            limb: name,
+            dir,
+            letter: side.letter(),
+        });
+    }
+    out
+}
+
+/// Pre-bend, straightness and hinge roll of every knee and elbow.
+fn limb_checks(s: &Skeleton, body: Option<&crate::Mesh>, h: f32) -> Vec<Check> {
+    let mut out = Vec::new();
+    for g in hinges(s) {
+        let (a, j, e) = (g.upper.head, g.lower.head, g.lower.tail);
+        let u = (e - a).normalize_or_zero();
         let o = (j - a) - u * (j - a).dot(u);
-        let fwd = (dir - u * dir.dot(u)).normalize_or_zero();
+        let fwd = (g.dir - u * g.dir.dot(u)).normalize_or_zero();
         let lat = u.cross(fwd).normalize_or_zero();
         let base = a + u * (j - a).dot(u);
         let ang_f = bend_angle(a, base + fwd * o.dot(fwd), e) * o.dot(fwd).signum();
         let ang_l = bend_angle(a, base + lat * o.dot(lat), e);
-        out.push(Check {
-            passed: (1.0..=MAX_BEND_DEG).contains(&ang_f),
-            ..Check::at_most(
-                format!("place.{joint}_bend.{letter}"),
+        let modelled = body.and_then(|m| modelled_bend(m, a, e, g.dir, h));
+        out.push(bend_check(&g, ang_f, modelled));
+        let Hinge { joint, letter, .. } = g;
+        let cap = capital(joint);
+        out.push(
+            Check::new(
+                format!("place.{joint}_straight.{letter}"),
                 "A",
-                format!(
-                    "{} pre-bend",
-                    if joint == "knee" { "Knee" } else { "Elbow" }
-                ),
-                format!(
-                    "{joint} bend toward the {}, deg",
-                    if joint == "knee" { "front" } else { "back" }
-                ),
-                ang_f as f64,
-                MAX_BEND_DEG as f64,
-                Severity::Blocker,
-                format!(
-                    "{} -> {}: passes between 1 and {MAX_BEND_DEG} deg in the right direction",
-                    b.name, cb.name
-                ),
+                Severity::Major,
             )
-        });
-        let title = format!(
-            "{} bend follows the modelled limb",
-            if joint == "knee" { "Knee" } else { "Elbow" }
+            .title(format!("{cap} straight in the other view"))
+            .measure(format!("{joint} bend out of its plane, deg"))
+            .at_most(ang_l as f64, 2.0)
+            .detail(format!("{} -> {}", g.upper.name, g.lower.name)),
         );
-        let toward = if joint == "knee" { "front" } else { "back" };
-        let modelled = body.and_then(|m| modelled_bend(m, a, e, dir, h));
-        out.push(match modelled {
-            Some(mb) if mb > STRAIGHT_DEG => {
-                let dev = (ang_f - mb).abs();
-                Check {
-                    passed: dev <= FOLLOW_TOL_DEG && ang_f > 0.0,
-                    ..Check::at_most(
-                        format!("place.{joint}_bend_modelled.{letter}"),
-                        "A",
-                        title,
-                        format!("{joint} bend minus the modelled bend, deg"),
-                        dev as f64,
-                        FOLLOW_TOL_DEG as f64,
-                        Severity::Minor,
-                        format!(
-                            "{} -> {}: modelled bent {mb:.0} deg toward the {toward}; the bones \
-                             bend {ang_f:.1} deg and must follow within {FOLLOW_TOL_DEG} deg, \
-                             toward the {toward}",
-                            b.name, cb.name
-                        ),
-                    )
-                }
-            }
-            _ => Check {
-                passed: (1.0..=STRAIGHT_DEG).contains(&ang_f),
-                ..Check::at_most(
-                    format!("place.{joint}_bend_modelled.{letter}"),
-                    "A",
-                    title,
-                    format!("{joint} bend toward the {toward}, deg"),
-                    ang_f as f64,
-                    STRAIGHT_DEG as f64,
-                    Severity::Minor,
-                    format!(
-                        "{} -> {}: {}; a limb modelled straight gets a pre-bend of 1 to \
-                         {STRAIGHT_DEG} deg toward the {toward}",
-                        b.name,
-                        cb.name,
-                        match modelled {
-                            Some(mb) => format!("modelled bent {mb:.0} deg"),
-                            None =>
-                                "modelled bend not measured (limb sections not found)".to_string(),
-                        }
-                    ),
-                )
-            },
-        });
-        out.push(Check::at_most(
-            format!("place.{joint}_straight.{letter}"),
-            "A",
-            format!(
-                "{} straight in the other view",
-                if joint == "knee" { "Knee" } else { "Elbow" }
-            ),
-            format!("{joint} bend out of its plane, deg"),
-            ang_l as f64,
-            2.0,
-            Severity::Major,
-            format!("{} -> {}", b.name, cb.name),
-        ));
-        // Hinge roll of both bones.
-        let n = (j - a).cross(e - j);
-        if n.length() > 1e-12 * l.length_squared() {
-            let n = n.normalize();
-            for bone in [b, cb] {
-                let d = bone.frame().x_axis.dot(n).abs();
-                if d < 0.98 {
-                    bad_roll.push(format!("{} ({d:.3})", bone.name));
-                }
-                min_dot = min_dot.min(d);
-            }
+        out.push(hinge_roll_check(&g, lat));
+    }
+    out
+}
+
+fn capital(joint: &str) -> &'static str {
+    if joint == "knee" {
+        "Knee"
+    } else {
+        "Elbow"
+    }
+}
+
+/// `place.{knee,elbow}_bend.{L,R}`: the bend toward the front (knee) or back (elbow),
+/// deg, negative the wrong way. A limb modelled straight (its mesh bent at most
+/// [`STRAIGHT_DEG`]) passes between 1 and [`STRAIGHT_DEG`]; a limb modelled bent more
+/// passes within [`FOLLOW_TOL_DEG`] of the modelled bend (and the right way).
+fn bend_check(g: &Hinge<'_>, ang_f: f32, modelled: Option<f32>) -> Check {
+    let Hinge { joint, letter, .. } = *g;
+    let toward = if joint == "knee" { "front" } else { "back" };
+    let k = Check::new(
+        format!("place.{joint}_bend.{letter}"),
+        "A",
+        Severity::Blocker,
+    )
+    .title(format!("{} pre-bend", capital(joint)))
+    .measure(format!(
+        "{joint} bend toward the {toward}, deg (negative: the wrong way)"
+    ));
+    let bones = format!("{} -> {}", g.upper.name, g.lower.name);
+    match modelled {
+        Some(mb) if mb > STRAIGHT_DEG => {
+            let lo = (mb - FOLLOW_TOL_DEG).max(0.0);
+            k.between(ang_f as f64, lo as f64, (mb + FOLLOW_TOL_DEG) as f64)
+                .detail(format!(
+                    "{bones}: {ang_f:.1} deg; the limb is modelled bent {mb:.0} deg toward the \
+                     {toward}, so the bones follow it within {FOLLOW_TOL_DEG} deg"
+                ))
         }
+        _ => k
+            .between(ang_f as f64, 1.0, STRAIGHT_DEG as f64)
+            .detail(format!(
+                "{bones}: {ang_f:.1} deg; {}: the rubric's pre-bend of 1 to {STRAIGHT_DEG} deg \
+                 toward the {toward} gives an IK solver its direction",
+                match modelled {
+                    Some(mb) => format!("the limb is modelled straight ({mb:.0} deg)"),
+                    None => "modelled bend not measured (limb sections not found)".to_string(),
+                }
+            )),
     }
-    if min_dot.is_finite() {
-        out.push(Check::at_least(
-            "place.hinge_roll",
-            "A",
-            "Hinge roll on local X",
-            "smallest |x_axis . bend-plane normal| of the limb hinges",
-            min_dot as f64,
-            0.98,
-            Severity::Major,
-            if bad_roll.is_empty() {
-                "all limb hinges on local X".to_string()
-            } else {
-                format!("off: {}", bad_roll.join(", "))
-            },
-        ));
-    }
-    // Finger axes agree along each chain.
+}
+
+/// A limb bent less than this (deg) has no reliable bend plane: its hinge roll is
+/// judged against the ideal hinge axis instead.
+const PLANE_MIN_DEG: f32 = 1.0;
+
+/// `place.hinge_roll.{leg,arm}.{L,R}`: the smaller `|x_axis . n|` of the two bones of
+/// the limb, `n` the normal of the plane of the bent limb (Rigify's convention), or,
+/// for a limb bent less than [`PLANE_MIN_DEG`], the ideal hinge axis `lat` (normal to
+/// the limb and to its bend direction).
+fn hinge_roll_check(g: &Hinge<'_>, lat: Vec3) -> Check {
+    let (a, j, e) = (g.upper.head, g.lower.head, g.lower.tail);
+    let straight = bend_angle(a, j, e) < PLANE_MIN_DEG;
+    let n = if straight {
+        Some(lat)
+    } else {
+        (j - a).cross(e - j).try_normalize()
+    };
+    let dots: Vec<(String, f32)> = match n.filter(|n| n.length_squared() > 0.5) {
+        Some(n) => [g.upper, g.lower]
+            .iter()
+            .map(|b| (b.name.clone(), b.frame().x_axis.dot(n).abs()))
+            .collect(),
+        None => Vec::new(),
+    };
+    let worst = dots.iter().map(|d| d.1).fold(f32::INFINITY, f32::min);
+    let Hinge { limb, letter, .. } = *g;
+    Check::new(
+        format!("place.hinge_roll.{limb}.{letter}"),
+        "A",
+        Severity::Major,
+    )
+    .title(format!("{} hinge on local X ({letter})", capital(g.joint)))
+    .measure("smaller |x_axis . hinge axis| of the two bones")
+    .at_least(if worst.is_finite() { worst as f64 } else { 0.0 }, 0.98)
+    .detail(format!(
+        "{}; hinge axis: {}",
+        dots.iter()
+            .map(|(n, d)| format!("{n} {d:.3}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        if straight {
+            "the limb is straight, the ideal axis"
+        } else {
+            "normal of the bent limb's plane"
+        }
+    ))
+}
+
+/// `place.finger_axes`: successive finger bones share their local X (one curl axis).
+fn finger_axes_check(s: &Skeleton) -> Option<Check> {
     let mut fmin = f32::INFINITY;
     let mut fbad = Vec::new();
+    let limb_of = limbs(s);
     for (i, b) in s.bones.iter().enumerate() {
         if limb_of[i].map(|l| l.0) != Some(Limb::Finger) {
             continue;
@@ -339,25 +376,24 @@ pub(crate) fn placement_checks_with(
             fmin = fmin.min(d);
         }
     }
-    if fmin.is_finite() {
-        out.push(Check::at_least(
-            "place.finger_axes",
-            "A",
-            "Fingers curl on one local axis",
-            "smallest x_axis agreement of successive finger bones",
-            fmin as f64,
-            0.95,
-            Severity::Major,
-            if fbad.is_empty() {
+    fmin.is_finite().then(|| {
+        Check::new("place.finger_axes", "A", Severity::Major)
+            .title("Fingers curl on one local axis")
+            .measure("smallest x_axis agreement of successive finger bones")
+            .at_least(fmin as f64, 0.95)
+            .detail(if fbad.is_empty() {
                 "every finger chain curls on local X".to_string()
             } else {
                 format!("off: {}", fbad.join(", "))
-            },
-        ));
-    }
-    // Disjoint chains.
+            })
+    })
+}
+
+/// `place.disjoint`: bones whose head is off their only-child parent's tail.
+fn disjoint_check(s: &Skeleton, h: f32) -> Check {
+    let children = s.children();
     let mut disjoint = Vec::new();
-    for (i, b) in s.bones.iter().enumerate() {
+    for b in &s.bones {
         let Some(p) = b.parent else { continue };
         if s.bones[p].parent.is_none() || b.name.contains("twist") || b.name.contains("Twist") {
             continue;
@@ -375,23 +411,21 @@ pub(crate) fn placement_checks_with(
                 s.bones[p].name
             ));
         }
-        let _ = i;
     }
-    out.push(Check::at_most(
-        "place.disjoint",
-        "A",
-        "Chain integrity",
-        "bones off their only-child parent's tail by more than 0.5% H",
-        disjoint.len() as f64,
-        0.0,
-        Severity::Blocker,
-        if disjoint.is_empty() {
+    Check::new("place.disjoint", "A", Severity::Blocker)
+        .title("Chain integrity")
+        .measure("bones off their only-child parent's tail by more than 0.5% H")
+        .at_most(disjoint.len() as f64, 0.0)
+        .detail(if disjoint.is_empty() {
             "all chains connected".to_string()
         } else {
             disjoint.join(", ")
-        },
-    ));
-    // Symmetry.
+        })
+}
+
+/// `place.symmetry`: the largest left/right mirror mismatch of heads and tails about
+/// the plane `x = cx`, % of `h`.
+fn symmetry_check(s: &Skeleton, cx: f32, h: f32) -> Check {
     let mut worst = 0.0f32;
     let mut worst_name = String::new();
     let names = s.index_map();
@@ -415,21 +449,15 @@ pub(crate) fn placement_checks_with(
             worst_name = b.name.clone();
         }
     }
-    out.push(Check::at_most(
-        "place.symmetry",
-        "A",
-        "Left and right mirror",
-        "largest mirror mismatch of heads and tails, % of height",
-        worst as f64,
-        1.0,
-        Severity::Major,
-        if worst_name.is_empty() {
+    Check::new("place.symmetry", "A", Severity::Major)
+        .title("Left and right mirror")
+        .measure("largest mirror mismatch of heads and tails, % of height")
+        .at_most(worst as f64, 1.0)
+        .detail(if worst_name.is_empty() {
             "symmetric".to_string()
         } else {
             format!("worst: {worst_name}")
-        },
-    ));
-    out
+        })
 }
 
 /// The landmark check of a fit: landmarks among `used` (those bones were placed on)
@@ -448,18 +476,13 @@ pub fn landmark_checks(lm: &Landmarks, used: &[String]) -> Vec<Check> {
     );
     low.sort();
     low.dedup();
-    vec![Check::at_most(
-        "place.landmarks",
-        "A",
-        "Landmarks found with confidence",
-        "landmarks used by bones, missing or with confidence below 0.5",
-        low.len() as f64,
-        0.0,
-        Severity::Minor,
-        if low.is_empty() {
+    vec![Check::new("place.landmarks", "A", Severity::Minor)
+        .title("Landmarks found with confidence")
+        .measure("landmarks used by bones, missing or with confidence below 0.5")
+        .at_most(low.len() as f64, 0.0)
+        .detail(if low.is_empty() {
             "all landmarks the bones use were found".to_string()
         } else {
             low.join(", ")
-        },
-    )]
+        })]
 }

@@ -51,35 +51,27 @@ pub(crate) fn cloth_under_limbs(skel: &Skeleton, roles: &Roles, chains: &[Chain]
 /// The three rules and the joined-garment check.
 pub fn rule_checks(c: &Character, chains: &[Chain], animated_bones: &[String]) -> Vec<Check> {
     let Some(skel) = &c.skeleton else {
-        return vec![Check::at_most(
-            "parts.skeleton",
-            "B",
-            "The character has a skeleton",
-            "skeletons missing",
-            1.0,
-            0.0,
-            Severity::Blocker,
-            "no skeleton: the parts rules cannot be checked",
-        )];
+        return vec![Check::new("parts.skeleton", "B", Severity::Blocker)
+            .title("The character has a skeleton")
+            .measure("skeletons missing")
+            .at_most(1.0, 0.0)
+            .detail("no skeleton: the parts rules cannot be checked")];
     };
     let roles = Roles::of(skel, c.vrm.as_ref().map(|v| &v.humanoid));
     let mut out = Vec::new();
     // 1. Cloth parents only to the trunk.
     let bad_parent = cloth_under_limbs(skel, &roles, chains);
-    out.push(Check::at_most(
-        "parts.cloth_parent",
-        "B",
-        "Cloth hangs only from the trunk",
-        "cloth chains under a limb",
-        bad_parent.len() as f64,
-        0.0,
-        Severity::Blocker,
-        if bad_parent.is_empty() {
-            "every cloth chain hangs from the trunk".to_string()
-        } else {
-            first_few(&bad_parent)
-        },
-    ));
+    out.push(
+        Check::new("parts.cloth_parent", "B", Severity::Blocker)
+            .title("Cloth hangs only from the trunk")
+            .measure("cloth chains under a limb")
+            .at_most(bad_parent.len() as f64, 0.0)
+            .detail(if bad_parent.is_empty() {
+                "every cloth chain hangs from the trunk".to_string()
+            } else {
+                first_few(&bad_parent)
+            }),
+    );
     // 2. Cloth never skinned to a leg.
     let cloth_bones: BTreeSet<usize> = chains
         .iter()
@@ -113,20 +105,17 @@ pub fn rule_checks(c: &Character, chains: &[Chain], animated_bones: &[String]) -
             }
         }
     }
-    out.push(Check::at_most(
-        "parts.cloth_on_leg",
-        "C",
-        "Cloth is never skinned to a leg",
-        "cloth vertices with leg weight",
-        on_leg as f64,
-        0.0,
-        Severity::Blocker,
-        if on_leg == 0 {
-            "no cloth vertex carries leg weight".to_string()
-        } else {
-            worst.1
-        },
-    ));
+    out.push(
+        Check::new("parts.cloth_on_leg", "C", Severity::Blocker)
+            .title("Cloth is never skinned to a leg")
+            .measure("cloth vertices with leg weight")
+            .at_most(on_leg as f64, 0.0)
+            .detail(if on_leg == 0 {
+                "no cloth vertex carries leg weight".to_string()
+            } else {
+                worst.1
+            }),
+    );
     // 3. Cloth and hair bones carry no animation tracks.
     let spring_bones: BTreeSet<&str> = chains
         .iter()
@@ -138,20 +127,17 @@ pub fn rule_checks(c: &Character, chains: &[Chain], animated_bones: &[String]) -
         .filter(|b| spring_bones.contains(b.as_str()))
         .cloned()
         .collect();
-    out.push(Check::at_most(
-        "parts.cloth_animated",
-        "B",
-        "Cloth and hair bones carry no animation tracks",
-        "spring bones with tracks",
-        keyed.len() as f64,
-        0.0,
-        Severity::Major,
-        if keyed.is_empty() {
-            "physics owns every spring bone".to_string()
-        } else {
-            first_few(&keyed)
-        },
-    ));
+    out.push(
+        Check::new("parts.cloth_animated", "B", Severity::Major)
+            .title("Cloth and hair bones carry no animation tracks")
+            .measure("spring bones with tracks")
+            .at_most(keyed.len() as f64, 0.0)
+            .detail(if keyed.is_empty() {
+                "physics owns every spring bone".to_string()
+            } else {
+                first_few(&keyed)
+            }),
+    );
     // 4. Joined garment: vertices pulled by both legs.
     let mut worst_part = (0.0f64, String::new());
     for p in &c.parts {
@@ -190,20 +176,17 @@ pub fn rule_checks(c: &Character, chains: &[Chain], animated_bones: &[String]) -
             );
         }
     }
-    out.push(Check::at_most(
-        "parts.joined_garment",
-        "C",
-        "No vertex is pulled by both legs (joined body and garment)",
-        "% of a part's vertices",
-        worst_part.0,
-        5.0,
-        Severity::Major,
-        if worst_part.1.is_empty() {
-            "no skinned part".to_string()
-        } else {
-            worst_part.1
-        },
-    ));
+    out.push(
+        Check::new("parts.joined_garment", "C", Severity::Major)
+            .title("No vertex is pulled by both legs (joined body and garment)")
+            .measure("% of a part's vertices")
+            .at_most(worst_part.0, 5.0)
+            .detail(if worst_part.1.is_empty() {
+                "no skinned part".to_string()
+            } else {
+                worst_part.1
+            }),
+    );
     out
 }
 

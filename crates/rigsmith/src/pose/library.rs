@@ -11,7 +11,7 @@
 //! | `leg_forward.L/R`        | thigh swung 60 deg forward                         | hip            |
 //! | `leg_side.L/R`           | thigh swung 45 deg out                             | hip            |
 //! | `knee_120.L/R`           | calf hinged to 120 deg flexion, toward the back    | knee           |
-//! | `squat`                  | thighs forward 80, knees 110 back, pelvis lowered so the ankles keep their height | knees |
+//! | `squat`                  | pelvis down and back, legs solved by two-bone IK with the feet planted (knees about 100 deg forward) | knees; feet planted |
 //! | `spine_twist`            | 45 deg about world Y spread over the spine         | -              |
 //! | `spine_bend`             | 40 deg forward spread over the spine               | -              |
 //! | `head_turn`              | head 60 deg about world Y (neck a third)           | -              |
@@ -55,6 +55,44 @@ pub struct NamedPose {
     pub side: Side,
     /// Joint measurements the pose is for.
     pub tests: Vec<JointTest>,
+    /// Bones the pose keeps where they are at rest (the squat's feet, planted by an IK
+    /// solve): the review checks that their heads and tails do not move.
+    pub planted: Vec<String>,
+}
+
+/// Fraction of the rest hip-to-ankle distance the squat keeps between them.
+pub const SQUAT_REACH: f32 = 0.65;
+/// How far back the squat moves the pelvis, as a fraction of the hip-to-ankle distance.
+pub const SQUAT_BACK: f32 = 0.12;
+
+/// The squat with the feet planted: the pelvis goes down (and a little back) until the
+/// hips are [`SQUAT_REACH`] of their rest distance from the ankles, then each leg is
+/// solved by two-bone IK ([`ops::two_bone_ik`]) so the ankle stays at its rest point,
+/// the knee bending forward (about 100 deg), and each foot is turned back to its rest
+/// direction. `b`: pelvis, thigh L, thigh R, calf L, calf R, foot L, foot R.
+fn squat(s: &Skeleton, b: &[usize]) -> Pose {
+    let mut p = Pose::rest(s);
+    let h = s.height().max(1e-6);
+    let (hip, ankle) = (
+        0.5 * (s.bones[b[1]].head + s.bones[b[2]].head),
+        0.5 * (s.bones[b[5]].head + s.bones[b[6]].head),
+    );
+    let leg = (hip - ankle).length();
+    let (reach, back) = (SQUAT_REACH * leg, SQUAT_BACK * leg);
+    let drop = (hip.y - ankle.y) - (reach * reach - back * back).max(0.0).sqrt();
+    ops::move_by(s, &mut p, b[0], Vec3::new(0.0, -drop, -back) / h, h);
+    for k in 0..2 {
+        let foot = b[5 + k];
+        ops::two_bone_ik(
+            s,
+            &mut p,
+            [b[1 + k], b[3 + k], foot],
+            s.bones[foot].head,
+            Vec3::Z,
+        );
+        ops::aim(s, &mut p, foot, s.bones[foot].y_axis());
+    }
+    p
 }
 
 fn sx(side: Side) -> f32 {
@@ -107,6 +145,7 @@ pub fn library_for(s: &Skeleton, rig: &Roles) -> (Vec<NamedPose>, Vec<String>) {
             pose,
             side,
             tests,
+            planted: vec![],
         };
         if let Some(b) = need(
             &format!("arm_down.{l}"),
@@ -225,6 +264,7 @@ pub fn library_for(s: &Skeleton, rig: &Roles) -> (Vec<NamedPose>, Vec<String>) {
         pose,
         side: Side::Center,
         tests: vec![],
+        planted: vec![],
     };
     if let Some(b) = need(
         "squat",
@@ -239,35 +279,13 @@ pub fn library_for(s: &Skeleton, rig: &Roles) -> (Vec<NamedPose>, Vec<String>) {
         ],
         &mut skipped,
     ) {
-        let mut p = Pose::rest(s);
-        for k in 0..2 {
-            ops::rotate_world(s, &mut p, b[1 + k], Vec3::X, -80.0);
-            ops::hinge_to(s, &mut p, b[3 + k], 110.0, Vec3::NEG_Z);
-            // Keep the foot level: turn it back to its rest direction.
-            let rest_dir = s.bones[b[5 + k]].y_axis();
-            ops::aim(s, &mut p, b[5 + k], rest_dir);
-        }
-        // Lower the pelvis so the ankles keep their rest height.
-        let w = world_matrices(s, &p);
-        let rest = s.rest_matrices();
-        let rise: f32 = [b[5], b[6]]
-            .iter()
-            .map(|&f| {
-                (w[f] * rest[f].inverse())
-                    .transform_point3(s.bones[f].head)
-                    .y
-                    - s.bones[f].head.y
-            })
-            .sum::<f32>()
-            / 2.0;
-        let h = s.height().max(1e-6);
-        ops::move_by(s, &mut p, b[0], Vec3::new(0.0, -rise / h, 0.0), h);
         out.push(NamedPose {
             tests: vec![
                 jt("knee", Side::Left, None, None),
                 jt("knee", Side::Right, None, None),
             ],
-            ..c("squat", p)
+            planted: vec![s.bones[b[5]].name.clone(), s.bones[b[6]].name.clone()],
+            ..c("squat", squat(s, &b))
         });
     }
     let spine = rig.spine_chain(s);

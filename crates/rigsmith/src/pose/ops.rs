@@ -12,6 +12,8 @@
 //! * [`twist`]: rotate about the bone's own Y (head -> tail).
 //! * [`rotate_world`]: rotate a bone about a world axis through its head.
 //! * [`move_by`]: move a bone's head by a world offset in units of body height H.
+//! * [`two_bone_ik`]: turn a two-bone limb so its end reaches a world point, bending
+//!   toward a pole direction (the squat's planted feet).
 //!
 //! Angles are in degrees; positive is counter-clockwise about the axis (right hand).
 
@@ -149,4 +151,52 @@ pub fn move_by(s: &Skeleton, p: &mut Pose, i: usize, delta_h: Vec3, h: f32) {
     let (_, wb) = frames(s, p, i);
     // Head = base * T(t) * 0  =>  world offset d maps to t += base_rot^-1 * d.
     p.translations[i] += wb.inverse() * (delta_h * h);
+}
+
+/// The posed world position of bone `i`'s head.
+pub fn posed_head(s: &Skeleton, p: &Pose, i: usize) -> Vec3 {
+    let w = world_matrices(s, p);
+    (w[i] * s.rest_matrices()[i].inverse()).transform_point3(s.bones[i].head)
+}
+
+/// Two-bone inverse kinematics: turns `upper` (about its head) and `lower` so that the
+/// head of `end` (a bone under `lower`: the foot, the hand) reaches the world point
+/// `target`, the middle joint bending toward the world direction `pole`. The segment
+/// lengths (upper head to lower head, lower head to end head) are kept; a target out
+/// of reach is approached along the line to it. Returns the distance left between the
+/// end and the target (0 up to rounding when it is in reach).
+pub fn two_bone_ik(
+    s: &Skeleton,
+    p: &mut Pose,
+    [upper, lower, end]: [usize; 3],
+    target: Vec3,
+    pole: Vec3,
+) -> f32 {
+    if upper >= s.len() || lower >= s.len() || end >= s.len() {
+        return f32::INFINITY;
+    }
+    let a = posed_head(s, p, upper);
+    let j = posed_head(s, p, lower);
+    let e = posed_head(s, p, end);
+    let (l1, l2) = ((j - a).length(), (e - j).length());
+    let t = target - a;
+    let Some(u) = t.try_normalize() else {
+        return (e - target).length();
+    };
+    // Slightly inside the reachable shell, so the joint keeps a direction.
+    let eps = 1e-5 * (l1 + l2);
+    let d = t.length().clamp((l1 - l2).abs() + eps, l1 + l2 - eps);
+    if let Some(side) = (pole - u * pole.dot(u)).try_normalize() {
+        let cos_a = ((l1 * l1 + d * d - l2 * l2) / (2.0 * l1 * d)).clamp(-1.0, 1.0);
+        let joint = a + u * (l1 * cos_a) + side * (l1 * (1.0 - cos_a * cos_a).sqrt());
+        if let (Some(from), Some(to)) = ((j - a).try_normalize(), (joint - a).try_normalize()) {
+            apply_world_rotation(s, p, upper, Quat::from_rotation_arc(from, to));
+        }
+    }
+    let j = posed_head(s, p, lower);
+    let e = posed_head(s, p, end);
+    if let (Some(from), Some(to)) = ((e - j).try_normalize(), (a + u * d - j).try_normalize()) {
+        apply_world_rotation(s, p, lower, Quat::from_rotation_arc(from, to));
+    }
+    (posed_head(s, p, end) - target).length()
 }

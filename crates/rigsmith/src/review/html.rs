@@ -214,7 +214,7 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
             continue;
         }
         rows.sort_by_key(|k| k.passed);
-        h.push_str(&format!("<h2>{stitle}</h2>\n<table><tr><th>id</th><th>result</th><th>severity</th><th>value</th><th>threshold</th><th>measure</th><th>detail</th><th>what to do</th></tr>\n"));
+        h.push_str(&format!("<h2>{stitle}</h2>\n<table><tr><th>id</th><th>result</th><th>severity</th><th>value</th><th>limit</th><th>measure</th><th>detail</th><th>what to do</th></tr>\n"));
         for k in rows {
             let sev = sev_name(k.severity);
             let cls = if k.passed {
@@ -236,7 +236,7 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
                     view_link(page, &k.id)
                 },
                 fmt_num(k.value),
-                fmt_num(k.threshold),
+                esc(&k.limit.text()),
                 esc(&k.measure),
                 esc(&k.detail),
                 if k.passed { String::new() } else { esc(&k.remedy) }

@@ -75,6 +75,17 @@ pub fn new_pairs(
     rest_pairs: &HashSet<(u32, u32)>,
     eps: f32,
 ) -> usize {
+    new_pair_list(rest, posed, triangles, rest_pairs, eps).len()
+}
+
+/// The pairs [`new_pairs`] counts: `(triangle, triangle)` indices, lower first.
+pub fn new_pair_list(
+    rest: &[Vec3],
+    posed: &[Vec3],
+    triangles: &[[u32; 3]],
+    rest_pairs: &HashSet<(u32, u32)>,
+    eps: f32,
+) -> Vec<(u32, u32)> {
     let moved: Vec<bool> = rest
         .iter()
         .zip(posed)
@@ -88,12 +99,12 @@ pub fn new_pairs(
         })
         .collect();
     if !active.iter().any(|&a| a) {
-        return 0;
+        return Vec::new();
     }
     intersecting_pairs(posed, triangles, Some(&active))
         .into_iter()
         .filter(|p| !rest_pairs.contains(p))
-        .count()
+        .collect()
 }
 
 fn plane_dists(n: Vec3, d: f32, t: &[Vec3; 3]) -> [f32; 3] {

@@ -32,7 +32,6 @@ pub mod html;
 pub mod intersect;
 pub mod leak;
 pub mod penetration;
-pub mod placement;
 pub mod rubric;
 pub mod strain;
 pub mod structure;
@@ -88,21 +87,25 @@ impl Default for CheckOptions {
     }
 }
 
-/// A joint flagged in a pose, for close-up sheets.
+/// A spot flagged in a pose, for close-up sheets: a joint whose band or bulge check
+/// failed, or where a failed strain, self-intersection, collar-and-chin or garment
+/// penetration check sits (the densest cluster of the offending edges, triangles or
+/// vertices).
 #[derive(Debug, Clone, PartialEq)]
 pub struct FlaggedJoint {
     /// The pose (`elbow_120.L`).
     pub pose: String,
-    /// The joint (`elbow.L`).
+    /// The joint (`elbow.L`) or what failed there (`strain`, `self-intersections`,
+    /// `collar and chin`, `shirt penetration`).
     pub joint: String,
-    /// The joint centre in the pose, metres.
+    /// The joint or spot centre in the pose, metres.
     pub centre: Vec3,
-    /// Local limb radius at the joint, metres.
+    /// Local limb radius at the joint (the spot's spread), metres.
     pub radius: f32,
 }
 
 /// The result of [`check`]. Serializes to exactly
-/// `{"checks": [...], "counts": {"blocker", "major", "minor"}, "not_verified": [...], "route"}`.
+/// `{"checks": [...], "counts": {"blocker", "major", "minor"}, "not_verified": [...], "route", "weights": {...}}`.
 #[derive(Debug, Clone, Serialize)]
 pub struct CheckReport {
     /// Every check run, in section order.
@@ -113,10 +116,15 @@ pub struct CheckReport {
     pub not_verified: Vec<String>,
     /// The route taken, in plain words (section F).
     pub route: String,
+    /// The weight report of the rig (section F: "the numbers from the weight report"):
+    /// unweighted, empty majors, sum deviation, influences, vertices over 4,
+    /// non-deform bones, mirror error; see [`crate::bind::report`].
+    pub weights: crate::bind::WeightReport,
     /// The poses measured (not serialized).
     #[serde(skip)]
     pub poses: Vec<NamedPose>,
-    /// Joints whose band checks failed (not serialized).
+    /// Every flagged spot of every pose (not serialized): joints whose band or bulge
+    /// failed, and where strain, self-intersection and penetration failures sit.
     #[serde(skip)]
     pub flagged_joints: Vec<FlaggedJoint>,
     /// Every part's role and why, in part order (not serialized: the HTML report shows

@@ -23,10 +23,18 @@ pub fn new_inside_pct(posed_body: &Bvh, posed_garment: &[Vec3], rest_inside: &[b
     if posed_garment.is_empty() {
         return 0.0;
     }
-    let n = posed_garment
+    let n = new_inside(posed_body, posed_garment, rest_inside).len();
+    100.0 * n as f32 / posed_garment.len() as f32
+}
+
+/// The garment vertices [`new_inside_pct`] counts: inside the posed body, outside at
+/// rest.
+pub fn new_inside(posed_body: &Bvh, posed_garment: &[Vec3], rest_inside: &[bool]) -> Vec<usize> {
+    posed_garment
         .iter()
         .zip(rest_inside)
-        .filter(|(p, &was)| !was && posed_body.contains(**p))
-        .count();
-    100.0 * n as f32 / posed_garment.len() as f32
+        .enumerate()
+        .filter(|(_, (p, &was))| !was && posed_body.contains(**p))
+        .map(|(i, _)| i)
+        .collect()
 }

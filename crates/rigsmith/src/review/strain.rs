@@ -56,3 +56,22 @@ pub fn strain(rest: &[Vec3], posed: &[Vec3], edges: &[(u32, u32)]) -> Strain {
         edges: r.len(),
     }
 }
+
+/// Posed midpoints of the edges whose strain lies outside [`STRAIN_RANGE`] (where a
+/// close-up of a strained pose looks).
+pub fn strained_midpoints(rest: &[Vec3], posed: &[Vec3], edges: &[(u32, u32)]) -> Vec<Vec3> {
+    let n = rest.len().min(posed.len());
+    edges
+        .iter()
+        .filter(|(a, b)| (*a as usize) < n && (*b as usize) < n)
+        .filter_map(|&(a, b)| {
+            let (a, b) = (a as usize, b as usize);
+            let l0 = (rest[a] - rest[b]).length();
+            if l0 <= 1e-12 {
+                return None;
+            }
+            let r = (posed[a] - posed[b]).length() / l0;
+            (!(STRAIN_RANGE.0..=STRAIN_RANGE.1).contains(&r)).then(|| 0.5 * (posed[a] + posed[b]))
+        })
+        .collect()
+}

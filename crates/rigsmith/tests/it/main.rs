@@ -5,6 +5,7 @@ mod common;
 mod architecture;
 mod bind;
 mod body;
+mod checks;
 mod corpus;
 mod fit;
 mod fit_real;

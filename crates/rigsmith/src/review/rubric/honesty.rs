@@ -1,0 +1,72 @@
+//! Sections E and F: morph targets, the route taken and what was not verified.
+
+use super::{Ctx, Out};
+use crate::humanoid::Role;
+use crate::report::{Check, Severity};
+use crate::review::Skinning;
+
+/// `face.morphs_move`: every morph target moves something; a glTF carries no drivers,
+/// so ramps, splits and combinations are listed as not verified.
+pub(super) fn morphs(cx: &Ctx<'_>, out: &mut Out) {
+    let c = cx.c;
+    let morphs: usize = c.parts.iter().map(|p| p.morphs.len()).sum();
+    if morphs == 0 {
+        out.not_verified
+            .push("E correctives and face: the file has no morph targets".into());
+        return;
+    }
+    let dead: Vec<String> = c
+        .parts
+        .iter()
+        .flat_map(|p| p.morphs.iter().map(move |m| (p, m)))
+        .filter(|(_, m)| m.position_deltas.iter().all(|d| d.length() <= 1e-6 * cx.h))
+        .map(|(p, m)| format!("{}/{}", p.name, m.name))
+        .collect();
+    out.checks.push(
+        Check::new("face.morphs_move", "E", Severity::Minor)
+            .title("Every morph target moves something")
+            .measure("morph targets with no displacement")
+            .at_most(dead.len() as f64, 0.0)
+            .detail(if dead.is_empty() {
+                format!("{morphs} morph targets")
+            } else {
+                dead.join(", ")
+            }),
+    );
+    out.not_verified.push(format!(
+        "E correctives and face: {morphs} morph targets found; their drivers, ranges, L/R split and combinations are not verified (a glTF carries no drivers)"
+    ));
+}
+
+/// Section F: what a skinned file cannot show, the roles not found, and the route in
+/// plain words.
+pub(super) fn route(cx: &Ctx<'_>, poses: usize, out: &mut Out) -> String {
+    out.not_verified.push(
+        "B IK, FK/IK switching, drivers and controls: a skinned file carries deform bones only"
+            .into(),
+    );
+    out.not_verified.push(
+        "poses outside the default library; fingers are checked only through the fist pose sheet"
+            .into(),
+    );
+    for u in &cx.rig.unknown {
+        out.not_verified.push(format!("role not found: {u}"));
+    }
+    let c = cx.c;
+    format!(
+        "{} skinning of {} parts ({} vertices, body part {:?}) on {} bones; {} of {} roles found; {} test poses measured (strain, joint bands, cross-side leak, {}garment penetration) against rest; body height H = {:.3} m",
+        match cx.o.skinning {
+            Skinning::Lbs => "linear blend (LBS, as game engines do)",
+            Skinning::Dqs => "dual-quaternion (DQS)",
+        },
+        c.parts.len(),
+        c.vertex_count(),
+        cx.body.name,
+        cx.s.len(),
+        cx.rig.found(),
+        Role::all().len(),
+        poses,
+        if cx.o.self_intersections { "new self-intersections by BVH, " } else { "" },
+        cx.h
+    )
+}
