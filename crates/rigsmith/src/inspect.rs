@@ -30,7 +30,7 @@ use serde::Serialize;
 
 use crate::bind::report::is_unweighted;
 use crate::humanoid::{character_twist_bones, Roles};
-use crate::model::naming::{cosmetic_class, side_of, split_side, tokens};
+use crate::model::naming::cosmetic_class;
 use crate::model::{Character, Side, Skeleton};
 
 /// A vertex counts as pulled by a leg when that leg's chain holds more than this share

@@ -37,7 +37,7 @@
 
 mod chain_build;
 mod chains;
-pub(crate) mod colliders;
+mod colliders;
 mod leg_gap;
 mod motion;
 mod rest_clearance;

@@ -26,7 +26,7 @@
 
 use glam::Vec3;
 
-use super::fk::{world_matrices, Pose};
+use super::fk::Pose;
 use super::ops;
 use crate::humanoid::{Role, Roles};
 use crate::model::naming::Side;

@@ -245,7 +245,7 @@ fn collar_chin_segment(cx: &Ctx<'_>, m: &[glam::Mat4]) -> Option<(Vec3, Vec3)> {
 
 /// Distance from `p` to the segment `a`-`b`.
 fn segment_distance(p: Vec3, a: Vec3, b: Vec3) -> f32 {
-    (crate::parts::colliders::closest_on_segment(p, a, b) - p).length()
+    (crate::geom::segment::closest_on_segment(p, a, b) - p).length()
 }
 
 /// Where a failure sits, for a close-up: the centre of the densest cluster of
