@@ -594,6 +594,7 @@ mod tests {
             pose: pose.clone(),
             side: Side::Left,
             tests: Vec::new(),
+            planted: Vec::new(),
         }];
         let v = Viewer {
             model: ViewerModel {

@@ -254,7 +254,7 @@ fn dressed_mannequin_geodesic() -> rigsmith::pipeline::RigOutput {
 #[test]
 fn geodesic_route_weights_every_vertex_of_every_part_and_says_so() {
     let out = dressed_mannequin_geodesic();
-    assert_eq!(out.route, Route::Geodesic);
+    assert_eq!(out.route, Some(Route::Geodesic));
     assert!(
         out.route_reasons
             .iter()

@@ -10,15 +10,15 @@ use rigsmith::{Bone, Character, Skeleton};
 
 use crate::common::quaternius_dir;
 
-/// The A-pose mannequin with a skirt and hair, rigged by the parts stage.
-fn skirted() -> (Character, parts::Prepared) {
+/// The A-pose mannequin with a skirt and hair, rigged as the VRM exporter rigs it.
+fn skirted() -> (Character, rigsmith::RigOutput) {
     let mut c = mannequin::build(&MannequinOptions {
         pose: Pose::A,
         skirt: true,
         hair: true,
         ..Default::default()
     });
-    let p = parts::prepare(&mut c, None).unwrap();
+    let p = crate::common::prepare(&mut c);
     (c, p)
 }
 
@@ -106,7 +106,7 @@ fn a_rigged_source_records_its_skeleton_and_authored_weights() {
         rigsmith::io::read_character(&quaternius_dir().join("knight_KnightCharacter.glb")).unwrap();
     let authored = rigsmith::inspect::inspect(&c).weights.authored;
     assert!(authored);
-    let p = parts::prepare(&mut c, None).unwrap();
+    let p = crate::common::prepare(&mut c);
     assert!(!p.rigged_here);
     assert_eq!(p.sidecar.source_skeleton, Some(true));
     assert_eq!(p.sidecar.weights_authored, authored);
