@@ -29,10 +29,10 @@
 use std::collections::BTreeSet;
 
 use glam::{Mat4, Vec3};
+use rigsmith::humanoid::{Role, Roles};
 use rigsmith::model::naming::Side;
 use rigsmith::model::Character;
 use rigsmith::parts::SimFrame;
-use rigsmith::humanoid::{Role, Roles};
 use rigsmith::pose::NamedPose;
 use rigsmith::review::leak::LEAK_MAX_H;
 use rigsmith::review::strain::STRAIN_RANGE;

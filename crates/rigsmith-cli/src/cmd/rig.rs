@@ -204,14 +204,7 @@ fn rig_one_and_report(
     let out = out?;
     let inputs: Vec<&Path> = a.input.iter().map(|p| p.as_path()).collect();
     let outputs = plan(&a.output, a.report.as_deref(), &inputs)?;
-    let files = write_outputs(
-        &outputs,
-        &out,
-        input,
-        &a.output,
-        a.report.as_deref(),
-        opts,
-    )?;
+    let files = write_outputs(&outputs, &out, input, &a.output, a.report.as_deref(), opts)?;
     let total = t0.elapsed().as_secs_f64();
     let counts = out.counts();
     if a.json {

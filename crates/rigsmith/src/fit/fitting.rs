@@ -29,8 +29,9 @@ use glam::Vec3;
 use serde::Serialize;
 
 use super::landmarks::{body_mesh, find_landmarks_on, LandmarkOptions, Landmarks};
-use super::limb_bend::modelled_bend;
-use super::placement::{landmark_checks, placement_checks_with, Solid, STRAIGHT_DEG};
+use super::limb_bend::{bend_angle, modelled_bend};
+use super::placement::{landmark_checks, placement_checks_with, STRAIGHT_DEG};
+use super::solid::Solid;
 use crate::error::{Error, Result};
 use crate::humanoid::{bone_name, template_map, twist_name, BoneKind, Template, CENTRE, LEFT};
 use crate::model::{Bone, Character, Mesh, Skeleton};
@@ -392,13 +393,6 @@ fn hinge_axis(a: Vec3, b: Vec3, c: Vec3, hint: Vec3) -> Vec3 {
     } else {
         n
     }
-}
-
-/// The bend angle at `b` of the chain a-b-c, degrees (0 = straight).
-pub fn bend_angle(a: Vec3, b: Vec3, c: Vec3) -> f32 {
-    let u = (b - a).normalize_or_zero();
-    let v = (c - b).normalize_or_zero();
-    u.dot(v).clamp(-1.0, 1.0).acos().to_degrees()
 }
 
 /// Moves the middle joint `b` onto the plane of the line a-c and `dir`, with a bend

@@ -111,3 +111,10 @@ fn limb_mesh(m: &Mesh, a: Vec3, e: Vec3, pad: f32) -> Mesh {
         uvs: None,
     }
 }
+
+/// The bend angle at `b` of the chain a-b-c, degrees (0 = straight).
+pub fn bend_angle(a: Vec3, b: Vec3, c: Vec3) -> f32 {
+    let u = (b - a).normalize_or_zero();
+    let v = (c - b).normalize_or_zero();
+    u.dot(v).clamp(-1.0, 1.0).acos().to_degrees()
+}

@@ -33,15 +33,14 @@ mod limb_bend;
 mod model_check;
 pub mod placement;
 mod sections;
+mod solid;
 
 /// The naming scheme of [`FitOptions::template`] (defined with the other name maps in
 /// [`crate::humanoid`]).
 pub use crate::humanoid::Template;
-pub use fitting::{
-    bend_angle, fit, FitOptions, FitResult, DEFAULT_BEND_DEG, MAX_BEND_DEG, MIN_BEND_DEG,
-};
+pub use fitting::{fit, FitOptions, FitResult, DEFAULT_BEND_DEG, MAX_BEND_DEG, MIN_BEND_DEG};
 pub use landmarks::{find_landmarks, Landmark, LandmarkOptions, Landmarks, FINGERS};
-pub use limb_bend::modelled_bend;
+pub use limb_bend::{bend_angle, modelled_bend};
 pub use model_check::{fix_model, model_check, scale_to_height, ModelReport, Problem, MODEL_TOL_H};
 pub use placement::{landmark_checks, placement_checks, FOLLOW_TOL_DEG, STRAIGHT_DEG};
 pub use sections::{cross_sections, Loop, Slicer};

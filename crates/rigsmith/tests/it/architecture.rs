@@ -11,26 +11,10 @@ type ModPath = Vec<String>;
 
 /// Cycles that remain, each a set of nodes (`top:MODULE` or `MODULE/FILE`) and why it
 /// is left: any other cycle fails the test.
-const KNOWN: &[(&[&str], &str)] = &[
-    (
-        &["top:io", "top:parts"],
-        "the VRM bone table is split between io::vrm_write and parts::humanoid_map",
-    ),
-    (
-        &[
-            "fit/fitting",
-            "fit/landmarks",
-            "fit/limb_bend",
-            "fit/placement",
-        ],
-        "placement.rs defines the inside test (Solid) the landmarks use and imports \
-         fitting's bend_angle: both belong below it (geom, limb_bend)",
-    ),
-    (
-        &["bind/bone_heat", "bind/bone_reach"],
-        "bone_heat.rs defines the bone Segment that bone_reach uses while calling it",
-    ),
-];
+const KNOWN: &[(&[&str], &str)] = &[(
+    &["bind/bone_heat", "bind/bone_reach"],
+    "bone_heat.rs defines the bone Segment that bone_reach uses while calling it",
+)];
 
 fn src_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")

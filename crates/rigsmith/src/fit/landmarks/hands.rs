@@ -164,7 +164,7 @@ impl Side<'_> {
             normals: None,
             uvs: None,
         };
-        let hand_solid = crate::fit::placement::Solid::new(&hand_mesh);
+        let hand_solid = crate::fit::solid::Solid::new(&hand_mesh);
         let hand_bvh = crate::geom::bvh::Bvh::build(&hand_mesh.positions, &hand_mesh.triangles);
         // Separate digits or a mitten: count the loops across the finger region.
         let digits = cross_sections(&[&hand_mesh], origin + d * (0.8 * len), d)

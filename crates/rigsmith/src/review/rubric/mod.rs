@@ -22,8 +22,8 @@ use glam::{Mat4, Vec3};
 
 use super::{CheckOptions, CheckReport, Skinning};
 use crate::error::{Error, Result};
-use crate::model::{Character, Part, PartClass, Skeleton, Weights};
 use crate::humanoid::{Role, Roles};
+use crate::model::{Character, Part, PartClass, Skeleton, Weights};
 use crate::pose::{posed_matrices, skin_dqs, skin_lbs, NamedPose};
 use crate::report::{Check, Counts};
 

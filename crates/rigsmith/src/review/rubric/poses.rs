@@ -9,10 +9,10 @@ use rayon::prelude::*;
 
 use super::{pose_parts, Ctx, Out};
 use crate::geom::bvh::Bvh;
+use crate::humanoid::Role;
 use crate::model::naming::Side;
 use crate::pose::library::library_for;
 use crate::pose::library::JointTest;
-use crate::humanoid::Role;
 use crate::pose::{posed_matrices, NamedPose};
 use crate::report::{Check, Severity};
 use crate::review::{intersect, leak, penetration, strain, volume, FlaggedJoint};
