@@ -48,10 +48,10 @@ pub use joints::{
     bone_name, kind_of, template_map, to_right, twist_name, BoneKind, Joint, Template, CENTRE, LEFT,
 };
 pub use map::{map_humanoid, HumanoidMap, MappedBy};
-pub use names::{is_face_name, normalized_stem, Role};
+pub use names::{is_face_name, is_twist_name, normalized_stem, Role};
 pub use roles::{Limb, Roles};
 pub use structure::{structure_map, StructureMap};
-pub use twist::{character_twist_bones, is_twist, is_twist_name, twist_bones};
+pub use twist::{character_twist_bones, is_twist, twist_bones};
 pub use vrm::{
     hierarchy_problems, missing_required, require_complete, sides_agree, vrm_parent,
     REQUIRED_BONES, VRM_PARENTS,

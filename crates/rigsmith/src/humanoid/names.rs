@@ -213,3 +213,8 @@ mod tests {
         );
     }
 }
+
+/// Whether a bone name says twist: a whole `twist` or `roll` token.
+pub fn is_twist_name(name: &str) -> bool {
+    tokens(name).iter().any(|t| t == "twist" || t == "roll")
+}

@@ -24,8 +24,8 @@
 use std::collections::BTreeMap;
 
 use super::map::map_humanoid;
+use super::names::is_twist_name;
 use super::names::{is_face_name, normalized_stem, Role};
-use super::twist::is_twist_name;
 use crate::model::naming::{cosmetic_class, tokens};
 use crate::model::{Character, Side, Skeleton};
 

@@ -10,14 +10,9 @@
 //! A numbered copy off the limbs is not a twist bone: a subdivided skirt panel
 //! (`skirt_03.001` under `skirt_03`) or hair strand is a cosmetic chain.
 
+use super::names::is_twist_name;
 use super::roles::Roles;
-use crate::model::naming::tokens;
 use crate::model::{Character, Skeleton};
-
-/// Whether a bone name says twist: a whole `twist` or `roll` token.
-pub fn is_twist_name(name: &str) -> bool {
-    tokens(name).iter().any(|t| t == "twist" || t == "roll")
-}
 
 /// Whether bone `i` of `skel` is a twist bone (see the module docs).
 pub fn is_twist(skel: &Skeleton, roles: &Roles, i: usize) -> bool {

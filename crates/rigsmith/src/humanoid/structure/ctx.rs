@@ -4,7 +4,7 @@
 
 use glam::Vec3;
 
-use crate::humanoid::twist::is_twist_name;
+use crate::humanoid::names::is_twist_name;
 use crate::model::naming::{cosmetic_class, tokens};
 use crate::model::Skeleton;
 
