@@ -640,14 +640,11 @@ fn translation_back(
     };
     let turned = fixes.iter().any(|f| f.starts_with("turned"));
     let rot = glam::Mat4::from_rotation_y(if turned { angle } else { 0.0 });
-    let Some((p, q)) = before
+    let (p, q) = before
         .parts
         .iter()
         .zip(&after.parts)
-        .find_map(|(a, b)| Some((*a.mesh.positions.first()?, *b.mesh.positions.first()?)))
-    else {
-        return None;
-    };
+        .find_map(|(a, b)| Some((*a.mesh.positions.first()?, *b.mesh.positions.first()?)))?;
     let t = q - rot.transform_point3(p);
     fixes.retain(|f| !f.starts_with("moved every part"));
     fixes.push(

@@ -173,7 +173,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
                     .unwrap_or(a.input.as_os_str())
                     .to_string_lossy()
             );
-            let page = crate::sheets::motion_page(&c, &title, &label, &frames);
+            let page = crate::sheets::motion_page(c, &title, &label, &frames);
             plan.write(&dir.join("motion.html"), page.as_bytes())?;
             ctx.info(&format!(
                 "wrote {}, {} and {}",

@@ -190,6 +190,11 @@ pub fn is_face_name(name: &str) -> bool {
     })
 }
 
+/// Whether a bone name says twist: a whole `twist` or `roll` token.
+pub fn is_twist_name(name: &str) -> bool {
+    tokens(name).iter().any(|t| t == "twist" || t == "roll")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,9 +217,4 @@ mod tests {
             ("upperleg".into(), Side::Left)
         );
     }
-}
-
-/// Whether a bone name says twist: a whole `twist` or `roll` token.
-pub fn is_twist_name(name: &str) -> bool {
-    tokens(name).iter().any(|t| t == "twist" || t == "roll")
 }
