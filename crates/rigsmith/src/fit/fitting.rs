@@ -43,6 +43,10 @@ pub const MIN_BEND_DEG: f32 = 2.0;
 /// modelled bent (MakeHuman's A pose has elbows bent about 40 deg) keeps its bend so
 /// the bones stay in the middle of the volume; beyond this the bend is clamped.
 pub const MAX_BEND_DEG: f32 = 60.0;
+
+/// How far under the rubric's 15 deg the fitter keeps the pre-bend of a limb modelled
+/// straight, degrees.
+pub const BEND_MARGIN_DEG: f32 = 0.25;
 /// The pre-bend given to a straight (or wrongly bent) knee or elbow, degrees.
 pub const DEFAULT_BEND_DEG: f32 = 4.0;
 
@@ -194,10 +198,15 @@ fn root_and_prebends(lm: &mut Landmarks, body: &Mesh, bvh: &Solid, o: &FitOption
         if overridden.contains(&format!("{b}_l").as_str()) {
             continue;
         }
-        // A limb modelled straight gets at most the rubric's 15 deg; a limb modelled
-        // bent keeps its bend.
+        // A limb modelled straight gets at most the rubric's 15 deg, less a margin so
+        // that rounding (and the file round trip) never lands it past the limit; a limb
+        // modelled bent keeps its bend.
         let straight = modelled_bend(body, pa, pc, dir, h).map_or(true, |m| m <= STRAIGHT_DEG);
-        let max = if straight { STRAIGHT_DEG } else { MAX_BEND_DEG };
+        let max = if straight {
+            STRAIGHT_DEG - BEND_MARGIN_DEG
+        } else {
+            MAX_BEND_DEG
+        };
         let nb = prebend(pa, pb, pc, dir, max);
         let l = lm.points.get_mut(&format!("{b}_l")).unwrap();
         l.position = nb;

@@ -215,3 +215,44 @@ fn split_bodies_in_long_skirts_fit_within_2_percent() {
     let m = form_mean("skirt");
     assert!(m <= 2.0, "major mean {m:.2}% H");
 }
+
+/// `rig --rerig` on each shared humanoid as it comes: no blocker, from the fit (the
+/// chibi's arms, modelled bent but read as straight, were pre-bent to 15.00002 deg,
+/// past the rubric's 15) or from any other stage.
+fn rerigs_without_blocker(name: &str) {
+    let path = common::quaternius_dir().join(format!("{name}.glb"));
+    let c = rigsmith::io::read_character(&path).unwrap();
+    let o = rigsmith::RigOptions {
+        rigged: rigsmith::Rigged::Replace,
+        ..Default::default()
+    };
+    let out = rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap();
+    let review = out.review.as_ref().unwrap();
+    let bad: Vec<String> = review
+        .checks
+        .iter()
+        .filter(|k| !k.passed && k.severity == Severity::Blocker)
+        .map(|k| format!("{}: {}", k.id, k.detail))
+        .collect();
+    assert!(bad.is_empty(), "{name}: {bad:#?}");
+}
+
+#[test]
+fn the_chibi_rerigs_without_blocker() {
+    rerigs_without_blocker("platformer_Character_HumanoidRig");
+}
+
+#[test]
+fn the_knight_rerigs_without_blocker() {
+    rerigs_without_blocker("knight_KnightCharacter");
+}
+
+#[test]
+fn men_casual_rerigs_without_blocker() {
+    rerigs_without_blocker("men_Casual");
+}
+
+#[test]
+fn men_farmer_rerigs_without_blocker() {
+    rerigs_without_blocker("men_Farmer");
+}
