@@ -21,8 +21,10 @@ if [ -z "$browser" ]; then
   exit 2
 fi
 abs="$(cd "$(dirname "$html")" && pwd)/$(basename "$html")"
+# Software WebGL (SwiftShader), so the report's 3D viewer draws as it does for a user.
 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars \
-  --window-size="${size/x/,}" --screenshot="$out" "file://$abs" >/dev/null 2>&1
+  --use-angle=swiftshader --enable-unsafe-swiftshader --ignore-gpu-blocklist \
+  --virtual-time-budget=5000 --window-size="${size/x/,}" --screenshot="$out" "file://$abs" >/dev/null 2>&1
 bytes=$(stat -c %s "$out" 2>/dev/null || echo 0)
 if [ "$bytes" -lt 10000 ]; then
   echo "error: screenshot $out is missing or empty ($bytes bytes)" >&2
