@@ -77,6 +77,9 @@ pub struct RigOptions {
     /// Keep the input's origin: the model check's fixes may turn the model to face +Z
     /// (about the origin) but do not move it to the floor and the centre.
     pub keep_origin: bool,
+    /// Scale every part so the body is this tall, in metres, before the model check
+    /// (the feet stay where they stand); `None` keeps the input's size.
+    pub height: Option<f32>,
     /// Build chains for skirts and hair parts.
     pub chains: bool,
     /// Run the review (the rubric check in test poses).
@@ -107,6 +110,7 @@ impl Default for RigOptions {
             rigged: Rigged::Refuse,
             fix: true,
             keep_origin: false,
+            height: None,
             chains: true,
             review: true,
             self_intersections: true,
@@ -329,6 +333,15 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
     };
 
     st.start("model");
+    let mut scaled = None;
+    if let (Some(target), false) = (o.height, keep) {
+        scaled = Some(fit::scale_to_height(&mut c, target).ok_or_else(|| {
+            Error::invalid(
+                "height",
+                format!("{target}: expected a positive height in metres for a body with a height"),
+            )
+        })?);
+    }
     let model = fit::model_check(&c);
     // With `keep_origin` the character is rigged and reviewed on the floor and
     // centred, and the rigged result is moved back to where the input stood.
@@ -343,6 +356,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
     } else {
         Vec::new()
     };
+    let fixes: Vec<String> = scaled.into_iter().chain(fixes).collect();
     st.done();
 
     let bound = if keep {

@@ -74,6 +74,10 @@ pub struct Args {
     /// Keep the input's origin: do not move the model to the floor and the centre.
     #[arg(long)]
     pub keep_origin: bool,
+    /// Scale every part so the body is this tall, in metres, before rigging (the feet
+    /// stay on the floor).
+    #[arg(long, value_name = "METRES")]
+    pub height: Option<f32>,
     /// Force a weight route (bone-heat, volumetric, geodesic) instead of letting the
     /// weight report decide.
     #[arg(long, value_enum)]
@@ -99,6 +103,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         },
         review: !a.no_review,
         keep_origin: a.keep_origin,
+        height: a.height,
         route: a.route.map(crate::cmd::weights::RouteArg::route),
         parts: rigsmith::model::BodyOptions {
             body: a.body.clone(),

@@ -280,3 +280,36 @@ fn check_draws_sheets_and_a_heat_map_per_bone() {
     assert!(heat >= 15, "{heat} heat maps");
     assert!(sheets.join("weights_thigh_l.png").exists());
 }
+
+#[test]
+fn rig_height_scales_the_character_before_rigging() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out_glb = tmp.path().join("tall.glb");
+    let out = rigsmith(&[
+        "rig",
+        "--demo",
+        "-o",
+        out_glb.to_str().unwrap(),
+        "--no-review",
+        "--height",
+        "1.8",
+    ]);
+    assert_ok(&out);
+    let c = rigsmith::io::read_character(&out_glb).unwrap();
+    let h = c.height();
+    assert!((h - 1.8).abs() < 2e-3, "body height {h}");
+    let (lo, _) = c.bounds();
+    assert!(lo.y.abs() < 1e-3, "feet at {}", lo.y);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("scaled every part"));
+    // A height that is not a positive number is bad input, said with the value.
+    let bad = rigsmith(&[
+        "rig",
+        "--demo",
+        "-o",
+        tmp.path().join("bad.glb").to_str().unwrap(),
+        "--height",
+        "0",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("height"));
+}
