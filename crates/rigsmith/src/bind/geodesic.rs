@@ -357,28 +357,7 @@ pub fn geodesic(
         }
         if samples.len() as u32 == *start.last().expect("pushed") {
             // The nearest reached solid cell within 3 cells, plus the hop to it.
-            let c0 = g.of(*p);
-            let mut best: Option<(f32, u32)> = None;
-            for oz in -3..=3 {
-                for oy in -3..=3 {
-                    for ox in -3..=3 {
-                        let c = c0 + IVec3::new(ox, oy, oz);
-                        if !g.inb(c) {
-                            continue;
-                        }
-                        let j = solid.id[g.idx(c)];
-                        if j == u32::MAX || !dmin[j as usize].is_finite() {
-                            continue;
-                        }
-                        let q = g.lo + (c.as_vec3() + Vec3::splat(0.5)) * h;
-                        let d = (q - *p).length() / h;
-                        if best.map_or(true, |(bd, bj)| d < bd || (d == bd && j < bj)) {
-                            best = Some((d, j));
-                        }
-                    }
-                }
-            }
-            if let Some((d, j)) = best {
+            if let Some((d, j)) = g.nearest_cell(*p, &solid.id, |j| dmin[j as usize].is_finite()) {
                 samples.push((j, 1.0, d));
             }
         }

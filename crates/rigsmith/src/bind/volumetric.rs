@@ -76,6 +76,38 @@ impl Grid {
     pub(super) fn solid(&self, c: IVec3) -> bool {
         self.inb(c) && self.cell[self.idx(c)] != 2
     }
+    /// The nearest cell to `p` within 3 cells whose number in `id` (`u32::MAX`: none)
+    /// `usable` accepts: `(distance from p to its centre in cells, number)`, the lower
+    /// number on a tie.
+    pub(super) fn nearest_cell(
+        &self,
+        p: Vec3,
+        id: &[u32],
+        usable: impl Fn(u32) -> bool,
+    ) -> Option<(f32, u32)> {
+        let c0 = self.of(p);
+        let mut best: Option<(f32, u32)> = None;
+        for dz in -3..=3 {
+            for dy in -3..=3 {
+                for dx in -3..=3 {
+                    let c = c0 + IVec3::new(dx, dy, dz);
+                    if !self.inb(c) {
+                        continue;
+                    }
+                    let j = id[self.idx(c)];
+                    if j == u32::MAX || !usable(j) {
+                        continue;
+                    }
+                    let q = self.lo + (c.as_vec3() + Vec3::splat(0.5)) * self.h;
+                    let d = (q - p).length() / self.h;
+                    if best.map_or(true, |(bd, bj)| d < bd || (d == bd && j < bj)) {
+                        best = Some((d, j));
+                    }
+                }
+            }
+        }
+        best
+    }
 }
 
 fn voxelize(positions: &[Vec3], triangles: &[[u32; 3]], segs: &[Segment], h: f32) -> Option<Grid> {
@@ -272,28 +304,7 @@ pub fn volumetric(
         }
         if total <= 0.0 {
             // Nearest solid cell within 3 cells.
-            let c0 = g.of(*p);
-            let mut best: Option<(f32, u32)> = None;
-            for dz in -3..=3 {
-                for dy in -3..=3 {
-                    for dx in -3..=3 {
-                        let c = c0 + IVec3::new(dx, dy, dz);
-                        if !g.inb(c) {
-                            continue;
-                        }
-                        let j = id[g.idx(c)];
-                        if j == u32::MAX {
-                            continue;
-                        }
-                        let q = g.lo + (c.as_vec3() + Vec3::splat(0.5)) * h;
-                        let d = (q - *p).length_squared();
-                        if best.map_or(true, |(bd, bj)| d < bd || (d == bd && j < bj)) {
-                            best = Some((d, j));
-                        }
-                    }
-                }
-            }
-            if let Some((_, j)) = best {
+            if let Some((_, j)) = g.nearest_cell(*p, &id, |_| true) {
                 total = 1.0;
                 for (b, x) in &sols {
                     acc[*b] += x[j as usize];
