@@ -364,7 +364,13 @@ fn the_report_first_screen_holds_the_verdict_the_fixes_and_the_pictures() {
         .unwrap();
     if shot.status.code() == Some(2) && stderr(&shot).contains("chromium not found") {
         // A browser is a peer like Blender: without one the page's order is checked
-        // above and the picture is skipped, saying so.
+        // above and the picture is skipped, saying so; on CI (where .ci/run installs
+        // it) its absence fails.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set and Chromium is missing: {}",
+            stderr(&shot).trim()
+        );
         eprintln!(
             "skipped: the first-screen screenshot needs Chromium \
              (apt-get install chromium-headless-shell): {}",
