@@ -181,6 +181,41 @@ pub const GARMENT_SMOOTH: usize = 2;
 /// options, or a body of zero size. Weighting problems are never errors: they switch
 /// the route and are in the result's report.
 pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> {
+    check_inputs(c, s, o)?;
+    let x = Frame::new(c, s, o)?;
+    let roles = part_roles(&x)?;
+    let mut log = Log::new();
+    let mut skin = Skin::default();
+    if !matches!(o.force_route, Some(Route::Volumetric | Route::Geodesic)) {
+        bone_heat_route(&x, &mut log, &mut skin)?;
+    } else if let Some(r) = o.force_route {
+        log.reasons.push(format!("{} route forced", r.name()));
+    }
+    let fallback = match o.force_route {
+        Some(r @ (Route::Volumetric | Route::Geodesic)) => r,
+        _ => FALLBACK,
+    };
+    if skin.weights.is_none() && fallback == Route::Geodesic {
+        geodesic_route(&x, &roles, &mut log, &mut skin)?;
+    }
+    if skin.weights.is_none() {
+        volumetric_route(&x, &mut log, &mut skin)?;
+    }
+    let (weights, garment_transfer) = weigh_other_parts(&x, &roles, &mut skin);
+    let report = final_report(&x, &weights, garment_transfer, &skin, &mut log);
+    Ok(BindResult {
+        weights,
+        route: skin.route,
+        reasons: log.reasons,
+        report,
+        part_roles: roles,
+        stages: log.stages,
+    })
+}
+
+/// Refuses an invalid skeleton or mesh, a character without parts, and options that
+/// name a part the character does not have.
+fn check_inputs(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<()> {
     s.validate()?;
     for p in &c.parts {
         p.mesh.validate(&format!("part {:?}", p.name))?;
@@ -208,74 +243,129 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
             ));
         }
     }
-    // The skin: the part named in the options, the only part, or the union of the
-    // skin pieces found from geometry (model::Body).
-    let mut bo = crate::model::BodyOptions {
-        body: o.body.clone(),
-        garment: o.garment.clone(),
-        rigid: o.rigid.clone(),
-    };
-    if bo.body.is_empty() && c.parts.len() == 1 && o.rigid.is_empty() {
-        bo.body.push(c.parts[0].name.clone());
-    }
-    let body_info = crate::model::Body::of(c, &bo)?;
-    let bm = &body_info.mesh;
-    let body_name = if body_info.skin.len() == 1 {
-        format!("part {:?}", c.parts[body_info.skin[0]].name)
-    } else {
-        format!("the skin ({} parts)", body_info.skin.len())
-    };
-    if bm.triangles.is_empty() {
-        return Err(Error::invalid(body_name, "the body has no triangles"));
-    }
-    let (lo, hi) = bm.bounds();
-    let h = body_info.height;
-    if !(h.is_finite() && h > 0.0) {
-        return Err(Error::invalid(body_name, "the body has zero size"));
-    }
-    let centre = 0.5 * (lo + hi);
-    let norm = |p: Vec3| (p - centre) / h;
+    Ok(())
+}
 
-    let segs: Vec<Segment> = s
-        .bones
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.deform)
-        .map(|(i, b)| Segment {
-            bone: i as u32,
-            head: norm(b.head),
-            tail: norm(b.tail),
-        })
-        .collect();
-    if segs.is_empty() {
-        return Err(Error::invalid("skeleton", "has no deform bone"));
-    }
-    let ns = Skeleton {
-        bones: s
+/// The inputs of [`bind`] and the skin, moved to the skin's centre and divided by its
+/// height H: every step works in this frame.
+struct Frame<'a> {
+    c: &'a Character,
+    s: &'a Skeleton,
+    o: &'a BindOptions,
+    /// The skin and the role of every part.
+    body: crate::model::Body,
+    /// The centre of the skin's bounds.
+    centre: Vec3,
+    /// H.
+    h: f32,
+    /// The deform bones as segments, normalized.
+    segs: Vec<Segment>,
+    /// The skeleton, normalized.
+    ns: Skeleton,
+    /// The skin's positions, normalized.
+    bpos: Vec<Vec3>,
+}
+
+impl<'a> Frame<'a> {
+    /// The skin: the part named in the options, the only part, or the union of the
+    /// skin pieces found from geometry (model::Body); and the frame it sets.
+    fn new(c: &'a Character, s: &'a Skeleton, o: &'a BindOptions) -> Result<Frame<'a>> {
+        let mut bo = crate::model::BodyOptions {
+            body: o.body.clone(),
+            garment: o.garment.clone(),
+            rigid: o.rigid.clone(),
+        };
+        if bo.body.is_empty() && c.parts.len() == 1 && o.rigid.is_empty() {
+            bo.body.push(c.parts[0].name.clone());
+        }
+        let body = crate::model::Body::of(c, &bo)?;
+        let bm = &body.mesh;
+        let body_name = if body.skin.len() == 1 {
+            format!("part {:?}", c.parts[body.skin[0]].name)
+        } else {
+            format!("the skin ({} parts)", body.skin.len())
+        };
+        if bm.triangles.is_empty() {
+            return Err(Error::invalid(body_name, "the body has no triangles"));
+        }
+        let (lo, hi) = bm.bounds();
+        let h = body.height;
+        if !(h.is_finite() && h > 0.0) {
+            return Err(Error::invalid(body_name, "the body has zero size"));
+        }
+        let centre = 0.5 * (lo + hi);
+        let norm = |p: Vec3| (p - centre) / h;
+        let segs: Vec<Segment> = s
             .bones
             .iter()
-            .map(|b| {
-                let mut b = b.clone();
-                b.head = norm(b.head);
-                b.tail = norm(b.tail);
-                b
+            .enumerate()
+            .filter(|(_, b)| b.deform)
+            .map(|(i, b)| Segment {
+                bone: i as u32,
+                head: norm(b.head),
+                tail: norm(b.tail),
             })
-            .collect(),
-    };
+            .collect();
+        if segs.is_empty() {
+            return Err(Error::invalid("skeleton", "has no deform bone"));
+        }
+        let ns = Skeleton {
+            bones: s
+                .bones
+                .iter()
+                .map(|b| {
+                    let mut b = b.clone();
+                    b.head = norm(b.head);
+                    b.tail = norm(b.tail);
+                    b
+                })
+                .collect(),
+        };
+        let bpos = bm.positions.iter().map(|p| norm(*p)).collect();
+        Ok(Frame {
+            c,
+            s,
+            o,
+            body,
+            centre,
+            h,
+            segs,
+            ns,
+            bpos,
+        })
+    }
 
-    // Roles.
-    let mut roles = Vec::with_capacity(c.parts.len());
-    for (i, r) in body_info.roles.iter().enumerate() {
+    /// A point in the normalized frame.
+    fn norm(&self, p: Vec3) -> Vec3 {
+        (p - self.centre) / self.h
+    }
+
+    /// A part's mesh (positions and triangles) in the normalized frame.
+    fn norm_mesh(&self, m: &crate::model::Mesh) -> crate::model::Mesh {
+        crate::model::Mesh {
+            positions: m.positions.iter().map(|q| self.norm(*q)).collect(),
+            triangles: m.triangles.clone(),
+            ..Default::default()
+        }
+    }
+}
+
+/// What the binder takes each part for (from the body's roles); a rigid part's named
+/// bone must exist.
+fn part_roles(x: &Frame) -> Result<Vec<PartRole>> {
+    use crate::model::PartClass;
+    let mut roles = Vec::with_capacity(x.c.parts.len());
+    for (i, r) in x.body.roles.iter().enumerate() {
         let role = match r.class {
-            _ if body_info.is_skin(i) => PartRole::Body,
-            crate::model::PartClass::Skin => PartRole::Body,
-            crate::model::PartClass::Garment | crate::model::PartClass::Hair => PartRole::Garment,
-            crate::model::PartClass::Rigid | crate::model::PartClass::Accessory => {
+            _ if x.body.is_skin(i) => PartRole::Body,
+            PartClass::Skin => PartRole::Body,
+            PartClass::Garment | PartClass::Hair => PartRole::Garment,
+            PartClass::Rigid | PartClass::Accessory => {
                 if let Some(b) = &r.bone {
-                    if s.find(b).is_none() {
+                    if x.s.find(b).is_none() {
                         return Err(Error::invalid(
                             "bind options",
-                            format!("rigid part {:?}: no bone named {b:?}", c.parts[i].name),
+                            format!("rigid part {:?}: no bone named {b:?}", x.c.parts[i].name),
                         ));
                     }
                 }
@@ -284,238 +374,257 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
         };
         roles.push(role);
     }
-    let bpos: Vec<Vec3> = bm.positions.iter().map(|p| norm(*p)).collect();
-    let mut reasons = Vec::new();
-    let clock = std::time::Instant::now();
-    let mut stages: Vec<(&'static str, f64)> = Vec::new();
-    let lap = |name: &'static str, stages: &mut Vec<(&'static str, f64)>| {
-        let total: f64 = stages.iter().map(|s| s.1).sum();
-        stages.push((name, clock.elapsed().as_secs_f64() - total));
-    };
-    let mut body_w: Option<Weights> = None;
-    // The report of the body alone, reused as the final one when it is the only part.
-    let mut body_report: Option<WeightReport> = None;
-    let mut route = Route::BoneHeat;
-    let mut stripped = 0;
-    let forced_volume = matches!(o.force_route, Some(Route::Volumetric | Route::Geodesic));
-    if !forced_volume {
-        match bone_heat::bone_heat(&bpos, &bm.triangles, &segs) {
-            Ok(out) => {
-                let total: f64 = stages.iter().map(|s| s.1).sum();
-                stages.extend(out.stages.iter().map(|&(n, t)| (n, t)));
-                let heat: f64 = out.stages.iter().map(|s| s.1).sum();
-                stages.push((
-                    "bone heat, other",
-                    clock.elapsed().as_secs_f64() - total - heat,
-                ));
-                let mut w = out.weights;
-                stripped = finish_body(&mut w, &bpos, bm, &ns, o);
-                lap("cleanup", &mut stages);
-                let probe = single_part(bm, s, &w);
-                let rep = weight_report(&probe);
-                if c.parts.len() == 1 {
-                    body_report = Some(rep.clone());
-                }
-                lap("weight report", &mut stages);
-                if out.welded > 0 {
-                    reasons.push(format!(
-                        "bone heat: welded {} coincident vertices",
-                        out.welded
-                    ));
-                }
-                if out.degenerate > 0 {
-                    reasons.push(format!(
-                        "bone heat: skipped {} degenerate triangles",
-                        out.degenerate
-                    ));
-                }
-                let failed = rep.heat_failed();
-                if failed && o.force_route != Some(Route::BoneHeat) {
-                    body_report = None;
-                    if rep.unweighted > 0 {
-                        reasons.push(format!(
-                            "bone heat left {} vertices unweighted ({} islands see no bone)",
-                            rep.unweighted, out.dark_islands
-                        ));
-                    }
-                    if !rep.empty_major.is_empty() {
-                        reasons.push(format!(
-                            "bone heat gave no weight to major bones inside the body: {}",
-                            rep.empty_major.join(", ")
-                        ));
-                    }
-                } else {
-                    if failed {
-                        reasons.push("bone heat failed the weight report; kept as forced".into());
-                    } else {
-                        reasons.push("bone heat passed the weight report".into());
-                    }
-                    body_w = Some(w);
-                }
-            }
-            Err(e) if o.force_route != Some(Route::BoneHeat) => {
-                reasons.push(format!("bone heat failed: {e}"));
-            }
-            Err(e) => return Err(e),
+    Ok(roles)
+}
+
+/// The reasons of [`BindResult`] and the wall-clock seconds per stage.
+struct Log {
+    reasons: Vec<String>,
+    stages: Vec<(&'static str, f64)>,
+    clock: std::time::Instant,
+}
+
+impl Log {
+    fn new() -> Log {
+        Log {
+            reasons: Vec::new(),
+            stages: Vec::new(),
+            clock: std::time::Instant::now(),
         }
-    } else if let Some(r) = o.force_route {
-        reasons.push(format!("{} route forced", r.name()));
-    }
-    // Weights of the garment and hair parts when the geodesic route weighted them with
-    // the skin, in part order.
-    let mut follower_w: Vec<Option<Weights>> = vec![None; c.parts.len()];
-    let fallback = match o.force_route {
-        Some(r @ (Route::Volumetric | Route::Geodesic)) => r,
-        _ => FALLBACK,
-    };
-    if body_w.is_none() && fallback == Route::Geodesic {
-        route = Route::Geodesic;
-        let followers: Vec<(usize, crate::model::Mesh)> = roles
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| **r == PartRole::Garment)
-            .map(|(i, _)| {
-                let m = &c.parts[i].mesh;
-                let nm = crate::model::Mesh {
-                    positions: m.positions.iter().map(|q| norm(*q)).collect(),
-                    triangles: m.triangles.clone(),
-                    ..Default::default()
-                };
-                (i, nm)
-            })
-            .collect();
-        let meshes: Vec<geodesic::MeshRef<'_>> = std::iter::once(geodesic::MeshRef {
-            positions: &bpos,
-            triangles: &bm.triangles,
-        })
-        .chain(followers.iter().map(|(_, m)| geodesic::MeshRef {
-            positions: &m.positions,
-            triangles: &m.triangles,
-        }))
-        .collect();
-        let out = geodesic::geodesic(&meshes, &segs, &o.geodesic)?;
-        reasons.extend(out.attempts.iter().cloned());
-        reasons.push(format!(
-            "geodesic route: the skin and {} garment or hair parts in one volume of {} cells at H/{:.0}",
-            followers.len(),
-            out.solid,
-            1.0 / out.voxel
-        ));
-        if out.filled > 0 {
-            reasons.push(format!(
-                "geodesic route: {} voxels inside by winding number around bones the flood fill left outside",
-                out.filled
-            ));
-        }
-        if out.bridged > 0 {
-            reasons.push(format!(
-                "geodesic route: {} pieces of the volume reached by no bone were joined to the nearest piece",
-                out.bridged
-            ));
-        }
-        if out.unreached > 0 {
-            reasons.push(format!(
-                "geodesic route: {} vertices reached by no solid voxel took their nearest bone",
-                out.unreached
-            ));
-        }
-        let mut ws = out.weights.into_iter();
-        let mut w = ws.next().expect("the skin's weights");
-        finish_body(&mut w, &bpos, bm, &ns, o);
-        body_w = Some(w);
-        for ((i, m), mut w) in followers.iter().zip(ws) {
-            finish_body(&mut w, &m.positions, m, &ns, o);
-            follower_w[*i] = Some(w);
-        }
-        lap("geodesic route", &mut stages);
-    }
-    if body_w.is_none() {
-        route = Route::Volumetric;
-        let out = volumetric::volumetric(&bpos, &bm.triangles, &segs)?;
-        reasons.extend(out.attempts.iter().cloned());
-        if out.unreached > 0 {
-            reasons.push(format!(
-                "volumetric route: {} vertices reached by no solid voxel",
-                out.unreached
-            ));
-        }
-        let mut w = out.weights;
-        stripped = finish_body(&mut w, &bpos, bm, &ns, o);
-        // The transferred weights pass through the same weight report as bone heat's.
-        let rep = weight_report(&single_part(bm, s, &w));
-        reasons.push(format!(
-            "volumetric route verified by the weight report: {} unweighted vertices, empty major bones: {} ({})",
-            rep.unweighted,
-            if rep.empty_major.is_empty() { "none".to_string() } else { rep.empty_major.join(", ") },
-            if rep.heat_failed() { "FAILED" } else { "passed" }
-        ));
-        if c.parts.len() == 1 {
-            body_report = Some(rep);
-        }
-        body_w = Some(w);
-        lap("volumetric route", &mut stages);
     }
 
-    // Everything else.
-    // Built only when a part other than the body needs it.
-    let body_bvh = std::sync::OnceLock::new();
-    let body_bvh = || body_bvh.get_or_init(|| crate::geom::bvh::Bvh::build(&bpos, &bm.triangles));
-    let body_normals = std::sync::OnceLock::new();
-    let body_normals = || {
-        body_normals.get_or_init(|| {
+    /// Seconds of the stages recorded so far.
+    fn recorded(&self) -> f64 {
+        self.stages.iter().map(|s| s.1).sum()
+    }
+
+    /// Records the time since the last stage as `name`.
+    fn lap(&mut self, name: &'static str) {
+        let t = self.clock.elapsed().as_secs_f64() - self.recorded();
+        self.stages.push((name, t));
+    }
+}
+
+/// The skin's weights as the routes leave them.
+#[derive(Default)]
+struct Skin {
+    /// The skin's weights, once a route has given them.
+    weights: Option<Weights>,
+    /// The report of the skin alone, reused as the final one when it is the only part.
+    report: Option<WeightReport>,
+    /// The route that gave the weights.
+    route: Route,
+    /// Weights stripped across the centre line by the cleanup.
+    stripped: usize,
+    /// Weights of the garment and hair parts when the geodesic route weighted them with
+    /// the skin, in part order (empty otherwise).
+    followers: Vec<Option<Weights>>,
+}
+
+/// Bone heat on the skin: kept when the weight report passes it or when it is forced,
+/// else the reasons say why not and the fallback runs.
+fn bone_heat_route(x: &Frame, log: &mut Log, skin: &mut Skin) -> Result<()> {
+    let (o, bm) = (x.o, &x.body.mesh);
+    let out = match bone_heat::bone_heat(&x.bpos, &bm.triangles, &x.segs) {
+        Ok(out) => out,
+        Err(e) if o.force_route != Some(Route::BoneHeat) => {
+            log.reasons.push(format!("bone heat failed: {e}"));
+            return Ok(());
+        }
+        Err(e) => return Err(e),
+    };
+    let total = log.recorded();
+    log.stages.extend(out.stages.iter().map(|&(n, t)| (n, t)));
+    let heat: f64 = out.stages.iter().map(|s| s.1).sum();
+    log.stages.push((
+        "bone heat, other",
+        log.clock.elapsed().as_secs_f64() - total - heat,
+    ));
+    let mut w = out.weights;
+    skin.stripped = finish_body(&mut w, &x.bpos, bm, &x.ns, o);
+    log.lap("cleanup");
+    let rep = weight_report(&single_part(bm, x.s, &w));
+    if x.c.parts.len() == 1 {
+        skin.report = Some(rep.clone());
+    }
+    log.lap("weight report");
+    if out.welded > 0 {
+        log.reasons.push(format!(
+            "bone heat: welded {} coincident vertices",
+            out.welded
+        ));
+    }
+    if out.degenerate > 0 {
+        log.reasons.push(format!(
+            "bone heat: skipped {} degenerate triangles",
+            out.degenerate
+        ));
+    }
+    let failed = rep.heat_failed();
+    if failed && o.force_route != Some(Route::BoneHeat) {
+        skin.report = None;
+        if rep.unweighted > 0 {
+            log.reasons.push(format!(
+                "bone heat left {} vertices unweighted ({} islands see no bone)",
+                rep.unweighted, out.dark_islands
+            ));
+        }
+        if !rep.empty_major.is_empty() {
+            log.reasons.push(format!(
+                "bone heat gave no weight to major bones inside the body: {}",
+                rep.empty_major.join(", ")
+            ));
+        }
+    } else {
+        log.reasons.push(if failed {
+            "bone heat failed the weight report; kept as forced".into()
+        } else {
+            "bone heat passed the weight report".into()
+        });
+        skin.weights = Some(w);
+    }
+    Ok(())
+}
+
+/// The geodesic route: the skin, the garments and the hair in one volume; the
+/// garments and hair keep its weights instead of a transfer.
+fn geodesic_route(x: &Frame, roles: &[PartRole], log: &mut Log, skin: &mut Skin) -> Result<()> {
+    let (o, bm) = (x.o, &x.body.mesh);
+    skin.route = Route::Geodesic;
+    let followers: Vec<(usize, crate::model::Mesh)> = roles
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| **r == PartRole::Garment)
+        .map(|(i, _)| (i, x.norm_mesh(&x.c.parts[i].mesh)))
+        .collect();
+    let meshes: Vec<geodesic::MeshRef<'_>> = std::iter::once(geodesic::MeshRef {
+        positions: &x.bpos,
+        triangles: &bm.triangles,
+    })
+    .chain(followers.iter().map(|(_, m)| geodesic::MeshRef {
+        positions: &m.positions,
+        triangles: &m.triangles,
+    }))
+    .collect();
+    let out = geodesic::geodesic(&meshes, &x.segs, &o.geodesic)?;
+    log.reasons.extend(out.attempts.iter().cloned());
+    log.reasons.push(format!(
+        "geodesic route: the skin and {} garment or hair parts in one volume of {} cells at H/{:.0}",
+        followers.len(),
+        out.solid,
+        1.0 / out.voxel
+    ));
+    if out.filled > 0 {
+        log.reasons.push(format!(
+            "geodesic route: {} voxels inside by winding number around bones the flood fill left outside",
+            out.filled
+        ));
+    }
+    if out.bridged > 0 {
+        log.reasons.push(format!(
+            "geodesic route: {} pieces of the volume reached by no bone were joined to the nearest piece",
+            out.bridged
+        ));
+    }
+    if out.unreached > 0 {
+        log.reasons.push(format!(
+            "geodesic route: {} vertices reached by no solid voxel took their nearest bone",
+            out.unreached
+        ));
+    }
+    let mut ws = out.weights.into_iter();
+    let mut w = ws.next().expect("the skin's weights");
+    finish_body(&mut w, &x.bpos, bm, &x.ns, o);
+    skin.weights = Some(w);
+    skin.followers = vec![None; x.c.parts.len()];
+    for ((i, m), mut w) in followers.iter().zip(ws) {
+        finish_body(&mut w, &m.positions, m, &x.ns, o);
+        skin.followers[*i] = Some(w);
+    }
+    log.lap("geodesic route");
+    Ok(())
+}
+
+/// The volumetric route, verified by the same weight report as bone heat's.
+fn volumetric_route(x: &Frame, log: &mut Log, skin: &mut Skin) -> Result<()> {
+    let bm = &x.body.mesh;
+    skin.route = Route::Volumetric;
+    let out = volumetric::volumetric(&x.bpos, &bm.triangles, &x.segs)?;
+    log.reasons.extend(out.attempts.iter().cloned());
+    if out.unreached > 0 {
+        log.reasons.push(format!(
+            "volumetric route: {} vertices reached by no solid voxel",
+            out.unreached
+        ));
+    }
+    let mut w = out.weights;
+    skin.stripped = finish_body(&mut w, &x.bpos, bm, &x.ns, x.o);
+    let rep = weight_report(&single_part(bm, x.s, &w));
+    log.reasons.push(format!(
+        "volumetric route verified by the weight report: {} unweighted vertices, empty major bones: {} ({})",
+        rep.unweighted,
+        if rep.empty_major.is_empty() { "none".to_string() } else { rep.empty_major.join(", ") },
+        if rep.heat_failed() { "FAILED" } else { "passed" }
+    ));
+    if x.c.parts.len() == 1 {
+        skin.report = Some(rep);
+    }
+    skin.weights = Some(w);
+    log.lap("volumetric route");
+    Ok(())
+}
+
+/// The skin's BVH and normals in the normalized frame, built only when a part other
+/// than the skin needs them.
+struct SkinSurface<'a> {
+    x: &'a Frame<'a>,
+    bvh: std::sync::OnceLock<crate::geom::bvh::Bvh>,
+    normals: std::sync::OnceLock<Vec<Vec3>>,
+}
+
+impl SkinSurface<'_> {
+    fn bvh(&self) -> &crate::geom::bvh::Bvh {
+        self.bvh
+            .get_or_init(|| crate::geom::bvh::Bvh::build(&self.x.bpos, &self.x.body.mesh.triangles))
+    }
+
+    fn normals(&self) -> &[Vec3] {
+        self.normals.get_or_init(|| {
             crate::model::Mesh {
-                positions: bpos.clone(),
-                triangles: bm.triangles.clone(),
+                positions: self.x.bpos.clone(),
+                triangles: self.x.body.mesh.triangles.clone(),
                 ..Default::default()
             }
             .compute_normals()
         })
+    }
+}
+
+/// The weights of every part in part order: the skin's pieces take theirs from the
+/// skin, rigid parts one bone per island, garments and hair a transfer from the skin
+/// (or the geodesic route's own). Also the transfer's counts per garment.
+fn weigh_other_parts(
+    x: &Frame,
+    roles: &[PartRole],
+    skin: &mut Skin,
+) -> (Vec<Option<Weights>>, Vec<report::GarmentTransfer>) {
+    let surface = SkinSurface {
+        x,
+        bvh: std::sync::OnceLock::new(),
+        normals: std::sync::OnceLock::new(),
     };
     let mut garment_transfer: Vec<report::GarmentTransfer> = Vec::new();
-    let mut weights: Vec<Option<Weights>> = Vec::with_capacity(c.parts.len());
-    for (i, p) in c.parts.iter().enumerate() {
-        let w = match &roles[i] {
-            PartRole::Body => body_info.spread_weights(i, body_w.as_ref()),
-            PartRole::Rigid(bone) => {
-                let b = bone.as_deref().and_then(|b| s.find(b)).map(|b| b as u32);
-                let pm = crate::model::Mesh {
-                    positions: p.mesh.positions.iter().map(|q| norm(*q)).collect(),
-                    triangles: p.mesh.triangles.clone(),
-                    ..Default::default()
-                };
-                match (b, &body_w) {
-                    (None, Some(bw)) => {
-                        let votes =
-                            transfer::transfer(body_bvh(), &bm.triangles, bw, &pm.positions);
-                        rigid::rigid_weights_voted(&pm, &votes, &segs)
-                    }
-                    _ => rigid::rigid_weights(&pm, &segs, b),
-                }
-            }
-            PartRole::Garment if follower_w[i].is_some() => follower_w[i].take().expect("checked"),
-            PartRole::Garment => {
-                let gm = crate::model::Mesh {
-                    positions: p.mesh.positions.iter().map(|q| norm(*q)).collect(),
-                    triangles: p.mesh.triangles.clone(),
-                    ..Default::default()
-                };
-                let bw = body_w
-                    .as_ref()
-                    .expect("body weights exist when a garment does");
-                let surface = transfer::BodySurface {
-                    bvh: body_bvh(),
-                    triangles: &bm.triangles,
-                    weights: bw,
-                    normals: body_normals(),
-                };
-                let out =
-                    transfer::transfer_robust(&surface, &gm, &transfer::TransferOptions::default());
-                let mut stats = out.stats;
+    let mut weights: Vec<Option<Weights>> = Vec::with_capacity(x.c.parts.len());
+    for (i, p) in x.c.parts.iter().enumerate() {
+        let follower = skin.followers.get_mut(i).and_then(Option::take);
+        let w = match (&roles[i], follower) {
+            (PartRole::Body, _) => x.body.spread_weights(i, skin.weights.as_ref()),
+            (PartRole::Rigid(bone), _) => rigid_part(&surface, &p.mesh, bone, skin),
+            (PartRole::Garment, Some(w)) => w,
+            (PartRole::Garment, None) => {
+                let (w, mut stats) = garment_part(&surface, &p.mesh, skin);
                 stats.part = p.name.clone();
                 garment_transfer.push(stats);
-                let mut w = out.weights;
-                smooth(&mut w, &p.mesh, GARMENT_SMOOTH);
-                keep_largest_smooth(&mut w, o.max_influences);
                 w
             }
         };
@@ -525,30 +634,83 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
             Some(w)
         });
     }
-    let mut bound = c.clone();
-    bound.skeleton = Some(s.clone());
-    for (p, w) in bound.parts.iter_mut().zip(&weights) {
-        p.weights = w.clone();
+    (weights, garment_transfer)
+}
+
+/// A rigid part: its named bone, else per island the bone the skin under it votes for
+/// (the nearest deform bone when there are no skin weights).
+fn rigid_part(
+    surface: &SkinSurface,
+    mesh: &crate::model::Mesh,
+    bone: &Option<String>,
+    skin: &Skin,
+) -> Weights {
+    let x = surface.x;
+    let b = bone.as_deref().and_then(|b| x.s.find(b)).map(|b| b as u32);
+    let pm = x.norm_mesh(mesh);
+    match (b, &skin.weights) {
+        (None, Some(bw)) => {
+            let votes =
+                transfer::transfer(surface.bvh(), &x.body.mesh.triangles, bw, &pm.positions);
+            rigid::rigid_weights_voted(&pm, &votes, &x.segs)
+        }
+        _ => rigid::rigid_weights(&pm, &x.segs, b),
     }
-    let mut report = match body_report {
-        Some(rep) => rep,
-        None => weight_report(&bound),
+}
+
+/// A garment or hair part: the robust transfer from the skin, smoothed and limited.
+fn garment_part(
+    surface: &SkinSurface,
+    mesh: &crate::model::Mesh,
+    skin: &Skin,
+) -> (Weights, report::GarmentTransfer) {
+    let x = surface.x;
+    let gm = x.norm_mesh(mesh);
+    let bw = skin
+        .weights
+        .as_ref()
+        .expect("body weights exist when a garment does");
+    let body = transfer::BodySurface {
+        bvh: surface.bvh(),
+        triangles: &x.body.mesh.triangles,
+        weights: bw,
+        normals: surface.normals(),
+    };
+    let out = transfer::transfer_robust(&body, &gm, &transfer::TransferOptions::default());
+    let mut w = out.weights;
+    smooth(&mut w, mesh, GARMENT_SMOOTH);
+    keep_largest_smooth(&mut w, x.o.max_influences);
+    (w, out.stats)
+}
+
+/// The weight report of the bound character (the skin's own when it is the only
+/// part), with the garment transfers, the route and the cross-side strip count.
+fn final_report(
+    x: &Frame,
+    weights: &[Option<Weights>],
+    garment_transfer: Vec<report::GarmentTransfer>,
+    skin: &Skin,
+    log: &mut Log,
+) -> WeightReport {
+    let mut report = match &skin.report {
+        Some(rep) => rep.clone(),
+        None => {
+            let mut bound = x.c.clone();
+            bound.skeleton = Some(x.s.clone());
+            for (p, w) in bound.parts.iter_mut().zip(weights) {
+                p.weights = w.clone();
+            }
+            weight_report(&bound)
+        }
     };
     for g in &garment_transfer {
-        reasons.push(format!("garment transfer: {}", g.line()));
+        log.reasons.push(format!("garment transfer: {}", g.line()));
     }
     report.garment_transfer = garment_transfer;
-    report.route = route;
-    report.stripped_cross_side = stripped;
-    lap("other parts, final report", &mut stages);
-    Ok(BindResult {
-        weights,
-        route,
-        reasons,
-        report,
-        part_roles: roles,
-        stages,
-    })
+    report.route = skin.route;
+    report.stripped_cross_side = skin.stripped;
+    log.lap("other parts, final report");
+    report
 }
 
 /// The body cleanup chain (see the module docs); `bpos` and `ns` (the skeleton) are
