@@ -64,13 +64,7 @@ pub struct Segment {
 impl Segment {
     /// The closest point of the segment to `p`.
     pub fn closest(&self, p: Vec3) -> Vec3 {
-        let d = self.tail - self.head;
-        let l2 = d.length_squared();
-        if l2 <= 0.0 {
-            return self.head;
-        }
-        let t = ((p - self.head).dot(d) / l2).clamp(0.0, 1.0);
-        self.head + d * t
+        crate::geom::segment::closest_on_segment(p, self.head, self.tail)
     }
 }
 

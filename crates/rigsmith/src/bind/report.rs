@@ -20,7 +20,7 @@
 //!
 //! H is the height (Y extent) of the body, the part with the most vertices.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use glam::Vec3;
 use serde::Serialize;
@@ -430,17 +430,7 @@ fn mirror_error(
             (a.min(p.x), b.max(p.x))
         });
     let mid = 0.5 * (lo + hi);
-    let key = |p: Vec3| {
-        [
-            (p.x / tol).floor() as i64,
-            (p.y / tol).floor() as i64,
-            (p.z / tol).floor() as i64,
-        ]
-    };
-    let mut grid: HashMap<[i64; 3], Vec<u32>> = HashMap::with_capacity(positions.len());
-    for (i, p) in positions.iter().enumerate() {
-        grid.entry(key(*p)).or_default().push(i as u32);
-    }
+    let grid = crate::geom::grid::Grid::new(positions, tol);
     let mirror: Vec<Option<usize>> = s
         .bones
         .iter()
@@ -461,25 +451,9 @@ fn mirror_error(
             continue;
         }
         let q = Vec3::new(2.0 * mid - p.x, p.y, p.z);
-        let k = key(q);
-        let mut found: Option<(f32, usize)> = None;
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                for dz in -1..=1 {
-                    for &j in grid
-                        .get(&[k[0] + dx, k[1] + dy, k[2] + dz])
-                        .into_iter()
-                        .flatten()
-                    {
-                        let d = (positions[j as usize] - q).length();
-                        if d <= tol && found.map_or(true, |f| (d, j as usize) < f) {
-                            found = Some((d, j as usize));
-                        }
-                    }
-                }
-            }
-        }
-        let Some((_, j)) = found else { continue };
+        let Some(j) = grid.nearest_within(q, tol) else {
+            continue;
+        };
         if j >= n {
             continue;
         }
