@@ -43,30 +43,13 @@ use glam::{DVec3, Vec3};
 use rayon::prelude::*;
 
 use super::bone_reach;
+use super::bones::Segment;
 use super::laplacian;
 use super::solve;
 use super::weld;
 use crate::error::Result;
 use crate::geom::bvh::Bvh;
 use crate::model::{Influence, Weights};
-
-/// A bone as the heat sees it: a segment and the skeleton index it stands for.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Segment {
-    /// Index of the bone in the skeleton (written into the weights).
-    pub bone: u32,
-    /// Head, same unit as the mesh.
-    pub head: Vec3,
-    /// Tail, same unit as the mesh.
-    pub tail: Vec3,
-}
-
-impl Segment {
-    /// The closest point of the segment to `p`.
-    pub fn closest(&self, p: Vec3) -> Vec3 {
-        crate::geom::segment::closest_on_segment(p, self.head, self.tail)
-    }
-}
 
 /// What bone heat produced and what it could not do.
 #[derive(Debug, Clone)]

@@ -30,7 +30,7 @@
 
 use glam::Vec3;
 
-use super::bone_heat::Segment;
+use super::bones::Segment;
 use crate::geom::bvh::Bvh;
 
 /// Where along each bone (fraction from head to tail) the thickness is sampled.

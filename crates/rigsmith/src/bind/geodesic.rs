@@ -49,7 +49,7 @@ use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 use glam::{IVec3, Vec3};
 use rayon::prelude::*;
 
-use super::bone_heat::Segment;
+use super::bones::Segment;
 use super::volumetric::{solid_grid, Grid};
 use crate::error::{Error, Result};
 use crate::model::{Influence, Weights};

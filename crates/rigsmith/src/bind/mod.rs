@@ -49,6 +49,7 @@
 
 pub mod bone_heat;
 pub mod bone_reach;
+pub mod bones;
 pub mod cleanup;
 pub mod geodesic;
 pub mod laplacian;
@@ -63,7 +64,7 @@ pub mod winding;
 use glam::Vec3;
 use serde::Serialize;
 
-pub use bone_heat::Segment;
+pub use bones::Segment;
 pub use cleanup::{
     clean, drop_below, exact_seams, fade_below, keep_largest, keep_largest_smooth, smooth,
     smooth_masked, strip_cross_side,

@@ -14,7 +14,7 @@
 
 use glam::Vec3;
 
-use super::bone_heat::Segment;
+use super::bones::Segment;
 use super::weld;
 use crate::model::{Mesh, Weights};
 

@@ -21,7 +21,7 @@
 
 use glam::{IVec3, Vec3};
 
-use super::bone_heat::Segment;
+use super::bones::Segment;
 use super::solve;
 use crate::error::{Error, Result};
 use crate::model::{Influence, Weights};

@@ -9,13 +9,6 @@ use std::path::{Path, PathBuf};
 /// A module path inside the crate: `["fit", "landmarks", "hands"]`.
 type ModPath = Vec<String>;
 
-/// Cycles that remain, each a set of nodes (`top:MODULE` or `MODULE/FILE`) and why it
-/// is left: any other cycle fails the test.
-const KNOWN: &[(&[&str], &str)] = &[(
-    &["bind/bone_heat", "bind/bone_reach"],
-    "bone_heat.rs defines the bone Segment that bone_reach uses while calling it",
-)];
-
 fn src_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")
 }
@@ -255,14 +248,7 @@ fn no_import_cycles_between_modules_or_files() {
     // another.
     assert!(g["top:pipeline"].contains("top:fit"), "{g:?}");
     assert!(g["parts/chain_build"].contains("parts/surfaces"), "{g:?}");
-    let known: Vec<BTreeSet<String>> = KNOWN
-        .iter()
-        .map(|(nodes, _)| nodes.iter().map(|s| s.to_string()).collect())
-        .collect();
-    let new: Vec<_> = cycles(&g)
-        .into_iter()
-        .filter(|c| !known.contains(c))
-        .collect();
+    let new = cycles(&g);
     assert!(
         new.is_empty(),
         "import cycles (node -> what it uses): {:#?}",
