@@ -53,8 +53,14 @@ fn deform_sum(list: &[crate::model::Influence], s: &crate::model::Skeleton) -> f
         .sum()
 }
 
-/// Names of internal parts whose bones may legitimately weight nothing on the skin.
-pub const INTERNAL_PARTS: &[&str] = &["eye", "eyes", "eyeball", "teeth", "tooth", "tongue", "jaw"];
+/// Whether a bone may legitimately weight nothing on the skin: a bone of an internal
+/// part (its name has a token of the rigid part names,
+/// [`crate::model::body::RIGID_NAMES`]: eyes, iris, teeth, tongue) or the jaw.
+fn moves_internal_part(bone: &str) -> bool {
+    tokens(bone)
+        .iter()
+        .any(|t| t == "jaw" || crate::model::body::RIGID_NAMES.contains(&t.as_str()))
+}
 
 /// The numbers of a weight report (see the module docs for each field).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -276,10 +282,7 @@ pub fn weight_report(c: &Character) -> WeightReport {
             if !bone.deform || bone_sum[i] >= 1e-3 || bone.length() < 0.05 * r.height {
                 continue;
             }
-            if tokens(&bone.name)
-                .iter()
-                .any(|t| INTERNAL_PARTS.contains(&t.as_str()))
-            {
+            if moves_internal_part(&bone.name) {
                 continue;
             }
             if super::winding::inside(mesh, bone.middle()) {
