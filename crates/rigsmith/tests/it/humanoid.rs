@@ -225,6 +225,29 @@ fn cmu_rig_maps_from_its_structure() {
 }
 
 #[test]
+fn rigify_rig_maps_the_head_bone_not_the_face_root() {
+    // Rigify's `face` starts where the head bone `spine.006` starts and holds the eyes
+    // and the jaw: the head is `spine.006`, the face's bones hang below it.
+    for rig in ["human", "human_toes"] {
+        let s = corpus_skeleton(rig);
+        let m = map_humanoid(&s);
+        complete_and_valid(&s, &m, rig);
+        assert_bones(
+            &m.bones,
+            &[
+                ("neck", "spine.005"),
+                ("head", "spine.006"),
+                ("leftEye", "eye.L"),
+                ("jaw", "jaw_master"),
+            ],
+            rig,
+        );
+        let r = Roles::of(&s, Some(&m.bones));
+        assert_eq!(r.head.map(|i| s.bones[i].name.as_str()), Some("spine.006"));
+    }
+}
+
+#[test]
 fn mixamo_and_game_engine_with_breast_keep_their_template_names() {
     for (rig, t, hips, hand) in [
         (

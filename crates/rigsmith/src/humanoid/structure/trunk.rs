@@ -86,12 +86,13 @@ pub(super) fn map_trunk(
                 && cx.heads[b].x.abs() < 0.05 * h
         });
         let head = named.unwrap_or_else(|| {
-            neck_chain
+            let branch = neck_chain
                 .iter()
                 .copied()
                 .skip(1)
                 .find(|&b| cx.body_children(b).len() != 1)
-                .unwrap_or(*neck_chain.last().expect("non-empty"))
+                .unwrap_or(*neck_chain.last().expect("non-empty"));
+            face_root_parent(cx, neck_chain, branch).unwrap_or(branch)
         });
         if neck_chain.len() > 1 && head != neck_chain[0] {
             out.slots.insert("neck", neck_chain[0]);
@@ -122,4 +123,14 @@ pub(super) fn map_trunk(
         }
     }
     true
+}
+
+/// The head bone when `branch` (where the chain above the neck branches) is the root of
+/// the face's bones rather than the head: a bone that starts where its parent in the
+/// chain starts (Rigify's `face`, hung from the head bone `spine.006` at its base) is
+/// the parent's child root, and the parent, above the neck, is the head.
+fn face_root_parent(cx: &Ctx, neck_chain: &[usize], branch: usize) -> Option<usize> {
+    let p = cx.skel.bones[branch].parent?;
+    let k = neck_chain.iter().position(|&b| b == p)?;
+    (k >= 1 && (cx.heads[branch] - cx.heads[p]).length() < 0.01 * cx.h).then_some(p)
 }
