@@ -18,7 +18,7 @@
 //! These are the only definitions of the weight checks: the bind, `rigsmith weights`
 //! and the review all report them from [`WeightReport::checks_with`].
 //!
-//! H is the height (Y extent) of the body, the part with the most vertices.
+//! H is the body height, [`Character::height`] (the skin's vertical extent).
 
 use std::collections::BTreeMap;
 
@@ -191,13 +191,7 @@ pub fn weight_report(c: &Character) -> WeightReport {
         .enumerate()
         .max_by_key(|(i, p)| (p.mesh.positions.len(), std::cmp::Reverse(*i)))
         .map(|(i, _)| i);
-    let (lo, hi) = body.map_or((Vec3::ZERO, Vec3::ZERO), |b| c.parts[b].mesh.bounds());
-    r.height = (hi - lo).y.max((hi - lo).max_element() * 1e-3);
-    if c.parts.len() > 1 {
-        if let Ok(b) = c.body() {
-            r.height = b.height;
-        }
-    }
+    r.height = c.height();
     let Some(s) = &c.skeleton else {
         r.unweighted = r.vertices;
         for p in &c.parts {

@@ -386,7 +386,7 @@ pub fn scale_to_height(c: &mut Character, target: f32) -> Option<String> {
     }
     let (m, _) = body_mesh(c, &LandmarkOptions::default()).ok()?;
     let (lo, hi) = bounds(&m.positions);
-    let h = hi.y - lo.y;
+    let h = c.height();
     if !(h > 0.0) {
         return None;
     }

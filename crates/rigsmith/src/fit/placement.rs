@@ -94,7 +94,7 @@ pub(crate) fn placement_checks_with(
     let body_owned = body_mesh(c, &LandmarkOptions::default()).ok().map(|b| b.0);
     let body = body_owned.as_ref();
     let (lo, hi) = body.map_or((Vec3::ZERO, Vec3::ONE), |m| bounds(&m.positions));
-    let h = (hi.y - lo.y).max(1e-9);
+    let h = c.height().max(1e-9);
     let cx = 0.5 * (lo.x + hi.x);
     let built;
     let solid = match (solid, body.filter(|m| !m.triangles.is_empty())) {

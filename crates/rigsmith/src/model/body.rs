@@ -199,7 +199,19 @@ impl Character {
     /// The body height H every stage measures in: the skin's vertical extent
     /// ([`Body::height`]: hair, hats and props above the head do not count); when no
     /// skin can be found, the vertical extent of all parts, else the skeleton's height.
+    ///
+    /// A one-part character with triangles is its own skin: its H is read from its
+    /// bounds ([`height_of_bounds`]) without welding it into a [`Body`].
     pub fn height(&self) -> f32 {
+        if let [p] = self.parts.as_slice() {
+            if !p.mesh.triangles.is_empty() {
+                let (lo, hi) = p.mesh.bounds();
+                let h = height_of_bounds(lo, hi);
+                if h.is_finite() && h > 0.0 {
+                    return h;
+                }
+            }
+        }
         if let Ok(b) = self.body() {
             if b.height > 0.0 {
                 return b.height;
@@ -212,6 +224,18 @@ impl Character {
         } else {
             self.skeleton.as_ref().map_or(0.0, super::Skeleton::height)
         }
+    }
+}
+
+/// The height H of a skin with bounds `(lo, hi)`: its vertical extent, or its largest
+/// extent when it is flat (vertical extent at most 1e-3 of the largest). The one rule
+/// behind [`Body::height`] and [`Character::height`].
+pub fn height_of_bounds(lo: Vec3, hi: Vec3) -> f32 {
+    let ext = hi - lo;
+    if ext.y > 1e-3 * ext.max_element() {
+        ext.y
+    } else {
+        ext.max_element()
     }
 }
 
@@ -578,12 +602,7 @@ impl Body {
             uvs: None,
         };
         let bounds = mesh.bounds();
-        let ext = bounds.1 - bounds.0;
-        let height = if ext.y > 1e-3 * ext.max_element() {
-            ext.y
-        } else {
-            ext.max_element()
-        };
+        let height = height_of_bounds(bounds.0, bounds.1);
         if !(height.is_finite() && height > 0.0) {
             return Err(Error::invalid("character", "the skin has zero size"));
         }

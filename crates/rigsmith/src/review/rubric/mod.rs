@@ -67,6 +67,9 @@ struct Out {
 pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
     c.validate()?;
     let parts = part_lines(c);
+    // H before the view replaces the character: the skin's, as every stage measures it
+    // (the view asks for the same memoized body).
+    let h = c.height();
     let (view, classes) = skin_view(c)?;
     let c = &view;
     let s = c.skeleton.as_ref().ok_or_else(|| {
@@ -81,7 +84,6 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
         .as_ref()
         .ok_or_else(|| Error::stage("check", "the skin carries no weights: nothing to check"))?;
     let (lo, hi) = c.bounds();
-    let h = hi.y - lo.y;
     if h.is_nan() || h <= 0.0 {
         return Err(Error::stage("check", "the character has no height"));
     }
