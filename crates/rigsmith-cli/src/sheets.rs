@@ -151,21 +151,35 @@ pub fn motion_page(
     )
 }
 
+/// What a report folder holds besides the check report (see [`write_review_dir`]).
+pub struct ReviewExtras<'a> {
+    /// Fields merged into `report.json`.
+    pub extra: Option<serde_json::Value>,
+    /// The report page: title, changes, the viewer when already made.
+    pub page: &'a review::Page,
+    /// The skinning the sheets and the viewer show.
+    pub skinning: Skinning,
+    /// More `(name, image)` sheets to write and embed.
+    pub extra_sheets: Vec<(String, Image)>,
+}
+
 /// Writes `report.json` (the check report merged with `extra` fields), `report.html`
 /// (led by `page`; with the 3D viewer of `c` unless `page.viewer` already holds one)
 /// and the sheets into `dir`, each through `out` (checked, atomic).
-/// Returns the files written. `extra_sheets`: more `(name, image)` to write and embed.
-#[allow(clippy::too_many_arguments)]
+/// Returns the files written.
 pub fn write_review_dir(
     out: &Outputs,
     dir: &Path,
     c: &Character,
     r: &CheckReport,
-    extra: Option<serde_json::Value>,
-    page: &review::Page,
-    skinning: Skinning,
-    extra_sheets: Vec<(String, Image)>,
+    more: ReviewExtras<'_>,
 ) -> anyhow::Result<Vec<PathBuf>> {
+    let ReviewExtras {
+        extra,
+        page,
+        skinning,
+        extra_sheets,
+    } = more;
     std::fs::create_dir_all(dir)
         .with_context(|| format!("{}: cannot create folder", dir.display()))?;
     let mut imgs = render_sheets(c, r, skinning);

@@ -12,7 +12,7 @@
 
 use glam::Vec3;
 
-use crate::raster::{setup_mesh, ScreenTri};
+use crate::raster::{setup_mesh, MeshLook, ScreenTri};
 use crate::Camera;
 
 /// Where along the bone the octahedron is widest (fraction of the length from the head).
@@ -114,11 +114,13 @@ pub fn setup_octahedra(
             cam,
             &pts,
             &OCTAHEDRON_FACES,
-            None,
-            colours[i],
-            None,
-            BONE_AMBIENT,
-            i as u32 + 1,
+            &MeshLook {
+                normals: None,
+                colour: colours[i],
+                vertex_colours: None,
+                ambient: BONE_AMBIENT,
+                id: i as u32 + 1,
+            },
             out,
         );
     }

@@ -131,10 +131,8 @@ impl Camera {
             right,
             up,
             forward,
-            ext(right),
-            ext(up),
-            width,
-            height,
+            (ext(right), ext(up)),
+            (width, height),
         )
     }
 
@@ -145,21 +143,22 @@ impl Camera {
         let forward = -eye;
         let right = forward.cross(up).normalize();
         let r = radius.abs();
-        let mut cam = Camera::fit(centre, right, up, forward, r, r, width, height);
+        let mut cam = Camera::fit(centre, right, up, forward, (r, r), (width, height));
         cam.near = Some(-r);
         cam
     }
 
+    /// `half`: the subject's half extents `(right, up)`; `size`: the picture's
+    /// `(width, height)` in pixels.
     fn fit(
         centre: Vec3,
         right: Vec3,
         up: Vec3,
         forward: Vec3,
-        half_w: f32,
-        half_h: f32,
-        width: u32,
-        height: u32,
+        half: (f32, f32),
+        size: (u32, u32),
     ) -> Camera {
+        let ((half_w, half_h), (width, height)) = (half, size);
         let w = width.max(1) as f32;
         let h = height.max(1) as f32;
         let margin = Self::MARGIN * w.min(h);

@@ -184,17 +184,17 @@ pub fn draw_text(img: &mut Image, x: i32, y: i32, text: &str, scale: u32, colour
 }
 
 /// Draws `text` on a padded box: the box (`bg` at opacity `bg_alpha`) has its top-left
-/// corner at `(x, y)`. Returns the box size `(w, h)` in pixels.
+/// corner at `at` (`(x, y)` pixels). Returns the box size `(w, h)` in pixels.
 pub fn draw_label(
     img: &mut Image,
-    x: i32,
-    y: i32,
+    at: (i32, i32),
     text: &str,
     scale: u32,
     fg: [u8; 3],
     bg: [u8; 3],
     bg_alpha: f32,
 ) -> (u32, u32) {
+    let (x, y) = at;
     let (w, h) = label_size(text, scale);
     let pad = 2 * scale.max(1) as i32;
     img.blend_rect(x, y, w, h, bg, bg_alpha);

@@ -39,17 +39,10 @@ fn clip_box(
     (x0 < x1 && y0 < y1).then_some((x0, y0, x1, y1))
 }
 
-/// A line of `width` pixels from `(ax, ay)` to `(bx, by)` with round caps, opacity `alpha`.
-pub fn line(
-    img: &mut Image,
-    ax: f32,
-    ay: f32,
-    bx: f32,
-    by: f32,
-    width: f32,
-    colour: [u8; 3],
-    alpha: f32,
-) {
+/// A line of `width` pixels from `a` to `b` (pixel coordinates `[x, y]`) with round
+/// caps, opacity `alpha`.
+pub fn line(img: &mut Image, a: [f32; 2], b: [f32; 2], width: f32, colour: [u8; 3], alpha: f32) {
+    let ([ax, ay], [bx, by]) = (a, b);
     let r = 0.5 * width.max(0.5);
     let Some((x0, y0, x1, y1)) = clip_box(
         img,
@@ -71,18 +64,18 @@ pub fn line(
     }
 }
 
-/// A dashed line: dashes and gaps of `dash` pixels each, starting with a dash at `a`.
+/// A dashed line from `a` to `b`: dashes and gaps of `dash` pixels each, starting with
+/// a dash at `a`.
 pub fn dashed_line(
     img: &mut Image,
-    ax: f32,
-    ay: f32,
-    bx: f32,
-    by: f32,
+    a: [f32; 2],
+    b: [f32; 2],
     width: f32,
     dash: f32,
     colour: [u8; 3],
     alpha: f32,
 ) {
+    let ([ax, ay], [bx, by]) = (a, b);
     let len = ((bx - ax).powi(2) + (by - ay).powi(2)).sqrt();
     if !len.is_finite() || len <= 0.0 {
         return;
@@ -94,10 +87,8 @@ pub fn dashed_line(
         let t1 = ((k + 1) as f32 * dash / len).min(1.0);
         line(
             img,
-            ax + (bx - ax) * t0,
-            ay + (by - ay) * t0,
-            ax + (bx - ax) * t1,
-            ay + (by - ay) * t1,
+            [ax + (bx - ax) * t0, ay + (by - ay) * t0],
+            [ax + (bx - ax) * t1, ay + (by - ay) * t1],
             width,
             colour,
             alpha,
@@ -146,6 +137,6 @@ pub fn ring(img: &mut Image, cx: f32, cy: f32, r: f32, width: f32, colour: [u8; 
 
 /// A cross (`+`) of half-size `r` pixels, for marking a point.
 pub fn cross(img: &mut Image, cx: f32, cy: f32, r: f32, width: f32, colour: [u8; 3], alpha: f32) {
-    line(img, cx - r, cy, cx + r, cy, width, colour, alpha);
-    line(img, cx, cy - r, cx, cy + r, width, colour, alpha);
+    line(img, [cx - r, cy], [cx + r, cy], width, colour, alpha);
+    line(img, [cx, cy - r], [cx, cy + r], width, colour, alpha);
 }

@@ -91,7 +91,7 @@ pub fn motion_sheet(
                 } else {
                     [170, 170, 170]
                 };
-                lines::line(&mut img, ax, ay, bx, by, 2.0 * r * px, colour, 0.25);
+                lines::line(&mut img, [ax, ay], [bx, by], 2.0 * r * px, colour, 0.25);
                 lines::ring(&mut img, ax, ay, r * px, 1.0, colour, 0.8);
                 lines::ring(&mut img, bx, by, r * px, 1.0, colour, 0.8);
             }
@@ -104,7 +104,7 @@ pub fn motion_sheet(
                 for q in tails {
                     let (x, y, _) = cam.project(*q);
                     if let Some((px0, py0, _)) = prev {
-                        lines::line(&mut img, px0, py0, x, y, 1.5, [255, 210, 60], 0.95);
+                        lines::line(&mut img, [px0, py0], [x, y], 1.5, [255, 210, 60], 0.95);
                     }
                     lines::disc(&mut img, x, y, 1.8, [255, 210, 60], 1.0);
                     prev = Some((x, y, 0.0));

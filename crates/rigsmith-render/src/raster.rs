@@ -89,24 +89,40 @@ fn lambert(n_dot_l: f32, ambient: f32) -> f32 {
     ambient + (1.0 - ambient) * n_dot_l.max(0.0)
 }
 
+/// How [`setup_mesh`] shades a mesh (see its docs for each field).
+#[derive(Debug, Clone, Copy)]
+pub struct MeshLook<'a> {
+    /// n unit vertex normals for smooth shading, or `None` for flat shading.
+    pub normals: Option<&'a [Vec3]>,
+    /// The base colour.
+    pub colour: [u8; 3],
+    /// n vertex colours used instead of `colour`, when given.
+    pub vertex_colours: Option<&'a [[u8; 3]]>,
+    /// Share of light with no direct light ([`AMBIENT`] for meshes).
+    pub ambient: f32,
+    /// The id written into the id buffer (0 is the background).
+    pub id: u32,
+}
+
 /// Projects and shades one mesh, appending its triangles to `out`.
 ///
 /// * `positions`: n world points (metres); `triangles`: m index triples into them
 ///   (indices out of range are skipped, never a panic).
-/// * `colour`: the base colour, or `vertex_colours` (n entries) when given.
-/// * `normals`: n unit vertex normals for smooth shading, or `None` for flat shading.
-/// * `ambient`: share of light with no direct light ([`AMBIENT`] for meshes).
+/// * `look`: the colours, the normals, the ambient light and the id ([`MeshLook`]).
 pub fn setup_mesh(
     cam: &Camera,
     positions: &[Vec3],
     triangles: &[[u32; 3]],
-    normals: Option<&[Vec3]>,
-    colour: [u8; 3],
-    vertex_colours: Option<&[[u8; 3]]>,
-    ambient: f32,
-    id: u32,
+    look: &MeshLook<'_>,
     out: &mut Vec<ScreenTri>,
 ) {
+    let MeshLook {
+        normals,
+        colour,
+        vertex_colours,
+        ambient,
+        id,
+    } = *look;
     let n = positions.len();
     let light = light_dir(cam);
     let eye = -cam.forward;

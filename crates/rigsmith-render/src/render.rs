@@ -187,11 +187,13 @@ pub fn render(
             cam,
             p.positions,
             p.triangles,
-            normals.as_deref(),
-            p.colour,
-            p.vertex_colours,
-            crate::raster::AMBIENT,
-            i as u32 + 1,
+            &crate::raster::MeshLook {
+                normals: normals.as_deref(),
+                colour: p.colour,
+                vertex_colours: p.vertex_colours,
+                ambient: crate::raster::AMBIENT,
+                id: i as u32 + 1,
+            },
             out,
         );
         if a < 1.0 && !tris.is_empty() {
@@ -311,7 +313,15 @@ fn draw_bones(img: &mut Image, b: &Bones, cam: &Camera, opts: &RenderOptions) {
                 {
                     let (x0, y0, _) = cam.project(b.heads[i]);
                     let (x1, y1, _) = cam.project(b.tails[p]);
-                    lines::dashed_line(img, x0, y0, x1, y1, unit, 3.0 * unit, [200, 200, 200], 0.7);
+                    lines::dashed_line(
+                        img,
+                        [x0, y0],
+                        [x1, y1],
+                        unit,
+                        3.0 * unit,
+                        [200, 200, 200],
+                        0.7,
+                    );
                 }
             }
         }
@@ -343,8 +353,22 @@ fn draw_bones(img: &mut Image, b: &Bones, cam: &Camera, opts: &RenderOptions) {
                 }
                 let (x0, y0, _) = cam.project(b.heads[i]);
                 let (x1, y1, _) = cam.project(b.tails[i]);
-                lines::line(img, x0, y0, x1, y1, 2.6 * unit, INK, 0.8 * opts.bone_alpha);
-                lines::line(img, x0, y0, x1, y1, 1.4 * unit, colours[i], opts.bone_alpha);
+                lines::line(
+                    img,
+                    [x0, y0],
+                    [x1, y1],
+                    2.6 * unit,
+                    INK,
+                    0.8 * opts.bone_alpha,
+                );
+                lines::line(
+                    img,
+                    [x0, y0],
+                    [x1, y1],
+                    1.4 * unit,
+                    colours[i],
+                    opts.bone_alpha,
+                );
             }
         }
     }
@@ -412,9 +436,9 @@ fn draw_labels(img: &mut Image, labels: &[(Vec3, String)], cam: &Camera, scale: 
             } else {
                 (bx + lw) as f32
             };
-            lines::line(img, x, y, lx, ly, 1.0, [255, 255, 255], 0.7);
+            lines::line(img, [x, y], [lx, ly], 1.0, [255, 255, 255], 0.7);
         }
         placed.push([bx, by, bx + lw, by + lh]);
-        font::draw_label(img, bx, by, text, scale, [255, 255, 255], [0, 0, 0], 0.65);
+        font::draw_label(img, (bx, by), text, scale, [255, 255, 255], [0, 0, 0], 0.65);
     }
 }

@@ -100,8 +100,7 @@ impl Sheet {
             let s = Self::text_scale(self.cell_w);
             font::draw_label(
                 &mut self.image,
-                x + 3,
-                y + 3,
+                (x + 3, y + 3),
                 caption,
                 s,
                 [255, 255, 255],

@@ -138,10 +138,12 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             dir,
             &c,
             &r,
-            None,
-            &page,
-            o.skinning,
-            heatmaps(),
+            crate::sheets::ReviewExtras {
+                extra: None,
+                page: &page,
+                skinning: o.skinning,
+                extra_sheets: heatmaps(),
+            },
         );
         pb.finish_and_clear();
         let files = files?;

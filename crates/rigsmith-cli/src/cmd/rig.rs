@@ -277,10 +277,12 @@ fn write_outputs(
             dir,
             &out.character,
             r,
-            Some(out.report_json()),
-            &page,
-            rigsmith::review::Skinning::Lbs,
-            Vec::new(),
+            crate::sheets::ReviewExtras {
+                extra: Some(out.report_json()),
+                page: &page,
+                skinning: rigsmith::review::Skinning::Lbs,
+                extra_sheets: Vec::new(),
+            },
         )?);
     }
     Ok(files)

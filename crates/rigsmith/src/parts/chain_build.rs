@@ -223,17 +223,12 @@ pub fn build_chains(c: &mut Character, opts: &BuildOptions) -> Result<Vec<Chain>
                     ))
                 }
             };
-            build_hair(
-                skel,
-                &mut taken,
-                hd,
+            let head = HairHead {
+                bone: hd,
                 centre,
                 radius,
-                &part.mesh,
-                h,
-                opts,
-                &mut hair_no,
-            )
+            };
+            build_hair(skel, &mut taken, &head, &part.mesh, h, opts, &mut hair_no)
         };
         c.parts[pi].weights = Some(weights);
     }
@@ -465,12 +460,20 @@ fn pieces(mesh: &crate::model::Mesh, keep: &[bool]) -> Vec<Vec<usize>> {
     groups.into_values().collect()
 }
 
+/// The head hair hangs from: its bone and the sphere of the skin above the neck.
+struct HairHead {
+    bone: usize,
+    centre: Vec3,
+    radius: f32,
+}
+
+/// Chains for one hair part: its locks (pieces, a cap wrapping the head removed),
+/// fringes split into strands, a chain of 2 to 4 bones down each strand long enough,
+/// and weights along it; the rest of the hair follows the head.
 fn build_hair(
     skel: &mut crate::model::Skeleton,
     taken: &mut HashMap<String, usize>,
-    head: usize,
-    centre: Vec3,
-    radius: f32,
+    head: &HairHead,
     mesh: &crate::model::Mesh,
     h: f32,
     o: &BuildOptions,
@@ -479,7 +482,41 @@ fn build_hair(
     let pos = &mesh.positions;
     let n = pos.len();
     let mut w = Weights::empty(n);
-    // Pieces; a piece wrapping the head loses its cap.
+    let mut in_lock = vec![false; n];
+    for s in hair_strands(pos, hair_locks(mesh, head), head.centre) {
+        let Some(strand) = strand_joints(pos, &s, head.centre, o, h) else {
+            continue;
+        };
+        let name = format!("hair.{:02}", *counter);
+        *counter += 1;
+        let ids = add_chain(skel, taken, head.bone, &strand.joints, &name, Vec3::X);
+        for (k, &i) in s.iter().enumerate() {
+            let (anchor, bones) = along(strand.dist[k] / strand.step, strand.bones);
+            if anchor > 0.0 {
+                w.add(i, head.bone as u32, anchor);
+            }
+            for (j, wb) in bones {
+                if wb > 0.0 {
+                    w.add(i, ids[j], wb);
+                }
+            }
+            in_lock[i] = true;
+        }
+    }
+    for i in 0..n {
+        if !in_lock[i] {
+            w.add(i, head.bone as u32, 1.0);
+        }
+    }
+    w.limit(4);
+    w
+}
+
+/// The hair's pieces; a piece wrapping the head loses its cap (the vertices within
+/// 1.15 head radii of the head's centre), leaving the locks below it.
+fn hair_locks(mesh: &crate::model::Mesh, head: &HairHead) -> Vec<Vec<usize>> {
+    let (pos, n) = (&mesh.positions, mesh.positions.len());
+    let (centre, radius) = (head.centre, head.radius);
     let all = vec![true; n];
     let mut locks: Vec<Vec<usize>> = Vec::new();
     for piece in pieces(mesh, &all) {
@@ -505,18 +542,28 @@ fn build_hair(
             locks.push(piece);
         }
     }
-    // Split fringes (much wider than long) into strands across.
+    locks
+}
+
+/// The vertex of `lock` nearest the head's centre (lowest index on ties): its root.
+fn lock_root(pos: &[Vec3], lock: &[usize], centre: Vec3) -> usize {
+    *lock
+        .iter()
+        .min_by(|&&a, &&b| {
+            (pos[a] - centre)
+                .length()
+                .total_cmp(&(pos[b] - centre).length())
+                .then(a.cmp(&b))
+        })
+        .expect("non-empty")
+}
+
+/// The locks with every fringe (a lock much wider than long) split across into 2 to 5
+/// strands.
+fn hair_strands(pos: &[Vec3], locks: Vec<Vec<usize>>, centre: Vec3) -> Vec<Vec<usize>> {
     let mut strands: Vec<Vec<usize>> = Vec::new();
     for lock in locks {
-        let root_i = *lock
-            .iter()
-            .min_by(|&&a, &&b| {
-                (pos[a] - centre)
-                    .length()
-                    .total_cmp(&(pos[b] - centre).length())
-                    .then(a.cmp(&b))
-            })
-            .expect("non-empty");
+        let root_i = lock_root(pos, &lock, centre);
         let far = lock
             .iter()
             .map(|&i| (pos[i] - pos[root_i]).length())
@@ -554,70 +601,67 @@ fn build_hair(
             strands.push(lock);
         }
     }
-    let mut in_lock = vec![false; n];
-    for s in strands {
-        let root_i = *s
-            .iter()
-            .min_by(|&&a, &&b| {
-                (pos[a] - centre)
-                    .length()
-                    .total_cmp(&(pos[b] - centre).length())
-                    .then(a.cmp(&b))
-            })
-            .expect("non-empty");
-        let root = pos[root_i];
-        let d: Vec<f32> = s.iter().map(|&i| (pos[i] - root).length()).collect();
-        let len = d.iter().copied().fold(0.0, f32::max);
-        if len < o.min_lock * h {
-            continue;
-        }
-        let nb = ((len / (o.hair_bone_length * h)).round() as usize).clamp(2, 4);
-        // Joint j: centroid of the vertices around distance j/nb * len.
-        let step = len / nb as f32;
-        let mut joints: Vec<Vec3> = Vec::with_capacity(nb + 1);
-        for j in 0..=nb {
-            let target = j as f32 * step;
-            let (mut acc, mut cnt) = (Vec3::ZERO, 0.0);
-            for (k, &i) in s.iter().enumerate() {
-                if (d[k] - target).abs() <= 0.5 * step {
-                    acc += pos[i];
-                    cnt += 1.0;
-                }
-            }
-            let p = if cnt > 0.0 {
-                acc / cnt
-            } else {
-                joints.last().copied().unwrap_or(root)
-            };
-            joints.push(p);
-        }
-        // Degenerate joints (no spread) would make zero-length bones: nudge them.
-        for j in 1..joints.len() {
-            if (joints[j] - joints[j - 1]).length() < 0.1 * step {
-                joints[j] = joints[j - 1] + Vec3::NEG_Y * step;
-            }
-        }
-        let name = format!("hair.{:02}", *counter);
-        *counter += 1;
-        let ids = add_chain(skel, taken, head, &joints, &name, Vec3::X);
+    strands
+}
+
+/// The chain down one strand.
+struct StrandJoints {
+    /// Per strand vertex, its distance from the root.
+    dist: Vec<f32>,
+    /// The joints, root first (`bones + 1`).
+    joints: Vec<Vec3>,
+    /// Distance between joints.
+    step: f32,
+    /// Number of bones.
+    bones: usize,
+}
+
+/// The joints of a chain down strand `s`: 2 to 4 bones of about
+/// [`BuildOptions::hair_bone_length`] H, joint `j` the centroid of the vertices around
+/// `j / bones` of the strand's length. `None` for a strand shorter than
+/// [`BuildOptions::min_lock`] H.
+fn strand_joints(
+    pos: &[Vec3],
+    s: &[usize],
+    centre: Vec3,
+    o: &BuildOptions,
+    h: f32,
+) -> Option<StrandJoints> {
+    let root = pos[lock_root(pos, s, centre)];
+    let d: Vec<f32> = s.iter().map(|&i| (pos[i] - root).length()).collect();
+    let len = d.iter().copied().fold(0.0, f32::max);
+    if len < o.min_lock * h {
+        return None;
+    }
+    let nb = ((len / (o.hair_bone_length * h)).round() as usize).clamp(2, 4);
+    let step = len / nb as f32;
+    let mut joints: Vec<Vec3> = Vec::with_capacity(nb + 1);
+    for j in 0..=nb {
+        let target = j as f32 * step;
+        let (mut acc, mut cnt) = (Vec3::ZERO, 0.0);
         for (k, &i) in s.iter().enumerate() {
-            let (anchor, bones) = along(d[k] / step, nb);
-            if anchor > 0.0 {
-                w.add(i, head as u32, anchor);
+            if (d[k] - target).abs() <= 0.5 * step {
+                acc += pos[i];
+                cnt += 1.0;
             }
-            for (j, wb) in bones {
-                if wb > 0.0 {
-                    w.add(i, ids[j], wb);
-                }
-            }
-            in_lock[i] = true;
+        }
+        let p = if cnt > 0.0 {
+            acc / cnt
+        } else {
+            joints.last().copied().unwrap_or(root)
+        };
+        joints.push(p);
+    }
+    // Degenerate joints (no spread) would make zero-length bones: nudge them.
+    for j in 1..joints.len() {
+        if (joints[j] - joints[j - 1]).length() < 0.1 * step {
+            joints[j] = joints[j - 1] + Vec3::NEG_Y * step;
         }
     }
-    for i in 0..n {
-        if !in_lock[i] {
-            w.add(i, head as u32, 1.0);
-        }
-    }
-    w.limit(4);
-    w
+    Some(StrandJoints {
+        dist: d,
+        joints,
+        step,
+        bones: nb,
+    })
 }

@@ -178,12 +178,19 @@ impl Side<'_> {
                  chains are spread inside it"
             ));
         }
+        let frame = HandFrame {
+            origin,
+            d,
+            w,
+            n,
+            len,
+        };
         for (fi, f) in FINGERS.iter().enumerate() {
             let chain: [Vec3; 4] = std::array::from_fn(|j| to(HAND[fi][j]));
             let mut chain_out: Vec<(Vec3, &str)> = Vec::with_capacity(4);
             if mitten {
                 for (j, c) in chain.iter().enumerate() {
-                    let (p, ok) = inside_mitten(&hand_mesh, *c, origin, d, w, n, len, h);
+                    let (p, ok) = inside_mitten(&hand_mesh, *c, &frame, h);
                     let method = if ok {
                         "sections: spread inside the mitten, centred in its thickness"
                     } else {
@@ -330,23 +337,36 @@ pub(super) fn follow_digit(m: &Mesh, start: Vec3, dir: Vec3, h: f32, max_len: f3
     out
 }
 
+/// The measured frame of a hand: the wrist, the hand's direction, its thumb side, its
+/// palm normal (unit vectors) and its length.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct HandFrame {
+    /// The wrist.
+    pub(super) origin: Vec3,
+    /// Along the hand, wrist to fingertips.
+    pub(super) d: Vec3,
+    /// Across the hand, toward the thumb side.
+    pub(super) w: Vec3,
+    /// The palm normal.
+    pub(super) n: Vec3,
+    /// The hand's length from the wrist.
+    pub(super) len: f32,
+}
+
 /// Puts the template point `c` inside a mitten hand (no separate fingers): the cut
-/// normal to the hand direction `d` through `c` gives the hand's section; `c` is kept
-/// at its place along the hand (at most 95% of the hand length `len` from the wrist
-/// `origin`), moved across the hand (toward the thumb side `w`) to within the middle
-/// 60% of the section's width, and centred in the section's thickness (along the palm
-/// normal `n`) there. Returns the point and whether a section was found.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn inside_mitten(
-    m: &Mesh,
-    c: Vec3,
-    origin: Vec3,
-    d: Vec3,
-    w: Vec3,
-    n: Vec3,
-    len: f32,
-    h: f32,
-) -> (Vec3, bool) {
+/// normal to the hand direction `f.d` through `c` gives the hand's section; `c` is kept
+/// at its place along the hand (at most 95% of the hand length `f.len` from the wrist
+/// `f.origin`), moved across the hand (toward the thumb side `f.w`) to within the
+/// middle 60% of the section's width, and centred in the section's thickness (along the
+/// palm normal `f.n`) there. Returns the point and whether a section was found.
+pub(super) fn inside_mitten(m: &Mesh, c: Vec3, f: &HandFrame, h: f32) -> (Vec3, bool) {
+    let HandFrame {
+        origin,
+        d,
+        w,
+        n,
+        len,
+    } = *f;
     let s = (c - origin).dot(d).min(0.95 * len);
     let p = origin + d * s + w * (c - origin).dot(w) + n * (c - origin).dot(n);
     let Some(l) = cross_sections(&[m], p, d)
