@@ -64,10 +64,77 @@ pub const OVERSHOOT: f32 = 1.5;
 /// Returns one profile per segment at t = 0, 0.25, 0.5, 0.75, 1: the ends repeat the
 /// nearest sample, except that a tail where another bone starts ([`JOINT_TOL`]) takes
 /// the smaller of its own and that bone's first sample.
+///
+/// Every other bone is a neighbour here: see [`carried_thickness`] for the thickness
+/// that stops where the flesh of a bone that is not its parent or child begins.
 pub fn bone_thickness(bvh: &Bvh, segments: &[Segment], far: f32) -> Vec<[f32; 5]> {
+    thickness(bvh, segments, None, far)
+}
+
+/// The flesh each bone carries: [`bone_thickness`], with each ray stopped where a
+/// bone other than this one's kin (`kin[i]`: the segments that are bone `i`'s parent
+/// or children, from [`skeleton_kin`]) comes nearer than this bone. A bone lying along
+/// the front of the torso (a chibi's belly bone) otherwise measures the whole torso
+/// behind it, spine included, as its own flesh, and takes the chest and shoulders by
+/// reach; the parent and children are not counted, as they continue the bone's flesh
+/// across a joint (ears starting inside a head do not shrink the head).
+pub fn carried_thickness(
+    bvh: &Bvh,
+    segments: &[Segment],
+    kin: &[Vec<u32>],
+    far: f32,
+) -> Vec<[f32; 5]> {
+    thickness(bvh, segments, Some(kin), far)
+}
+
+/// Steps along a ray at which [`carried_thickness`] tests whether another bone is
+/// nearer.
+pub const CARRIED_STEPS: usize = 32;
+
+/// For each segment, the segments whose bones are its bone's parent or children in
+/// `s` (by skeleton index; `Segment::bone`).
+pub fn skeleton_kin(s: &crate::model::Skeleton, segments: &[Segment]) -> Vec<Vec<u32>> {
+    let parent = |b: u32| s.bones.get(b as usize).and_then(|x| x.parent);
+    segments
+        .iter()
+        .map(|a| {
+            segments
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| {
+                    parent(a.bone) == Some(b.bone as usize) || parent(b.bone) == Some(a.bone as usize)
+                })
+                .map(|(j, _)| j as u32)
+                .collect()
+        })
+        .collect()
+}
+
+/// Where along the ray `o + u d` (`u` in `(0, hit]`) a segment other than `own` and
+/// its `kin` first comes nearer than `own`: the hit distance when none does.
+fn carried_length(segments: &[Segment], own: usize, kin: &[u32], o: Vec3, d: Vec3, hit: f32) -> f32 {
+    let me = &segments[own];
+    let mut last_inside = 0.0f32;
+    for k in 1..=CARRIED_STEPS {
+        let u = hit * k as f32 / CARRIED_STEPS as f32;
+        let q = o + d * u;
+        let mine = (me.closest(q) - q).length_squared();
+        let other = segments.iter().enumerate().any(|(j, s)| {
+            j != own && !kin.contains(&(j as u32)) && (s.closest(q) - q).length_squared() < mine
+        });
+        if other {
+            return 0.5 * (last_inside + u);
+        }
+        last_inside = u;
+    }
+    hit
+}
+
+fn thickness(bvh: &Bvh, segments: &[Segment], kin: Option<&[Vec<u32>]>, far: f32) -> Vec<[f32; 5]> {
     let mut prof: Vec<[Option<f32>; 3]> = segments
         .iter()
-        .map(|s| {
+        .enumerate()
+        .map(|(i, s)| {
             let axis = s.tail - s.head;
             let len = axis.length();
             let a = if len > 0.0 { axis / len } else { Vec3::Y };
@@ -78,8 +145,12 @@ pub fn bone_thickness(bvh: &Bvh, segments: &[Segment], far: f32) -> Vec<[f32; 5]
                 let mut d: Vec<f32> = (0..THICKNESS_RAYS)
                     .filter_map(|k| {
                         let ang = k as f32 * std::f32::consts::TAU / THICKNESS_RAYS as f32;
-                        let dir = (u * ang.cos() + v * ang.sin()) * far;
-                        bvh.first_hit(o, o + dir, 0.0, 1.0).map(|h| h * far)
+                        let unit = u * ang.cos() + v * ang.sin();
+                        let hit = bvh.first_hit(o, o + unit * far, 0.0, 1.0)? * far;
+                        Some(match kin {
+                            Some(k) => carried_length(segments, i, &k[i], o, unit, hit),
+                            None => hit,
+                        })
                     })
                     .collect();
                 if d.len() * 2 < THICKNESS_RAYS {

@@ -33,7 +33,10 @@
 //! * **Scale.** Positions and bones are moved to the body's centre and divided by its
 //!   height H before anything is computed, so the weights do not depend on the unit or
 //!   size of the character.
-//! * **Route.** Bone heat ([`bone_heat`]) runs first. The weight report of the result
+//! * **Route.** [`route_choice`] decides from the character: the volumetric route for
+//!   a coarse skin (median edge longer than the voxel) whose bones the volume's plain
+//!   distance finds as the reach does, bone heat otherwise
+//!   ([`WeightReport::route_reason`] says which and why). Bone heat ([`bone_heat`]) runs first. The weight report of the result
 //!   decides ([`WeightReport::heat_failed`]: unweighted vertices or an empty major bone),
 //!   as does a failed factorization; then the fallback ([`FALLBACK`], the volumetric
 //!   route [`volumetric`]) runs. The geodesic route ([`geodesic`]: geodesic voxel binding
@@ -54,6 +57,7 @@ pub mod geodesic;
 pub mod laplacian;
 pub mod report;
 pub mod rigid;
+pub mod route_choice;
 pub mod solve;
 pub mod transfer;
 pub mod volumetric;
@@ -297,9 +301,21 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     let mut body_report: Option<WeightReport> = None;
     let mut route = Route::BoneHeat;
     let mut stripped = 0;
-    let forced_volume = matches!(o.force_route, Some(Route::Volumetric | Route::Geodesic));
+    let kin = bone_reach::skeleton_kin(s, &segs);
+    // The route decision (route_choice): the volume for a coarse skin whose bones sit
+    // where plain distance finds them.
+    let choice = o
+        .force_route
+        .is_none()
+        .then(|| route_choice::choose(&bpos, &bm.triangles, &segs, &kin));
+    if let Some(c) = &choice {
+        reasons.push(format!("route decision: {}", c.reason));
+    }
+    let chosen_volume = choice.as_ref().is_some_and(|c| c.volume);
+    let forced_volume =
+        matches!(o.force_route, Some(Route::Volumetric | Route::Geodesic)) || chosen_volume;
     if !forced_volume {
-        match bone_heat::bone_heat(&bpos, &bm.triangles, &segs) {
+        match bone_heat::bone_heat(&bpos, &bm.triangles, &segs, Some(&kin)) {
             Ok(out) => {
                 let total: f64 = stages.iter().map(|s| s.1).sum();
                 stages.extend(out.stages.iter().map(|&(n, t)| (n, t)));
@@ -539,6 +555,11 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     }
     report.garment_transfer = garment_transfer;
     report.route = route;
+    report.route_reason = match (o.force_route, &choice) {
+        (Some(r), _) => format!("{} route forced", r.name()),
+        (None, Some(c)) if (route == Route::Volumetric) == c.volume => c.reason.clone(),
+        _ => "bone heat failed the weight report: the volumetric route took over".into(),
+    };
     report.stripped_cross_side = stripped;
     lap("other parts, final report", &mut stages);
     Ok(BindResult {
