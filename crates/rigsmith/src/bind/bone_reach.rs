@@ -72,12 +72,12 @@ pub fn bone_thickness(bvh: &Bvh, segments: &[Segment], far: f32) -> Vec<[f32; 5]
 }
 
 /// The flesh each bone carries: [`bone_thickness`], with each ray stopped where a
-/// bone other than this one's kin (`kin[i]`: the segments that are bone `i`'s parent
-/// or children, from [`skeleton_kin`]) comes nearer than this bone. A bone lying along
-/// the front of the torso (a chibi's belly bone) otherwise measures the whole torso
-/// behind it, spine included, as its own flesh, and takes the chest and shoulders by
-/// reach; the parent and children are not counted, as they continue the bone's flesh
-/// across a joint (ears starting inside a head do not shrink the head).
+/// bone other than this one's kin (`kin[i]`: the bones within two joints of bone `i`,
+/// from [`skeleton_kin`]) comes nearer than this bone. A bone lying along the front of
+/// the torso (a chibi's belly bone) otherwise measures the whole torso behind it,
+/// spine included, as its own flesh, and takes the chest and shoulders by reach; the
+/// kin are not counted, as they share the flesh around the bone's joints (ears
+/// starting inside a head do not shrink the head, nor the thighs the pelvis).
 pub fn carried_thickness(
     bvh: &Bvh,
     segments: &[Segment],
@@ -87,23 +87,57 @@ pub fn carried_thickness(
     thickness(bvh, segments, Some(kin), far)
 }
 
+/// A child bone whose head projects onto its parent farther than this fraction of the
+/// parent's length from either end branches off the parent's middle ([`skeleton_kin`]).
+pub const BRANCH_T: f32 = 0.02;
+
 /// Steps along a ray at which [`carried_thickness`] tests whether another bone is
 /// nearer.
 pub const CARRIED_STEPS: usize = 32;
 
-/// For each segment, the segments whose bones are its bone's parent or children in
-/// `s` (by skeleton index; `Segment::bone`).
+/// For each segment, the other segments whose bones are within two joints of its bone
+/// in the skeleton `s` (by skeleton index, `Segment::bone`; non-deform bones count as
+/// joints): its parent and children, their parents and children (grandparent,
+/// siblings, grandchildren). These share the flesh around the bone's joints: a pelvis
+/// shares its hips with the thighs and the first spine bone, the spine bones the chest
+/// with the clavicles. A child that starts beside the middle of the bone (its head
+/// projects inside the bone, [`BRANCH_T`] from either end: a game character's shoulder
+/// bone branching off the middle of its torso bone) is no kin, nor are its children:
+/// it carries its own flesh beside the bone, which the bone's thickness must not
+/// count.
 pub fn skeleton_kin(s: &crate::model::Skeleton, segments: &[Segment]) -> Vec<Vec<u32>> {
-    let parent = |b: u32| s.bones.get(b as usize).and_then(|x| x.parent);
+    let parent = |b: usize| s.bones.get(b).and_then(|x| x.parent);
+    // Whether bone `c` starts beside the middle of bone `p` (a shoulder bone branching
+    // off the middle of a torso bone), not at one of its ends.
+    let branches_off = |c: usize, p: usize| {
+        let (bp, bc) = (&s.bones[p], &s.bones[c]);
+        let axis = bp.tail - bp.head;
+        let l2 = axis.length_squared();
+        l2 > 0.0 && {
+            let t = (bc.head - bp.head).dot(axis) / l2;
+            t > BRANCH_T && t < 1.0 - BRANCH_T
+        }
+    };
+    let near = |a: usize, b: usize| {
+        let (pa, pb) = (parent(a), parent(b));
+        let child = pb == Some(a) && !branches_off(b, a);
+        let grandchild = pb
+            .filter(|&m| parent(m) == Some(a))
+            .is_some_and(|m| !branches_off(m, a));
+        pa == Some(b)
+            || child
+            || (pa.is_some() && pa == pb)
+            || pa.and_then(parent) == Some(b)
+            || grandchild
+    };
     segments
         .iter()
-        .map(|a| {
+        .enumerate()
+        .map(|(i, a)| {
             segments
                 .iter()
                 .enumerate()
-                .filter(|(_, b)| {
-                    parent(a.bone) == Some(b.bone as usize) || parent(b.bone) == Some(a.bone as usize)
-                })
+                .filter(|&(j, b)| j != i && near(a.bone as usize, b.bone as usize))
                 .map(|(j, _)| j as u32)
                 .collect()
         })
