@@ -156,6 +156,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         let before = std::mem::take(&mut r.report);
         r.report = rigsmith::bind::weight_report(&out);
         r.report.route = before.route;
+        r.report.route_reason = before.route_reason;
         r.report.stripped_cross_side = before.stripped_cross_side;
         r.report.garment_transfer = before.garment_transfer;
         r.reasons.push(format!(

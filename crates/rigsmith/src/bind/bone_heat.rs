@@ -114,13 +114,17 @@ pub const WELD_TOL: f32 = 1e-6;
 
 /// Runs bone heat on one mesh (`positions`: n x 3, `triangles`: m x 3) for the given
 /// bone segments, all in the same unit (the binder uses units of body height so that
-/// tolerances are relative).
+/// tolerances are relative). `kin`: per segment, the segments that are its bone's
+/// parent or children ([`bone_reach::skeleton_kin`]); with it, the thickness in the
+/// reach is the flesh each bone carries ([`bone_reach::carried_thickness`]), without it
+/// the plain [`bone_reach::bone_thickness`].
 ///
 /// Errors when the sparse factorization fails (a singular or indefinite system).
 pub fn bone_heat(
     positions: &[Vec3],
     triangles: &[[u32; 3]],
     segments: &[Segment],
+    kin: Option<&[Vec<u32>]>,
 ) -> Result<HeatOutcome> {
     let n = positions.len();
     let clock = std::time::Instant::now();
@@ -142,7 +146,10 @@ pub fn bone_heat(
         |(l, h), p| (l.min(*p), h.max(*p)),
     );
     let far = (hi - lo).length().max(f32::MIN_POSITIVE);
-    let thick0 = bone_reach::bone_thickness(&bvh, segments, far);
+    let thick0 = match kin {
+        Some(k) => bone_reach::carried_thickness(&bvh, segments, k, far),
+        None => bone_reach::bone_thickness(&bvh, segments, far),
+    };
     let thick: Vec<[f32; 5]> = thick0
         .iter()
         .map(|p| p.map(|r| r.powf(bone_reach::THICKNESS_POWER)))

@@ -64,10 +64,111 @@ pub const OVERSHOOT: f32 = 1.5;
 /// Returns one profile per segment at t = 0, 0.25, 0.5, 0.75, 1: the ends repeat the
 /// nearest sample, except that a tail where another bone starts ([`JOINT_TOL`]) takes
 /// the smaller of its own and that bone's first sample.
+///
+/// Every other bone is a neighbour here: see [`carried_thickness`] for the thickness
+/// that stops where the flesh of a bone that is not its parent or child begins.
 pub fn bone_thickness(bvh: &Bvh, segments: &[Segment], far: f32) -> Vec<[f32; 5]> {
+    thickness(bvh, segments, None, far)
+}
+
+/// The flesh each bone carries: [`bone_thickness`], with each ray stopped where a
+/// bone other than this one's kin (`kin[i]`: the bones within two joints of bone `i`,
+/// from [`skeleton_kin`]) comes nearer than this bone. A bone lying along the front of
+/// the torso (a chibi's belly bone) otherwise measures the whole torso behind it,
+/// spine included, as its own flesh, and takes the chest and shoulders by reach; the
+/// kin are not counted, as they share the flesh around the bone's joints (ears
+/// starting inside a head do not shrink the head, nor the thighs the pelvis).
+pub fn carried_thickness(
+    bvh: &Bvh,
+    segments: &[Segment],
+    kin: &[Vec<u32>],
+    far: f32,
+) -> Vec<[f32; 5]> {
+    thickness(bvh, segments, Some(kin), far)
+}
+
+/// A child bone whose head projects onto its parent farther than this fraction of the
+/// parent's length from either end branches off the parent's middle ([`skeleton_kin`]).
+pub const BRANCH_T: f32 = 0.02;
+
+/// Steps along a ray at which [`carried_thickness`] tests whether another bone is
+/// nearer.
+pub const CARRIED_STEPS: usize = 32;
+
+/// For each segment, the other segments whose bones are within two joints of its bone
+/// in the skeleton `s` (by skeleton index, `Segment::bone`; non-deform bones count as
+/// joints): its parent and children, their parents and children (grandparent,
+/// siblings, grandchildren). These share the flesh around the bone's joints: a pelvis
+/// shares its hips with the thighs and the first spine bone, the spine bones the chest
+/// with the clavicles. A child that starts beside the middle of the bone (its head
+/// projects inside the bone, [`BRANCH_T`] from either end: a game character's shoulder
+/// bone branching off the middle of its torso bone) is no kin, nor are its children:
+/// it carries its own flesh beside the bone, which the bone's thickness must not
+/// count.
+pub fn skeleton_kin(s: &crate::model::Skeleton, segments: &[Segment]) -> Vec<Vec<u32>> {
+    let parent = |b: usize| s.bones.get(b).and_then(|x| x.parent);
+    // Whether bone `c` starts beside the middle of bone `p` (a shoulder bone branching
+    // off the middle of a torso bone), not at one of its ends.
+    let branches_off = |c: usize, p: usize| {
+        let (bp, bc) = (&s.bones[p], &s.bones[c]);
+        let axis = bp.tail - bp.head;
+        let l2 = axis.length_squared();
+        l2 > 0.0 && {
+            let t = (bc.head - bp.head).dot(axis) / l2;
+            t > BRANCH_T && t < 1.0 - BRANCH_T
+        }
+    };
+    let near = |a: usize, b: usize| {
+        let (pa, pb) = (parent(a), parent(b));
+        let child = pb == Some(a) && !branches_off(b, a);
+        let grandchild = pb
+            .filter(|&m| parent(m) == Some(a))
+            .is_some_and(|m| !branches_off(m, a));
+        pa == Some(b)
+            || child
+            || (pa.is_some() && pa == pb)
+            || pa.and_then(parent) == Some(b)
+            || grandchild
+    };
+    segments
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            segments
+                .iter()
+                .enumerate()
+                .filter(|&(j, b)| j != i && near(a.bone as usize, b.bone as usize))
+                .map(|(j, _)| j as u32)
+                .collect()
+        })
+        .collect()
+}
+
+/// Where along the ray `o + u d` (`u` in `(0, hit]`) a segment other than `own` and
+/// its `kin` first comes nearer than `own`: the hit distance when none does.
+fn carried_length(segments: &[Segment], own: usize, kin: &[u32], o: Vec3, d: Vec3, hit: f32) -> f32 {
+    let me = &segments[own];
+    let mut last_inside = 0.0f32;
+    for k in 1..=CARRIED_STEPS {
+        let u = hit * k as f32 / CARRIED_STEPS as f32;
+        let q = o + d * u;
+        let mine = (me.closest(q) - q).length_squared();
+        let other = segments.iter().enumerate().any(|(j, s)| {
+            j != own && !kin.contains(&(j as u32)) && (s.closest(q) - q).length_squared() < mine
+        });
+        if other {
+            return 0.5 * (last_inside + u);
+        }
+        last_inside = u;
+    }
+    hit
+}
+
+fn thickness(bvh: &Bvh, segments: &[Segment], kin: Option<&[Vec<u32>]>, far: f32) -> Vec<[f32; 5]> {
     let mut prof: Vec<[Option<f32>; 3]> = segments
         .iter()
-        .map(|s| {
+        .enumerate()
+        .map(|(i, s)| {
             let axis = s.tail - s.head;
             let len = axis.length();
             let a = if len > 0.0 { axis / len } else { Vec3::Y };
@@ -78,8 +179,12 @@ pub fn bone_thickness(bvh: &Bvh, segments: &[Segment], far: f32) -> Vec<[f32; 5]
                 let mut d: Vec<f32> = (0..THICKNESS_RAYS)
                     .filter_map(|k| {
                         let ang = k as f32 * std::f32::consts::TAU / THICKNESS_RAYS as f32;
-                        let dir = (u * ang.cos() + v * ang.sin()) * far;
-                        bvh.first_hit(o, o + dir, 0.0, 1.0).map(|h| h * far)
+                        let unit = u * ang.cos() + v * ang.sin();
+                        let hit = bvh.first_hit(o, o + unit * far, 0.0, 1.0)? * far;
+                        Some(match kin {
+                            Some(k) => carried_length(segments, i, &k[i], o, unit, hit),
+                            None => hit,
+                        })
                     })
                     .collect();
                 if d.len() * 2 < THICKNESS_RAYS {

@@ -33,7 +33,10 @@
 //! * **Scale.** Positions and bones are moved to the body's centre and divided by its
 //!   height H before anything is computed, so the weights do not depend on the unit or
 //!   size of the character.
-//! * **Route.** Bone heat ([`bone_heat`]) runs first. The weight report of the result
+//! * **Route.** [`route_choice`] decides from the character: the volumetric route for
+//!   a coarse skin (median edge longer than the voxel) whose bones the volume's plain
+//!   distance finds as the reach does, bone heat otherwise
+//!   ([`WeightReport::route_reason`] says which and why). Bone heat ([`bone_heat`]) runs first. The weight report of the result
 //!   decides ([`WeightReport::heat_failed`]: unweighted vertices or an empty major bone),
 //!   as does a failed factorization; then the fallback ([`FALLBACK`], the volumetric
 //!   route [`volumetric`]) runs. The geodesic route ([`geodesic`]: geodesic voxel binding
@@ -55,6 +58,7 @@ pub mod geodesic;
 pub mod laplacian;
 pub mod report;
 pub mod rigid;
+pub mod route_choice;
 pub mod solve;
 pub mod transfer;
 pub mod volumetric;
@@ -187,8 +191,19 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     let roles = part_roles(&x)?;
     let mut log = Log::new();
     let mut skin = Skin::default();
-    if !matches!(o.force_route, Some(Route::Volumetric | Route::Geodesic)) {
-        bone_heat_route(&x, &mut log, &mut skin)?;
+    let kin = bone_reach::skeleton_kin(s, &x.segs);
+    // The route decision (route_choice): the volume for a coarse skin whose bones sit
+    // where plain distance finds them.
+    let choice = o
+        .force_route
+        .is_none()
+        .then(|| route_choice::choose(&x.bpos, &x.body.mesh.triangles, &x.segs, &kin));
+    if let Some(c) = &choice {
+        log.reasons.push(format!("route decision: {}", c.reason));
+    }
+    let chosen_volume = choice.as_ref().is_some_and(|c| c.volume);
+    if !matches!(o.force_route, Some(Route::Volumetric | Route::Geodesic)) && !chosen_volume {
+        bone_heat_route(&x, &kin, &mut log, &mut skin)?;
     } else if let Some(r) = o.force_route {
         log.reasons.push(format!("{} route forced", r.name()));
     }
@@ -203,7 +218,12 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
         volumetric_route(&x, &mut log, &mut skin)?;
     }
     let (weights, garment_transfer) = weigh_other_parts(&x, &roles, &mut skin);
-    let report = final_report(&x, &weights, garment_transfer, &skin, &mut log);
+    let mut report = final_report(&x, &weights, garment_transfer, &skin, &mut log);
+    report.route_reason = match (o.force_route, &choice) {
+        (Some(r), _) => format!("{} route forced", r.name()),
+        (None, Some(c)) if (skin.route == Route::Volumetric) == c.volume => c.reason.clone(),
+        _ => "bone heat failed the weight report: the volumetric route took over".into(),
+    };
     Ok(BindResult {
         weights,
         route: skin.route,
@@ -424,9 +444,14 @@ struct Skin {
 
 /// Bone heat on the skin: kept when the weight report passes it or when it is forced,
 /// else the reasons say why not and the fallback runs.
-fn bone_heat_route(x: &Frame, log: &mut Log, skin: &mut Skin) -> Result<()> {
+fn bone_heat_route(
+    x: &Frame,
+    kin: &[Vec<u32>],
+    log: &mut Log,
+    skin: &mut Skin,
+) -> Result<()> {
     let (o, bm) = (x.o, &x.body.mesh);
-    let out = match bone_heat::bone_heat(&x.bpos, &bm.triangles, &x.segs) {
+    let out = match bone_heat::bone_heat(&x.bpos, &bm.triangles, &x.segs, Some(kin)) {
         Ok(out) => out,
         Err(e) if o.force_route != Some(Route::BoneHeat) => {
             log.reasons.push(format!("bone heat failed: {e}"));

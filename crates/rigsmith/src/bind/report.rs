@@ -104,6 +104,9 @@ pub struct WeightReport {
     /// The route that weighted the body (filled by [`crate::bind::bind`]; the default,
     /// bone heat, when the report is computed from a skinned character alone).
     pub route: super::Route,
+    /// Why that route (filled by [`crate::bind::bind`]: the route decision's reason,
+    /// "... forced", or the fallback; empty from [`weight_report`]).
+    pub route_reason: String,
     /// Body vertices that lost the other side's weights in the cross-side pass (filled
     /// by [`crate::bind::bind`]; 0 from [`weight_report`]).
     pub stripped_cross_side: usize,

@@ -18,6 +18,7 @@ mod mannequin;
 mod parts;
 mod pipeline;
 mod pose;
+mod reweight;
 mod review;
 mod separate_parts;
 mod transfer;
