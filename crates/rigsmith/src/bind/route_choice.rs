@@ -23,7 +23,7 @@
 
 use glam::Vec3;
 
-use super::bone_heat::Segment;
+use super::bones::Segment;
 use super::bone_reach;
 use super::volumetric;
 use crate::geom::bvh::Bvh;
