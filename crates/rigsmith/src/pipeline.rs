@@ -96,8 +96,9 @@ pub struct RigOptions {
     /// Shrink measured colliders that the springs' rest pose enters
     /// ([`crate::parts::clear_rest_pose`]), as a VRM runtime needs.
     pub clear_rest_pose: bool,
-    /// Force a weight route instead of letting the weight report decide (`None`: bone
-    /// heat, with the fallback when it fails).
+    /// Force a weight route instead of letting the route decision and the weight report
+    /// decide (`None`: the route decision, [`crate::bind::route_choice`], with the
+    /// fallback when bone heat fails).
     pub route: Option<Route>,
 }
 

@@ -79,7 +79,7 @@ pub struct Args {
     #[arg(long, value_name = "METRES")]
     pub height: Option<f32>,
     /// Force a weight route (bone-heat, volumetric, geodesic) instead of letting the
-    /// weight report decide.
+    /// route decision and the weight report decide.
     #[arg(long, value_enum)]
     pub route: Option<crate::cmd::weights::RouteArg>,
     /// How to read the input's axes and units.

@@ -77,7 +77,7 @@ pub struct Args {
     /// keep the `--max-influences` largest, renormalize.
     #[arg(long, value_name = "LIMIT")]
     pub clean: Option<f32>,
-    /// Force a route instead of letting the weight report decide.
+    /// Force a route instead of letting the route decision and the weight report decide.
     #[arg(long, value_enum)]
     pub route: Option<RouteArg>,
     /// Print the weight report, route and part roles as JSON on stdout.

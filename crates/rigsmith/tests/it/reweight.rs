@@ -142,8 +142,9 @@ fn chibi_shoulders_carry_their_share_and_its_arms_follow() {
     // The platformer chibi: a head a third of the height, a `Belly` bone along the
     // front of the torso. Measured by the reach's thickness as the whole body around
     // the bone, the belly bone took the chest and the shoulders (`Shoulder.L` 12.0
-    // units of weight, the artist 60.5; arm_forward p95 1.85 % H); with the thickness
-    // as the flesh each bone carries, see the figures below.
+    // units of weight, the artist 60.5; p95 % H arm_down 0.40, arm_up 0.91,
+    // arm_forward 1.85, leg_forward 2.94, leg_side 2.04). With the thickness as the
+    // flesh each bone carries: 23.9 units; 0.33, 0.82, 1.69, 2.09, 1.57.
     let (c, s, r) = rebound("platformer_Character_HumanoidRig");
     assert_eq!(r.route, Route::BoneHeat, "{:?}", r.reasons);
     assert_eq!(r.report.unweighted, 0);
@@ -156,9 +157,9 @@ fn chibi_shoulders_carry_their_share_and_its_arms_follow() {
     assert!((55.0..66.0).contains(&art), "artist Shoulder.L {art}");
     assert!(ours > SHOULDER_MIN, "Shoulder.L {ours} (artist {art})");
     for (pose, p95, limit) in [
-        ("arm_down", e[0].1, 0.40),
-        ("arm_up", e[1].1, 0.95),
-        ("arm_forward", e[2].1, 1.75),
+        ("arm_down", e[0].1, 0.37),
+        ("arm_up", e[1].1, 0.87),
+        ("arm_forward", e[2].1, 1.78),
         ("leg_forward", e[3].1, 2.3),
         ("leg_side", e[4].1, 1.8),
     ] {
@@ -166,15 +167,17 @@ fn chibi_shoulders_carry_their_share_and_its_arms_follow() {
     }
 }
 
-/// Least total weight of the chibi's `Shoulder.L` (measured: see the test).
-const SHOULDER_MIN: f32 = 14.0;
+/// Least total weight of the chibi's `Shoulder.L` (measured 23.9, 12.0 before the
+/// carried thickness: see the test).
+const SHOULDER_MIN: f32 = 20.0;
 
 #[test]
 fn coarse_game_characters_take_the_volumetric_route_and_say_why() {
     // men_Casual: a low-poly skin in ten pieces (median edge 0.015 H, coarser than the
     // H/90 voxel) whose bones plain distance finds as the reach does: the volume. Its
     // arm and leg poses against the artist (p95 % H) were, by bone heat: arm_up 1.11,
-    // arm_forward 0.83, leg_forward 3.05, leg_side 1.87 (Blender 1.24, 0.94, 2.94, 1.82).
+    // arm_forward 0.83, leg_forward 3.05, leg_side 1.87 (Blender 1.24, 0.94, 2.94, 1.82);
+    // by the volume 0.80, 0.67, 1.85, 1.15.
     let (c, s, r) = rebound("men_Casual");
     assert_eq!(r.route, Route::Volumetric, "{:?}", r.reasons);
     assert!(
