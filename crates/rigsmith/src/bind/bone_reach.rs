@@ -257,7 +257,7 @@ pub fn past_free_end(s: &Segment, joined: [bool; 2], r: &Reach) -> bool {
 
 /// The thickness profile `prof` (t = 0, 0.25, 0.5, 0.75, 1) at bone parameter `t`,
 /// linear in between.
-pub fn thickness_at(prof: &[f32; 5], t: f32) -> f32 {
+pub(crate) fn thickness_at(prof: &[f32; 5], t: f32) -> f32 {
     let x = t.clamp(0.0, 1.0) * 4.0;
     let i = (x.floor() as usize).min(3);
     let f = x - i as f32;

@@ -24,7 +24,7 @@ pub use crate::model::{rigid_by_name, rigid_by_shape, SMALL_ISLAND};
 
 /// Rigid weights for `mesh`: every vertex 1.0 on `bone` when given, else per island on
 /// the segment nearest to the island's centroid. `segments` are the deform bones.
-pub fn rigid_weights(mesh: &Mesh, segments: &[Segment], bone: Option<u32>) -> Weights {
+pub(crate) fn rigid_weights(mesh: &Mesh, segments: &[Segment], bone: Option<u32>) -> Weights {
     let n = mesh.positions.len();
     if let Some(b) = bone {
         return Weights::rigid(n, b);

@@ -84,7 +84,7 @@ pub fn solve(sys: &HeatSystem) -> Result<Vec<(usize, Vec<f64>)>> {
 /// `(i, j, a_ij)`, `i != j`, each pair once (duplicates add up). `A` is factored once
 /// (faer sparse Cholesky); the columns are solved in one chunk per rayon thread.
 /// Returns the solutions in the order of `rhs`. Errors when the factorization fails.
-pub fn solve_columns(
+pub(crate) fn solve_columns(
     n: usize,
     diag: &[f64],
     off: &[(u32, u32, f64)],

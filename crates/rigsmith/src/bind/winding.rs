@@ -9,7 +9,7 @@ use crate::model::Mesh;
 
 /// Winding number of `mesh` at `q` (same unit as the mesh). Cost: one pass over the
 /// triangles.
-pub fn winding_number(mesh: &Mesh, q: glam::Vec3) -> f64 {
+pub(crate) fn winding_number(mesh: &Mesh, q: glam::Vec3) -> f64 {
     let q = q.as_dvec3();
     let mut total = 0.0;
     for t in &mesh.triangles {

@@ -116,7 +116,7 @@ impl Mesh {
 }
 
 /// Axis-aligned bounds of a point set; `(0, 0)` when empty.
-pub fn bounds_of(points: &[Vec3]) -> (Vec3, Vec3) {
+pub(crate) fn bounds_of(points: &[Vec3]) -> (Vec3, Vec3) {
     if points.is_empty() {
         return (Vec3::ZERO, Vec3::ZERO);
     }

@@ -205,7 +205,7 @@ pub const COSMETIC_CLASSES: [&str; 15] = [
 
 /// The cosmetic class of a bone name by whole token, if any (plural tokens such as
 /// `wings` count).
-pub fn cosmetic_class(name: &str) -> Option<&'static str> {
+pub(crate) fn cosmetic_class(name: &str) -> Option<&'static str> {
     let toks = tokens(name);
     COSMETIC_CLASSES.into_iter().find(|class| {
         toks.iter()

@@ -79,7 +79,7 @@ impl Bone {
 
 /// A sensible x_axis for a bone pointing along `dir`: world X made orthogonal to the
 /// bone, or world Z/−Y when the bone runs along X.
-pub fn default_x_axis(dir: Vec3) -> Vec3 {
+pub(crate) fn default_x_axis(dir: Vec3) -> Vec3 {
     let y = dir.try_normalize().unwrap_or(Vec3::Y);
     for cand in [Vec3::X, Vec3::Z, Vec3::NEG_Y] {
         let x = cand - y * cand.dot(y);

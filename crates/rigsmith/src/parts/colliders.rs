@@ -234,157 +234,16 @@ pub fn measure_colliders(c: &Character) -> Vec<Collider> {
     if pts.is_empty() || h <= 0.0 {
         return Vec::new();
     }
-    // Nearest bone segment per body point, over non-cosmetic bones of some length.
-    let cand: Vec<usize> = (0..skel.len())
-        .filter(|&i| bone_class(&skel.bones[i].name).is_none() && skel.bones[i].length() > 0.01 * h)
-        .collect();
-    let mut owned: Vec<Vec<(f32, f32)>> = vec![Vec::new(); skel.len()]; // (distance, t)
-    let mut owned_pts: Vec<Vec<Vec3>> = vec![Vec::new(); skel.len()];
-    for &q in &pts {
-        let mut best = (f32::INFINITY, 0.0, usize::MAX);
-        for &i in &cand {
-            let b = &skel.bones[i];
-            let ab = b.tail - b.head;
-            let t = ((q - b.head).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
-            let d = (q - (b.head + ab * t)).length();
-            if d < best.0 {
-                best = (d, t, i);
-            }
-        }
-        if best.2 != usize::MAX {
-            owned[best.2].push((best.0, best.1));
-            owned_pts[best.2].push(q);
-        }
-    }
+    let owned = Owned::measure(skel, &pts, h);
     let mut out = Vec::new();
-    // A capsule along bone `i` over its parameter range `t0..t1` (0 = head, 1 = tail),
-    // radius from the vertices it owns in the inner 80 % of that range.
-    let capsule = |i: usize, (t0, t1): (f32, f32), name: String, group: &str| -> Option<Collider> {
-        let pad = 0.1 * (t1 - t0);
-        let r = percentile(
-            owned[i]
-                .iter()
-                .filter(|(_, t)| (t0 + pad..=t1 - pad).contains(t))
-                .map(|(d, _)| *d)
-                .collect(),
-            0.85,
-        )?;
-        if r <= 0.002 * h {
-            return None;
-        }
-        let b = &skel.bones[i];
-        let inv = b.rest_matrix().inverse();
-        let at = |t: f32| inv.transform_point3(b.head.lerp(b.tail, t)).to_array();
-        Some(Collider {
-            name,
-            bone: b.name.clone(),
-            shape: ColliderShape::Capsule {
-                offset: at(t0),
-                tail: at(t1),
-                radius: r,
-            },
-            group: group.into(),
-            inside: false,
-            measured: true,
-        })
-    };
-    let limb = |bone: Option<usize>, name: String, group: &str, out: &mut Vec<Collider>| {
-        if let Some(col) = bone.and_then(|i| capsule(i, (0.0, 1.0), name, group)) {
-            out.push(col);
-        }
-    };
-    // Legs taper (a thigh is twice as thick at the top as at the knee): one capsule per
-    // half segment, each with its own radius, so a knee-length skirt is not held off a
-    // thin knee by the width of the hip. A segment runs from its bone's head to the next
-    // joint of the leg (the knee, the ankle) over every bone between them: a rig that
-    // splits a thigh in two bones in line (MakeHuman's `upperleg01.L`, `upperleg02.L`)
-    // gets the whole thigh, riding its first bone.
-    let leg = |bone: Option<usize>, next: Option<usize>, name: String, out: &mut Vec<Collider>| {
-        let Some(i) = bone else { return };
-        let mut owners = vec![i];
-        let mut end = skel.bones[i].tail;
-        if let Some(j) = next {
-            let mut path = Vec::new();
-            let mut k = skel.bones[j].parent;
-            while let Some(b) = k {
-                path.push(b);
-                if b == i {
-                    break;
-                }
-                k = skel.bones[b].parent;
-            }
-            if path.last() == Some(&i) && path.len() > 1 {
-                owners = path;
-                end = skel.bones[j].head;
-            }
-        }
-        if owners.len() == 1 {
-            for (range, n) in [
-                ((0.0, 0.5), name.clone()),
-                ((0.5, 1.0), format!("{name}.lower")),
-            ] {
-                if let Some(col) = capsule(i, range, n, "legs") {
-                    out.push(col);
-                }
-            }
-            return;
-        }
-        // The segment spans several bones: measure every vertex they own against it.
-        let (a, b) = (skel.bones[i].head, end);
-        let ab = b - a;
-        let l2 = ab.length_squared();
-        if l2 <= 0.0 {
-            return;
-        }
-        let near: Vec<(f32, f32)> = owners
-            .iter()
-            .flat_map(|&o| owned_pts[o].iter())
-            .map(|&q| {
-                let t = ((q - a).dot(ab) / l2).clamp(0.0, 1.0);
-                ((q - (a + ab * t)).length(), t)
-            })
-            .collect();
-        let inv = skel.bones[i].rest_matrix().inverse();
-        for ((t0, t1), n) in [
-            ((0.0, 0.5), name.clone()),
-            ((0.5, 1.0), format!("{name}.lower")),
-        ] {
-            let pad = 0.1 * (t1 - t0);
-            let Some(r) = percentile(
-                near.iter()
-                    .filter(|(_, t)| (t0 + pad..=t1 - pad).contains(t))
-                    .map(|(d, _)| *d)
-                    .collect(),
-                0.85,
-            ) else {
-                continue;
-            };
-            if r <= 0.002 * h {
-                continue;
-            }
-            let at = |t: f32| inv.transform_point3(a.lerp(b, t)).to_array();
-            out.push(Collider {
-                name: n,
-                bone: skel.bones[i].name.clone(),
-                shape: ColliderShape::Capsule {
-                    offset: at(t0),
-                    tail: at(t1),
-                    radius: r,
-                },
-                group: "legs".into(),
-                inside: false,
-                measured: true,
-            });
-        }
-    };
     for (k, s) in ["L", "R"].iter().enumerate() {
-        leg(
+        owned.leg(
             roles.upper_leg[k],
             roles.lower_leg[k],
             format!("thigh.{s}"),
             &mut out,
         );
-        leg(
+        owned.leg(
             roles.lower_leg[k],
             roles.foot[k],
             format!("shin.{s}"),
@@ -408,34 +267,197 @@ pub fn measure_colliders(c: &Character) -> Vec<Collider> {
         }
     }
     if let Some(n) = roles.neck {
-        limb(Some(n), "neck".into(), "head", &mut out);
+        let b = &skel.bones[n];
+        if let Some(col) = owned.capsule(
+            &owned.owned[n],
+            n,
+            (b.head, b.tail),
+            (0.0, 1.0),
+            "neck".into(),
+            "head",
+        ) {
+            out.push(col);
+        }
     }
-    if let Some(hd) = roles.head {
-        let b = &skel.bones[hd];
-        let top: Vec<Vec3> = pts.iter().copied().filter(|p| p.y > b.head.y).collect();
-        if top.len() >= 8 {
-            let centre = top.iter().copied().sum::<Vec3>() / top.len() as f32;
-            if let Some(r) = percentile(top.iter().map(|p| (*p - centre).length()).collect(), 0.75)
-            {
-                out.push(Collider {
-                    name: "head".into(),
-                    bone: b.name.clone(),
-                    shape: ColliderShape::Sphere {
-                        offset: b
-                            .rest_matrix()
-                            .inverse()
-                            .transform_point3(centre)
-                            .to_array(),
-                        radius: r,
-                    },
-                    group: "head".into(),
-                    inside: false,
-                    measured: true,
-                });
+    if let Some(col) = roles.head.and_then(|hd| head_sphere(&pts, skel, hd)) {
+        out.push(col);
+    }
+    out
+}
+
+/// The body points each bone owns: per point the nearest segment over the bones that
+/// are not cosmetic and longer than 0.01 H, with the distance and the parameter along
+/// the bone (0 = head, 1 = tail).
+struct Owned<'a> {
+    skel: &'a Skeleton,
+    h: f32,
+    /// Per bone: `(distance, t)` of each point it owns.
+    owned: Vec<Vec<(f32, f32)>>,
+    /// Per bone: the points it owns.
+    owned_pts: Vec<Vec<Vec3>>,
+}
+
+impl<'a> Owned<'a> {
+    fn measure(skel: &'a Skeleton, pts: &[Vec3], h: f32) -> Owned<'a> {
+        let cand: Vec<usize> = (0..skel.len())
+            .filter(|&i| {
+                bone_class(&skel.bones[i].name).is_none() && skel.bones[i].length() > 0.01 * h
+            })
+            .collect();
+        let mut owned: Vec<Vec<(f32, f32)>> = vec![Vec::new(); skel.len()];
+        let mut owned_pts: Vec<Vec<Vec3>> = vec![Vec::new(); skel.len()];
+        for &q in pts {
+            let mut best = (f32::INFINITY, 0.0, usize::MAX);
+            for &i in &cand {
+                let b = &skel.bones[i];
+                let ab = b.tail - b.head;
+                let t = ((q - b.head).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+                let d = (q - (b.head + ab * t)).length();
+                if d < best.0 {
+                    best = (d, t, i);
+                }
+            }
+            if best.2 != usize::MAX {
+                owned[best.2].push((best.0, best.1));
+                owned_pts[best.2].push(q);
+            }
+        }
+        Owned {
+            skel,
+            h,
+            owned,
+            owned_pts,
+        }
+    }
+
+    /// A capsule riding bone `i` along the segment `a`-`b` over its parameter range
+    /// `t0..t1`, radius the 85th percentile of the distances `near` (`(distance, t)`)
+    /// in the inner 80 % of that range; `None` when none are there or the radius is
+    /// below 0.002 H.
+    fn capsule(
+        &self,
+        near: &[(f32, f32)],
+        i: usize,
+        (a, b): (Vec3, Vec3),
+        (t0, t1): (f32, f32),
+        name: String,
+        group: &str,
+    ) -> Option<Collider> {
+        let pad = 0.1 * (t1 - t0);
+        let r = percentile(
+            near.iter()
+                .filter(|(_, t)| (t0 + pad..=t1 - pad).contains(t))
+                .map(|(d, _)| *d)
+                .collect(),
+            0.85,
+        )?;
+        if r <= 0.002 * self.h {
+            return None;
+        }
+        let bone = &self.skel.bones[i];
+        let inv = bone.rest_matrix().inverse();
+        let at = |t: f32| inv.transform_point3(a.lerp(b, t)).to_array();
+        Some(Collider {
+            name,
+            bone: bone.name.clone(),
+            shape: ColliderShape::Capsule {
+                offset: at(t0),
+                tail: at(t1),
+                radius: r,
+            },
+            group: group.into(),
+            inside: false,
+            measured: true,
+        })
+    }
+
+    /// Legs taper (a thigh is twice as thick at the top as at the knee): one capsule
+    /// per half segment, each with its own radius, so a knee-length skirt is not held
+    /// off a thin knee by the width of the hip. A segment runs from its bone's head to
+    /// the next joint of the leg (the knee, the ankle) over every bone between them: a
+    /// rig that splits a thigh in two bones in line (MakeHuman's `upperleg01.L`,
+    /// `upperleg02.L`) gets the whole thigh, riding its first bone.
+    fn leg(&self, bone: Option<usize>, next: Option<usize>, name: String, out: &mut Vec<Collider>) {
+        let skel = self.skel;
+        let Some(i) = bone else { return };
+        let mut owners = vec![i];
+        let mut end = skel.bones[i].tail;
+        if let Some(j) = next {
+            let mut path = Vec::new();
+            let mut k = skel.bones[j].parent;
+            while let Some(b) = k {
+                path.push(b);
+                if b == i {
+                    break;
+                }
+                k = skel.bones[b].parent;
+            }
+            if path.last() == Some(&i) && path.len() > 1 {
+                owners = path;
+                end = skel.bones[j].head;
+            }
+        }
+        let halves = [
+            ((0.0, 0.5), name.clone()),
+            ((0.5, 1.0), format!("{name}.lower")),
+        ];
+        let a = skel.bones[i].head;
+        if owners.len() == 1 {
+            for (range, n) in halves {
+                let seg = (a, skel.bones[i].tail);
+                if let Some(col) = self.capsule(&self.owned[i], i, seg, range, n, "legs") {
+                    out.push(col);
+                }
+            }
+            return;
+        }
+        // The segment spans several bones: measure every vertex they own against it.
+        let ab = end - a;
+        let l2 = ab.length_squared();
+        if l2 <= 0.0 {
+            return;
+        }
+        let near: Vec<(f32, f32)> = owners
+            .iter()
+            .flat_map(|&o| self.owned_pts[o].iter())
+            .map(|&q| {
+                let t = ((q - a).dot(ab) / l2).clamp(0.0, 1.0);
+                ((q - (a + ab * t)).length(), t)
+            })
+            .collect();
+        for (range, n) in halves {
+            if let Some(col) = self.capsule(&near, i, (a, end), range, n, "legs") {
+                out.push(col);
             }
         }
     }
-    out
+}
+
+/// The head's sphere: centred on the body points above the head bone's head, radius
+/// their 75th-percentile distance (at least 8 points).
+fn head_sphere(pts: &[Vec3], skel: &Skeleton, hd: usize) -> Option<Collider> {
+    let b = &skel.bones[hd];
+    let top: Vec<Vec3> = pts.iter().copied().filter(|p| p.y > b.head.y).collect();
+    if top.len() < 8 {
+        return None;
+    }
+    let centre = top.iter().copied().sum::<Vec3>() / top.len() as f32;
+    let r = percentile(top.iter().map(|p| (*p - centre).length()).collect(), 0.75)?;
+    Some(Collider {
+        name: "head".into(),
+        bone: b.name.clone(),
+        shape: ColliderShape::Sphere {
+            offset: b
+                .rest_matrix()
+                .inverse()
+                .transform_point3(centre)
+                .to_array(),
+            radius: r,
+        },
+        group: "head".into(),
+        inside: false,
+        measured: true,
+    })
 }
 
 /// A horizontal capsule across the body at height `y` (see the module docs).

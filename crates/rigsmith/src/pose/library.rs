@@ -119,13 +119,61 @@ pub fn default_library(s: &Skeleton) -> (Vec<NamedPose>, Vec<String>) {
 
 /// The default library on a skeleton whose roles are already resolved.
 pub fn library_for(s: &Skeleton, rig: &Roles) -> (Vec<NamedPose>, Vec<String>) {
-    let mut out = Vec::new();
-    let mut skipped = Vec::new();
-    let need = |name: &str, roles: &[Role], skipped: &mut Vec<String>| -> Option<Vec<usize>> {
+    let mut lib = Library {
+        s,
+        rig,
+        out: Vec::new(),
+        skipped: Vec::new(),
+    };
+    for side in [Side::Left, Side::Right] {
+        lib.arm_poses(side);
+        lib.leg_poses(side);
+        lib.fist(side);
+    }
+    lib.squat();
+    lib.spine_poses();
+    lib.head_poses();
+    lib.jaw_open();
+    (lib.out, lib.skipped)
+}
+
+/// The library as it is built: the poses, in order, and why each skipped one was.
+struct Library<'a> {
+    s: &'a Skeleton,
+    rig: &'a Roles,
+    out: Vec<NamedPose>,
+    skipped: Vec<String>,
+}
+
+/// A pose of one side, named `NAME.L` / `NAME.R`.
+fn sided(name: &str, side: Side, pose: Pose, tests: Vec<JointTest>) -> NamedPose {
+    NamedPose {
+        name: format!("{name}.{}", side.letter()),
+        pose,
+        side,
+        tests,
+        planted: vec![],
+    }
+}
+
+/// A pose of the centre, with no joint test.
+fn centred(name: &str, pose: Pose) -> NamedPose {
+    NamedPose {
+        name: name.to_string(),
+        pose,
+        side: Side::Center,
+        tests: vec![],
+        planted: vec![],
+    }
+}
+
+impl Library<'_> {
+    /// The bones of `roles`, or `None` with the pose `name` recorded as skipped.
+    fn need(&mut self, name: &str, roles: &[Role]) -> Option<Vec<usize>> {
         let mut v = Vec::new();
         let mut missing = Vec::new();
         for r in roles {
-            match rig.get(*r) {
+            match self.rig.get(*r) {
                 Some(i) => v.push(i),
                 None => missing.push(r.key()),
             }
@@ -133,122 +181,110 @@ pub fn library_for(s: &Skeleton, rig: &Roles) -> (Vec<NamedPose>, Vec<String>) {
         if missing.is_empty() {
             Some(v)
         } else {
-            skipped.push(format!("{name}: no bone for {}", missing.join(", ")));
+            self.skipped
+                .push(format!("{name}: no bone for {}", missing.join(", ")));
             None
         }
-    };
-    for side in [Side::Left, Side::Right] {
-        let l = side.letter();
-        let x = sx(side);
-        let mk = |name: &str, pose: Pose, tests: Vec<JointTest>| NamedPose {
-            name: format!("{name}.{l}"),
-            pose,
-            side,
-            tests,
-            planted: vec![],
-        };
-        if let Some(b) = need(
-            &format!("arm_down.{l}"),
-            &[Role::UpperArm(side)],
-            &mut skipped,
-        ) {
+    }
+
+    /// The bone of `role` on `side`, or `None` with the pose `name.L/R` skipped.
+    fn need_sided(&mut self, name: &str, side: Side, role: Role) -> Option<usize> {
+        self.need(&format!("{name}.{}", side.letter()), &[role])
+            .map(|b| b[0])
+    }
+
+    /// Arm down, up and forward, the clavicle up, the elbow at 120 deg, the wrist
+    /// twisted 80 deg.
+    fn arm_poses(&mut self, side: Side) {
+        let (s, x) = (self.s, sx(side));
+        if let Some(b) = self.need_sided("arm_down", side, Role::UpperArm(side)) {
             let mut p = Pose::rest(s);
-            ops::aim(s, &mut p, b[0], Vec3::new(0.2 * x, -1.0, 0.0));
-            out.push(mk(
+            ops::aim(s, &mut p, b, Vec3::new(0.2 * x, -1.0, 0.0));
+            self.out.push(sided(
                 "arm_down",
+                side,
                 p,
                 vec![jt("shoulder", side, Some(0.6), None)],
             ));
         }
-        if let Some(b) = need(
-            &format!("arm_up.{l}"),
-            &[Role::UpperArm(side)],
-            &mut skipped,
-        ) {
+        if let Some(b) = self.need_sided("arm_up", side, Role::UpperArm(side)) {
             let mut p = Pose::rest(s);
-            if let Some(c) = rig.get(Role::Clavicle(side)) {
+            if let Some(c) = self.rig.get(Role::Clavicle(side)) {
                 ops::rotate_world(s, &mut p, c, Vec3::Z, 25.0 * x);
             }
-            ops::aim(s, &mut p, b[0], Vec3::new(0.35 * x, 1.0, 0.0));
-            out.push(mk(
+            ops::aim(s, &mut p, b, Vec3::new(0.35 * x, 1.0, 0.0));
+            self.out.push(sided(
                 "arm_up",
+                side,
                 p,
                 vec![jt("shoulder", side, None, Some(1.25))],
             ));
         }
-        if let Some(b) = need(
-            &format!("arm_forward.{l}"),
-            &[Role::UpperArm(side)],
-            &mut skipped,
-        ) {
+        if let Some(b) = self.need_sided("arm_forward", side, Role::UpperArm(side)) {
             let mut p = Pose::rest(s);
-            ops::aim(s, &mut p, b[0], Vec3::new(0.15 * x, 0.0, 1.0));
-            out.push(mk("arm_forward", p, vec![jt("shoulder", side, None, None)]));
+            ops::aim(s, &mut p, b, Vec3::new(0.15 * x, 0.0, 1.0));
+            let tests = vec![jt("shoulder", side, None, None)];
+            self.out.push(sided("arm_forward", side, p, tests));
         }
-        if let Some(b) = need(
-            &format!("clavicle_up.{l}"),
-            &[Role::Clavicle(side)],
-            &mut skipped,
-        ) {
+        if let Some(b) = self.need_sided("clavicle_up", side, Role::Clavicle(side)) {
             let mut p = Pose::rest(s);
-            ops::rotate_world(s, &mut p, b[0], Vec3::Z, 25.0 * x);
-            out.push(mk("clavicle_up", p, vec![jt("shoulder", side, None, None)]));
+            ops::rotate_world(s, &mut p, b, Vec3::Z, 25.0 * x);
+            let tests = vec![jt("shoulder", side, None, None)];
+            self.out.push(sided("clavicle_up", side, p, tests));
         }
-        if let Some(b) = need(
-            &format!("elbow_120.{l}"),
-            &[Role::Forearm(side)],
-            &mut skipped,
-        ) {
+        if let Some(b) = self.need_sided("elbow_120", side, Role::Forearm(side)) {
             let mut p = Pose::rest(s);
-            ops::hinge_to(s, &mut p, b[0], 120.0, Vec3::Z);
-            out.push(mk(
-                "elbow_120",
-                p,
-                vec![jt("elbow", side, Some(0.85), None)],
-            ));
+            ops::hinge_to(s, &mut p, b, 120.0, Vec3::Z);
+            let tests = vec![jt("elbow", side, Some(0.85), None)];
+            self.out.push(sided("elbow_120", side, p, tests));
         }
-        if let Some(b) = need(
-            &format!("wrist_twist_80.{l}"),
-            &[Role::Hand(side)],
-            &mut skipped,
-        ) {
+        if let Some(b) = self.need_sided("wrist_twist_80", side, Role::Hand(side)) {
             let mut p = Pose::rest(s);
-            ops::twist(s, &mut p, b[0], 80.0);
-            out.push(mk(
-                "wrist_twist_80",
-                p,
-                vec![jt("wrist", side, Some(0.9), None)],
-            ));
+            ops::twist(s, &mut p, b, 80.0);
+            let tests = vec![jt("wrist", side, Some(0.9), None)];
+            self.out.push(sided("wrist_twist_80", side, p, tests));
         }
-        if let Some(b) = need(
-            &format!("leg_forward.{l}"),
-            &[Role::Thigh(side)],
-            &mut skipped,
-        ) {
+    }
+
+    /// The leg forward 60 deg and to the side 45 deg, the knee at 120 deg.
+    fn leg_poses(&mut self, side: Side) {
+        let (s, x) = (self.s, sx(side));
+        if let Some(b) = self.need_sided("leg_forward", side, Role::Thigh(side)) {
             let mut p = Pose::rest(s);
-            ops::rotate_world(s, &mut p, b[0], Vec3::X, -60.0);
-            out.push(mk("leg_forward", p, vec![jt("hip", side, None, None)]));
+            ops::rotate_world(s, &mut p, b, Vec3::X, -60.0);
+            let tests = vec![jt("hip", side, None, None)];
+            self.out.push(sided("leg_forward", side, p, tests));
         }
-        if let Some(b) = need(&format!("leg_side.{l}"), &[Role::Thigh(side)], &mut skipped) {
+        if let Some(b) = self.need_sided("leg_side", side, Role::Thigh(side)) {
             let mut p = Pose::rest(s);
-            ops::rotate_world(s, &mut p, b[0], Vec3::Z, 45.0 * x);
-            out.push(mk("leg_side", p, vec![jt("hip", side, None, None)]));
+            ops::rotate_world(s, &mut p, b, Vec3::Z, 45.0 * x);
+            let tests = vec![jt("hip", side, None, None)];
+            self.out.push(sided("leg_side", side, p, tests));
         }
-        if let Some(b) = need(&format!("knee_120.{l}"), &[Role::Calf(side)], &mut skipped) {
+        if let Some(b) = self.need_sided("knee_120", side, Role::Calf(side)) {
             let mut p = Pose::rest(s);
-            ops::hinge_to(s, &mut p, b[0], 120.0, Vec3::NEG_Z);
-            out.push(mk("knee_120", p, vec![jt("knee", side, Some(0.85), None)]));
+            ops::hinge_to(s, &mut p, b, 120.0, Vec3::NEG_Z);
+            let tests = vec![jt("knee", side, Some(0.85), None)];
+            self.out.push(sided("knee_120", side, p, tests));
         }
-        let fingers = rig
+    }
+
+    /// Every bone under the hand curled about the palm normal (the thumb 35 deg, the
+    /// others 75 deg).
+    fn fist(&mut self, side: Side) {
+        let s = self.s;
+        let fingers = self
+            .rig
             .get(Role::Hand(side))
             .map(|h| descendants(s, h))
             .unwrap_or_default();
         if fingers.is_empty() {
-            skipped.push(format!(
-                "fist.{l}: no finger bones under {}",
+            self.skipped.push(format!(
+                "fist.{}: no finger bones under {}",
+                side.letter(),
                 Role::Hand(side).key()
             ));
-        } else if let Some(h) = rig.get(Role::Hand(side)) {
+        } else if let Some(h) = self.rig.get(Role::Hand(side)) {
             let palm = palm_normal(s, h, &fingers, side);
             let mut p = Pose::rest(s);
             for &f in &fingers {
@@ -256,19 +292,14 @@ pub fn library_for(s: &Skeleton, rig: &Roles) -> (Vec<NamedPose>, Vec<String>) {
                 let deg = if is_thumb { 35.0 } else { 75.0 };
                 ops::hinge(s, &mut p, f, deg, palm);
             }
-            out.push(mk("fist", p, vec![]));
+            self.out.push(sided("fist", side, p, vec![]));
         }
     }
-    let c = |name: &str, pose: Pose| NamedPose {
-        name: name.to_string(),
-        pose,
-        side: Side::Center,
-        tests: vec![],
-        planted: vec![],
-    };
-    if let Some(b) = need(
-        "squat",
-        &[
+
+    /// The squat with the feet planted ([`squat`]).
+    fn squat(&mut self) {
+        let s = self.s;
+        let roles = [
             Role::Pelvis,
             Role::Thigh(Side::Left),
             Role::Thigh(Side::Right),
@@ -276,59 +307,76 @@ pub fn library_for(s: &Skeleton, rig: &Roles) -> (Vec<NamedPose>, Vec<String>) {
             Role::Calf(Side::Right),
             Role::Foot(Side::Left),
             Role::Foot(Side::Right),
-        ],
-        &mut skipped,
-    ) {
-        out.push(NamedPose {
-            tests: vec![
-                jt("knee", Side::Left, None, None),
-                jt("knee", Side::Right, None, None),
-            ],
-            planted: vec![s.bones[b[5]].name.clone(), s.bones[b[6]].name.clone()],
-            ..c("squat", squat(s, &b))
-        });
+        ];
+        if let Some(b) = self.need("squat", &roles) {
+            self.out.push(NamedPose {
+                tests: vec![
+                    jt("knee", Side::Left, None, None),
+                    jt("knee", Side::Right, None, None),
+                ],
+                planted: vec![s.bones[b[5]].name.clone(), s.bones[b[6]].name.clone()],
+                ..centred("squat", squat(s, &b))
+            });
+        }
     }
-    let spine = rig.spine_chain(s);
-    if spine.is_empty() {
-        skipped
-            .push("spine_twist, spine_bend: no spine chain between the pelvis and the neck".into());
-    } else {
+
+    /// The spine chain twisted 45 deg and bent 40 deg, shared over its bones.
+    fn spine_poses(&mut self) {
+        let s = self.s;
+        let spine = self.rig.spine_chain(s);
+        if spine.is_empty() {
+            self.skipped.push(
+                "spine_twist, spine_bend: no spine chain between the pelvis and the neck".into(),
+            );
+            return;
+        }
         let n = spine.len() as f32;
         let mut p = Pose::rest(s);
         for &b in &spine {
             ops::rotate_world(s, &mut p, b, Vec3::Y, 45.0 / n);
         }
-        out.push(c("spine_twist", p));
+        self.out.push(centred("spine_twist", p));
         let mut p = Pose::rest(s);
         for &b in &spine {
             ops::rotate_world(s, &mut p, b, Vec3::X, 40.0 / n);
         }
-        out.push(c("spine_bend", p));
+        self.out.push(centred("spine_bend", p));
     }
-    if let Some(b) = need("head_turn", &[Role::Head], &mut skipped) {
+
+    /// The head turned 60 deg and nodded 30 deg (a third of it in the neck, when there
+    /// is one).
+    fn head_poses(&mut self) {
+        let s = self.s;
+        let Some(b) = self.need("head_turn", &[Role::Head]) else {
+            self.skipped.push("head_nod: no bone for head".into());
+            return;
+        };
         for (name, axis, deg) in [("head_turn", Vec3::Y, 60.0), ("head_nod", Vec3::X, 30.0)] {
             let mut p = Pose::rest(s);
-            match rig.get(Role::Neck) {
+            match self.rig.get(Role::Neck) {
                 Some(nk) => {
                     ops::rotate_world(s, &mut p, nk, axis, deg / 3.0);
                     ops::rotate_world(s, &mut p, b[0], axis, deg * 2.0 / 3.0);
                 }
                 None => ops::rotate_world(s, &mut p, b[0], axis, deg),
             }
-            out.push(c(name, p));
+            self.out.push(centred(name, p));
         }
-    } else {
-        skipped.push("head_nod: no bone for head".into());
     }
-    match rig.get(Role::Jaw) {
-        Some(j) => {
-            let mut p = Pose::rest(s);
-            ops::hinge(s, &mut p, j, 20.0, Vec3::NEG_Y);
-            out.push(c("jaw_open", p));
+
+    /// The jaw opened 20 deg.
+    fn jaw_open(&mut self) {
+        match self.rig.get(Role::Jaw) {
+            Some(j) => {
+                let mut p = Pose::rest(self.s);
+                ops::hinge(self.s, &mut p, j, 20.0, Vec3::NEG_Y);
+                self.out.push(centred("jaw_open", p));
+            }
+            None => self
+                .skipped
+                .push("jaw_open: the rig has no jaw bone".into()),
         }
-        None => skipped.push("jaw_open: the rig has no jaw bone".into()),
     }
-    (out, skipped)
 }
 
 /// All descendants of bone `h` (not `h` itself), parents first.
@@ -339,7 +387,7 @@ pub fn descendants(s: &Skeleton, h: usize) -> Vec<usize> {
 /// The palm's normal (world, unit) of hand `h`: perpendicular to the hand and to the
 /// line across the knuckles (pinky -> index), on the side the fingers curl to.
 /// Falls back to -Y (a T-pose palm facing down) when the fingers cannot be told apart.
-pub fn palm_normal(s: &Skeleton, h: usize, fingers: &[usize], side: Side) -> Vec3 {
+pub(crate) fn palm_normal(s: &Skeleton, h: usize, fingers: &[usize], side: Side) -> Vec3 {
     let y = s.bones[h].y_axis();
     let direct: Vec<usize> = fingers
         .iter()

@@ -37,7 +37,7 @@ fn frames(s: &Skeleton, p: &Pose, i: usize) -> (Quat, Quat) {
 }
 
 /// Applies a world-space rotation `r` to bone `i` (about its head).
-pub fn apply_world_rotation(s: &Skeleton, p: &mut Pose, i: usize, r: Quat) {
+pub(crate) fn apply_world_rotation(s: &Skeleton, p: &mut Pose, i: usize, r: Quat) {
     if i >= s.len() || i >= p.rotations.len() {
         return;
     }
@@ -47,13 +47,13 @@ pub fn apply_world_rotation(s: &Skeleton, p: &mut Pose, i: usize, r: Quat) {
 }
 
 /// The posed world direction of bone `i` (head -> tail, unit).
-pub fn posed_y(s: &Skeleton, p: &Pose, i: usize) -> Vec3 {
+pub(crate) fn posed_y(s: &Skeleton, p: &Pose, i: usize) -> Vec3 {
     let (wi, _) = frames(s, p, i);
     wi * Vec3::Y
 }
 
 /// The posed world hinge axis of bone `i` (its local X, unit).
-pub fn posed_x(s: &Skeleton, p: &Pose, i: usize) -> Vec3 {
+pub(crate) fn posed_x(s: &Skeleton, p: &Pose, i: usize) -> Vec3 {
     let (wi, _) = frames(s, p, i);
     wi * Vec3::X
 }
@@ -154,7 +154,7 @@ pub fn move_by(s: &Skeleton, p: &mut Pose, i: usize, delta_h: Vec3, h: f32) {
 }
 
 /// The posed world position of bone `i`'s head.
-pub fn posed_head(s: &Skeleton, p: &Pose, i: usize) -> Vec3 {
+pub(crate) fn posed_head(s: &Skeleton, p: &Pose, i: usize) -> Vec3 {
     let w = world_matrices(s, p);
     (w[i] * s.rest_matrices()[i].inverse()).transform_point3(s.bones[i].head)
 }

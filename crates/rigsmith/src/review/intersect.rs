@@ -79,7 +79,7 @@ pub fn new_pairs(
 }
 
 /// The pairs [`new_pairs`] counts: `(triangle, triangle)` indices, lower first.
-pub fn new_pair_list(
+pub(crate) fn new_pair_list(
     rest: &[Vec3],
     posed: &[Vec3],
     triangles: &[[u32; 3]],
@@ -119,7 +119,7 @@ fn plane_dists(n: Vec3, d: f32, t: &[Vec3; 3]) -> [f32; 3] {
 }
 
 /// Möller's test: whether two (non-coplanar) triangles intersect.
-pub fn tri_tri(a: &[Vec3; 3], b: &[Vec3; 3]) -> bool {
+pub(crate) fn tri_tri(a: &[Vec3; 3], b: &[Vec3; 3]) -> bool {
     let n2 = (b[1] - b[0]).cross(b[2] - b[0]);
     let d2 = -n2.dot(b[0]);
     let da = plane_dists(n2, d2, a);

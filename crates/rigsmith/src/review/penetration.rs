@@ -29,7 +29,11 @@ pub fn new_inside_pct(posed_body: &Bvh, posed_garment: &[Vec3], rest_inside: &[b
 
 /// The garment vertices [`new_inside_pct`] counts: inside the posed body, outside at
 /// rest.
-pub fn new_inside(posed_body: &Bvh, posed_garment: &[Vec3], rest_inside: &[bool]) -> Vec<usize> {
+pub(crate) fn new_inside(
+    posed_body: &Bvh,
+    posed_garment: &[Vec3],
+    rest_inside: &[bool],
+) -> Vec<usize> {
     posed_garment
         .iter()
         .zip(rest_inside)

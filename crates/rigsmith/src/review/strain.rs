@@ -59,7 +59,7 @@ pub fn strain(rest: &[Vec3], posed: &[Vec3], edges: &[(u32, u32)]) -> Strain {
 
 /// Posed midpoints of the edges whose strain lies outside [`STRAIN_RANGE`] (where a
 /// close-up of a strained pose looks).
-pub fn strained_midpoints(rest: &[Vec3], posed: &[Vec3], edges: &[(u32, u32)]) -> Vec<Vec3> {
+pub(crate) fn strained_midpoints(rest: &[Vec3], posed: &[Vec3], edges: &[(u32, u32)]) -> Vec<Vec3> {
     let n = rest.len().min(posed.len());
     edges
         .iter()

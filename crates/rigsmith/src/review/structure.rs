@@ -10,7 +10,7 @@ use crate::pose::{posed_matrices, skin_lbs, Pose};
 /// 0.2 H forward) and returns the largest distance, in units of `h`, between a skinned
 /// vertex and where the rigid motion puts it. Vertices of unskinned parts and those
 /// left behind by other roots show here.
-pub fn root_follow_error(c: &Character, h: f32) -> f32 {
+pub(crate) fn root_follow_error(c: &Character, h: f32) -> f32 {
     let Some(s) = &c.skeleton else { return 0.0 };
     let Some(root) = s.roots().first().copied() else {
         return 0.0;

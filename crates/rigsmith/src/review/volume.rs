@@ -197,7 +197,7 @@ pub struct Band {
 
 /// Band ratios of `f` with `posed` positions (same indexing as the rest positions
 /// `rest`) and skinning matrices `m`. `None` when no band has enough vertices.
-pub fn band_ratio(f: &Flesh, rest: &[Vec3], posed: &[Vec3], m: &[Mat4]) -> Option<Band> {
+pub(crate) fn band_ratio(f: &Flesh, rest: &[Vec3], posed: &[Vec3], m: &[Mat4]) -> Option<Band> {
     let r_pts = f.joint.posed(&[]);
     let p_pts = f.joint.posed(m);
     let mut num = [0.0f64; BANDS];

@@ -11,7 +11,7 @@ use crate::model::Weights;
 
 /// For a rigid part: the largest `1 - top weight` over its vertices plus 1 for every
 /// extra bone used as the top influence (a rigid part follows exactly one bone).
-pub fn rigid_error(w: &Weights) -> f32 {
+pub(crate) fn rigid_error(w: &Weights) -> f32 {
     let mut tops = std::collections::BTreeSet::new();
     let mut dev = 0.0f32;
     for l in &w.vertices {
@@ -31,7 +31,11 @@ pub use crate::geom::grid::Grid;
 
 /// Half the L1 distance between two vertices' weights, with `b`'s bones mapped
 /// through `map` (0 = identical, 1 = disjoint).
-pub fn weight_distance(a: &[crate::Influence], b: &[crate::Influence], map: &[usize]) -> f32 {
+pub(crate) fn weight_distance(
+    a: &[crate::Influence],
+    b: &[crate::Influence],
+    map: &[usize],
+) -> f32 {
     let mut acc: Vec<(usize, f32)> = a.iter().map(|i| (i.bone as usize, i.weight)).collect();
     for i in b {
         let bone = map.get(i.bone as usize).copied().unwrap_or(i.bone as usize);
@@ -46,7 +50,7 @@ pub fn weight_distance(a: &[crate::Influence], b: &[crate::Influence], map: &[us
 /// Share (percent) of a garment's vertices whose weights differ from the nearest body
 /// vertex's by more than half (weight distance > 0.5): a garment not weighted from
 /// the body it covers.
-pub fn garment_mismatch(
+pub(crate) fn garment_mismatch(
     garment: &[Vec3],
     gw: &Weights,
     body_grid: &Grid,

@@ -16,7 +16,7 @@ const CHUNK_JSON: u32 = 0x4E4F_534A;
 const CHUNK_BIN: u32 = 0x004E_4942;
 
 /// Whether `bytes` start with the GLB magic `glTF`.
-pub fn is_glb(bytes: &[u8]) -> bool {
+pub(crate) fn is_glb(bytes: &[u8]) -> bool {
     bytes.len() >= 4 && &bytes[..4] == MAGIC
 }
 
@@ -139,7 +139,7 @@ pub fn pack(json: &[u8], bin: &[u8]) -> Vec<u8> {
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// Standard base64 with padding.
-pub fn base64_encode(bytes: &[u8]) -> String {
+pub(crate) fn base64_encode(bytes: &[u8]) -> String {
     let mut s = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for c in bytes.chunks(3) {
         let n = (c[0] as u32) << 16
@@ -158,7 +158,7 @@ pub fn base64_encode(bytes: &[u8]) -> String {
 
 /// Decodes standard or URL-safe base64 (padding optional, whitespace ignored); `None`
 /// on any other character.
-pub fn base64_decode(s: &str) -> Option<Vec<u8>> {
+pub(crate) fn base64_decode(s: &str) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(s.len() / 4 * 3 + 3);
     let mut acc = 0u32;
     let mut bits = 0u32;

@@ -33,7 +33,7 @@ pub struct Decoded {
 /// Decodes a Draco mesh held in `bytes` for primitive `prim`, returning the decoded
 /// values of each accessor the primitive's Draco extension covers (by accessor index).
 /// `Err` holds a message for the caller to place at the primitive's path.
-pub fn decode_primitive(
+pub(crate) fn decode_primitive(
     prim: &Value,
     ext: &Value,
     bytes: &[u8],

@@ -346,7 +346,7 @@ fn identity(part: usize, n: usize) -> PartOrigin {
 
 /// The piece ([`PIECES`] index) of each triangle: the largest corner-summed weight,
 /// then three rounds of the two-of-three-neighbours majority filter.
-pub fn triangle_pieces(mesh: &Mesh, w: &Weights, s: &Skeleton) -> Vec<usize> {
+pub(crate) fn triangle_pieces(mesh: &Mesh, w: &Weights, s: &Skeleton) -> Vec<usize> {
     let bone_piece: Vec<usize> = s
         .bones
         .iter()

@@ -175,7 +175,7 @@ pub fn skin_view(c: &Character) -> Result<(Character, Vec<PartClass>)> {
 }
 
 /// Posed positions of every part (rest positions for unskinned parts).
-pub fn pose_parts(c: &Character, m: &[Mat4], skinning: Skinning) -> Vec<Vec<Vec3>> {
+pub(crate) fn pose_parts(c: &Character, m: &[Mat4], skinning: Skinning) -> Vec<Vec<Vec3>> {
     c.parts
         .iter()
         .map(|p| match &p.weights {
@@ -189,7 +189,7 @@ pub fn pose_parts(c: &Character, m: &[Mat4], skinning: Skinning) -> Vec<Vec<Vec3
 }
 
 /// Every part's role in the character and why ([`crate::model::Body`]).
-pub fn part_lines(c: &Character) -> Vec<super::PartLine> {
+pub(crate) fn part_lines(c: &Character) -> Vec<super::PartLine> {
     let Ok(b) = c.body() else {
         return Vec::new();
     };
