@@ -62,7 +62,13 @@ fn weights_writes_a_skinned_glb_and_reports_the_route() {
     ]);
     assert_ok(&o);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["route"], "bone_heat");
+    // A box of 12 triangles is coarser than any voxel, and its two bones lie on its
+    // axis: the route decision takes the volume, and says why.
+    assert_eq!(v["route"], "volumetric");
+    assert!(v["report"]["route_reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("volumetric: the skin's median edge"));
     assert_eq!(v["report"]["unweighted"], 0);
     assert_eq!(v["parts"][0]["role"], "body");
     assert!(v["checks"]

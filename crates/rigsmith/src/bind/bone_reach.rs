@@ -146,7 +146,14 @@ pub fn skeleton_kin(s: &crate::model::Skeleton, segments: &[Segment]) -> Vec<Vec
 
 /// Where along the ray `o + u d` (`u` in `(0, hit]`) a segment other than `own` and
 /// its `kin` first comes nearer than `own`: the hit distance when none does.
-fn carried_length(segments: &[Segment], own: usize, kin: &[u32], o: Vec3, d: Vec3, hit: f32) -> f32 {
+fn carried_length(
+    segments: &[Segment],
+    own: usize,
+    kin: &[u32],
+    o: Vec3,
+    d: Vec3,
+    hit: f32,
+) -> f32 {
     let me = &segments[own];
     let mut last_inside = 0.0f32;
     for k in 1..=CARRIED_STEPS {

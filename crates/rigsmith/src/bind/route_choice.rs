@@ -55,7 +55,11 @@ pub fn median_edge(positions: &[Vec3], triangles: &[[u32; 3]]) -> f32 {
         .iter()
         .flat_map(|t| {
             let p = t.map(|i| positions[i as usize]);
-            [(p[0] - p[1]).length(), (p[1] - p[2]).length(), (p[2] - p[0]).length()]
+            [
+                (p[0] - p[1]).length(),
+                (p[1] - p[2]).length(),
+                (p[2] - p[0]).length(),
+            ]
         })
         .collect();
     if e.is_empty() {

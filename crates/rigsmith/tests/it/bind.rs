@@ -395,6 +395,65 @@ fn nested_boxes() -> (Character, Skeleton) {
 }
 
 #[test]
+fn a_hidden_island_on_a_fine_body_falls_back_from_bone_heat_to_the_volume() {
+    // The MakeHuman body (fine: the route decision keeps bone heat) with a closed box
+    // out to its side (just past the fingertips' reach, at mid height) holding a
+    // smaller closed box: the inner box sees no bone, bone heat leaves its 8 vertices
+    // unweighted, and the volumetric route takes over.
+    let m = mh_base();
+    let mut mesh = m.body.clone();
+    let (lo, hi) = mesh.bounds();
+    let h = hi.y - lo.y;
+    let at = Vec3::new(hi.x + 0.01 * h, lo.y + 0.5 * h, 0.0);
+    for (r, flip) in [(0.04 * h, false), (0.02 * h, true)] {
+        let b = mesh.positions.len() as u32;
+        for k in 0..8 {
+            mesh.positions.push(
+                at + Vec3::new(
+                    if k & 1 == 0 { -r } else { r },
+                    if k & 2 == 0 { -r } else { r },
+                    if k & 4 == 0 { -r } else { r },
+                ),
+            );
+        }
+        for q in [
+            [0, 2, 3, 1],
+            [4, 5, 7, 6],
+            [0, 1, 5, 4],
+            [2, 6, 7, 3],
+            [0, 4, 6, 2],
+            [1, 3, 7, 5],
+        ] {
+            let (a, c) = if flip { (q[2], q[0]) } else { (q[0], q[2]) };
+            mesh.triangles.push([b + a, b + q[1], b + c]);
+            mesh.triangles.push([b + a, b + c, b + q[3]]);
+        }
+    }
+    let r = bind(&body_char(&mesh), &m.skel, &BindOptions::default()).unwrap();
+    assert_eq!(r.route, Route::Volumetric, "{:?}", r.reasons);
+    assert_eq!(r.report.unweighted, 0);
+    assert!(
+        r.reasons
+            .iter()
+            .any(|l| l.starts_with("route decision: bone heat")),
+        "{:?}",
+        r.reasons
+    );
+    assert!(
+        r.reasons
+            .iter()
+            .any(|l| l.contains("8 vertices unweighted")),
+        "{:?}",
+        r.reasons
+    );
+    assert!(
+        r.report.route_reason.starts_with("bone heat failed"),
+        "{}",
+        r.report.route_reason
+    );
+}
+
+#[test]
 fn an_island_that_sees_no_bone_switches_to_the_volumetric_route() {
     let (c, s) = nested_boxes();
     let heat_only = bind(
@@ -408,13 +467,15 @@ fn an_island_that_sees_no_bone_switches_to_the_volumetric_route() {
     .unwrap();
     assert_eq!(heat_only.report.unweighted, 8, "the inner box sees no bone");
     assert!(!heat_only.report.checks()[0].passed);
+    // Boxes of 12 triangles are coarser than any voxel: the route decision takes the
+    // volume before bone heat runs (the fallback from a failed bone heat: the next test).
     let r = bind(&c, &s, &BindOptions::default()).unwrap();
     assert_eq!(r.route, Route::Volumetric);
     assert_eq!(r.report.unweighted, 0);
     assert!(
         r.reasons
             .iter()
-            .any(|l| l.contains("8 vertices unweighted")),
+            .any(|l| l.starts_with("route decision: volumetric")),
         "{:?}",
         r.reasons
     );

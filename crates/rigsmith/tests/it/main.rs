@@ -18,7 +18,7 @@ mod mannequin;
 mod parts;
 mod pipeline;
 mod pose;
-mod reweight;
 mod review;
+mod reweight;
 mod separate_parts;
 mod transfer;

@@ -150,7 +150,8 @@ fn chibi_shoulders_carry_their_share_and_its_arms_follow() {
     assert_eq!(r.report.unweighted, 0);
     let sh = s.find("Shoulder.L").unwrap() as u32;
     let ours = bone_total(&r.weights, sh);
-    let artist: Vec<Option<rigsmith::Weights>> = c.parts.iter().map(|p| p.weights.clone()).collect();
+    let artist: Vec<Option<rigsmith::Weights>> =
+        c.parts.iter().map(|p| p.weights.clone()).collect();
     let art = bone_total(&artist, sh);
     let e = pose_errors(&c, &s, &r);
     eprintln!("chibi: Shoulder.L {ours:.1} (artist {art:.1}); {e:?}");
@@ -181,11 +182,16 @@ fn coarse_game_characters_take_the_volumetric_route_and_say_why() {
     let (c, s, r) = rebound("men_Casual");
     assert_eq!(r.route, Route::Volumetric, "{:?}", r.reasons);
     assert!(
-        r.report.route_reason.starts_with("volumetric: the skin's median edge"),
+        r.report
+            .route_reason
+            .starts_with("volumetric: the skin's median edge"),
         "{}",
         r.report.route_reason
     );
-    assert!(r.reasons.iter().any(|l| l.starts_with("route decision: volumetric")));
+    assert!(r
+        .reasons
+        .iter()
+        .any(|l| l.starts_with("route decision: volumetric")));
     assert_eq!(r.report.unweighted, 0);
     assert!(r.report.empty_major.is_empty());
     let e = pose_errors(&c, &s, &r);
@@ -237,7 +243,9 @@ fn a_fine_body_keeps_bone_heat_and_a_forced_route_says_so() {
     let r = bind(&c, &s, &BindOptions::default()).unwrap();
     assert_eq!(r.route, Route::BoneHeat);
     assert!(
-        r.report.route_reason.contains("finer than the finest voxel"),
+        r.report
+            .route_reason
+            .contains("finer than the finest voxel"),
         "{}",
         r.report.route_reason
     );
