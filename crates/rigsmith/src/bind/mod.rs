@@ -42,6 +42,9 @@
 //!   [`BindResult::route`] and [`BindResult::reasons`] say which route was taken and why.
 //! * **Cleanup** (body, in order): [`strip_cross_side`] (band 0.01 H), [`fade_below`]
 //!   (0.01), optional [`smooth`], [`keep_largest_smooth`] (`max_influences`), normalize.
+//!   When the skin is several pieces, [`exact_seams_among`] then gives their coincident
+//!   vertices (within [`SEAM_TOL`] H) one weight vector, the mean of theirs (the rigging
+//!   notes' exact seams), and the reasons say how many changed.
 //!   The continuous forms of the limits keep the weights a continuous function of the
 //!   input, so a rescaled character gets the same weights to 1e-4.
 //!
@@ -65,7 +68,7 @@ use serde::Serialize;
 
 pub use bone_heat::Segment;
 pub use cleanup::{
-    clean, drop_below, exact_seams, fade_below, keep_largest, keep_largest_smooth, smooth,
+    clean, drop_below, exact_seams, exact_seams_among, fade_below, keep_largest, keep_largest_smooth, smooth,
     smooth_masked, strip_cross_side,
 };
 pub use report::{weight_report, WeightReport};
@@ -172,6 +175,9 @@ pub const DROP_LIMIT: f32 = 0.01;
 /// binding*) forced onto every character it is the closer of the two to the artist on all
 /// of them; the geodesic route is taken only when asked for ([`BindOptions::force_route`]).
 pub const FALLBACK: Route = Route::Volumetric;
+/// Skin-piece vertices this close (in H) are one seam vertex for the exact seams pass
+/// ([`cleanup::exact_seams_among`]): the rubric's 1e-4.
+pub const SEAM_TOL: f32 = 1e-4;
 /// Smoothing passes on garments after transfer.
 pub const GARMENT_SMOOTH: usize = 2;
 
@@ -524,6 +530,13 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
         } else {
             Some(w)
         });
+    }
+    // Exact seams (P8): coincident vertices of two skin pieces get one weight vector.
+    if body_info.skin.len() > 1 {
+        let n = cleanup::exact_seams_among(c, &mut weights, &body_info.skin, SEAM_TOL * h);
+        reasons.push(format!(
+            "exact seams: {n} vertices of the skin pieces coincident within {SEAM_TOL} H took one weight vector"
+        ));
     }
     let mut bound = c.clone();
     bound.skeleton = Some(s.clone());
