@@ -246,8 +246,8 @@ fn pose_json(np: &NamedPose, nb: usize) -> Value {
         .take(nb)
     {
         let q = q.normalize();
-        let rest = q.abs_diff_eq(glam::Quat::IDENTITY, 1e-9)
-            || q.abs_diff_eq(-glam::Quat::IDENTITY, 1e-9);
+        let rest =
+            q.abs_diff_eq(glam::Quat::IDENTITY, 1e-9) || q.abs_diff_eq(-glam::Quat::IDENTITY, 1e-9);
         if !rest || t.length_squared() > 0.0 {
             set.push(json!([i, q.x, q.y, q.z, q.w, t.x, t.y, t.z]));
         }
@@ -345,7 +345,10 @@ fn check_links(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<Value>
             link["centre"] = v3(centre);
             link["radius"] = json!(radius);
             let mut marked: Vec<[usize; 2]> = Vec::new();
-            if kind == "self_intersections" || kind == "collar_chin" || kind.starts_with("penetration.") {
+            if kind == "self_intersections"
+                || kind == "collar_chin"
+                || kind.starts_with("penetration.")
+            {
                 marked.extend(
                     rigsmith::review::findings::offending_vertices(c, np, kind, skinning)
                         .into_iter()

@@ -100,7 +100,12 @@ fn main() {
             },
         )
         .expect("the mannequin fits");
-        report(&format!("mannequin, fitted, {t:?}"), &r.skeleton, h, verbose);
+        report(
+            &format!("mannequin, fitted, {t:?}"),
+            &r.skeleton,
+            h,
+            verbose,
+        );
         // The GLB rigsmith writes, read back (the weights are not needed for tails).
         let mut c = m.clone();
         c.skeleton = Some(r.skeleton.clone());
@@ -114,11 +119,7 @@ fn main() {
             verbose,
         );
     }
-    let dir = std::env::var_os("RIGSMITH_DATA")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/mpfb2")
-        });
+    let dir = rigsmith::io::mpfb2::data_dir().unwrap_or_default();
     match Corpus::open(&dir) {
         Err(e) => println!("MakeHuman corpus not read: {e}"),
         Ok(corpus) => {

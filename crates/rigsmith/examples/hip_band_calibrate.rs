@@ -1,10 +1,10 @@
-//! Calibrates the hip band limit of `leg_forward` and `leg_side`: the worst band
+//! Measures what a hip band limit for `leg_forward` and `leg_side` would judge: the worst band
 //! (mean squared distance to the limb axis, posed over rest, [`rigsmith::review::volume`])
 //! of the hip joint on the artist rigs, as the review measures it (linear blend
 //! skinning): the MakeHuman variants with their `game_engine` rig and artist weights,
 //! the base body with every other MakeHuman rig, and the humanoid Quaternius
-//! characters with their own rigs. Then the same on two broken twins of the MakeHuman
-//! base body (the positive controls of the limit).
+//! characters with their own rigs. Then the same on broken twins of the MakeHuman base
+//! body (candidate positive controls: weight defects at the hip, the hip pivot moved).
 //!
 //! ```text
 //! cargo run --release --example hip_band_calibrate
@@ -35,8 +35,7 @@ fn worst_hip_bands(c: &Character, min: f32) -> rigsmith::Result<Vec<(String, f64
             ..Default::default()
         },
     )?;
-    Ok(r
-        .checks
+    Ok(r.checks
         .iter()
         .filter(|k| k.id.ends_with(".band"))
         .map(|k| (k.id.clone(), k.value, k.passed))
@@ -59,18 +58,19 @@ fn line(label: &str, c: &Character, all: &mut Vec<f64>) {
     };
     let text: Vec<String> = v
         .iter()
-        .map(|(id, x, _)| format!("{} {x:.3}", id.trim_start_matches("deform.").trim_end_matches(".band")))
+        .map(|(id, x, _)| {
+            format!(
+                "{} {x:.3}",
+                id.trim_start_matches("deform.").trim_end_matches(".band")
+            )
+        })
         .collect();
     all.extend(v.iter().map(|x| x.1));
     println!("| {label} | {} |", text.join(", "));
 }
 
 fn main() {
-    let dir = std::env::var_os("RIGSMITH_DATA")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/mpfb2")
-        });
+    let dir = rigsmith::io::mpfb2::data_dir().unwrap_or_default();
     let corpus = rigsmith::io::mpfb2::Corpus::open(&dir).expect("the MakeHuman corpus");
     let mut mh = Vec::new();
     println!("| rig | worst hip band per pose |");
@@ -82,7 +82,11 @@ fn main() {
                 ..Default::default()
             })
             .unwrap();
-        line(&format!("MakeHuman `{}`, game_engine", v.name), &fixed(c), &mut mh);
+        line(
+            &format!("MakeHuman `{}`, game_engine", v.name),
+            &fixed(c),
+            &mut mh,
+        );
     }
     for (rig, _) in rigsmith::io::mpfb2::RIGS.iter().skip(1) {
         let Ok(c) = corpus.build(&rigsmith::io::mpfb2::BuildOptions {
@@ -104,7 +108,11 @@ fn main() {
         let c = rigsmith::io::read_character(&qd.join(format!("{f}.glb"))).unwrap();
         line(&format!("Quaternius `{f}`"), &c, &mut q);
     }
-    for (name, v) in [("MakeHuman", &mh), ("Quaternius", &q), ("all", &[mh.clone(), q.clone()].concat())] {
+    for (name, v) in [
+        ("MakeHuman", &mh),
+        ("Quaternius", &q),
+        ("all", &[mh.clone(), q.clone()].concat()),
+    ] {
         let mut s = v.clone();
         s.sort_by(f64::total_cmp);
         if s.is_empty() {
@@ -126,8 +134,14 @@ fn main() {
     let (lo, hi) = base.bounds();
     let h = hi.y - lo.y;
     let mut cases = vec![
-        ("hip flesh half pelvis, half thigh".to_string(), controls::half_and_half(&base)),
-        ("thigh weights on the pelvis".to_string(), controls::thigh_on_pelvis(&base)),
+        (
+            "hip flesh half pelvis, half thigh".to_string(),
+            controls::half_and_half(&base),
+        ),
+        (
+            "thigh weights on the pelvis".to_string(),
+            controls::thigh_on_pelvis(&base),
+        ),
     ];
     for (name, d) in [
         ("up", glam::Vec3::Y),
@@ -154,24 +168,31 @@ mod controls {
     use rigsmith::model::Influence;
     use rigsmith::Character;
 
-    /// Every vertex with weight on `thigh_l` gets half `pelvis`, half `thigh_l`.
-    pub fn half_and_half(c: &Character) -> Character {
-        rigsmith_hip_control(c)
-    }
-
-    fn rigsmith_hip_control(c: &Character) -> Character {
-        let mut c = c.clone();
-        let s = c.skeleton.clone().unwrap();
+    /// A copy of `c` with the indices of `pelvis` and `thigh_l`.
+    fn with_hip(c: &Character) -> (Character, u32, u32) {
+        let s = c.skeleton.as_ref().unwrap();
         let (pelvis, thigh) = (
             s.find("pelvis").unwrap() as u32,
             s.find("thigh_l").unwrap() as u32,
         );
+        (c.clone(), pelvis, thigh)
+    }
+
+    /// Every vertex with weight on `thigh_l` gets half `pelvis`, half `thigh_l`.
+    pub fn half_and_half(c: &Character) -> Character {
+        let (mut c, pelvis, thigh) = with_hip(c);
         let w = c.parts[0].weights.as_mut().unwrap();
         for list in &mut w.vertices {
             if list.iter().any(|i| i.bone == thigh && i.weight > 0.2) {
                 *list = vec![
-                    Influence { bone: pelvis, weight: 0.5 },
-                    Influence { bone: thigh, weight: 0.5 },
+                    Influence {
+                        bone: pelvis,
+                        weight: 0.5,
+                    },
+                    Influence {
+                        bone: thigh,
+                        weight: 0.5,
+                    },
                 ];
             }
         }
@@ -189,18 +210,11 @@ mod controls {
 
     /// Every weight of `thigh_l` moved to `pelvis`: the leg's flesh stays behind.
     pub fn thigh_on_pelvis(c: &Character) -> Character {
-        let mut c = c.clone();
-        let s = c.skeleton.clone().unwrap();
-        let (pelvis, thigh) = (
-            s.find("pelvis").unwrap() as u32,
-            s.find("thigh_l").unwrap() as u32,
-        );
+        let (mut c, pelvis, thigh) = with_hip(c);
         let w = c.parts[0].weights.as_mut().unwrap();
-        for list in &mut w.vertices {
-            for i in list.iter_mut() {
-                if i.bone == thigh {
-                    i.bone = pelvis;
-                }
+        for i in w.vertices.iter_mut().flatten() {
+            if i.bone == thigh {
+                i.bone = pelvis;
             }
         }
         c

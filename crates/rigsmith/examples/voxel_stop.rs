@@ -39,7 +39,10 @@ fn dist(a: &[rigsmith::Influence], b: &[rigsmith::Influence]) -> f32 {
     let get = |l: &[rigsmith::Influence], k: u32| -> f32 {
         l.iter().filter(|i| i.bone == k).map(|i| i.weight).sum()
     };
-    0.5 * bones.iter().map(|&k| (get(a, k) - get(b, k)).abs()).sum::<f32>()
+    0.5 * bones
+        .iter()
+        .map(|&k| (get(a, k) - get(b, k)).abs())
+        .sum::<f32>()
 }
 
 fn measure(label: &str, c: &Character) {
@@ -111,11 +114,7 @@ fn measure(label: &str, c: &Character) {
 fn main() {
     println!("| character | voxel | bone middles inside | unweighted vertices | distance to the artist | time |");
     println!("|---|---|---|---|---|---|");
-    let dir = std::env::var_os("RIGSMITH_DATA")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/mpfb2")
-        });
+    let dir = rigsmith::io::mpfb2::data_dir().unwrap_or_default();
     if let Ok(corpus) = rigsmith::io::mpfb2::Corpus::open(&dir) {
         for v in ["base", "female", "male", "child", "heavy"] {
             let Ok(c) = corpus.build(&rigsmith::io::mpfb2::BuildOptions {

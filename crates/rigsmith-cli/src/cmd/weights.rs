@@ -135,7 +135,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             None => (r.clone(), None),
         })
         .collect();
-    let masked = super::weights_mask::Masked::parse(&a.smooth_bones, &a.smooth_vertices, a.smooth, &c, &s)?;
+    let masked =
+        super::weights_mask::Masked::parse(&a.smooth_bones, &a.smooth_vertices, a.smooth, &c, &s)?;
     let o = BindOptions {
         max_influences: a.max_influences,
         rigid,

@@ -24,7 +24,10 @@ fn range(text: &str, n: usize, part: &str) -> Result<(usize, usize), BadInput> {
         ))
     };
     let (a, b) = match text.split_once('-') {
-        Some((a, b)) => (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?),
+        Some((a, b)) => (
+            a.trim().parse().map_err(|_| bad())?,
+            b.trim().parse().map_err(|_| bad())?,
+        ),
         None => {
             let i: usize = text.trim().parse().map_err(|_| bad())?;
             (i, i)
@@ -63,7 +66,9 @@ impl Masked {
                 .iter()
                 .map(|b| {
                     s.find(b).map(|i| i as u32).ok_or_else(|| {
-                        BadInput(format!("--smooth-bones: the skeleton has no bone named {b:?}"))
+                        BadInput(format!(
+                            "--smooth-bones: the skeleton has no bone named {b:?}"
+                        ))
                     })
                 })
                 .collect::<Result<_, _>>()?
@@ -94,9 +99,17 @@ impl Masked {
         }
         let what = format!(
             "{} ({}), {}",
-            if bones.is_empty() { "every bone".to_string() } else { bones.join(", ") },
+            if bones.is_empty() {
+                "every bone".to_string()
+            } else {
+                bones.join(", ")
+            },
             ids.len(),
-            if vertices.is_empty() { "every vertex".to_string() } else { vertices.join(", ") },
+            if vertices.is_empty() {
+                "every vertex".to_string()
+            } else {
+                vertices.join(", ")
+            },
         );
         Ok(Some(Masked {
             bones: ids,

@@ -177,7 +177,9 @@ fn weights_smooth_restricted_to_bones_and_vertices_changes_only_the_mask() {
         "--skeleton",
         skel.to_str().unwrap(),
     ];
-    assert_ok(&rigsmith(&[&base[..], &["-o", plain.to_str().unwrap()]].concat()));
+    assert_ok(&rigsmith(
+        &[&base[..], &["-o", plain.to_str().unwrap()]].concat(),
+    ));
     let o = rigsmith(
         &[
             &base[..],
@@ -219,11 +221,17 @@ fn weights_smooth_restricted_to_bones_and_vertices_changes_only_the_mask() {
     // Bad input names the flag: an unknown bone, a range past the end, no passes.
     for (flags, word) in [
         (vec!["--smooth", "1", "--smooth-bones", "tail"], "tail"),
-        (vec!["--smooth", "1", "--smooth-vertices", "5-99"], "8 vertices"),
+        (
+            vec!["--smooth", "1", "--smooth-vertices", "5-99"],
+            "8 vertices",
+        ),
         (vec!["--smooth-bones", "spine"], "--smooth N"),
     ] {
         let o = rigsmith(&[&base[..], &["-o", masked.to_str().unwrap()], &flags[..]].concat());
         assert_eq!(o.status.code(), Some(2), "{flags:?}");
-        assert!(String::from_utf8_lossy(&o.stderr).contains(word), "{flags:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(word),
+            "{flags:?}"
+        );
     }
 }

@@ -68,8 +68,8 @@ use serde::Serialize;
 
 pub use bone_heat::Segment;
 pub use cleanup::{
-    clean, drop_below, exact_seams, exact_seams_among, fade_below, keep_largest, keep_largest_smooth, smooth,
-    smooth_masked, strip_cross_side,
+    clean, drop_below, exact_seams, exact_seams_among, fade_below, keep_largest,
+    keep_largest_smooth, smooth, smooth_masked, strip_cross_side,
 };
 pub use report::{weight_report, WeightReport};
 

@@ -373,7 +373,12 @@ fn role_chains(s: &Skeleton) -> Vec<Option<usize>> {
     let r = Roles::of(s, None);
     let mut chains: Vec<Vec<Option<usize>>> = vec![vec![r.hips, r.spine, r.chest, r.neck, r.head]];
     for k in 0..2 {
-        chains.push(vec![r.clavicle[k], r.upper_arm[k], r.lower_arm[k], r.hand[k]]);
+        chains.push(vec![
+            r.clavicle[k],
+            r.upper_arm[k],
+            r.lower_arm[k],
+            r.hand[k],
+        ]);
         chains.push(vec![r.upper_leg[k], r.lower_leg[k], r.foot[k], r.toe[k]]);
     }
     let mut on = vec![None; s.len()];
@@ -424,9 +429,7 @@ fn chain_child_with(s: &Skeleton, p: usize, on: &[Option<usize>]) -> Option<usiz
         _ => {
             let chain = on[p]?;
             let c = kids.iter().copied().find(|&c| on[c] == Some(chain))?;
-            let cos = (s.bones[c].head - b.head)
-                .try_normalize()?
-                .dot(b.y_axis());
+            let cos = (s.bones[c].head - b.head).try_normalize()?.dot(b.y_axis());
             let gap = (s.bones[c].head - b.tail).length();
             (cos >= CHAIN_ANGLE_DEG.to_radians().cos() && gap < SHORT_OF_CHILD * b.length())
                 .then_some(c)
@@ -459,7 +462,9 @@ fn disjoint_check(s: &Skeleton, h: f32) -> Check {
     }
     Check::new("place.disjoint", "A", Severity::Blocker)
         .title("Chain integrity")
-        .measure("bones off their parent's tail (the child continuing the chain) by more than 1e-4 H")
+        .measure(
+            "bones off their parent's tail (the child continuing the chain) by more than 1e-4 H",
+        )
         .at_most(disjoint.len() as f64, 0.0)
         .detail(if disjoint.is_empty() {
             "all chains connected".to_string()

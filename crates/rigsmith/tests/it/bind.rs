@@ -1041,8 +1041,18 @@ fn bind_gives_the_seam_of_two_skin_pieces_one_weight_vector() {
     };
     let s = Skeleton {
         bones: vec![
-            Bone::new("thigh_l", None, Vec3::new(0.0, 1.0, 0.0), Vec3::new(0.0, 0.5, 0.0)),
-            Bone::new("calf_l", Some(0), Vec3::new(0.0, 0.5, 0.0), Vec3::new(0.0, 0.0, 0.0)),
+            Bone::new(
+                "thigh_l",
+                None,
+                Vec3::new(0.0, 1.0, 0.0),
+                Vec3::new(0.0, 0.5, 0.0),
+            ),
+            Bone::new(
+                "calf_l",
+                Some(0),
+                Vec3::new(0.0, 0.5, 0.0),
+                Vec3::new(0.0, 0.0, 0.0),
+            ),
         ],
     };
     let r = bind(
@@ -1060,11 +1070,19 @@ fn bind_gives_the_seam_of_two_skin_pieces_one_weight_vector() {
         .iter()
         .find(|l| l.starts_with("exact seams: "))
         .unwrap_or_else(|| panic!("{:?}", r.reasons));
-    let n: usize = line["exact seams: ".len()..].split(' ').next().unwrap().parse().unwrap();
+    let n: usize = line["exact seams: ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(n > 0 && n <= 24, "{line}");
     // Every seam vertex of the thigh (its last ring) has the weights of the shin's
     // first ring, vertex by vertex.
-    let (wt, ws) = (r.weights[0].as_ref().unwrap(), r.weights[1].as_ref().unwrap());
+    let (wt, ws) = (
+        r.weights[0].as_ref().unwrap(),
+        r.weights[1].as_ref().unwrap(),
+    );
     for j in 0..12 {
         assert_eq!(wt.vertices[60 + j], ws.vertices[j], "seam vertex {j}");
     }

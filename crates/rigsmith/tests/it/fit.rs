@@ -1091,7 +1091,10 @@ fn disjoint_judges_a_parent_with_several_children_at_1e_4_h() {
     let h = height(c);
     let idx = |n: &str| good.find(n).unwrap();
     // The chest has three children (neck, both clavicles): the neck continues it.
-    assert_eq!(rigsmith::fit::chain_child(&good, idx("spine_03")), Some(idx("neck_01")));
+    assert_eq!(
+        rigsmith::fit::chain_child(&good, idx("spine_03")),
+        Some(idx("neck_01"))
+    );
     // The hand is a branch: every finger starts a chain of its own.
     assert_eq!(rigsmith::fit::chain_child(&good, idx("hand_l")), None);
     assert!(check(&placement_checks(c, &good), "place.disjoint").passed);
@@ -1101,7 +1104,10 @@ fn disjoint_judges_a_parent_with_several_children_at_1e_4_h() {
     s.bones[n].head += Vec3::Z * 0.05;
     let out = placement_checks(c, &s);
     let k = failed(&out, "place.disjoint").expect("5 cm gap must fail");
-    assert!(k.detail.contains("neck_01") && k.severity == Severity::Blocker, "{k:?}");
+    assert!(
+        k.detail.contains("neck_01") && k.severity == Severity::Blocker,
+        "{k:?}"
+    );
     // So does a gap of 3e-4 H (the old 0.5 % H limit let 50 times that through) ...
     let mut s = good.clone();
     s.bones[n].head += Vec3::X * 3e-4 * h;
@@ -1124,7 +1130,10 @@ fn the_artist_rigs_keep_their_chains_under_the_disjoint_rule() {
         .build(&rigsmith::io::mpfb2::BuildOptions::default())
         .unwrap();
     let s = c.skeleton.as_ref().unwrap();
-    assert_eq!(rigsmith::fit::chain_child(s, s.find("spine_03").unwrap()), None);
+    assert_eq!(
+        rigsmith::fit::chain_child(s, s.find("spine_03").unwrap()),
+        None
+    );
     assert_eq!(
         rigsmith::fit::chain_child(s, s.find("spine_02").unwrap()),
         s.find("spine_03")
@@ -1136,8 +1145,8 @@ fn a_quaternius_file_read_back_has_connected_chains() {
     // The glTF reader rebuilds tails: a bone with several children reaches the one on
     // its +Y. The fox's Torso2 used to end level with its shoulders, 4.6 % H past
     // Torso3, and its neck 0.018 % H off the head.
-    let c = rigsmith::io::read_character(&common::quaternius_dir().join("animals_Fox.glb"))
-        .unwrap();
+    let c =
+        rigsmith::io::read_character(&common::quaternius_dir().join("animals_Fox.glb")).unwrap();
     let s = c.skeleton.as_ref().unwrap();
     let h = height(&c);
     for (p, child) in [("Torso2", "Torso3"), ("Neck3", "Head")] {
@@ -1147,8 +1156,11 @@ fn a_quaternius_file_read_back_has_connected_chains() {
         assert_eq!(rigsmith::fit::chain_child(s, pi), Some(ci), "{p}");
     }
     // A humanoid with fingers: every chain joint closes within 1e-4 H.
-    let c = rigsmith::io::read_character(&common::quaternius_dir().join("men_Casual.glb"))
-        .unwrap();
+    let c = rigsmith::io::read_character(&common::quaternius_dir().join("men_Casual.glb")).unwrap();
     let k = placement_checks(&c, c.skeleton.as_ref().unwrap());
-    assert!(check(&k, "place.disjoint").passed, "{:?}", check(&k, "place.disjoint"));
+    assert!(
+        check(&k, "place.disjoint").passed,
+        "{:?}",
+        check(&k, "place.disjoint")
+    );
 }

@@ -593,11 +593,12 @@ fn skeleton(
                             kids.iter()
                                 .copied()
                                 .filter(|&c| {
-                                    (heads[c] - head).normalize().dot(y.normalize())
-                                        > ON_AXIS_COS
+                                    (heads[c] - head).normalize().dot(y.normalize()) > ON_AXIS_COS
                                 })
                                 .min_by(|&a, &b| {
-                                    (heads[a] - head).dot(y).total_cmp(&(heads[b] - head).dot(y))
+                                    (heads[a] - head)
+                                        .dot(y)
+                                        .total_cmp(&(heads[b] - head).dot(y))
                                 })
                         })
                         .flatten();

@@ -351,15 +351,16 @@ fn judge(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose, n: &PoseNumbers, out: &mut O
             ));
         if !ck.passed {
             let r = COLLAR_CHIN_RADIUS_H * cx.h;
-            let near: Vec<Vec3> = match collar_chin_segment(cx.s, &cx.rig, &posed_matrices(cx.s, &np.pose)) {
-                Some((a, b)) => n
-                    .pair_points
-                    .iter()
-                    .copied()
-                    .filter(|&p| segment_distance(p, a, b) <= r)
-                    .collect(),
-                None => Vec::new(),
-            };
+            let near: Vec<Vec3> =
+                match collar_chin_segment(cx.s, &cx.rig, &posed_matrices(cx.s, &np.pose)) {
+                    Some((a, b)) => n
+                        .pair_points
+                        .iter()
+                        .copied()
+                        .filter(|&p| segment_distance(p, a, b) <= r)
+                        .collect(),
+                    None => Vec::new(),
+                };
             flag(out, name, "collar and chin".into(), &near, cx.h);
         }
         out.checks.push(ck);
