@@ -4,13 +4,15 @@
 // pixels it renders:
 //
 //   node scripts/check-viewer.mjs report.html out.json [--pose NAME] [--weights BONE]
-//        [--screenshot viewer.png] [--no-webgl] [--positions]
+//        [--check REGEX] [--screenshot viewer.png] [--no-webgl] [--positions]
 //
 // out.json holds: console errors, whether the viewer is off (and why), the pixels that
 // changed around the joint when the pose button is clicked (and around a control
 // region), the weight view's colours around the bone (and its mirror), the checks the
 // page links, and with --positions the posed vertex positions three.js computes for
-// every pose (for comparing with the review's own skinning). With --no-webgl the
+// every pose (for comparing with the review's own skinning), and when the page plays a
+// motion, the pixels two frames of it change. --check picks the failed check whose link
+// is clicked (the first whose id matches REGEX; default the first deform check). With --no-webgl the
 // browser starts with WebGL disabled and the script records what the page says.
 //
 // Exit 2 when no browser is found (the message says so), 1 on a page error.
@@ -25,7 +27,7 @@ const opt = (name, dflt) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const valued = ['--pose', '--weights', '--screenshot'];
+const valued = ['--pose', '--weights', '--screenshot', '--check'];
 const [html, outPath] = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && valued.includes(args[i - 1])));
 if (!html || !outPath) {
   console.error('usage: node check-viewer.mjs report.html out.json [--pose NAME] [--weights BONE] [--screenshot PNG] [--no-webgl] [--positions]');
@@ -143,10 +145,10 @@ try {
   }
 
   // 3. A failed check's link poses its pose and paints its offending vertices red.
-  const linked = await page.evaluate(() => {
+  const linked = await page.evaluate((re) => {
     const a = [...document.querySelectorAll('a.rs-view')].map((x) => x.dataset.check);
-    return a.find((id) => /^deform\./.test(id)) || a[0] || null;
-  });
+    return a.find((id) => new RegExp(re).test(id)) || (re === '^deform\\.' ? a[0] : null) || null;
+  }, opt('--check', '^deform\\.'));
   if (linked) {
     await page.evaluate(() => window.rigsmithViewer.view('front'));
     await grab('before');
@@ -161,6 +163,20 @@ try {
       red_after: await share('red', 'after', null, [0, 0], 1e4),
       changed: await share('changed', 'before', 'after', [0, 0], 1e4),
     };
+  }
+
+  // 3b. The motion the page carries (the chains under a walk): two frames differ.
+  out.motion = await page.evaluate(() => { const m = document.getElementById('rs-viewer-play'); return m ? m.textContent : null; });
+  if (out.motion) {
+    const n = await page.evaluate(() => window.rigsmithViewer.motionFrames ? window.rigsmithViewer.motionFrames() : 0);
+    await page.evaluate(() => { window.rigsmithViewer.setPose(null); window.rigsmithViewer.view('side'); });
+    await page.evaluate(() => window.rigsmithViewer.motionFrame(0));
+    await grab('m0');
+    await page.evaluate((k) => window.rigsmithViewer.motionFrame(k), Math.floor(n / 2));
+    await grab('m1');
+    out.motion_frames = n;
+    out.motion_changed = await share('changed', 'm0', 'm1', [0, 0], 1e4);
+    await page.evaluate(() => window.rigsmithViewer.setPose(null));
   }
 
   // 4. What three.js poses, per pose, for the comparison with the review.

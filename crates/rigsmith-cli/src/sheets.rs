@@ -121,7 +121,60 @@ pub fn viewer_html(
             poses: &other_poses,
         }),
         motion: None,
+        controls: &[],
     })
+}
+
+/// Seconds of walk the rig report's viewer plays on the chains.
+pub const REPORT_WALK_SECONDS: f32 = 3.0;
+
+/// The rig report's viewer: as [`viewer_html`], and when the sidecar has chains, the
+/// walk `simulate` computes on them (rigsmith's spring model, [`REPORT_WALK_SECONDS`]
+/// at 30 frames a second) to play with the chains swinging. A simulation that fails
+/// leaves the viewer without the motion and says why in the returned note.
+pub fn rig_viewer_html(
+    c: &Character,
+    r: &CheckReport,
+    label: &str,
+    sidecar: &rigsmith::parts::Sidecar,
+) -> (String, Option<String>) {
+    use rigsmith::parts::{simulate_frames, Motion, SpringModel, STEPS_PER_SECOND};
+    let mut note = None;
+    let frames = if sidecar.chains.is_empty() {
+        Vec::new()
+    } else {
+        let every = ((STEPS_PER_SECOND / 30.0).round() as usize).max(1);
+        match simulate_frames(
+            c,
+            sidecar,
+            Motion::Walk,
+            SpringModel::Fitted,
+            REPORT_WALK_SECONDS,
+            every,
+        ) {
+            Ok((_, f)) => f,
+            Err(e) => {
+                note = Some(format!("the viewer plays no walk: {e}"));
+                Vec::new()
+            }
+        }
+    };
+    let html = viewer_section(&Viewer {
+        model: ViewerModel {
+            label: label.to_string(),
+            character: c,
+            poses: &r.poses,
+        },
+        report: Some(r),
+        skinning: Skinning::Lbs,
+        compare: None,
+        motion: (!frames.is_empty()).then(|| ViewerMotion {
+            label: "walk".to_string(),
+            frames: &frames,
+        }),
+        controls: &[],
+    });
+    (html, note)
 }
 
 /// A page holding only the viewer playing `frames` (a motion `simulate` computed) on
@@ -147,6 +200,7 @@ pub fn motion_page(
                 label: label.to_string(),
                 frames,
             }),
+            controls: &[],
         },
     )
 }

@@ -87,6 +87,11 @@ pub struct Viewer<'a> {
     pub compare: Option<ViewerModel<'a>>,
     /// Motion frames to play.
     pub motion: Option<ViewerMotion<'a>>,
+    /// The control rig's controls (an FK/IK switch, a foot roll), each as the pose of
+    /// the first model's skeleton the control rig evaluates at the control's full value:
+    /// the viewer gives each a slider from rest (0) to that pose (1). Empty: the panel
+    /// says the file carries no control rig.
+    pub controls: &'a [NamedPose],
 }
 
 /// The binary buffer being filled: 4-byte aligned chunks.
@@ -216,34 +221,7 @@ fn model_json(m: &ViewerModel, blob: &mut Blob) -> Value {
         }
         parts.push(pj);
     }
-    let poses: Vec<Value> = m
-        .poses
-        .iter()
-        .map(|np| {
-            let mut set = Vec::new();
-            for (i, (q, t)) in np
-                .pose
-                .rotations
-                .iter()
-                .zip(&np.pose.translations)
-                .enumerate()
-                .take(nb)
-            {
-                let q = q.normalize();
-                let rest = q.abs_diff_eq(glam::Quat::IDENTITY, 1e-9)
-                    || q.abs_diff_eq(-glam::Quat::IDENTITY, 1e-9);
-                if !rest || t.length_squared() > 0.0 {
-                    set.push(json!([i, q.x, q.y, q.z, q.w, t.x, t.y, t.z]));
-                }
-            }
-            json!({
-                "name": np.name,
-                "bones": set,
-                "joints": np.tests.iter().map(|t| t.joint.clone()).collect::<Vec<_>>(),
-                "focus": first_moved(np, nb),
-            })
-        })
-        .collect();
+    let poses: Vec<Value> = m.poses.iter().map(|np| pose_json(np, nb)).collect();
     let skinned = nb > 0 && c.parts.iter().any(|p| p.weights.is_some());
     json!({
         "label": m.label,
@@ -252,6 +230,33 @@ fn model_json(m: &ViewerModel, blob: &mut Blob) -> Value {
         "poses": poses,
         "skinned": skinned,
         "over4": over4,
+    })
+}
+
+/// A pose as the page carries it: its name, the `[bone, qx, qy, qz, qw, tx, ty, tz]` of
+/// every bone it moves (of the first `nb`), the joints it measures, the bone framed.
+fn pose_json(np: &NamedPose, nb: usize) -> Value {
+    let mut set = Vec::new();
+    for (i, (q, t)) in np
+        .pose
+        .rotations
+        .iter()
+        .zip(&np.pose.translations)
+        .enumerate()
+        .take(nb)
+    {
+        let q = q.normalize();
+        let rest =
+            q.abs_diff_eq(glam::Quat::IDENTITY, 1e-9) || q.abs_diff_eq(-glam::Quat::IDENTITY, 1e-9);
+        if !rest || t.length_squared() > 0.0 {
+            set.push(json!([i, q.x, q.y, q.z, q.w, t.x, t.y, t.z]));
+        }
+    }
+    json!({
+        "name": np.name,
+        "bones": set,
+        "joints": np.tests.iter().map(|t| t.joint.clone()).collect::<Vec<_>>(),
+        "focus": first_moved(np, nb),
     })
 }
 
@@ -293,6 +298,10 @@ fn edges(tris: &[[u32; 3]]) -> BTreeSet<(u32, u32)> {
 ///   move more than [`LEAK_MAX_H`];
 /// * `deform.P.band` / `.bulge`: the flesh of the flagged joint (skinned vertices within
 ///   1.5 limb radii of the posed joint centre);
+/// * `deform.P.self_intersections` / `.collar_chin`: the vertices of the skin triangles
+///   in new intersecting pairs (at the collar and the chin: the pairs near the neck),
+///   and `deform.P.penetration.PART`: the garment's vertices newly inside the body
+///   ([`rigsmith::review::findings::offending_vertices`]);
 /// * other `deform.P.*`: the pose and its joint, no vertices;
 /// * any other check: the first bone its detail names, framed at rest.
 fn check_links(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<Value> {
@@ -336,6 +345,16 @@ fn check_links(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<Value>
             link["centre"] = v3(centre);
             link["radius"] = json!(radius);
             let mut marked: Vec<[usize; 2]> = Vec::new();
+            if kind == "self_intersections"
+                || kind == "collar_chin"
+                || kind.starts_with("penetration.")
+            {
+                marked.extend(
+                    rigsmith::review::findings::offending_vertices(c, np, kind, skinning)
+                        .into_iter()
+                        .map(|(p, v)| [p, v]),
+                );
+            }
             for (pi, p) in c.parts.iter().enumerate() {
                 let rest = &p.mesh.positions;
                 let now = &posed[pi];
@@ -438,8 +457,11 @@ pub fn viewer_data(v: &Viewer) -> (Value, Vec<u8>) {
             "skin": blob.f32s(&data),
         }))
     });
+    let nb = c.skeleton.as_ref().map_or(0, |s| s.len());
+    let controls: Vec<Value> = v.controls.iter().map(|np| pose_json(np, nb)).collect();
     let data = json!({
         "format": 1,
+        "controls": controls,
         "three": THREE_VERSION.trim(),
         "height": hi.y - lo.y,
         "skinning": match v.skinning { Skinning::Lbs => "lbs", Skinning::Dqs => "dqs" },
@@ -606,6 +628,7 @@ mod tests {
             skinning: Skinning::Lbs,
             compare: None,
             motion: None,
+            controls: &[],
         };
         let (d, blob) = viewer_data(&v);
         let m = &d["models"][0];
@@ -629,6 +652,39 @@ mod tests {
     }
 
     #[test]
+    fn controls_travel_as_poses_the_viewer_gives_a_slider() {
+        use rigsmith::pose::{ops, Pose};
+        let c = arm();
+        let s = c.skeleton.as_ref().unwrap();
+        let mut pose = Pose::rest(s);
+        ops::rotate_world(s, &mut pose, 1, Vec3::Z, 45.0);
+        let controls = vec![NamedPose {
+            name: "arm_ik.L".into(),
+            pose,
+            side: Side::Left,
+            tests: Vec::new(),
+            planted: Vec::new(),
+        }];
+        let mut v = Viewer {
+            model: ViewerModel {
+                label: "arm".into(),
+                character: &c,
+                poses: &[],
+            },
+            report: None,
+            skinning: Skinning::Lbs,
+            compare: None,
+            motion: None,
+            controls: &controls,
+        };
+        let (d, _) = viewer_data(&v);
+        assert_eq!(d["controls"][0]["name"], "arm_ik.L");
+        assert_eq!(d["controls"][0]["bones"][0][0], 1);
+        v.controls = &[];
+        assert_eq!(viewer_data(&v).0["controls"], json!([]));
+    }
+
+    #[test]
     fn a_character_without_skeleton_is_marked_static() {
         let mut c = arm();
         c.skeleton = None;
@@ -642,6 +698,7 @@ mod tests {
             skinning: Skinning::Lbs,
             compare: None,
             motion: None,
+            controls: &[],
         };
         let (d, _) = viewer_data(&v);
         assert_eq!(d["models"][0]["skinned"], false);

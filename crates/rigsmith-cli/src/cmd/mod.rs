@@ -10,3 +10,4 @@ pub mod simulate;
 pub mod twod;
 pub mod vrm;
 pub mod weights;
+pub mod weights_mask;

@@ -261,15 +261,18 @@ fn write_outputs(
     outputs.write(&sc_path, out.sidecar.to_string().as_bytes())?;
     files.push(sc_path);
     if let (Some(dir), Some(r)) = (report, &out.review) {
+        let name = input
+            .file_name()
+            .unwrap_or(input.as_os_str())
+            .to_string_lossy();
+        // The viewer plays the chains under a walk (the springs `simulate` runs).
+        let (viewer, note) = crate::sheets::rig_viewer_html(&out.character, r, &name, &out.sidecar);
+        let mut changes = out.changes();
+        changes.extend(note.map(|n| ("viewer".to_string(), n)));
         let page = rigsmith::review::Page {
-            title: format!(
-                "rigsmith rig: {}",
-                input
-                    .file_name()
-                    .unwrap_or(input.as_os_str())
-                    .to_string_lossy()
-            ),
-            changes: out.changes(),
+            title: format!("rigsmith rig: {name}"),
+            changes,
+            viewer,
             ..Default::default()
         };
         files.extend(crate::sheets::write_review_dir(

@@ -3,6 +3,7 @@
 //! ```text
 //! rigsmith weights body.glb --skeleton skeleton.json -o rigged.glb [--max-influences 4]
 //!     [--rigid eyes] [--rigid teeth=head] [--body body] [--route geodesic] [--json]
+//!     [--smooth 2 --smooth-bones hand_l,lowerarm_l --smooth-vertices body:100-180]
 //! ```
 //!
 //! The skeleton comes from a `skeleton.json` or from any rigged file (its skeleton is
@@ -47,7 +48,8 @@ impl RouteArg {
 #[command(after_help = "Examples:
   rigsmith fit body.glb -o skeleton.json
   rigsmith weights body.glb --skeleton skeleton.json -o rigged.glb
-  rigsmith weights body.glb --skeleton other_rig.glb -o rigged.glb --rigid eyes=head --route volumetric")]
+  rigsmith weights body.glb --skeleton other_rig.glb -o rigged.glb --rigid eyes=head --route volumetric
+  rigsmith weights body.glb --skeleton skeleton.json -o rigged.glb --smooth 2 --smooth-bones hand_l,lowerarm_l --smooth-vertices body:100-180")]
 pub struct Args {
     /// The character: .glb, .gltf, .vrm or .obj.
     pub input: PathBuf,
@@ -73,6 +75,14 @@ pub struct Args {
     /// Smoothing passes on the body weights.
     #[arg(long, default_value_t = 0)]
     pub smooth: usize,
+    /// Smooth only these bones' weights (the others are kept), after binding: the
+    /// `--smooth` passes, restricted as a rigger restricts the brush.
+    #[arg(long, value_delimiter = ',', value_name = "BONE,...")]
+    pub smooth_bones: Vec<String>,
+    /// Smooth only these vertices (the mask), after binding: `I`, `I-J`, or
+    /// `PART:I-J` (vertex indices of one part; without PART, the input's first part).
+    #[arg(long, value_delimiter = ',', value_name = "[PART:]I-J,...")]
+    pub smooth_vertices: Vec<String>,
     /// Export cleanup after binding: remove influences below LIMIT (a weight, 0..1),
     /// keep the `--max-influences` largest, renormalize.
     #[arg(long, value_name = "LIMIT")]
@@ -125,12 +135,14 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             None => (r.clone(), None),
         })
         .collect();
+    let masked =
+        super::weights_mask::Masked::parse(&a.smooth_bones, &a.smooth_vertices, a.smooth, &c, &s)?;
     let o = BindOptions {
         max_influences: a.max_influences,
         rigid,
         body: a.body.clone(),
         garment: a.garment.clone(),
-        smooth: a.smooth,
+        smooth: if masked.is_some() { 0 } else { a.smooth },
         force_route: a.route.map(RouteArg::route),
         ..BindOptions::default()
     };
@@ -148,6 +160,14 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         p.weights = w.clone();
     }
     let mut r = r;
+    if let Some(m) = &masked {
+        r.reasons.push(m.apply(&mut out, a.smooth));
+        let before = std::mem::take(&mut r.report);
+        r.report = rigsmith::bind::weight_report(&out);
+        r.report.route = before.route;
+        r.report.stripped_cross_side = before.stripped_cross_side;
+        r.report.garment_transfer = before.garment_transfer;
+    }
     if let Some(limit) = a.clean {
         for w in out.parts.iter_mut().filter_map(|p| p.weights.as_mut()) {
             rigsmith::bind::clean(w, limit, a.max_influences);

@@ -19,14 +19,21 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// A rigged skirted mannequin (`out.glb`) in a folder that lives for the test run.
+/// A rigged skirted mannequin (`out.glb`) in a folder that lives for the test run, with
+/// the rig's own report in `rigrep/`.
 fn rigged() -> &'static (tempfile::TempDir, PathBuf) {
     static R: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     R.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let m = skirted_mannequin(dir.path());
         let out = dir.path().join("out.glb");
-        assert_ok(&rigsmith(&["rig", s(&m), "-o", s(&out), "-q"]));
+        let rep = dir.path().join("rigrep");
+        let o = rigsmith(&["rig", s(&m), "-o", s(&out), "--report", s(&rep), "-q"]);
+        assert!(
+            matches!(o.status.code(), Some(0) | Some(1)),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         (dir, out)
     })
 }
@@ -323,6 +330,22 @@ fn simulate_report_plays_the_motion_frames_in_the_viewer() {
         "{}",
         v["side"]
     );
+}
+
+#[test]
+fn the_rig_report_plays_the_skirt_and_hair_chains_under_a_walk() {
+    let (dir, _) = rigged();
+    let html = dir.path().join("rigrep/report.html");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("\"motion\":{\"label\":\"walk\""));
+    let Some(v) = browse(&html, "rigwalk", &[]) else {
+        return;
+    };
+    assert_eq!(v["console_errors"], serde_json::json!([]), "{v:#}");
+    assert_eq!(v["motion"], "play walk", "{v:#}");
+    assert!(f(&v["motion_frames"]) >= 60.0, "{v:#}");
+    // Half a walk later the body and its chains are elsewhere on the screen.
+    assert!(f(&v["motion_changed"]) > 0.002, "{v:#}");
 }
 
 #[test]

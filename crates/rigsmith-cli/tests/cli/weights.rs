@@ -170,3 +170,74 @@ fn weights_clean_keeps_the_largest_influences_and_reports_them() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--clean"));
 }
+
+#[test]
+fn weights_smooth_restricted_to_bones_and_vertices_changes_only_the_mask() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mesh, skel) = inputs(dir.path());
+    let plain = dir.path().join("plain.glb");
+    let masked = dir.path().join("masked.glb");
+    let base = [
+        "weights",
+        mesh.to_str().unwrap(),
+        "--skeleton",
+        skel.to_str().unwrap(),
+    ];
+    assert_ok(&rigsmith(
+        &[&base[..], &["-o", plain.to_str().unwrap()]].concat(),
+    ));
+    let o = rigsmith(
+        &[
+            &base[..],
+            &[
+                "-o",
+                masked.to_str().unwrap(),
+                "--smooth",
+                "2",
+                "--smooth-bones",
+                "spine",
+                "--smooth-vertices",
+                "0-3",
+                "--json",
+            ],
+        ]
+        .concat(),
+    );
+    assert_ok(&o);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        v["reasons"].as_array().unwrap().iter().any(|r| r
+            .as_str()
+            .unwrap()
+            .starts_with("smoothed 2 passes on spine (1), 0-3: 4 vertices")),
+        "{}",
+        v["reasons"]
+    );
+    let a = rigsmith::io::read_character(&plain).unwrap();
+    let b = rigsmith::io::read_character(&masked).unwrap();
+    let (wa, wb) = (
+        a.parts[0].weights.as_ref().unwrap(),
+        b.parts[0].weights.as_ref().unwrap(),
+    );
+    // Outside the mask nothing moves; inside, the spine's share is averaged.
+    for v in 4..8 {
+        assert_eq!(wa.vertices[v], wb.vertices[v], "vertex {v}");
+    }
+    assert!((0..4).any(|v| wa.vertices[v] != wb.vertices[v]));
+    // Bad input names the flag: an unknown bone, a range past the end, no passes.
+    for (flags, word) in [
+        (vec!["--smooth", "1", "--smooth-bones", "tail"], "tail"),
+        (
+            vec!["--smooth", "1", "--smooth-vertices", "5-99"],
+            "8 vertices",
+        ),
+        (vec!["--smooth-bones", "spine"], "--smooth N"),
+    ] {
+        let o = rigsmith(&[&base[..], &["-o", masked.to_str().unwrap()], &flags[..]].concat());
+        assert_eq!(o.status.code(), Some(2), "{flags:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(word),
+            "{flags:?}"
+        );
+    }
+}

@@ -257,13 +257,31 @@ pub fn smooth_masked(
 /// brush's Mix 0.5), so a seam between two pieces of the skin cannot open in motion.
 /// Only skinned parts take part. Returns the number of vertices changed.
 pub fn exact_seams(c: &mut crate::model::Character, tol: f32) -> usize {
+    let mut weights: Vec<Option<Weights>> = c.parts.iter_mut().map(|p| p.weights.take()).collect();
+    let all: Vec<usize> = (0..c.parts.len()).collect();
+    let changed = exact_seams_among(c, &mut weights, &all, tol);
+    for (p, w) in c.parts.iter_mut().zip(weights) {
+        p.weights = w;
+    }
+    changed
+}
+
+/// [`exact_seams`] over the parts `among` of `c` (by index), their weights in
+/// `weights` (in part order, `None` for a part without): what [`crate::bind::bind`]
+/// runs on the skin pieces. Returns the number of vertices changed.
+pub fn exact_seams_among(
+    c: &crate::model::Character,
+    weights: &mut [Option<Weights>],
+    among: &[usize],
+    tol: f32,
+) -> usize {
     let mut all = Vec::new();
     let mut owner = Vec::new();
-    for (pi, p) in c.parts.iter().enumerate() {
-        if p.weights.is_none() {
+    for &pi in among {
+        if weights.get(pi).is_none_or(|w| w.is_none()) {
             continue;
         }
-        for (v, q) in p.mesh.positions.iter().enumerate() {
+        for (v, q) in c.parts[pi].mesh.positions.iter().enumerate() {
             all.push(*q);
             owner.push((pi, v));
         }
@@ -282,7 +300,7 @@ pub fn exact_seams(c: &mut crate::model::Character, tol: f32) -> usize {
         let mut acc: Vec<(u32, f32)> = Vec::new();
         for &i in g {
             let (pi, v) = owner[i];
-            let w = c.parts[pi].weights.as_ref().expect("skinned part");
+            let w = weights[pi].as_ref().expect("skinned part");
             for inf in w.vertices.get(v).into_iter().flatten() {
                 match acc.iter_mut().find(|a| a.0 == inf.bone) {
                     Some(a) => a.1 += inf.weight,
@@ -306,7 +324,7 @@ pub fn exact_seams(c: &mut crate::model::Character, tol: f32) -> usize {
         list.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
         for &i in g {
             let (pi, v) = owner[i];
-            let w = c.parts[pi].weights.as_mut().expect("skinned part");
+            let w = weights[pi].as_mut().expect("skinned part");
             if let Some(slot) = w.vertices.get_mut(v) {
                 if *slot != list {
                     *slot = list.clone();

@@ -45,6 +45,9 @@
 //!   [`BindResult::route`] and [`BindResult::reasons`] say which route was taken and why.
 //! * **Cleanup** (body, in order): [`strip_cross_side`] (band 0.01 H), [`fade_below`]
 //!   (0.01), optional [`smooth`], [`keep_largest_smooth`] (`max_influences`), normalize.
+//!   When the skin is several pieces, [`exact_seams_among`] then gives their coincident
+//!   vertices (within [`SEAM_TOL`] H) one weight vector, the mean of theirs (the rigging
+//!   notes' exact seams), and the reasons say how many changed.
 //!   The continuous forms of the limits keep the weights a continuous function of the
 //!   input, so a rescaled character gets the same weights to 1e-4.
 //!
@@ -70,8 +73,8 @@ use serde::Serialize;
 
 pub use bones::Segment;
 pub use cleanup::{
-    clean, drop_below, exact_seams, fade_below, keep_largest, keep_largest_smooth, smooth,
-    smooth_masked, strip_cross_side,
+    clean, drop_below, exact_seams, exact_seams_among, fade_below, keep_largest,
+    keep_largest_smooth, smooth, smooth_masked, strip_cross_side,
 };
 pub use report::{weight_report, WeightReport};
 
@@ -177,6 +180,9 @@ pub const DROP_LIMIT: f32 = 0.01;
 /// binding*) forced onto every character it is the closer of the two to the artist on all
 /// of them; the geodesic route is taken only when asked for ([`BindOptions::force_route`]).
 pub const FALLBACK: Route = Route::Volumetric;
+/// Skin-piece vertices this close (in H) are one seam vertex for the exact seams pass
+/// ([`cleanup::exact_seams_among`]): the rubric's 1e-4.
+pub const SEAM_TOL: f32 = 1e-4;
 /// Smoothing passes on garments after transfer.
 pub const GARMENT_SMOOTH: usize = 2;
 
@@ -217,7 +223,14 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     if skin.weights.is_none() {
         volumetric_route(&x, &mut log, &mut skin)?;
     }
-    let (weights, garment_transfer) = weigh_other_parts(&x, &roles, &mut skin);
+    let (mut weights, garment_transfer) = weigh_other_parts(&x, &roles, &mut skin);
+    // Exact seams: coincident vertices of two skin pieces get one weight vector.
+    if x.body.skin.len() > 1 {
+        let n = cleanup::exact_seams_among(c, &mut weights, &x.body.skin, SEAM_TOL * x.h);
+        log.reasons.push(format!(
+            "exact seams: {n} vertices of the skin pieces coincident within {SEAM_TOL} H took one weight vector"
+        ));
+    }
     let mut report = final_report(&x, &weights, garment_transfer, &skin, &mut log);
     report.route_reason = match (o.force_route, &choice) {
         (Some(r), _) => format!("{} route forced", r.name()),

@@ -199,10 +199,22 @@ pub fn volumetric(
     triangles: &[[u32; 3]],
     segs: &[Segment],
 ) -> Result<VoxelOutcome> {
-    if segs.is_empty() {
+    volumetric_at(positions, triangles, segs, &VOXEL_STEPS)
+}
+
+/// [`volumetric`] with the voxel sides to try (fractions of H, in order; the first whose
+/// volume holds 90 % of the bones' middles is kept): one side alone measures that
+/// voxel size (`cargo run --release --example voxel_stop`).
+pub fn volumetric_at(
+    positions: &[Vec3],
+    triangles: &[[u32; 3]],
+    segs: &[Segment],
+    steps: &[f32],
+) -> Result<VoxelOutcome> {
+    if segs.is_empty() || steps.is_empty() {
         return Err(Error::stage("bind", "no deform bone to weight to"));
     }
-    let (g, h, attempts) = solid_grid(positions, triangles, segs, &VOXEL_STEPS, MAX_SOLID)?;
+    let (g, h, attempts) = solid_grid(positions, triangles, segs, steps, MAX_SOLID)?;
 
     // Unknowns: solid cells.
     let ncell = g.cell.len();

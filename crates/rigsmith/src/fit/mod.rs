@@ -42,5 +42,7 @@ pub use fitting::{fit, FitOptions, FitResult, DEFAULT_BEND_DEG, MAX_BEND_DEG, MI
 pub use landmarks::{find_landmarks, Landmark, LandmarkOptions, Landmarks, FINGERS};
 pub use limb_bend::{bend_angle, modelled_bend};
 pub use model_check::{fix_model, model_check, scale_to_height, ModelReport, Problem, MODEL_TOL_H};
-pub use placement::{landmark_checks, placement_checks, FOLLOW_TOL_DEG, STRAIGHT_DEG};
+pub use placement::{
+    chain_child, landmark_checks, placement_checks, DISJOINT_TOL_H, FOLLOW_TOL_DEG, STRAIGHT_DEG,
+};
 pub use sections::{cross_sections, Loop, Slicer};

@@ -28,6 +28,7 @@
 //! Every check has a stable id (`weights.unweighted`, `deform.elbow_120.L.band`),
 //! documented with its measure and threshold in `docs/check.md`.
 
+pub mod findings;
 pub mod html;
 pub mod intersect;
 pub mod leak;

@@ -1061,3 +1061,95 @@ fn symmetry_finds_mirrors_on_a_mesh_that_is_not_exactly_symmetric() {
     eprintln!("jittered symmetry: {k:?}");
     assert!(k.value < 0.3, "{k:?}");
 }
+
+#[test]
+fn bind_gives_the_seam_of_two_skin_pieces_one_weight_vector() {
+    // A leg of two open tubes (thigh, shin) cut at the knee; the shin's top ring lies
+    // 3e-5 H beside the thigh's bottom ring: too far for the weld (1e-5 of the size),
+    // so bone heat weights the two pieces apart, within the seam tolerance.
+    let ring = |y: f32, dx: f32| -> Vec<Vec3> {
+        (0..12)
+            .map(|j| {
+                let t = std::f32::consts::TAU * j as f32 / 12.0;
+                Vec3::new(0.08 * t.cos() + dx, y, 0.08 * t.sin())
+            })
+            .collect()
+    };
+    let piece = |name: &str, ys: &[f32], dx_first: f32| {
+        let mut positions = Vec::new();
+        for (i, &y) in ys.iter().enumerate() {
+            positions.extend(ring(y, if i == 0 { dx_first } else { 0.0 }));
+        }
+        let mut triangles = Vec::new();
+        for i in 0..ys.len() as u32 - 1 {
+            for j in 0..12u32 {
+                let (p, q) = (i * 12 + j, i * 12 + (j + 1) % 12);
+                triangles.push([p, q, p + 12]);
+                triangles.push([q, q + 12, p + 12]);
+            }
+        }
+        Part {
+            name: name.into(),
+            mesh: Mesh {
+                positions,
+                triangles,
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    };
+    let h = 1.0f32;
+    let thigh = piece("thigh", &[1.0, 0.9, 0.8, 0.7, 0.6, 0.5], 0.0);
+    let shin = piece("shin", &[0.5, 0.4, 0.3, 0.2, 0.1, 0.0], 3e-5 * h);
+    let c = Character {
+        parts: vec![thigh, shin],
+        ..Default::default()
+    };
+    let s = Skeleton {
+        bones: vec![
+            Bone::new(
+                "thigh_l",
+                None,
+                Vec3::new(0.0, 1.0, 0.0),
+                Vec3::new(0.0, 0.5, 0.0),
+            ),
+            Bone::new(
+                "calf_l",
+                Some(0),
+                Vec3::new(0.0, 0.5, 0.0),
+                Vec3::new(0.0, 0.0, 0.0),
+            ),
+        ],
+    };
+    let r = bind(
+        &c,
+        &s,
+        &BindOptions {
+            body: vec!["thigh".into(), "shin".into()],
+            force_route: Some(rigsmith::bind::Route::BoneHeat),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let line = r
+        .reasons
+        .iter()
+        .find(|l| l.starts_with("exact seams: "))
+        .unwrap_or_else(|| panic!("{:?}", r.reasons));
+    let n: usize = line["exact seams: ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(n > 0 && n <= 24, "{line}");
+    // Every seam vertex of the thigh (its last ring) has the weights of the shin's
+    // first ring, vertex by vertex.
+    let (wt, ws) = (
+        r.weights[0].as_ref().unwrap(),
+        r.weights[1].as_ref().unwrap(),
+    );
+    for j in 0..12 {
+        assert_eq!(wt.vertices[60 + j], ws.vertices[j], "seam vertex {j}");
+    }
+}

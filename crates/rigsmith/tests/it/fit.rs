@@ -1081,3 +1081,86 @@ fn scale_to_height_scales_every_part_with_the_feet_on_the_floor() {
     assert!(scale_to_height(&mut c, -1.0).is_none());
     assert!(scale_to_height(&mut c, f32::NAN).is_none());
 }
+
+// ---------------------------------------------------------------- chain integrity
+
+#[test]
+fn disjoint_judges_a_parent_with_several_children_at_1e_4_h() {
+    let (c, _) = base_body();
+    let good = base_fit().skeleton.clone();
+    let h = height(c);
+    let idx = |n: &str| good.find(n).unwrap();
+    // The chest has three children (neck, both clavicles): the neck continues it.
+    assert_eq!(
+        rigsmith::fit::chain_child(&good, idx("spine_03")),
+        Some(idx("neck_01"))
+    );
+    // The hand is a branch: every finger starts a chain of its own.
+    assert_eq!(rigsmith::fit::chain_child(&good, idx("hand_l")), None);
+    assert!(check(&placement_checks(c, &good), "place.disjoint").passed);
+    // The neck moved 5 cm forward off the chest's tail fires, naming the neck.
+    let mut s = good.clone();
+    let n = idx("neck_01");
+    s.bones[n].head += Vec3::Z * 0.05;
+    let out = placement_checks(c, &s);
+    let k = failed(&out, "place.disjoint").expect("5 cm gap must fail");
+    assert!(
+        k.detail.contains("neck_01") && k.severity == Severity::Blocker,
+        "{k:?}"
+    );
+    // So does a gap of 3e-4 H (the old 0.5 % H limit let 50 times that through) ...
+    let mut s = good.clone();
+    s.bones[n].head += Vec3::X * 3e-4 * h;
+    assert!(failed(&placement_checks(c, &s), "place.disjoint").is_some());
+    // ... and 5e-5 H passes.
+    let mut s = good.clone();
+    s.bones[n].head += Vec3::X * 5e-5 * h;
+    assert!(check(&placement_checks(c, &s), "place.disjoint").passed);
+    // A finger moved off the hand's tail is not a chain break: the hand is a branch.
+    let mut s = good.clone();
+    s.bones[idx("index_01_l")].head += Vec3::Z * 0.005;
+    assert!(check(&placement_checks(c, &s), "place.disjoint").passed);
+}
+
+#[test]
+fn the_artist_rigs_keep_their_chains_under_the_disjoint_rule() {
+    // MakeHuman's chest stops 9.4 % H below the neck, about its own length, with the
+    // clavicles nearer its tail: an end by design, not a break.
+    let c = corpus()
+        .build(&rigsmith::io::mpfb2::BuildOptions::default())
+        .unwrap();
+    let s = c.skeleton.as_ref().unwrap();
+    assert_eq!(
+        rigsmith::fit::chain_child(s, s.find("spine_03").unwrap()),
+        None
+    );
+    assert_eq!(
+        rigsmith::fit::chain_child(s, s.find("spine_02").unwrap()),
+        s.find("spine_03")
+    );
+}
+
+#[test]
+fn a_quaternius_file_read_back_has_connected_chains() {
+    // The glTF reader rebuilds tails: a bone with several children reaches the one on
+    // its +Y. The fox's Torso2 used to end level with its shoulders, 4.6 % H past
+    // Torso3, and its neck 0.018 % H off the head.
+    let c =
+        rigsmith::io::read_character(&common::quaternius_dir().join("animals_Fox.glb")).unwrap();
+    let s = c.skeleton.as_ref().unwrap();
+    let h = height(&c);
+    for (p, child) in [("Torso2", "Torso3"), ("Neck3", "Head")] {
+        let (pi, ci) = (s.find(p).unwrap(), s.find(child).unwrap());
+        let gap = (s.bones[ci].head - s.bones[pi].tail).length() / h;
+        assert!(gap < 1e-6, "{p} -> {child}: {gap} H");
+        assert_eq!(rigsmith::fit::chain_child(s, pi), Some(ci), "{p}");
+    }
+    // A humanoid with fingers: every chain joint closes within 1e-4 H.
+    let c = rigsmith::io::read_character(&common::quaternius_dir().join("men_Casual.glb")).unwrap();
+    let k = placement_checks(&c, c.skeleton.as_ref().unwrap());
+    assert!(
+        check(&k, "place.disjoint").passed,
+        "{:?}",
+        check(&k, "place.disjoint")
+    );
+}

@@ -485,9 +485,8 @@ fn control_rigid_part_and_dead_morph() {
     );
 }
 
-#[test]
-fn control_arm_through_the_chest_self_intersects() {
-    let c = clean();
+/// `arm_down.L` with the upper arm aimed across the body, through the chest.
+fn arm_through_chest(c: &Character) -> rigsmith::pose::NamedPose {
     let s = c.skeleton.as_ref().unwrap();
     let (lib, _) = default_library(s);
     let mut p = lib.iter().find(|p| p.name == "arm_down.L").unwrap().clone();
@@ -495,6 +494,15 @@ fn control_arm_through_the_chest_self_intersects() {
     rigsmith::pose::ops::aim(s, &mut p.pose, ua, Vec3::NEG_X);
     p.name = "arm_through_chest".into();
     p.tests.clear();
+    p
+}
+
+#[test]
+fn control_arm_through_the_chest_self_intersects() {
+    let c = clean();
+    let s = c.skeleton.as_ref().unwrap();
+    let (lib, _) = default_library(s);
+    let p = arm_through_chest(c);
     let twist = lib
         .iter()
         .find(|p| p.name == "spine_twist")
@@ -760,4 +768,44 @@ fn every_flagged_pose_kind_gets_a_close_up() {
         );
         assert!(f.radius > 0.0 && f.radius <= 0.15 * 1.67, "{f:?}");
     }
+}
+
+#[test]
+fn the_vertices_of_new_self_intersections_and_penetration_are_found_for_the_viewer() {
+    use rigsmith::review::findings::offending_vertices;
+    let c = clean();
+    let s = c.skeleton.as_ref().unwrap();
+    let p = arm_through_chest(c);
+    let v = offending_vertices(c, &p, "self_intersections", Skinning::Lbs);
+    // The arm through the chest: vertices of the left arm among them.
+    assert!(v.len() > 20, "{}", v.len());
+    let w = c.parts[0].weights.as_ref().unwrap();
+    let arm = |i: usize| {
+        w.vertices[i]
+            .iter()
+            .max_by(|a, b| a.weight.total_cmp(&b.weight))
+            .is_some_and(|inf| s.bones[inf.bone as usize].name.contains("arm_l"))
+    };
+    assert!(v.iter().any(|&(_, i)| arm(i)), "no vertex of the left arm");
+    // Rest: nothing new.
+    let mut rest = p.clone();
+    rest.pose = rigsmith::pose::Pose::rest(s);
+    assert!(offending_vertices(c, &rest, "self_intersections", Skinning::Lbs).is_empty());
+    // A shirt left behind by the body in a spine bend: its vertices newly inside.
+    let bad = with_shirt(false, "pelvis");
+    let (lib, _) = default_library(bad.skeleton.as_ref().unwrap());
+    let bend = lib.iter().find(|p| p.name == "spine_bend").unwrap();
+    let g = bad.parts.iter().position(|p| p.name == "shirt").unwrap();
+    let v = offending_vertices(&bad, bend, "penetration.shirt", Skinning::Lbs);
+    assert!(
+        !v.is_empty() && v.iter().all(|&(pi, _)| pi == g),
+        "{}",
+        v.len()
+    );
+    let ok = with_shirt(true, "pelvis");
+    assert!(
+        offending_vertices(&ok, bend, "penetration.shirt", Skinning::Lbs).len() < v.len() / 10 + 1
+    );
+    // Another kind marks nothing here.
+    assert!(offending_vertices(c, &p, "strain", Skinning::Lbs).is_empty());
 }

@@ -16,7 +16,9 @@
 //!    bone-oriented, else its parent's direction) or the average of the children. When
 //!    the joints are bone-oriented (at least 2/3 of one-child joints have +Y within 5
 //!    degrees of their child, as Blender and rigsmith write them), a bone with several
-//!    children follows its +Y to its farthest child along it. A leaf bone (foot, head,
+//!    children reaches the child on its +Y (within 1 degree, where Blender puts a
+//!    connected child: the fox's `Torso2` reaches `Torso3`, not 4.6 % H past it level
+//!    with the shoulders), else follows its +Y to its farthest child along it. A leaf bone (foot, head,
 //!    finger tip) points along its own +Y (bone-oriented files) or its parent's
 //!    direction, turned toward the vertices weighted mostly to it when those lie well
 //!    off that direction, and reaches as far as those vertices extend along it (see
@@ -504,6 +506,10 @@ fn parts(
     Ok(parts)
 }
 
+/// Cosine of 1 deg: a child of a bone-oriented joint this close to the joint's +Y is the
+/// child its tail reaches (several children).
+const ON_AXIS_COS: f32 = 0.999_85;
+
 /// The skeleton from the bones of the skins: unique names, parents through the node
 /// hierarchy, tails (a leaf's from [`leaf_tail`]); bones are reordered parents first and the
 /// parts' weights and `node_bone` follow.
@@ -580,7 +586,25 @@ fn skeleton(
                             .max_by(|x, y| x.1.total_cmp(&y.1))
                             .map(|(c, _)| c)
                     });
-                    if bone_oriented && y != Vec3::ZERO && reach > tiny {
+                    // A child on the joint's +Y (within 1 deg: where Blender puts a
+                    // connected child) is where the bone ends.
+                    let on_axis = (bone_oriented && y != Vec3::ZERO)
+                        .then(|| {
+                            kids.iter()
+                                .copied()
+                                .filter(|&c| {
+                                    (heads[c] - head).normalize().dot(y.normalize()) > ON_AXIS_COS
+                                })
+                                .min_by(|&a, &b| {
+                                    (heads[a] - head)
+                                        .dot(y)
+                                        .total_cmp(&(heads[b] - head).dot(y))
+                                })
+                        })
+                        .flatten();
+                    if let Some(c) = on_axis {
+                        Some(heads[c])
+                    } else if bone_oriented && y != Vec3::ZERO && reach > tiny {
                         Some(head + y * reach)
                     } else if let Some(c) = in_line {
                         Some(heads[c])

@@ -15,7 +15,7 @@
 mod chains;
 mod honesty;
 mod placement;
-mod poses;
+pub(crate) mod poses;
 mod weights;
 
 use glam::{Mat4, Vec3};

@@ -179,7 +179,7 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
         .flat_map(|&(a, b)| [centroid(a), centroid(b)])
         .collect();
     let collar_chin = if np.name.starts_with("head_") && cx.o.self_intersections {
-        collar_chin_segment(cx, &m).map(|(a, b)| {
+        collar_chin_segment(cx.s, &cx.rig, &m).map(|(a, b)| {
             let r = COLLAR_CHIN_RADIUS_H * cx.h;
             pair_points
                 .chunks(2)
@@ -235,10 +235,14 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
 
 /// The posed neck axis from the collar (the neck's head) to the chin's level (30 % up
 /// the head bone), when the rig has a neck and a head.
-fn collar_chin_segment(cx: &Ctx<'_>, m: &[glam::Mat4]) -> Option<(Vec3, Vec3)> {
-    let neck = cx.rig.get(Role::Neck)?;
-    let head = cx.rig.get(Role::Head)?;
-    let bones = crate::pose::fk::posed_bones(cx.s, m);
+pub(crate) fn collar_chin_segment(
+    s: &crate::model::Skeleton,
+    rig: &crate::humanoid::Roles,
+    m: &[glam::Mat4],
+) -> Option<(Vec3, Vec3)> {
+    let neck = rig.get(Role::Neck)?;
+    let head = rig.get(Role::Head)?;
+    let bones = crate::pose::fk::posed_bones(s, m);
     let (hh, ht) = bones[head];
     Some((bones[neck].0, hh + 0.3 * (ht - hh)))
 }
@@ -347,15 +351,16 @@ fn judge(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose, n: &PoseNumbers, out: &mut O
             ));
         if !ck.passed {
             let r = COLLAR_CHIN_RADIUS_H * cx.h;
-            let near: Vec<Vec3> = match collar_chin_segment(cx, &posed_matrices(cx.s, &np.pose)) {
-                Some((a, b)) => n
-                    .pair_points
-                    .iter()
-                    .copied()
-                    .filter(|&p| segment_distance(p, a, b) <= r)
-                    .collect(),
-                None => Vec::new(),
-            };
+            let near: Vec<Vec3> =
+                match collar_chin_segment(cx.s, &cx.rig, &posed_matrices(cx.s, &np.pose)) {
+                    Some((a, b)) => n
+                        .pair_points
+                        .iter()
+                        .copied()
+                        .filter(|&p| segment_distance(p, a, b) <= r)
+                        .collect(),
+                    None => Vec::new(),
+                };
             flag(out, name, "collar and chin".into(), &near, cx.h);
         }
         out.checks.push(ck);

@@ -1,0 +1,127 @@
+//! The vertices behind a failed pose check, for a viewer to highlight: the triangles of
+//! the new self-intersections (all of them, or those at the collar and the chin) and
+//! the garment vertices newly inside the body, found by the review's own measures
+//! ([`super::intersect::new_pair_list`], [`super::penetration::new_inside`]) on the same
+//! welded skin ([`crate::model::Body`]).
+
+use std::collections::{BTreeSet, HashSet};
+
+use glam::Vec3;
+
+use super::rubric::poses::{collar_chin_segment, COLLAR_CHIN_RADIUS_H};
+use super::{intersect, penetration, Skinning};
+use crate::geom::bvh::Bvh;
+use crate::humanoid::Roles;
+use crate::model::Character;
+use crate::pose::NamedPose;
+
+/// The skin of `c` as the review welds it: the union mesh and, per part, each
+/// vertex's index in it (empty for parts that are not skin).
+fn skin(c: &Character) -> Option<(crate::model::Mesh, Vec<Vec<u32>>)> {
+    if c.parts.len() == 1 {
+        let n = c.parts[0].mesh.positions.len() as u32;
+        return Some((c.parts[0].mesh.clone(), vec![(0..n).collect()]));
+    }
+    let b = c.body().ok()?;
+    Some((b.mesh, b.map))
+}
+
+/// The offending vertices of the pose check `kind` (the id's end after
+/// `deform.POSE.`: `self_intersections`, `collar_chin`, `penetration.PART`) of `c` in
+/// pose `np`, as `(part, vertex)` pairs in part order, posed with `skinning` as the
+/// review measured. Empty for another kind, or when the rig lacks what the measure
+/// needs.
+pub fn offending_vertices(
+    c: &Character,
+    np: &NamedPose,
+    kind: &str,
+    skinning: Skinning,
+) -> Vec<(usize, usize)> {
+    let Some(s) = c.skeleton.as_ref() else {
+        return Vec::new();
+    };
+    let Some((mesh, map)) = skin(c) else {
+        return Vec::new();
+    };
+    let (lo, hi) = c.bounds();
+    let h = hi.y - lo.y;
+    let (posed, _) = super::posed_character(c, np, skinning);
+    let mut posed_skin = mesh.positions.clone();
+    for (pi, m) in map.iter().enumerate() {
+        for (v, &u) in m.iter().enumerate() {
+            posed_skin[u as usize] = posed[pi][v];
+        }
+    }
+    let mut out = BTreeSet::new();
+    match kind {
+        "self_intersections" | "collar_chin" => {
+            let rest: HashSet<(u32, u32)> =
+                intersect::intersecting_pairs(&mesh.positions, &mesh.triangles, None)
+                    .into_iter()
+                    .collect();
+            let pairs = intersect::new_pair_list(
+                &mesh.positions,
+                &posed_skin,
+                &mesh.triangles,
+                &rest,
+                1e-4 * h,
+            );
+            let near = if kind == "collar_chin" {
+                let rig = Roles::of_character(c).unwrap_or_default();
+                let m = crate::pose::posed_matrices(s, &np.pose);
+                let Some((a, b)) = collar_chin_segment(s, &rig, &m) else {
+                    return Vec::new();
+                };
+                Some((a, b, COLLAR_CHIN_RADIUS_H * h))
+            } else {
+                None
+            };
+            let centroid = |t: u32| -> Vec3 {
+                mesh.triangles[t as usize]
+                    .iter()
+                    .map(|&v| posed_skin[v as usize])
+                    .sum::<Vec3>()
+                    / 3.0
+            };
+            let mut tris = BTreeSet::new();
+            for (t1, t2) in pairs {
+                let keep = near.is_none_or(|(a, b, r)| {
+                    [t1, t2].iter().any(|&t| {
+                        let p = centroid(t);
+                        (crate::geom::segment::closest_on_segment(p, a, b) - p).length() <= r
+                    })
+                });
+                if keep {
+                    tris.insert(t1);
+                    tris.insert(t2);
+                }
+            }
+            let union: BTreeSet<u32> = tris
+                .iter()
+                .flat_map(|&t| mesh.triangles[t as usize])
+                .collect();
+            for (pi, m) in map.iter().enumerate() {
+                for (v, u) in m.iter().enumerate() {
+                    if union.contains(u) {
+                        out.insert((pi, v));
+                    }
+                }
+            }
+        }
+        _ => {
+            let Some(part) = kind.strip_prefix("penetration.") else {
+                return Vec::new();
+            };
+            let Some(g) = c.parts.iter().position(|p| p.name == part) else {
+                return Vec::new();
+            };
+            let rest_bvh = Bvh::build(&mesh.positions, &mesh.triangles);
+            let rest_inside = penetration::inside_flags(&rest_bvh, &c.parts[g].mesh.positions);
+            let posed_bvh = Bvh::build(&posed_skin, &mesh.triangles);
+            for v in penetration::new_inside(&posed_bvh, &posed[g], &rest_inside) {
+                out.insert((g, v));
+            }
+        }
+    }
+    out.into_iter().collect()
+}
