@@ -66,7 +66,8 @@ pub enum Rigged {
 pub struct RigOptions {
     /// The skeleton template (naming scheme).
     pub template: Template,
-    /// Twist bones per limb segment.
+    /// Twist bones per limb segment (upper arm, forearm, thigh, calf): 1 by default,
+    /// following by the rules of [`crate::deform::twist`]; 0 for none.
     pub twist: usize,
     /// Influences per vertex in the result (4 for games; up to 8).
     pub max_influences: usize,
@@ -105,7 +106,7 @@ impl Default for RigOptions {
     fn default() -> Self {
         RigOptions {
             template: Template::Game,
-            twist: 0,
+            twist: 1,
             max_influences: 4,
             rigged: Rigged::Refuse,
             fix: true,
@@ -130,6 +131,7 @@ impl RigOptions {
     pub fn vrm() -> Self {
         RigOptions {
             template: Template::Vrm,
+            twist: 0,
             rigged: Rigged::Keep,
             fix: false,
             review: false,
@@ -496,6 +498,12 @@ fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> R
     for (p, w) in c.parts.iter_mut().zip(bound.weights.iter()) {
         p.weights = w.clone();
     }
+    let rigid: Vec<bool> = bound
+        .part_roles
+        .iter()
+        .map(|r| matches!(r, PartRole::Rigid(_)))
+        .collect();
+    crate::deform::twist_weights::follow_on_character(c, &rigid, o.max_influences);
     st.done();
     Ok(Bound {
         placement: fitted.checks,

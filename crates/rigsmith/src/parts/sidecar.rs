@@ -146,6 +146,11 @@ pub struct Sidecar {
     pub links: Vec<Link>,
     /// Twist (roll) bones.
     pub twist_bones: Vec<String>,
+    /// How each twist bone of a limb follows ([`crate::deform::TwistRule`]): distal
+    /// ones take part of the hand's or foot's roll, proximal ones cancel part of their
+    /// limb bone's roll. Empty in files written before the rules were recorded.
+    #[serde(default)]
+    pub twist_rules: Vec<crate::deform::TwistRule>,
     /// Spring parameters per chain class.
     pub springs: BTreeMap<String, SpringParams>,
 }
@@ -226,6 +231,15 @@ impl Sidecar {
                 .map(|s| links(c, s, chains))
                 .unwrap_or_default(),
             twist_bones: crate::humanoid::character_twist_bones(c),
+            twist_rules: c
+                .skeleton
+                .as_ref()
+                .map(|s| {
+                    let roles =
+                        crate::humanoid::Roles::of(s, c.vrm.as_ref().map(|v| &v.humanoid));
+                    crate::deform::twist_rules(s, &roles)
+                })
+                .unwrap_or_default(),
             springs,
         }
     }

@@ -73,6 +73,10 @@ pub struct CheckOptions {
     /// stage (cloth and hair bones carry no tracks) is judged on them. `None` when the
     /// clips were not read: the rule is then listed as not verified.
     pub animated_bones: Option<Vec<String>>,
+    /// Apply the twist bones' follow rules ([`crate::deform::twist`]) to every test
+    /// pose, as an engine running the rig's roll constraints does (the default); off,
+    /// the twist bones stay at rest under their limb bones.
+    pub twist_rules: bool,
 }
 
 impl Default for CheckOptions {
@@ -83,6 +87,7 @@ impl Default for CheckOptions {
             self_intersections: true,
             max_influences: 4,
             animated_bones: None,
+            twist_rules: true,
         }
     }
 }

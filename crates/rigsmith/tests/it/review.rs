@@ -51,6 +51,7 @@ fn run(c: &Character, poses: &[&str], skinning: Skinning) -> CheckReport {
             self_intersections: false,
             max_influences: 4,
             animated_bones: None,
+            twist_rules: true,
         },
     )
     .unwrap()

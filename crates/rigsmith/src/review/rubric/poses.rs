@@ -64,6 +64,12 @@ pub(super) fn section(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Vec<Na
     for sk in &skipped {
         out.not_verified.push(format!("pose skipped: {sk}"));
     }
+    let library = if cx.o.twist_rules {
+        let rules = crate::deform::twist_rules(cx.s, &cx.rig);
+        crate::deform::twist::library_with_rules(cx.s, &rules, library)
+    } else {
+        library
+    };
     let rest = rest_state(cx, garments, out);
     let numbers: Vec<PoseNumbers> = library
         .par_iter()
