@@ -12,7 +12,8 @@
 //!    for loose garments and hair parts, whose weights replace the binder's (a skirt is
 //!    never skinned to a leg);
 //! 5. **sidecar** ([`crate::parts::Sidecar`]): chains, measured colliders, springs, the
-//!    VRM humanoid map;
+//!    VRM humanoid map, the twist rules ([`crate::deform::twist`]) and the
+//!    preserve-volume mask ([`crate::deform::dqs_mask`]);
 //! 6. **review** ([`crate::review::check`]): the rubric check in the default pose library.
 //!
 //! [`RigOutput`] holds everything a user writes: the rigged character
@@ -276,6 +277,21 @@ impl RigOutput {
         rows
     }
 
+    /// The vertex attributes the rigged file carries beside the standard ones, per part
+    /// name: the preserve-volume mask as `_DQS_BLEND` (one weight per vertex), for
+    /// [`crate::io::gltf::WriteOptions::vertex_attributes`].
+    pub fn vertex_attributes(&self) -> BTreeMap<String, BTreeMap<String, Vec<f32>>> {
+        self.sidecar
+            .dqs_blend
+            .iter()
+            .filter_map(|(name, sparse)| {
+                let n = self.character.parts[self.character.find_part(name)?].mesh.positions.len();
+                let dense = crate::deform::dqs_mask::dense(sparse, n);
+                Some((name.clone(), BTreeMap::from([("_DQS_BLEND".to_string(), dense)])))
+            })
+            .collect()
+    }
+
     /// Each part with its role, `name (role), ...`.
     pub fn part_roles_text(&self) -> String {
         self.part_roles
@@ -384,7 +400,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         sidecar,
         humanoid,
         humanoid_problem,
-    } = chains_and_sidecar(&mut c, o, keep, source, bound.humanoid, &mut notes, &mut st)?;
+    } = chains_and_sidecar(&mut c, o, keep, source, &bound, &mut notes, &mut st)?;
     c.validate()?;
 
     let review = if o.review {
@@ -394,6 +410,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
             &CheckOptions {
                 max_influences: o.max_influences,
                 self_intersections: o.self_intersections,
+                dqs_blend: !keep,
                 ..CheckOptions::default()
             },
         )?;
@@ -531,10 +548,11 @@ fn chains_and_sidecar(
     o: &RigOptions,
     keep: bool,
     source: parts::SourceFacts,
-    mut humanoid: BTreeMap<String, String>,
+    bound: &Bound,
     notes: &mut Vec<String>,
     st: &mut Stages<'_, '_>,
 ) -> Result<Secondary> {
+    let mut humanoid = bound.humanoid.clone();
     let Some(skel) = c.skeleton.as_ref() else {
         return Err(Error::stage("rig", "the character has no skeleton"));
     };
@@ -588,6 +606,15 @@ fn chains_and_sidecar(
         }
     }
     sidecar.set_source(source);
+    if !keep {
+        // The preserve-volume mask of the parts rigged here (rigid parts stay rigid).
+        let rigid: Vec<bool> = bound
+            .roles
+            .iter()
+            .map(|r| matches!(r, Some(PartRole::Rigid(_))))
+            .collect();
+        sidecar.dqs_blend = crate::deform::dqs_mask::character_masks(c, &rigid);
+    }
     if let (Some(a), Some(skel)) = (&o.authored, &c.skeleton) {
         notes.extend(sidecar.keep_authored(a, skel));
         notes.push("kept authored colliders and spring parameters".into());

@@ -257,6 +257,7 @@ fn write_outputs(
 ) -> anyhow::Result<Vec<PathBuf>> {
     let wo = WriteOptions {
         max_influences: opts.max_influences,
+        vertex_attributes: out.vertex_attributes(),
         ..WriteOptions::default()
     };
     outputs.character(output, &out.character, &wo)?;

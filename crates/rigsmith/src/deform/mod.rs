@@ -1,4 +1,5 @@
-//! Deformation fixes a game engine plays: twist chains that follow by rules.
+//! Deformation fixes a game engine plays: twist chains that follow by rules and a
+//! preserve-volume mask.
 //!
 //! Plain linear blend skinning collapses a twisted wrist (the candy wrapper). rigsmith
 //! answers with what an engine can run:
@@ -8,7 +9,10 @@
 //!   to a pose ([`apply_twist_rules`]), which the review runs so that it measures the
 //!   rig as an engine applying the rules plays it;
 //! * [`twist_weights`]: the weights along a limb spread over its twist chain
-//!   ([`follow_twist_chains`]).
+//!   ([`follow_twist_chains`]);
+//! * [`dqs_mask`]: the preserve-volume mask, where dual-quaternion skinning replaces
+//!   linear blend skinning ([`dqs_mask::dqs_mask`], `_DQS_BLEND` in the glTF and
+//!   `dqs_blend` in the sidecar), and the blended skinning that plays it.
 //!
 //! ```
 //! use rigsmith::deform::{apply_twist_rules, twist_rules};
@@ -24,6 +28,7 @@
 //! assert!(posed.is_rest());
 //! ```
 
+pub mod dqs_mask;
 pub mod twist;
 pub mod twist_weights;
 

@@ -151,6 +151,12 @@ pub struct Sidecar {
     /// limb bone's roll. Empty in files written before the rules were recorded.
     #[serde(default)]
     pub twist_rules: Vec<crate::deform::TwistRule>,
+    /// The preserve-volume mask per part name: `[vertex, blend]` pairs for the vertices
+    /// where dual-quaternion skinning should be blended in
+    /// ([`crate::deform::dqs_mask`]; the same weights as the glTF attribute
+    /// `_DQS_BLEND`). Empty when not measured.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub dqs_blend: BTreeMap<String, Vec<(u32, f32)>>,
     /// Spring parameters per chain class.
     pub springs: BTreeMap<String, SpringParams>,
 }
@@ -240,6 +246,7 @@ impl Sidecar {
                     crate::deform::twist_rules(s, &roles)
                 })
                 .unwrap_or_default(),
+            dqs_blend: BTreeMap::new(),
             springs,
         }
     }

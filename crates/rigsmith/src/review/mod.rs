@@ -77,6 +77,10 @@ pub struct CheckOptions {
     /// pose, as an engine running the rig's roll constraints does (the default); off,
     /// the twist bones stay at rest under their limb bones.
     pub twist_rules: bool,
+    /// Blend dual-quaternion skinning in through the preserve-volume mask
+    /// ([`crate::deform::dqs_mask`], measured on the rig over the test poses), as an
+    /// engine reading `_DQS_BLEND` does; off by default (plain [`Skinning`]).
+    pub dqs_blend: bool,
 }
 
 impl Default for CheckOptions {
@@ -88,6 +92,7 @@ impl Default for CheckOptions {
             max_influences: 4,
             animated_bones: None,
             twist_rules: true,
+            dqs_blend: false,
         }
     }
 }

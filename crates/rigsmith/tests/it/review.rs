@@ -52,6 +52,7 @@ fn run(c: &Character, poses: &[&str], skinning: Skinning) -> CheckReport {
             max_influences: 4,
             animated_bones: None,
             twist_rules: true,
+            dqs_blend: false,
         },
     )
     .unwrap()

@@ -8,6 +8,8 @@
 //!   inverse rest matrices;
 //! * every part its own mesh (one primitive) and node, both named as the part; skinned
 //!   parts reference the skin, unweighted parts are written unskinned;
+//! * application vertex attributes given in [`super::WriteOptions::vertex_attributes`]
+//!   (`_DQS_BLEND`), as float scalars;
 //! * attributes `POSITION`, `NORMAL` (computed when absent), `TEXCOORD_0`, `JOINTS_0` /
 //!   `WEIGHTS_0` (u16 joints, f32 weights) and, with `max_influences > 4`, `JOINTS_1` /
 //!   `WEIGHTS_1`; each vertex's strongest influences kept and renormalized to sum to 1.
@@ -264,6 +266,14 @@ pub(super) fn build_json(c: &Character, opts: &WriteOptions) -> Result<(Value, V
                 "TEXCOORD_0".into(),
                 json!(b.floats(&f, "VEC2", 2, Some(ARRAY_BUFFER), false)),
             );
+        }
+        for (name, v) in opts.vertex_attributes.get(&part.name).into_iter().flatten() {
+            if v.len() == m.positions.len() {
+                attrs.insert(
+                    name.clone(),
+                    json!(b.floats(v, "SCALAR", 1, Some(ARRAY_BUFFER), false)),
+                );
+            }
         }
         let skinned = part.weights.is_some() && skin.is_some();
         if skinned {

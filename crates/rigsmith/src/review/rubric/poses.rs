@@ -52,6 +52,8 @@ struct Rest {
     edges: Vec<Vec<(u32, u32)>>,
     garments: Vec<usize>,
     garment_inside: Vec<Vec<bool>>,
+    /// The preserve-volume mask of every part, when the review blends DQS in.
+    blend: Option<Vec<Vec<f32>>>,
 }
 
 /// Measures and judges every pose of the library (the options' own, else the default
@@ -70,7 +72,19 @@ pub(super) fn section(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Vec<Na
     } else {
         library
     };
-    let rest = rest_state(cx, garments, out);
+    let mut rest = rest_state(cx, garments, out);
+    if cx.o.dqs_blend {
+        let poses: Vec<crate::pose::Pose> = library.iter().map(|p| p.pose.clone()).collect();
+        rest.blend = Some(
+            cx.c.parts
+                .iter()
+                .map(|p| match &p.weights {
+                    Some(w) => crate::deform::dqs_mask::dqs_mask(&p.mesh, w, cx.s, &poses, cx.h),
+                    None => Vec::new(),
+                })
+                .collect(),
+        );
+    }
     let numbers: Vec<PoseNumbers> = library
         .par_iter()
         .map(|np| measure(cx, &rest, np))
@@ -135,13 +149,25 @@ fn rest_state(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Rest {
         edges,
         garments: garments.to_vec(),
         garment_inside,
+        blend: None,
     }
 }
 
 fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
     let (c, body) = (cx.c, cx.body);
     let m = posed_matrices(cx.s, &np.pose);
-    let posed = pose_parts(c, &m, cx.o.skinning);
+    let posed = match &rest.blend {
+        Some(masks) => c
+            .parts
+            .iter()
+            .zip(masks)
+            .map(|(p, b)| match &p.weights {
+                Some(w) => crate::deform::dqs_mask::skin_blend(&p.mesh.positions, w, &m, b),
+                None => p.mesh.positions.clone(),
+            })
+            .collect(),
+        None => pose_parts(c, &m, cx.o.skinning),
+    };
     // Strain over all skinned parts together.
     let mut all_rest = Vec::new();
     let mut all_posed = Vec::new();
