@@ -411,6 +411,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
                 max_influences: o.max_influences,
                 self_intersections: o.self_intersections,
                 dqs_blend: !keep,
+                correctives: sidecar.correctives.clone(),
                 ..CheckOptions::default()
             },
         )?;
@@ -614,6 +615,14 @@ fn chains_and_sidecar(
             .map(|r| matches!(r, Some(PartRole::Rigid(_))))
             .collect();
         sidecar.dqs_blend = crate::deform::dqs_mask::character_masks(c, &rigid);
+        // Corrective shapes for the flagged hinge joints, as morph targets of the skin.
+        let built = review::correctives::build_correctives(c, &sidecar.dqs_blend);
+        for (i, mt) in built.morphs {
+            c.parts[i].morphs.retain(|m| m.name != mt.name);
+            c.parts[i].morphs.push(mt);
+        }
+        notes.extend(built.notes);
+        sidecar.correctives = built.correctives;
     }
     if let (Some(a), Some(skel)) = (&o.authored, &c.skeleton) {
         notes.extend(sidecar.keep_authored(a, skel));

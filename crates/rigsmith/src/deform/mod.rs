@@ -12,7 +12,10 @@
 //!   ([`follow_twist_chains`]);
 //! * [`dqs_mask`]: the preserve-volume mask, where dual-quaternion skinning replaces
 //!   linear blend skinning ([`dqs_mask::dqs_mask`], `_DQS_BLEND` in the glTF and
-//!   `dqs_blend` in the sidecar), and the blended skinning that plays it.
+//!   `dqs_blend` in the sidecar), and the blended skinning that plays it;
+//! * [`correctives`]: the drivers of the corrective shapes the review builds by
+//!   inverse skinning ([`crate::review::correctives`]) and the morphs applied before
+//!   skinning.
 //!
 //! ```
 //! use rigsmith::deform::{apply_twist_rules, twist_rules};
@@ -28,6 +31,7 @@
 //! assert!(posed.is_rest());
 //! ```
 
+pub mod correctives;
 pub mod dqs_mask;
 pub mod twist;
 pub mod twist_weights;

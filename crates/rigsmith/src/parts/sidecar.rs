@@ -157,6 +157,10 @@ pub struct Sidecar {
     /// `_DQS_BLEND`). Empty when not measured.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub dqs_blend: BTreeMap<String, Vec<(u32, f32)>>,
+    /// Corrective shapes: each one's morph target name on the skin parts, joint, pose,
+    /// side and driver ([`crate::deform::correctives::Corrective`]). Empty when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub correctives: Vec<crate::deform::correctives::Corrective>,
     /// Spring parameters per chain class.
     pub springs: BTreeMap<String, SpringParams>,
 }
@@ -247,6 +251,7 @@ impl Sidecar {
                 })
                 .unwrap_or_default(),
             dqs_blend: BTreeMap::new(),
+            correctives: Vec::new(),
             springs,
         }
     }

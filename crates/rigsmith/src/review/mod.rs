@@ -28,6 +28,7 @@
 //! Every check has a stable id (`weights.unweighted`, `deform.elbow_120.L.band`),
 //! documented with its measure and threshold in `docs/check.md`.
 
+pub mod correctives;
 pub mod html;
 pub mod intersect;
 pub mod leak;
@@ -81,6 +82,10 @@ pub struct CheckOptions {
     /// ([`crate::deform::dqs_mask`], measured on the rig over the test poses), as an
     /// engine reading `_DQS_BLEND` does; off by default (plain [`Skinning`]).
     pub dqs_blend: bool,
+    /// Corrective shapes the runtime plays ([`crate::deform::correctives`]): each adds
+    /// the skin's morph target of its name, at its driver's value, before skinning; and
+    /// each is judged (section E). Empty by default.
+    pub correctives: Vec<crate::deform::correctives::Corrective>,
 }
 
 impl Default for CheckOptions {
@@ -93,6 +98,7 @@ impl Default for CheckOptions {
             animated_bones: None,
             twist_rules: true,
             dqs_blend: false,
+            correctives: Vec::new(),
         }
     }
 }

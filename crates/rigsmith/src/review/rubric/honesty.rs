@@ -59,7 +59,7 @@ pub(super) fn route(cx: &Ctx<'_>, poses: usize, out: &mut Out) -> String {
         0
     };
     format!(
-        "runtime model: {}{}{}; {} skinning of {} parts ({} vertices, body part {:?}) on {} bones; {} of {} roles found; {} test poses measured (strain, joint bands, cross-side leak, {}garment penetration) against rest; body height H = {:.3} m",
+        "runtime model: {}{}{}{}; {} skinning of {} parts ({} vertices, body part {:?}) on {} bones; {} of {} roles found; {} test poses measured (strain, joint bands, cross-side leak, {}garment penetration) against rest; body height H = {:.3} m",
         match cx.o.skinning {
             Skinning::Lbs => "plain LBS",
             Skinning::Dqs => "DQS",
@@ -73,6 +73,11 @@ pub(super) fn route(cx: &Ctx<'_>, poses: usize, out: &mut Out) -> String {
             " + DQS blend (the preserve-volume mask)"
         } else {
             ""
+        },
+        if cx.o.correctives.is_empty() {
+            String::new()
+        } else {
+            format!(" + correctives ({})", cx.o.correctives.len())
         },
         match cx.o.skinning {
             Skinning::Lbs => "linear blend (LBS, as game engines do)",

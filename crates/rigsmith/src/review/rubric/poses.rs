@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use glam::Vec3;
 use rayon::prelude::*;
 
-use super::{pose_parts, Ctx, Out};
+use super::{Ctx, Out};
 use crate::geom::bvh::Bvh;
 use crate::humanoid::Role;
 use crate::model::naming::Side;
@@ -156,18 +156,25 @@ fn rest_state(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Rest {
 fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
     let (c, body) = (cx.c, cx.body);
     let m = posed_matrices(cx.s, &np.pose);
-    let posed = match &rest.blend {
-        Some(masks) => c
-            .parts
-            .iter()
-            .zip(masks)
-            .map(|(p, b)| match &p.weights {
-                Some(w) => crate::deform::dqs_mask::skin_blend(&p.mesh.positions, w, &m, b),
-                None => p.mesh.positions.clone(),
-            })
-            .collect(),
-        None => pose_parts(c, &m, cx.o.skinning),
-    };
+    // The runtime: correctives added before skinning, DQS blended in by the mask.
+    let posed: Vec<Vec<Vec3>> = c
+        .parts
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let morphed =
+                crate::deform::correctives::morphed_rest(p, cx.s, &cx.o.correctives, &np.pose);
+            let pos = morphed.as_deref().unwrap_or(&p.mesh.positions);
+            match (&p.weights, &rest.blend) {
+                (Some(w), Some(masks)) => crate::deform::dqs_mask::skin_blend(pos, w, &m, &masks[k]),
+                (Some(w), None) => match cx.o.skinning {
+                    crate::review::Skinning::Lbs => crate::pose::skin_lbs(pos, w, &m),
+                    crate::review::Skinning::Dqs => crate::pose::skin_dqs(pos, w, &m),
+                },
+                (None, _) => p.mesh.positions.clone(),
+            }
+        })
+        .collect();
     // Strain over all skinned parts together.
     let mut all_rest = Vec::new();
     let mut all_posed = Vec::new();
