@@ -285,9 +285,15 @@ impl RigOutput {
             .dqs_blend
             .iter()
             .filter_map(|(name, sparse)| {
-                let n = self.character.parts[self.character.find_part(name)?].mesh.positions.len();
+                let n = self.character.parts[self.character.find_part(name)?]
+                    .mesh
+                    .positions
+                    .len();
                 let dense = crate::deform::dqs_mask::dense(sparse, n);
-                Some((name.clone(), BTreeMap::from([("_DQS_BLEND".to_string(), dense)])))
+                Some((
+                    name.clone(),
+                    BTreeMap::from([("_DQS_BLEND".to_string(), dense)]),
+                ))
             })
             .collect()
     }

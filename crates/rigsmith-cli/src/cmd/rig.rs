@@ -96,9 +96,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let template = Template::from(a.template);
     let opts = RigOptions {
         template,
-        twist: a
-            .twist
-            .unwrap_or(usize::from(template == Template::Game)),
+        twist: a.twist.unwrap_or(usize::from(template == Template::Game)),
         max_influences: a.max_influences,
         rigged: if a.rerig {
             Rigged::Replace

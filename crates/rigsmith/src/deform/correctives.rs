@@ -40,8 +40,12 @@ impl Driver {
     pub fn angle(&self, s: &Skeleton, pose: &Pose) -> Option<f32> {
         let (a, b) = (s.find(&self.a)?, s.find(&self.b)?);
         let m = posed_matrices(s, pose);
-        let ya = m[a].transform_vector3(s.bones[a].y_axis()).normalize_or_zero();
-        let yb = m[b].transform_vector3(s.bones[b].y_axis()).normalize_or_zero();
+        let ya = m[a]
+            .transform_vector3(s.bones[a].y_axis())
+            .normalize_or_zero();
+        let yb = m[b]
+            .transform_vector3(s.bones[b].y_axis())
+            .normalize_or_zero();
         Some(ya.dot(yb).clamp(-1.0, 1.0).acos().to_degrees())
     }
 

@@ -80,8 +80,8 @@ pub fn skin_blend(positions: &[Vec3], w: &Weights, m: &[Mat4], blend: &[f32]) ->
 pub fn sparse(mask: &[f32]) -> Vec<(u32, f32)> {
     mask.iter()
         .enumerate()
-        .filter(|(_, &b)| b > 0.0)
         .map(|(v, &b)| (v as u32, (b * 1000.0).round() / 1000.0))
+        .filter(|&(_, b)| b > 0.0)
         .collect()
 }
 
@@ -105,7 +105,9 @@ pub fn character_masks(
         .collect();
     let h = c.height();
     for (k, p) in c.parts.iter().enumerate() {
-        let Some(w) = p.weights.as_ref() else { continue };
+        let Some(w) = p.weights.as_ref() else {
+            continue;
+        };
         if rigid.get(k).copied().unwrap_or(false) {
             continue;
         }

@@ -151,7 +151,8 @@ pub fn twist_angle(q: Quat, axis: Vec3) -> f32 {
 pub fn apply_twist_rules(s: &Skeleton, rules: &[TwistRule], pose: &Pose) -> Pose {
     let mut out = pose.clone();
     for r in rules {
-        let (Some(t), Some(limb), Some(src)) = (s.find(&r.bone), s.find(&r.limb), s.find(&r.source))
+        let (Some(t), Some(limb), Some(src)) =
+            (s.find(&r.bone), s.find(&r.limb), s.find(&r.source))
         else {
             continue;
         };

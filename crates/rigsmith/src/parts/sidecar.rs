@@ -245,8 +245,7 @@ impl Sidecar {
                 .skeleton
                 .as_ref()
                 .map(|s| {
-                    let roles =
-                        crate::humanoid::Roles::of(s, c.vrm.as_ref().map(|v| &v.humanoid));
+                    let roles = crate::humanoid::Roles::of(s, c.vrm.as_ref().map(|v| &v.humanoid));
                     crate::deform::twist_rules(s, &roles)
                 })
                 .unwrap_or_default(),

@@ -328,7 +328,9 @@ fn roll_constraints(
         let Some(i) = skel.find(name) else { continue };
         let rule = sc.twist_rules.iter().find(|r| r.bone == *name);
         let (source, weight) = match rule {
-            Some(r) if r.kind == crate::deform::TwistKind::Distal => (skel.find(&r.source), r.weight),
+            Some(r) if r.kind == crate::deform::TwistKind::Distal => {
+                (skel.find(&r.source), r.weight)
+            }
             Some(_) => continue,
             None => (roll_source(skel, &children, twist, i), 0.5),
         };

@@ -6,7 +6,7 @@
 //!
 //! 1. **Volume-restore target.** Every flesh vertex of the joint ([`volume::flesh`]) is
 //!    pushed along its line from the posed limb axis back to its rest distance from
-//!    the axis, the push faded along the limb (a cosine, 1 at the joint centre, 0 half
+//!    the axis (at most [`MAX_PUSH`] times its posed distance), the push faded along the limb (a cosine, 1 at the joint centre, 0 half
 //!    a segment away);
 //! 2. **relax**: [`RELAX_PASSES`] passes average the posed offset field over the mesh
 //!    edges (vertices outside the flesh keep 0), so no crease spikes;
@@ -14,12 +14,15 @@
 //!    displacement is measured by skinning the vertex moved along X, Y and Z (exact at
 //!    the pose: the skinning is affine in the rest position); the rest offset is the
 //!    map's inverse applied to the posed one. A vertex whose map is singular gets no
-//!    offset and is counted; a non-finite offset is dropped the same way.
+//!    offset and is counted; a non-finite offset is dropped the same way; then
+//!    [`REST_RELAX_PASSES`] passes relax the rest-space offsets where they are
+//!    non-zero (the inverse map amplifies in the crease).
 //!
 //! The offsets become the morph target `CS_elbow_l` (...) of the skin parts. Each has a
 //! [`Driver`] ([`crate::deform::correctives`]): the angle between the two bones' axes, 0 at [`RAMP_FROM_DEG`], 1 at
 //! [`RAMP_TO_DEG`], a smoothstep in between (flat start: it kicks in late, 0.35 at
-//! 70 deg), constant outside. The right side is built from its own pose, so it
+//! 70 deg), constant outside; a joint modelled bent starts its ramp
+//! [`REST_MARGIN_DEG`] past its rest bend. The right side is built from its own pose, so it
 //! mirrors the left; each corrective's offsets lie on its own side.
 //!
 //! [`corrective_checks`] judges them (section E): 0 at rest, 1 at the pose and about
@@ -31,10 +34,10 @@ use std::collections::BTreeMap;
 use glam::{Mat3, Vec3};
 
 use super::volume;
+use crate::deform::correctives::{Corrective, Driver};
 use crate::humanoid::{Role, Roles};
 use crate::model::naming::Side;
 use crate::model::{Character, MorphTarget, Weights};
-use crate::deform::correctives::{Corrective, Driver};
 use crate::pose::{posed_matrices, Pose};
 use crate::report::{Check, Severity};
 
@@ -44,6 +47,13 @@ pub const RAMP_FROM_DEG: f32 = 40.0;
 pub const RAMP_TO_DEG: f32 = 115.0;
 /// Relax passes over the offset field.
 pub const RELAX_PASSES: usize = 12;
+/// How far past a joint's rest bend (degrees) its corrective's ramp starts at the
+/// earliest (MakeHuman's A pose bends the elbows up to 60 deg at rest).
+pub const REST_MARGIN_DEG: f32 = 10.0;
+/// Relax passes over the rest-space offsets after the inverse map.
+pub const REST_RELAX_PASSES: usize = 6;
+/// The most a vertex is pushed out: its posed distance from the axis times this.
+pub const MAX_PUSH: f32 = 1.5;
 /// Largest edge strain a corrective may add in its pose (the change of a posed edge's
 /// length it makes, over the edge's rest length): a spike stretches its edges.
 pub const CORRECTIVE_STRAIN_MAX: f32 = 0.5;
@@ -64,7 +74,12 @@ pub struct Built {
 /// The joints that get a corrective: `(joint, pose, proximal role, distal role)`.
 fn specs(side: Side) -> [(&'static str, &'static str, Role, Role); 2] {
     [
-        ("elbow", "elbow_120", Role::UpperArm(side), Role::Forearm(side)),
+        (
+            "elbow",
+            "elbow_120",
+            Role::UpperArm(side),
+            Role::Forearm(side),
+        ),
         ("knee", "knee_120", Role::Thigh(side), Role::Calf(side)),
     ]
 }
@@ -78,7 +93,8 @@ pub fn build_correctives(c: &Character, masks: &BTreeMap<String, Vec<(u32, f32)>
         return out;
     };
     let Some(w) = body.union_weights(c) else {
-        out.notes.push("correctives: the skin carries no weights".into());
+        out.notes
+            .push("correctives: the skin carries no weights".into());
         return out;
     };
     let n = body.mesh.positions.len();
@@ -116,11 +132,13 @@ pub fn build_correctives(c: &Character, masks: &BTreeMap<String, Vec<(u32, f32)>
                 lib.iter().find(|p| p.name == pname),
                 joints.iter().find(|j| j.name == jname),
             ) else {
-                out.notes.push(format!("{name} skipped: no {pname} pose or {jname} joint"));
+                out.notes
+                    .push(format!("{name} skipped: no {pname} pose or {jname} joint"));
                 continue;
             };
             let Some(fl) = volume::flesh(j, &body.mesh.positions) else {
-                out.notes.push(format!("{name} skipped: {jname} has no flesh"));
+                out.notes
+                    .push(format!("{name} skipped: {jname} has no flesh"));
                 continue;
             };
             let m = posed_matrices(s, &np.pose);
@@ -149,11 +167,20 @@ pub fn build_correctives(c: &Character, masks: &BTreeMap<String, Vec<(u32, f32)>
                 joint: jname,
                 pose: pname,
                 side,
-                driver: Driver {
-                    a: s.bones[a].name.clone(),
-                    b: s.bones[b].name.clone(),
-                    from_deg: RAMP_FROM_DEG,
-                    to_deg: RAMP_TO_DEG,
+                driver: {
+                    let mut d = Driver {
+                        a: s.bones[a].name.clone(),
+                        b: s.bones[b].name.clone(),
+                        from_deg: RAMP_FROM_DEG,
+                        to_deg: RAMP_TO_DEG,
+                    };
+                    // A joint modelled bent starts its ramp past its rest bend.
+                    let rest = d.angle(s, &Pose::rest(s)).unwrap_or(0.0);
+                    d.from_deg = d
+                        .from_deg
+                        .max(rest + REST_MARGIN_DEG)
+                        .min(RAMP_TO_DEG - 30.0);
+                    d
                 },
             });
         }
@@ -192,7 +219,7 @@ fn restore_offsets(
         let fade = 0.5 * (1.0 + (std::f32::consts::PI * u).cos());
         // The closest point on the posed axis: back along the vertex's line to it.
         let q = closest_on(posed[v], p_pts);
-        let target = q + (posed[v] - q) * (dr / dp);
+        let target = q + (posed[v] - q) * (dr / dp).min(MAX_PUSH);
         off[v] = fade * (target - posed[v]);
         inside[v] = true;
     }
@@ -245,6 +272,19 @@ fn restore_offsets(
             singular += 1;
         }
     }
+    // The Smooth-brush pass on the rest-space field: the inverse map amplifies in the
+    // crease, so the offsets are relaxed again where they are non-zero.
+    let live: Vec<bool> = out.iter().map(|o| *o != Vec3::ZERO).collect();
+    for _ in 0..REST_RELAX_PASSES {
+        let prev = out.clone();
+        for v in 0..n {
+            if !live[v] || nb[v].is_empty() {
+                continue;
+            }
+            let avg = nb[v].iter().map(|&k| prev[k as usize]).sum::<Vec3>() / nb[v].len() as f32;
+            out[v] = 0.5 * prev[v] + 0.5 * avg;
+        }
+    }
     (out, singular)
 }
 
@@ -280,7 +320,10 @@ pub fn corrective_checks(
     let edges = body.mesh.edges();
     for k in list {
         let Some(mt) = body.morphs.iter().find(|m| m.name == k.name) else {
-            skipped.push(format!("{}: the skin has no morph target of that name", k.name));
+            skipped.push(format!(
+                "{}: the skin has no morph target of that name",
+                k.name
+            ));
             continue;
         };
         if s.find(&k.driver.a).is_none() || s.find(&k.driver.b).is_none() {
@@ -304,15 +347,17 @@ pub fn corrective_checks(
             .iter()
             .find(|p| p.name == k.pose)
             .map_or(0.0, |p| k.driver.value(s, &p.pose));
-        let mid = k.driver.ramp(70.0);
+        // 70 deg on the 40-115 ramp: 40 % of the way from the first key to the second.
+        let at = k.driver.from_deg + 0.4 * (k.driver.to_deg - k.driver.from_deg);
+        let mid = k.driver.ramp(at);
         let ok = (at_pose - 1.0).abs() < 1e-3 && (mid - 0.4).abs() <= 0.1;
         out.push(
             Check::new(format!("correctives.{}.ramp", k.name), "E", Severity::Major)
                 .title(format!("{} ramps late to 1 at its pose", k.name))
-                .measure("|value at 70 deg - 0.4| (0.1 allowed) when the pose reaches 1, else 1")
+                .measure("|value 40 % of the way along the ramp (70 deg on 40-115) - 0.4| when the pose reaches 1, else 1")
                 .at_most(if ok { (mid - 0.4).abs() as f64 } else { 1.0 }, 0.1)
                 .detail(format!(
-                    "{at_pose:.3} in {}, {mid:.3} at 70 deg, keys {} and {} deg",
+                    "{at_pose:.3} in {}, {mid:.3} at {at:.0} deg, keys {} and {} deg",
                     k.pose, k.driver.from_deg, k.driver.to_deg
                 )),
         );
@@ -330,11 +375,17 @@ pub fn corrective_checks(
             .map(|(_, d)| d.length())
             .fold(0.0f32, f32::max);
         out.push(
-            Check::new(format!("correctives.{}.own_side", k.name), "E", Severity::Major)
-                .title(format!("{} moves only its own side", k.name))
-                .measure("largest offset on the other side of the mid-plane, H")
-                .at_most((leak / h) as f64, 0.0)
-                .detail(format!("vertices beyond {OTHER_SIDE_H} H past the mid-plane")),
+            Check::new(
+                format!("correctives.{}.own_side", k.name),
+                "E",
+                Severity::Major,
+            )
+            .title(format!("{} moves only its own side", k.name))
+            .measure("largest offset on the other side of the mid-plane, H")
+            .at_most((leak / h) as f64, 0.0)
+            .detail(format!(
+                "vertices beyond {OTHER_SIDE_H} H past the mid-plane"
+            )),
         );
         // In its pose: how much the offsets stretch or shrink an edge there, against
         // its rest length (a spike stretches its edges).
@@ -358,7 +409,9 @@ pub fn corrective_checks(
                     .iter()
                     .filter_map(|&(a, b)| {
                         let (a, b) = (a as usize, b as usize);
-                        if mt.position_deltas[a] == Vec3::ZERO && mt.position_deltas[b] == Vec3::ZERO {
+                        if mt.position_deltas[a] == Vec3::ZERO
+                            && mt.position_deltas[b] == Vec3::ZERO
+                        {
                             return None;
                         }
                         let r = (body.mesh.positions[a] - body.mesh.positions[b]).length();
@@ -380,4 +433,3 @@ pub fn corrective_checks(
     }
     out
 }
-

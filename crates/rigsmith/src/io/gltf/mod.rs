@@ -45,7 +45,8 @@ pub struct WriteOptions {
     /// Extra float vertex attributes per part name: attribute name (an application
     /// attribute starts with `_`, such as `_DQS_BLEND`) -> one value per vertex. A list
     /// whose length is not the part's vertex count is not written.
-    pub vertex_attributes: std::collections::BTreeMap<String, std::collections::BTreeMap<String, Vec<f32>>>,
+    pub vertex_attributes:
+        std::collections::BTreeMap<String, std::collections::BTreeMap<String, Vec<f32>>>,
 }
 
 impl Default for WriteOptions {

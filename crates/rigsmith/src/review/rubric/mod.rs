@@ -109,14 +109,15 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
     let garments = weights::garments(&cx, &chain_bone, &mut out);
     chains::rules(&cx, &chains, &mut out);
     let library = poses::section(&cx, &garments, &mut out);
-    out.checks.extend(crate::review::correctives::corrective_checks(
-        c,
-        &o.correctives,
-        &library,
-        mid_x,
-        h,
-        &mut out.not_verified,
-    ));
+    out.checks
+        .extend(crate::review::correctives::corrective_checks(
+            c,
+            &o.correctives,
+            &library,
+            mid_x,
+            h,
+            &mut out.not_verified,
+        ));
     honesty::morphs(&cx, &mut out);
     let route = honesty::route(&cx, library.len(), &mut out);
     let counts = Counts::of(&out.checks);

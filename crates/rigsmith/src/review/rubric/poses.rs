@@ -166,7 +166,9 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
                 crate::deform::correctives::morphed_rest(p, cx.s, &cx.o.correctives, &np.pose);
             let pos = morphed.as_deref().unwrap_or(&p.mesh.positions);
             match (&p.weights, &rest.blend) {
-                (Some(w), Some(masks)) => crate::deform::dqs_mask::skin_blend(pos, w, &m, &masks[k]),
+                (Some(w), Some(masks)) => {
+                    crate::deform::dqs_mask::skin_blend(pos, w, &m, &masks[k])
+                }
                 (Some(w), None) => match cx.o.skinning {
                     crate::review::Skinning::Lbs => crate::pose::skin_lbs(pos, w, &m),
                     crate::review::Skinning::Dqs => crate::pose::skin_dqs(pos, w, &m),
