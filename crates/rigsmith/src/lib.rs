@@ -36,6 +36,8 @@
 //!   never joined) and its [`model::Body`], [`Mesh`], [`Skeleton`], sparse [`Weights`].
 //! * [`humanoid`]: which bone is what: name maps, structure, the VRM bone table, roles.
 //! * [`pose`]: pose operations, forward kinematics, skinning.
+//! * [`deform`]: deformation fixes an engine plays: twist rules and twist-chain
+//!   weights, the preserve-volume (DQS blend) mask, corrective drivers.
 //! * [`fit`]: model check, cross-sections, landmarks, templates, skeleton fitting,
 //!   placement checks.
 //! * [`bind`]: skin weights (bone heat, volumetric fallback, garments, rigid parts,
@@ -136,6 +138,7 @@
 //! bad input from a failed read or write).
 
 pub mod bind;
+pub mod deform;
 pub mod error;
 pub mod fit;
 pub mod geom;

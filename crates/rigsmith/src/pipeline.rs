@@ -12,7 +12,8 @@
 //!    for loose garments and hair parts, whose weights replace the binder's (a skirt is
 //!    never skinned to a leg);
 //! 5. **sidecar** ([`crate::parts::Sidecar`]): chains, measured colliders, springs, the
-//!    VRM humanoid map;
+//!    VRM humanoid map, the twist rules ([`crate::deform::twist`]) and the
+//!    preserve-volume mask ([`crate::deform::dqs_mask`]);
 //! 6. **review** ([`crate::review::check`]): the rubric check in the default pose library.
 //!
 //! [`RigOutput`] holds everything a user writes: the rigged character
@@ -66,7 +67,8 @@ pub enum Rigged {
 pub struct RigOptions {
     /// The skeleton template (naming scheme).
     pub template: Template,
-    /// Twist bones per limb segment.
+    /// Twist bones per limb segment (upper arm, forearm, thigh, calf): 1 by default,
+    /// following by the rules of [`crate::deform::twist`]; 0 for none.
     pub twist: usize,
     /// Influences per vertex in the result (4 for games; up to 8).
     pub max_influences: usize,
@@ -106,7 +108,7 @@ impl Default for RigOptions {
     fn default() -> Self {
         RigOptions {
             template: Template::Game,
-            twist: 0,
+            twist: 1,
             max_influences: 4,
             rigged: Rigged::Refuse,
             fix: true,
@@ -131,6 +133,7 @@ impl RigOptions {
     pub fn vrm() -> Self {
         RigOptions {
             template: Template::Vrm,
+            twist: 0,
             rigged: Rigged::Keep,
             fix: false,
             review: false,
@@ -275,6 +278,27 @@ impl RigOutput {
         rows
     }
 
+    /// The vertex attributes the rigged file carries beside the standard ones, per part
+    /// name: the preserve-volume mask as `_DQS_BLEND` (one weight per vertex), for
+    /// [`crate::io::gltf::WriteOptions::vertex_attributes`].
+    pub fn vertex_attributes(&self) -> BTreeMap<String, BTreeMap<String, Vec<f32>>> {
+        self.sidecar
+            .dqs_blend
+            .iter()
+            .filter_map(|(name, sparse)| {
+                let n = self.character.parts[self.character.find_part(name)?]
+                    .mesh
+                    .positions
+                    .len();
+                let dense = crate::deform::dqs_mask::dense(sparse, n);
+                Some((
+                    name.clone(),
+                    BTreeMap::from([("_DQS_BLEND".to_string(), dense)]),
+                ))
+            })
+            .collect()
+    }
+
     /// Each part with its role, `name (role), ...`.
     pub fn part_roles_text(&self) -> String {
         self.part_roles
@@ -383,7 +407,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         sidecar,
         humanoid,
         humanoid_problem,
-    } = chains_and_sidecar(&mut c, o, keep, source, bound.humanoid, &mut notes, &mut st)?;
+    } = chains_and_sidecar(&mut c, o, keep, source, &bound, &mut notes, &mut st)?;
     c.validate()?;
 
     let review = if o.review {
@@ -393,6 +417,8 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
             &CheckOptions {
                 max_influences: o.max_influences,
                 self_intersections: o.self_intersections,
+                dqs_blend: !keep,
+                correctives: sidecar.correctives.clone(),
                 ..CheckOptions::default()
             },
         )?;
@@ -497,6 +523,12 @@ fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> R
     for (p, w) in c.parts.iter_mut().zip(bound.weights.iter()) {
         p.weights = w.clone();
     }
+    let rigid: Vec<bool> = bound
+        .part_roles
+        .iter()
+        .map(|r| matches!(r, PartRole::Rigid(_)))
+        .collect();
+    crate::deform::twist_weights::follow_on_character(c, &rigid, o.max_influences);
     st.done();
     Ok(Bound {
         placement: fitted.checks,
@@ -524,10 +556,11 @@ fn chains_and_sidecar(
     o: &RigOptions,
     keep: bool,
     source: parts::SourceFacts,
-    mut humanoid: BTreeMap<String, String>,
+    bound: &Bound,
     notes: &mut Vec<String>,
     st: &mut Stages<'_, '_>,
 ) -> Result<Secondary> {
+    let mut humanoid = bound.humanoid.clone();
     let Some(skel) = c.skeleton.as_ref() else {
         return Err(Error::stage("rig", "the character has no skeleton"));
     };
@@ -581,6 +614,23 @@ fn chains_and_sidecar(
         }
     }
     sidecar.set_source(source);
+    if !keep {
+        // The preserve-volume mask of the parts rigged here (rigid parts stay rigid).
+        let rigid: Vec<bool> = bound
+            .roles
+            .iter()
+            .map(|r| matches!(r, Some(PartRole::Rigid(_))))
+            .collect();
+        sidecar.dqs_blend = crate::deform::dqs_mask::character_masks(c, &rigid);
+        // Corrective shapes for the flagged hinge joints, as morph targets of the skin.
+        let built = review::correctives::build_correctives(c, &sidecar.dqs_blend);
+        for (i, mt) in built.morphs {
+            c.parts[i].morphs.retain(|m| m.name != mt.name);
+            c.parts[i].morphs.push(mt);
+        }
+        notes.extend(built.notes);
+        sidecar.correctives = built.correctives;
+    }
     if let (Some(a), Some(skel)) = (&o.authored, &c.skeleton) {
         notes.extend(sidecar.keep_authored(a, skel));
         notes.push("kept authored colliders and spring parameters".into());

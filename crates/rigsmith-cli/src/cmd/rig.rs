@@ -37,9 +37,11 @@ pub struct Args {
     /// Skeleton template: game, basic, mixamo or vrm.
     #[arg(long, value_enum, ignore_case = true, default_value = "game")]
     pub template: crate::util::TemplateArg,
-    /// Twist bones per limb segment.
-    #[arg(long, default_value_t = 0)]
-    pub twist: usize,
+    /// Twist bones per limb segment (upper arm, forearm, thigh, calf), following the
+    /// hand, foot, clavicle or pelvis by rules written to the sidecar [default: 1 for
+    /// the game template, 0 for the others].
+    #[arg(long)]
+    pub twist: Option<usize>,
     /// Influences per vertex (4 for game engines, up to 8).
     #[arg(long, default_value_t = 4)]
     pub max_influences: usize,
@@ -94,7 +96,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let template = Template::from(a.template);
     let opts = RigOptions {
         template,
-        twist: a.twist,
+        twist: a.twist.unwrap_or(usize::from(template == Template::Game)),
         max_influences: a.max_influences,
         rigged: if a.rerig {
             Rigged::Replace
@@ -253,6 +255,7 @@ fn write_outputs(
 ) -> anyhow::Result<Vec<PathBuf>> {
     let wo = WriteOptions {
         max_influences: opts.max_influences,
+        vertex_attributes: out.vertex_attributes(),
         ..WriteOptions::default()
     };
     outputs.character(output, &out.character, &wo)?;

@@ -3,7 +3,9 @@
 //! [`fit`] finds the landmarks ([`find_landmarks`]), applies the rules below to the
 //! left side, mirrors it to the right about the body's centre plane (so left and right
 //! mirror exactly), writes the joint set under the chosen [`Template`]'s names, adds
-//! twist bones if asked, and runs [`placement_checks`] on the result.
+//! twist bones if asked (children of the upper arm, forearm, thigh and calf, spread
+//! along the limb and shifted half a step toward the end that does not roll with it;
+//! [`crate::deform::twist`] says how they follow), and runs [`placement_checks`] on the result.
 //!
 //! Rules (rubric A):
 //! * **Clavicle inside.** When the clavicle's middle (clavicle head to shoulder) lies
@@ -370,9 +372,17 @@ fn bones(protos: &[Proto], n_left: usize, o: &FitOptions) -> Vec<Bone> {
         {
             let me = bones.len() - 1;
             let n = o.twist;
+            // Evenly spread, shifted half a step toward the end that does not roll
+            // with the limb: a forearm's or calf's (distal) chain toward the hand or
+            // foot, an upper arm's or thigh's (proximal) toward the body.
+            let shift = if matches!(p.role, BoneKind::LowerArm | BoneKind::Calf) {
+                0.5
+            } else {
+                -0.5
+            };
             for k in 1..=n {
-                let t0 = k as f32 / (n + 1) as f32;
-                let t1 = (k as f32 + 0.5) / (n + 1) as f32;
+                let t0 = (k as f32 + shift) / (n + 1) as f32;
+                let t1 = t0 + 0.5 / (n + 1) as f32;
                 let mut tb = Bone::new(
                     twist_name(o.template, &p.game, k),
                     Some(me),

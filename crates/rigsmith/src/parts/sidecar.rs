@@ -146,6 +146,21 @@ pub struct Sidecar {
     pub links: Vec<Link>,
     /// Twist (roll) bones.
     pub twist_bones: Vec<String>,
+    /// How each twist bone of a limb follows ([`crate::deform::TwistRule`]): distal
+    /// ones take part of the hand's or foot's roll, proximal ones cancel part of their
+    /// limb bone's roll. Empty in files written before the rules were recorded.
+    #[serde(default)]
+    pub twist_rules: Vec<crate::deform::TwistRule>,
+    /// The preserve-volume mask per part name: `[vertex, blend]` pairs for the vertices
+    /// where dual-quaternion skinning should be blended in
+    /// ([`crate::deform::dqs_mask`]; the same weights as the glTF attribute
+    /// `_DQS_BLEND`). Empty when not measured.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub dqs_blend: BTreeMap<String, Vec<(u32, f32)>>,
+    /// Corrective shapes: each one's morph target name on the skin parts, joint, pose,
+    /// side and driver ([`crate::deform::correctives::Corrective`]). Empty when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub correctives: Vec<crate::deform::correctives::Corrective>,
     /// Spring parameters per chain class.
     pub springs: BTreeMap<String, SpringParams>,
 }
@@ -226,6 +241,16 @@ impl Sidecar {
                 .map(|s| links(c, s, chains))
                 .unwrap_or_default(),
             twist_bones: crate::humanoid::character_twist_bones(c),
+            twist_rules: c
+                .skeleton
+                .as_ref()
+                .map(|s| {
+                    let roles = crate::humanoid::Roles::of(s, c.vrm.as_ref().map(|v| &v.humanoid));
+                    crate::deform::twist_rules(s, &roles)
+                })
+                .unwrap_or_default(),
+            dqs_blend: BTreeMap::new(),
+            correctives: Vec::new(),
             springs,
         }
     }

@@ -12,8 +12,12 @@
 //!   capsule shapes in their node's space) and collider groups by name; cloth springs
 //!   get their root parent as `center`. Inside and plane colliders are written with the
 //!   `VRMC_springBone_extended_collider` extension and a sphere fallback.
-//! * `VRMC_node_constraint`: a roll constraint (Y axis, weight 0.5) on every twist bone,
-//!   its source the limb bone below it.
+//! * `VRMC_node_constraint`: a roll constraint (Y axis) on every distal twist bone of
+//!   the sidecar's twist rules ([`crate::deform::TwistRule`]): its source the hand or
+//!   foot, its weight the rule's. A proximal rule (upper arm, thigh) cancels part of its
+//!   limb bone's roll, which needs a negative weight VRM does not allow: those twist
+//!   bones get no constraint and follow their limb bone. A twist bone without a rule
+//!   gets a roll constraint of weight 0.5, its source the limb bone below it.
 //!
 //! Node transforms are the skeleton's rest frames (see [`crate::io::gltf`]), so a
 //! collider's offset in its bone's rest frame is its offset in node space.
@@ -222,7 +226,7 @@ pub fn vrm_bytes(
             .expect("array")
             .push(json!(i));
     }
-    let constrained = roll_constraints(&mut doc, skel, &sc.twist_bones, &bone_nodes);
+    let constrained = roll_constraints(&mut doc, skel, sc, &bone_nodes);
     doc["extensions"] = json!({
         "VRMC_vrm": {
             "specVersion": "1.0",
@@ -309,42 +313,61 @@ fn collider_json(col: &Collider, node: usize) -> (Value, bool) {
     (entry, extended)
 }
 
-/// Adds a roll constraint (Y axis, weight 0.5, its source the limb bone below it) to
-/// the node of every twist bone in `twist`; returns how many were added.
+/// Adds a roll constraint to the node of every twist bone of the sidecar (see the
+/// module docs); returns how many were added.
 fn roll_constraints(
     doc: &mut Value,
     skel: &crate::model::Skeleton,
-    twist: &[String],
+    sc: &Sidecar,
     bone_nodes: &[u32],
 ) -> usize {
+    let twist = &sc.twist_bones;
     let children = skel.children();
     let mut constrained = 0;
     for name in twist {
         let Some(i) = skel.find(name) else { continue };
-        let is_twist = |k: usize| twist.contains(&skel.bones[k].name);
-        let source = children[i]
-            .iter()
-            .copied()
-            .find(|&k| !is_twist(k))
-            .or_else(|| {
-                skel.bones[i].parent.and_then(|p| {
-                    children[p]
-                        .iter()
-                        .copied()
-                        .find(|&k| k != i && !is_twist(k))
-                })
-            });
+        let rule = sc.twist_rules.iter().find(|r| r.bone == *name);
+        let (source, weight) = match rule {
+            Some(r) if r.kind == crate::deform::TwistKind::Distal => {
+                (skel.find(&r.source), r.weight)
+            }
+            Some(_) => continue,
+            None => (roll_source(skel, &children, twist, i), 0.5),
+        };
         let Some(src) = source else { continue };
         let node = bone_nodes[i] as usize;
         let n = doc["nodes"][node].as_object_mut().expect("node object");
         let ext = n.entry("extensions").or_insert_with(|| json!({}));
         ext["VRMC_node_constraint"] = json!({
             "specVersion": "1.0",
-            "constraint": {"roll": {"source": bone_nodes[src], "rollAxis": "Y", "weight": 0.5}}
+            "constraint": {"roll": {"source": bone_nodes[src], "rollAxis": "Y", "weight": weight}}
         });
         constrained += 1;
     }
     constrained
+}
+
+/// The limb bone below twist bone `i` (a non-twist child, else a non-twist sibling):
+/// the roll source of a twist bone without a rule.
+fn roll_source(
+    skel: &crate::model::Skeleton,
+    children: &[Vec<usize>],
+    twist: &[String],
+    i: usize,
+) -> Option<usize> {
+    let is_twist = |k: usize| twist.contains(&skel.bones[k].name);
+    children[i]
+        .iter()
+        .copied()
+        .find(|&k| !is_twist(k))
+        .or_else(|| {
+            skel.bones[i].parent.and_then(|p| {
+                children[p]
+                    .iter()
+                    .copied()
+                    .find(|&k| k != i && !is_twist(k))
+            })
+        })
 }
 
 /// Writes `c` as a VRM 1.0 file (atomically). `humanoid` maps VRM bone names to

@@ -7,7 +7,7 @@
 //! | `arm_forward.L/R`        | upper arm aimed to the front                       | shoulder       |
 //! | `clavicle_up.L/R`        | clavicle raised 25 deg                             | shoulder       |
 //! | `elbow_120.L/R`          | forearm hinged to 120 deg flexion, toward the front | elbow          |
-//! | `wrist_twist_80.L/R`     | hand twisted 80 deg about its own axis             | wrist          |
+//! | `wrist_twist_80.L/R`     | hand twisted 80 deg about the forearm's axis       | wrist          |
 //! | `leg_forward.L/R`        | thigh swung 60 deg forward                         | hip            |
 //! | `leg_side.L/R`           | thigh swung 45 deg out                             | hip            |
 //! | `knee_120.L/R`           | calf hinged to 120 deg flexion, toward the back    | knee           |
@@ -239,8 +239,14 @@ impl Library<'_> {
             self.out.push(sided("elbow_120", side, p, tests));
         }
         if let Some(b) = self.need_sided("wrist_twist_80", side, Role::Hand(side)) {
+            // About the forearm's axis (a pronation), so a short hand bone pointing
+            // off the forearm still twists the wrist; about the hand's own axis
+            // without a forearm.
             let mut p = Pose::rest(s);
-            ops::twist(s, &mut p, b, 80.0);
+            match self.rig.get(Role::Forearm(side)) {
+                Some(fa) => ops::rotate_world(s, &mut p, b, s.bones[fa].y_axis(), 80.0),
+                None => ops::twist(s, &mut p, b, 80.0),
+            }
             let tests = vec![jt("wrist", side, Some(0.9), None)];
             self.out.push(sided("wrist_twist_80", side, p, tests));
         }

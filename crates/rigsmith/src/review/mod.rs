@@ -28,6 +28,7 @@
 //! Every check has a stable id (`weights.unweighted`, `deform.elbow_120.L.band`),
 //! documented with its measure and threshold in `docs/check.md`.
 
+pub mod correctives;
 pub mod findings;
 pub mod html;
 pub mod intersect;
@@ -74,6 +75,18 @@ pub struct CheckOptions {
     /// stage (cloth and hair bones carry no tracks) is judged on them. `None` when the
     /// clips were not read: the rule is then listed as not verified.
     pub animated_bones: Option<Vec<String>>,
+    /// Apply the twist bones' follow rules ([`crate::deform::twist`]) to every test
+    /// pose, as an engine running the rig's roll constraints does (the default); off,
+    /// the twist bones stay at rest under their limb bones.
+    pub twist_rules: bool,
+    /// Blend dual-quaternion skinning in through the preserve-volume mask
+    /// ([`crate::deform::dqs_mask`], measured on the rig over the test poses), as an
+    /// engine reading `_DQS_BLEND` does; off by default (plain [`Skinning`]).
+    pub dqs_blend: bool,
+    /// Corrective shapes the runtime plays ([`crate::deform::correctives`]): each adds
+    /// the skin's morph target of its name, at its driver's value, before skinning; and
+    /// each is judged (section E). Empty by default.
+    pub correctives: Vec<crate::deform::correctives::Corrective>,
 }
 
 impl Default for CheckOptions {
@@ -84,6 +97,9 @@ impl Default for CheckOptions {
             self_intersections: true,
             max_influences: 4,
             animated_bones: None,
+            twist_rules: true,
+            dqs_blend: false,
+            correctives: Vec::new(),
         }
     }
 }

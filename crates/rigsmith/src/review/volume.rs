@@ -104,7 +104,7 @@ pub fn joints(s: &Skeleton, rig: &Roles) -> Vec<Joint> {
 /// Closest point parameter on the polyline: `(distance, signed coordinate)` where the
 /// coordinate is negative (metres before the centre) on the proximal segment and
 /// positive on the distal one.
-fn polyline(p: Vec3, [a, c, e]: [Vec3; 3]) -> (f32, f32) {
+pub fn polyline(p: Vec3, [a, c, e]: [Vec3; 3]) -> (f32, f32) {
     let seg = |x: Vec3, y: Vec3| {
         let d = y - x;
         let l2 = d.length_squared().max(1e-20);

@@ -7,6 +7,7 @@ mod bind;
 mod body;
 mod checks;
 mod corpus;
+mod deform;
 mod fit;
 mod fit_real;
 mod geodesic;

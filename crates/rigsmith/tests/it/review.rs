@@ -51,6 +51,9 @@ fn run(c: &Character, poses: &[&str], skinning: Skinning) -> CheckReport {
             self_intersections: false,
             max_influences: 4,
             animated_bones: None,
+            twist_rules: true,
+            dqs_blend: false,
+            correctives: Vec::new(),
         },
     )
     .unwrap()

@@ -42,6 +42,11 @@ pub struct WriteOptions {
     pub max_influences: usize,
     /// The `asset.generator` string.
     pub generator: String,
+    /// Extra float vertex attributes per part name: attribute name (an application
+    /// attribute starts with `_`, such as `_DQS_BLEND`) -> one value per vertex. A list
+    /// whose length is not the part's vertex count is not written.
+    pub vertex_attributes:
+        std::collections::BTreeMap<String, std::collections::BTreeMap<String, Vec<f32>>>,
 }
 
 impl Default for WriteOptions {
@@ -49,6 +54,7 @@ impl Default for WriteOptions {
         WriteOptions {
             max_influences: 4,
             generator: format!("rigsmith {}", env!("CARGO_PKG_VERSION")),
+            vertex_attributes: Default::default(),
         }
     }
 }

@@ -8,12 +8,15 @@
 //!   inverse rest matrices;
 //! * every part its own mesh (one primitive) and node, both named as the part; skinned
 //!   parts reference the skin, unweighted parts are written unskinned;
+//! * application vertex attributes given in [`super::WriteOptions::vertex_attributes`]
+//!   (`_DQS_BLEND`), as float scalars;
 //! * attributes `POSITION`, `NORMAL` (computed when absent), `TEXCOORD_0`, `JOINTS_0` /
 //!   `WEIGHTS_0` (u16 joints, f32 weights) and, with `max_influences > 4`, `JOINTS_1` /
 //!   `WEIGHTS_1`; each vertex's strongest influences kept and renormalized to sum to 1.
 //!   A vertex of a skinned part with no influence at all is bound to the first root
 //!   bone with weight 1 (glTF requires weights that sum to one);
 //! * morph targets (`POSITION`, `NORMAL` deltas) with names in `mesh.extras.targetNames`;
+//!   position deltas that are mostly zero (correctives) as sparse accessors;
 //! * one material per distinct material name, in order of first use.
 //!
 //! Output is deterministic: the same character gives the same bytes.
@@ -74,6 +77,39 @@ impl Builder {
             a["max"] = json!(hi);
         }
         self.accessors.push(a);
+        self.accessors.len() - 1
+    }
+
+    /// A VEC3 float accessor of `data` with min/max; written sparse (no base view:
+    /// zeros, plus the indices and values of the non-zero elements) when fewer than
+    /// half of its elements are non-zero, as a corrective's morph target is.
+    fn vec3s_sparse(&mut self, data: &[Vec3]) -> usize {
+        let nz: Vec<u32> = (0..data.len() as u32)
+            .filter(|&i| data[i as usize] != Vec3::ZERO)
+            .collect();
+        if nz.is_empty() || 2 * nz.len() >= data.len() {
+            return self.floats(&flat(data), "VEC3", 3, Some(ARRAY_BUFFER), true);
+        }
+        let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+        for d in data {
+            lo = lo.min(*d);
+            hi = hi.max(*d);
+        }
+        let idx: Vec<u8> = nz.iter().flat_map(|i| i.to_le_bytes()).collect();
+        let vals: Vec<u8> = nz
+            .iter()
+            .flat_map(|&i| data[i as usize].to_array())
+            .flat_map(|f| f.to_le_bytes())
+            .collect();
+        let iv = self.view(&idx, None);
+        let vv = self.view(&vals, None);
+        self.accessors.push(json!({
+            "componentType": 5126, "count": data.len(), "type": "VEC3",
+            "min": lo.to_array(), "max": hi.to_array(),
+            "sparse": {"count": nz.len(),
+                       "indices": {"bufferView": iv, "componentType": 5125},
+                       "values": {"bufferView": vv}}
+        }));
         self.accessors.len() - 1
     }
 
@@ -265,6 +301,14 @@ pub(super) fn build_json(c: &Character, opts: &WriteOptions) -> Result<(Value, V
                 json!(b.floats(&f, "VEC2", 2, Some(ARRAY_BUFFER), false)),
             );
         }
+        for (name, v) in opts.vertex_attributes.get(&part.name).into_iter().flatten() {
+            if v.len() == m.positions.len() {
+                attrs.insert(
+                    name.clone(),
+                    json!(b.floats(v, "SCALAR", 1, Some(ARRAY_BUFFER), false)),
+                );
+            }
+        }
         let skinned = part.weights.is_some() && skin.is_some();
         if skinned {
             let (j, w) = pack_weights(part, slots, fallback);
@@ -314,13 +358,7 @@ pub(super) fn build_json(c: &Character, opts: &WriteOptions) -> Result<(Value, V
                 let mut t = serde_json::Map::new();
                 t.insert(
                     "POSITION".into(),
-                    json!(b.floats(
-                        &flat(&mt.position_deltas),
-                        "VEC3",
-                        3,
-                        Some(ARRAY_BUFFER),
-                        true
-                    )),
+                    json!(b.vec3s_sparse(&mt.position_deltas)),
                 );
                 if let Some(nd) = &mt.normal_deltas {
                     t.insert(

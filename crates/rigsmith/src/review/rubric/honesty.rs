@@ -53,8 +53,32 @@ pub(super) fn route(cx: &Ctx<'_>, poses: usize, out: &mut Out) -> String {
         out.not_verified.push(format!("role not found: {u}"));
     }
     let c = cx.c;
+    let rules = if cx.o.twist_rules {
+        crate::deform::twist_rules(cx.s, &cx.rig).len()
+    } else {
+        0
+    };
     format!(
-        "{} skinning of {} parts ({} vertices, body part {:?}) on {} bones; {} of {} roles found; {} test poses measured (strain, joint bands, cross-side leak, {}garment penetration) against rest; body height H = {:.3} m",
+        "runtime model: {}{}{}{}; {} skinning of {} parts ({} vertices, body part {:?}) on {} bones; {} of {} roles found; {} test poses measured (strain, joint bands, cross-side leak, {}garment penetration) against rest; body height H = {:.3} m",
+        match cx.o.skinning {
+            Skinning::Lbs => "plain LBS",
+            Skinning::Dqs => "DQS",
+        },
+        if rules > 0 {
+            format!(" + twist rules ({rules} twist bones follow their hand, foot, clavicle or pelvis)")
+        } else {
+            String::new()
+        },
+        if cx.o.dqs_blend {
+            " + DQS blend (the preserve-volume mask)"
+        } else {
+            ""
+        },
+        if cx.o.correctives.is_empty() {
+            String::new()
+        } else {
+            format!(" + correctives ({})", cx.o.correctives.len())
+        },
         match cx.o.skinning {
             Skinning::Lbs => "linear blend (LBS, as game engines do)",
             Skinning::Dqs => "dual-quaternion (DQS)",

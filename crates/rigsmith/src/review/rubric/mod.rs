@@ -111,6 +111,15 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
     let garments = weights::garments(&cx, &chain_bone, &mut out);
     chains::rules(&cx, &chains, &mut out);
     let library = poses::section(&cx, &garments, &mut out);
+    out.checks
+        .extend(crate::review::correctives::corrective_checks(
+            c,
+            &o.correctives,
+            &library,
+            mid_x,
+            h,
+            &mut out.not_verified,
+        ));
     honesty::morphs(&cx, &mut out);
     let route = honesty::route(&cx, library.len(), &mut out);
     let counts = Counts::of(&out.checks);
@@ -141,12 +150,35 @@ pub fn skin_view(c: &Character) -> Result<(Character, Vec<PartClass>)> {
     } else {
         "skin".to_string()
     };
+    // The skin's morph targets on the union (a welded vertex takes its first copy's).
+    let mut morphs: Vec<crate::model::MorphTarget> = Vec::new();
+    for &i in &b.skin {
+        for mt in &c.parts[i].morphs {
+            let k = match morphs.iter().position(|m| m.name == mt.name) {
+                Some(k) => k,
+                None => {
+                    morphs.push(crate::model::MorphTarget {
+                        name: mt.name.clone(),
+                        position_deltas: vec![Vec3::ZERO; b.mesh.positions.len()],
+                        normal_deltas: None,
+                    });
+                    morphs.len() - 1
+                }
+            };
+            for (v, &u) in b.map[i].iter().enumerate() {
+                let d = &mut morphs[k].position_deltas[u as usize];
+                if *d == Vec3::ZERO {
+                    *d = mt.position_deltas.get(v).copied().unwrap_or(Vec3::ZERO);
+                }
+            }
+        }
+    }
     let mut parts = vec![crate::model::Part {
         name,
         material: None,
         mesh: b.mesh.clone(),
         weights,
-        morphs: Vec::new(),
+        morphs,
     }];
     let mut classes = vec![PartClass::Skin];
     for (i, p) in c.parts.iter().enumerate() {

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use glam::Vec3;
 use rayon::prelude::*;
 
-use super::{pose_parts, Ctx, Out};
+use super::{Ctx, Out};
 use crate::geom::bvh::Bvh;
 use crate::humanoid::Role;
 use crate::model::naming::Side;
@@ -52,6 +52,8 @@ struct Rest {
     edges: Vec<Vec<(u32, u32)>>,
     garments: Vec<usize>,
     garment_inside: Vec<Vec<bool>>,
+    /// The preserve-volume mask of every part, when the review blends DQS in.
+    blend: Option<Vec<Vec<f32>>>,
 }
 
 /// Measures and judges every pose of the library (the options' own, else the default
@@ -64,7 +66,25 @@ pub(super) fn section(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Vec<Na
     for sk in &skipped {
         out.not_verified.push(format!("pose skipped: {sk}"));
     }
-    let rest = rest_state(cx, garments, out);
+    let library = if cx.o.twist_rules {
+        let rules = crate::deform::twist_rules(cx.s, &cx.rig);
+        crate::deform::twist::library_with_rules(cx.s, &rules, library)
+    } else {
+        library
+    };
+    let mut rest = rest_state(cx, garments, out);
+    if cx.o.dqs_blend {
+        let poses: Vec<crate::pose::Pose> = library.iter().map(|p| p.pose.clone()).collect();
+        rest.blend = Some(
+            cx.c.parts
+                .iter()
+                .map(|p| match &p.weights {
+                    Some(w) => crate::deform::dqs_mask::dqs_mask(&p.mesh, w, cx.s, &poses, cx.h),
+                    None => Vec::new(),
+                })
+                .collect(),
+        );
+    }
     let numbers: Vec<PoseNumbers> = library
         .par_iter()
         .map(|np| measure(cx, &rest, np))
@@ -129,13 +149,34 @@ fn rest_state(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Rest {
         edges,
         garments: garments.to_vec(),
         garment_inside,
+        blend: None,
     }
 }
 
 fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
     let (c, body) = (cx.c, cx.body);
     let m = posed_matrices(cx.s, &np.pose);
-    let posed = pose_parts(c, &m, cx.o.skinning);
+    // The runtime: correctives added before skinning, DQS blended in by the mask.
+    let posed: Vec<Vec<Vec3>> = c
+        .parts
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let morphed =
+                crate::deform::correctives::morphed_rest(p, cx.s, &cx.o.correctives, &np.pose);
+            let pos = morphed.as_deref().unwrap_or(&p.mesh.positions);
+            match (&p.weights, &rest.blend) {
+                (Some(w), Some(masks)) => {
+                    crate::deform::dqs_mask::skin_blend(pos, w, &m, &masks[k])
+                }
+                (Some(w), None) => match cx.o.skinning {
+                    crate::review::Skinning::Lbs => crate::pose::skin_lbs(pos, w, &m),
+                    crate::review::Skinning::Dqs => crate::pose::skin_dqs(pos, w, &m),
+                },
+                (None, _) => p.mesh.positions.clone(),
+            }
+        })
+        .collect();
     // Strain over all skinned parts together.
     let mut all_rest = Vec::new();
     let mut all_posed = Vec::new();

@@ -1,0 +1,15 @@
+#!/bin/bash
+# Rigs the demo and every named MakeHuman variant plain (--twist 0, then check) and with
+# the deformation fixes, leaving the before/after reports as JSON in the output folder
+# (default out/deform_fixes). BENCHMARKS.md has the table it gave.
+B=${RIGSMITH:-target/release/rigsmith}
+OUT=${1:-out/deform_fixes}; mkdir -p "$OUT"; B=$(realpath "$B"); cd "$OUT"
+for v in demo base female male heavy heavy_female thin muscular tall short old old_female child child_male baby; do
+  if [ $v = demo ]; then IN="--demo"; else
+    $B corpus mpfb2 --variant $v -o $v.src.glb >/dev/null 2>&1; IN="$v.src.glb --rerig"; fi
+  $B rig $IN --twist 0 -o $v.plain.glb --no-review >/dev/null 2>&1
+  $B check $v.plain.glb --json > $v.before.json 2>/dev/null
+  /usr/bin/time -f "%e" -o $v.time $B rig $IN -o $v.fixed.glb --json > $v.after.json 2>/dev/null
+  echo "$v done"
+done
+echo ALLDONE

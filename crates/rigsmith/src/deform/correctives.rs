@@ -1,0 +1,98 @@
+//! Corrective shapes as an engine plays them: the driver of each (the angle between
+//! two bones through a late ramp) and the morph targets added to the rest positions
+//! before skinning. The review builds and judges them
+//! ([`crate::review::correctives`]); the sidecar keeps the drivers.
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use crate::model::naming::Side;
+use crate::model::Skeleton;
+use crate::pose::{posed_matrices, Pose};
+
+/// The driver of a corrective: the angle between the Y axes of bones `a` and `b`,
+/// mapped through the ramp.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Driver {
+    /// The proximal bone (`upperarm_l`).
+    pub a: String,
+    /// The distal bone (`lowerarm_l`).
+    pub b: String,
+    /// 0 at or below this angle, degrees.
+    pub from_deg: f32,
+    /// 1 at or above this angle, degrees.
+    pub to_deg: f32,
+}
+
+impl Driver {
+    /// The ramp at angle `deg`: smoothstep between the keys, constant outside.
+    pub fn ramp(&self, deg: f32) -> f32 {
+        let span = self.to_deg - self.from_deg;
+        if span.abs() < 1e-6 {
+            return if deg >= self.to_deg { 1.0 } else { 0.0 };
+        }
+        let x = ((deg - self.from_deg) / span).clamp(0.0, 1.0);
+        x * x * (3.0 - 2.0 * x)
+    }
+
+    /// The angle between the two bones' axes in `pose`, degrees; `None` when a bone is
+    /// missing.
+    pub fn angle(&self, s: &Skeleton, pose: &Pose) -> Option<f32> {
+        let (a, b) = (s.find(&self.a)?, s.find(&self.b)?);
+        let m = posed_matrices(s, pose);
+        let ya = m[a]
+            .transform_vector3(s.bones[a].y_axis())
+            .normalize_or_zero();
+        let yb = m[b]
+            .transform_vector3(s.bones[b].y_axis())
+            .normalize_or_zero();
+        Some(ya.dot(yb).clamp(-1.0, 1.0).acos().to_degrees())
+    }
+
+    /// The corrective's weight in `pose` (0 when a bone is missing).
+    pub fn value(&self, s: &Skeleton, pose: &Pose) -> f32 {
+        self.angle(s, pose).map_or(0.0, |d| self.ramp(d))
+    }
+}
+
+/// One corrective, as the sidecar stores it (its offsets are the skin parts' morph
+/// target of the same name).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Corrective {
+    /// The morph target's name (`CS_elbow_l`).
+    pub name: String,
+    /// The joint it restores (`elbow.L`).
+    pub joint: String,
+    /// The pose it was built in (`elbow_120.L`).
+    pub pose: String,
+    /// Its side.
+    pub side: Side,
+    /// Its driver.
+    pub driver: Driver,
+}
+
+/// The rest positions of `part` with every corrective of `list` applied at its
+/// driver's value in `pose` (the morph targets added before skinning, as an engine
+/// does).
+pub fn morphed_rest(
+    part: &crate::model::Part,
+    s: &Skeleton,
+    list: &[Corrective],
+    pose: &Pose,
+) -> Option<Vec<Vec3>> {
+    let mut out: Option<Vec<Vec3>> = None;
+    for k in list {
+        let Some(mt) = part.morphs.iter().find(|m| m.name == k.name) else {
+            continue;
+        };
+        let wgt = k.driver.value(s, pose);
+        if wgt <= 0.0 {
+            continue;
+        }
+        let pts = out.get_or_insert_with(|| part.mesh.positions.clone());
+        for (p, d) in pts.iter_mut().zip(&mt.position_deltas) {
+            *p += wgt * *d;
+        }
+    }
+    out
+}

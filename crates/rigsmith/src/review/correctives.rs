@@ -1,0 +1,435 @@
+//! Corrective shapes by inverse skinning (seed P9), for the hinge joints the review
+//! flags: the elbow in `elbow_120` and the knee in `knee_120`, on both sides.
+//!
+//! For each joint, in its test pose as the runtime plays it (twist rules and the
+//! preserve-volume mask applied):
+//!
+//! 1. **Volume-restore target.** Every flesh vertex of the joint ([`volume::flesh`]) is
+//!    pushed along its line from the posed limb axis back to its rest distance from
+//!    the axis (at most [`MAX_PUSH`] times its posed distance), the push faded along the limb (a cosine, 1 at the joint centre, 0 half
+//!    a segment away);
+//! 2. **relax**: [`RELAX_PASSES`] passes average the posed offset field over the mesh
+//!    edges (vertices outside the flesh keep 0), so no crease spikes;
+//! 3. **inverse skinning**: the per-vertex 3x3 map from a rest offset to a posed
+//!    displacement is measured by skinning the vertex moved along X, Y and Z (exact at
+//!    the pose: the skinning is affine in the rest position); the rest offset is the
+//!    map's inverse applied to the posed one. A vertex whose map is singular gets no
+//!    offset and is counted; a non-finite offset is dropped the same way; then
+//!    [`REST_RELAX_PASSES`] passes relax the rest-space offsets where they are
+//!    non-zero (the inverse map amplifies in the crease).
+//!
+//! The offsets become the morph target `CS_elbow_l` (...) of the skin parts. Each has a
+//! [`Driver`] ([`crate::deform::correctives`]): the angle between the two bones' axes, 0 at [`RAMP_FROM_DEG`], 1 at
+//! [`RAMP_TO_DEG`], a smoothstep in between (flat start: it kicks in late, 0.35 at
+//! 70 deg), constant outside; a joint modelled bent starts its ramp
+//! [`REST_MARGIN_DEG`] past its rest bend. The right side is built from its own pose, so it
+//! mirrors the left; each corrective's offsets lie on its own side.
+//!
+//! [`corrective_checks`] judges them (section E): 0 at rest, 1 at the pose and about
+//! 0.4 at 70 deg, no offset on the other side, a smooth offset field (the largest
+//! edge strain it adds in its pose bounded).
+
+use std::collections::BTreeMap;
+
+use glam::{Mat3, Vec3};
+
+use super::volume;
+use crate::deform::correctives::{Corrective, Driver};
+use crate::humanoid::{Role, Roles};
+use crate::model::naming::Side;
+use crate::model::{Character, MorphTarget, Weights};
+use crate::pose::{posed_matrices, Pose};
+use crate::report::{Check, Severity};
+
+/// Driver ramp start, degrees between the two bones: the corrective is 0 below.
+pub const RAMP_FROM_DEG: f32 = 40.0;
+/// Driver ramp end, degrees: the corrective is 1 above.
+pub const RAMP_TO_DEG: f32 = 115.0;
+/// Relax passes over the offset field.
+pub const RELAX_PASSES: usize = 12;
+/// How far past a joint's rest bend (degrees) its corrective's ramp starts at the
+/// earliest (MakeHuman's A pose bends the elbows up to 60 deg at rest).
+pub const REST_MARGIN_DEG: f32 = 10.0;
+/// Relax passes over the rest-space offsets after the inverse map.
+pub const REST_RELAX_PASSES: usize = 6;
+/// The most a vertex is pushed out: its posed distance from the axis times this.
+pub const MAX_PUSH: f32 = 1.5;
+/// Largest edge strain a corrective may add in its pose (the change of a posed edge's
+/// length it makes, over the edge's rest length): a spike stretches its edges.
+pub const CORRECTIVE_STRAIN_MAX: f32 = 0.5;
+/// How far past the mid-plane (H) a vertex counts as the other side.
+pub const OTHER_SIDE_H: f32 = 0.02;
+
+/// What [`build_correctives`] returns.
+#[derive(Debug, Clone, Default)]
+pub struct Built {
+    /// The correctives.
+    pub correctives: Vec<Corrective>,
+    /// Per corrective, the morph target of each skin part: `(part index, target)`.
+    pub morphs: Vec<(usize, MorphTarget)>,
+    /// One line per corrective skipped, and per corrective with singular vertices.
+    pub notes: Vec<String>,
+}
+
+/// The joints that get a corrective: `(joint, pose, proximal role, distal role)`.
+fn specs(side: Side) -> [(&'static str, &'static str, Role, Role); 2] {
+    [
+        (
+            "elbow",
+            "elbow_120",
+            Role::UpperArm(side),
+            Role::Forearm(side),
+        ),
+        ("knee", "knee_120", Role::Thigh(side), Role::Calf(side)),
+    ]
+}
+
+/// Builds the correctives of `c` (see the module docs). `masks` is the preserve-volume
+/// mask per part name (sparse, as the sidecar keeps it); empty for plain LBS.
+pub fn build_correctives(c: &Character, masks: &BTreeMap<String, Vec<(u32, f32)>>) -> Built {
+    let mut out = Built::default();
+    let (Some(s), Ok(body)) = (c.skeleton.as_ref(), c.body()) else {
+        out.notes.push("correctives: no skeleton or no skin".into());
+        return out;
+    };
+    let Some(w) = body.union_weights(c) else {
+        out.notes
+            .push("correctives: the skin carries no weights".into());
+        return out;
+    };
+    let n = body.mesh.positions.len();
+    let mut mask = vec![0.0f32; n];
+    for &i in &body.skin {
+        if let Some(sp) = masks.get(&c.parts[i].name) {
+            let d = crate::deform::dqs_mask::dense(sp, c.parts[i].mesh.positions.len());
+            for (v, &u) in body.map[i].iter().enumerate() {
+                mask[u as usize] = mask[u as usize].max(d[v]);
+            }
+        }
+    }
+    let rig = Roles::of(s, c.vrm.as_ref().map(|v| &v.humanoid));
+    let rules = crate::deform::twist_rules(s, &rig);
+    let (lib, _) = crate::pose::library::library_for(s, &rig);
+    let lib = crate::deform::twist::library_with_rules(s, &rules, lib);
+    let joints = volume::joints(s, &rig);
+    let edges = body.mesh.edges();
+    let h = body.height;
+    for side in [Side::Left, Side::Right] {
+        let l = side.letter();
+        for (joint, pose, ra, rb) in specs(side) {
+            let name = format!("CS_{joint}_{}", l.to_ascii_lowercase());
+            let (Some(a), Some(b)) = (rig.get(ra), rig.get(rb)) else {
+                out.notes.push(format!(
+                    "{name} skipped: the rig has no bone for {} or {}",
+                    ra.key(),
+                    rb.key()
+                ));
+                continue;
+            };
+            let pname = format!("{pose}.{l}");
+            let jname = format!("{joint}.{l}");
+            let (Some(np), Some(j)) = (
+                lib.iter().find(|p| p.name == pname),
+                joints.iter().find(|j| j.name == jname),
+            ) else {
+                out.notes
+                    .push(format!("{name} skipped: no {pname} pose or {jname} joint"));
+                continue;
+            };
+            let Some(fl) = volume::flesh(j, &body.mesh.positions) else {
+                out.notes
+                    .push(format!("{name} skipped: {jname} has no flesh"));
+                continue;
+            };
+            let m = posed_matrices(s, &np.pose);
+            let (offsets, singular) =
+                restore_offsets(&body.mesh.positions, &w, &mask, &edges, &fl, &m, h);
+            if singular > 0 {
+                out.notes.push(format!(
+                    "{name}: {singular} vertices with a singular skinning map get no offset"
+                ));
+            }
+            for &i in &body.skin {
+                let deltas: Vec<Vec3> = body.map[i].iter().map(|&u| offsets[u as usize]).collect();
+                if deltas.iter().any(|d| *d != Vec3::ZERO) {
+                    out.morphs.push((
+                        i,
+                        MorphTarget {
+                            name: name.clone(),
+                            position_deltas: deltas,
+                            normal_deltas: None,
+                        },
+                    ));
+                }
+            }
+            out.correctives.push(Corrective {
+                name,
+                joint: jname,
+                pose: pname,
+                side,
+                driver: {
+                    let mut d = Driver {
+                        a: s.bones[a].name.clone(),
+                        b: s.bones[b].name.clone(),
+                        from_deg: RAMP_FROM_DEG,
+                        to_deg: RAMP_TO_DEG,
+                    };
+                    // A joint modelled bent starts its ramp past its rest bend.
+                    let rest = d.angle(s, &Pose::rest(s)).unwrap_or(0.0);
+                    d.from_deg = d
+                        .from_deg
+                        .max(rest + REST_MARGIN_DEG)
+                        .min(RAMP_TO_DEG - 30.0);
+                    d
+                },
+            });
+        }
+    }
+    out
+}
+
+/// The rest-space offsets (n) that restore the flesh of `fl` under skinning matrices
+/// `m`, and how many vertices had a singular map (see the module docs).
+fn restore_offsets(
+    rest: &[Vec3],
+    w: &Weights,
+    mask: &[f32],
+    edges: &[(u32, u32)],
+    fl: &volume::Flesh,
+    m: &[glam::Mat4],
+    h: f32,
+) -> (Vec<Vec3>, usize) {
+    let n = rest.len();
+    let posed = crate::deform::dqs_mask::skin_blend(rest, w, m, mask);
+    let r_pts = fl.joint.posed(&[]);
+    let p_pts = fl.joint.posed(m);
+    let [ra, rc, re] = r_pts;
+    let (lp, ld) = ((rc - ra).length(), (re - rc).length());
+    let mut off = vec![Vec3::ZERO; n];
+    let mut inside = vec![false; n];
+    for &(v, _) in &fl.vertices {
+        let v = v as usize;
+        let (dr, s) = volume::polyline(rest[v], r_pts);
+        let (dp, _) = volume::polyline(posed[v], p_pts);
+        if dp < 1e-6 * h {
+            continue;
+        }
+        let half = if s < 0.0 { 0.5 * lp } else { 0.5 * ld };
+        let u = (s / half.max(1e-9)).clamp(-1.0, 1.0);
+        let fade = 0.5 * (1.0 + (std::f32::consts::PI * u).cos());
+        // The closest point on the posed axis: back along the vertex's line to it.
+        let q = closest_on(posed[v], p_pts);
+        let target = q + (posed[v] - q) * (dr / dp).min(MAX_PUSH);
+        off[v] = fade * (target - posed[v]);
+        inside[v] = true;
+    }
+    let mut nb: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for &(a, b) in edges {
+        nb[a as usize].push(b);
+        nb[b as usize].push(a);
+    }
+    for _ in 0..RELAX_PASSES {
+        let prev = off.clone();
+        for v in 0..n {
+            if !inside[v] || nb[v].is_empty() {
+                continue;
+            }
+            let avg = nb[v].iter().map(|&k| prev[k as usize]).sum::<Vec3>() / nb[v].len() as f32;
+            off[v] = 0.5 * prev[v] + 0.5 * avg;
+        }
+    }
+    // Inverse skinning through the measured 3x3 map of each moved vertex.
+    let moved: Vec<usize> = (0..n).filter(|&v| off[v].length() > 1e-6 * h).collect();
+    let step = 1e-3 * h;
+    let mut pts = Vec::with_capacity(4 * moved.len());
+    let mut lists = Vec::with_capacity(4 * moved.len());
+    let mut blend = Vec::with_capacity(4 * moved.len());
+    for &v in &moved {
+        for d in [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z] {
+            pts.push(rest[v] + d * step);
+            lists.push(w.vertices.get(v).cloned().unwrap_or_default());
+            blend.push(mask.get(v).copied().unwrap_or(0.0));
+        }
+    }
+    let sk = crate::deform::dqs_mask::skin_blend(&pts, &Weights { vertices: lists }, m, &blend);
+    let mut out = vec![Vec3::ZERO; n];
+    let mut singular = 0;
+    for (k, &v) in moved.iter().enumerate() {
+        let p0 = sk[4 * k];
+        let jm = Mat3::from_cols(
+            (sk[4 * k + 1] - p0) / step,
+            (sk[4 * k + 2] - p0) / step,
+            (sk[4 * k + 3] - p0) / step,
+        );
+        if jm.determinant().abs() < 1e-4 {
+            singular += 1;
+            continue;
+        }
+        let o = jm.inverse() * off[v];
+        if o.is_finite() {
+            out[v] = o;
+        } else {
+            singular += 1;
+        }
+    }
+    // The Smooth-brush pass on the rest-space field: the inverse map amplifies in the
+    // crease, so the offsets are relaxed again where they are non-zero.
+    let live: Vec<bool> = out.iter().map(|o| *o != Vec3::ZERO).collect();
+    for _ in 0..REST_RELAX_PASSES {
+        let prev = out.clone();
+        for v in 0..n {
+            if !live[v] || nb[v].is_empty() {
+                continue;
+            }
+            let avg = nb[v].iter().map(|&k| prev[k as usize]).sum::<Vec3>() / nb[v].len() as f32;
+            out[v] = 0.5 * prev[v] + 0.5 * avg;
+        }
+    }
+    (out, singular)
+}
+
+/// The closest point to `p` on the polyline `a -> c -> e`.
+fn closest_on(p: Vec3, [a, c, e]: [Vec3; 3]) -> Vec3 {
+    let x = crate::geom::segment::closest_on_segment(p, a, c);
+    let y = crate::geom::segment::closest_on_segment(p, c, e);
+    if (x - p).length_squared() <= (y - p).length_squared() {
+        x
+    } else {
+        y
+    }
+}
+
+/// Section E checks of every corrective of `list` whose morph target the view's skin
+/// (part 0 of `c`) carries: `correctives.NAME.rest` (0 at rest), `.ramp` (1 at its
+/// pose, about 0.4 at 70 deg), `.own_side` (no offset beyond [`OTHER_SIDE_H`] on the
+/// other side of the mid-plane `mid_x`) and `.smooth` (largest edge strain at full
+/// weight at most [`CORRECTIVE_STRAIN_MAX`]); `library` holds the poses (rules
+/// applied). A corrective whose target or bones are missing gets a line in `skipped`.
+pub fn corrective_checks(
+    c: &Character,
+    list: &[Corrective],
+    library: &[crate::pose::NamedPose],
+    mid_x: f32,
+    h: f32,
+    skipped: &mut Vec<String>,
+) -> Vec<Check> {
+    let mut out = Vec::new();
+    let (Some(s), Some(body)) = (c.skeleton.as_ref(), c.parts.first()) else {
+        return out;
+    };
+    let edges = body.mesh.edges();
+    for k in list {
+        let Some(mt) = body.morphs.iter().find(|m| m.name == k.name) else {
+            skipped.push(format!(
+                "{}: the skin has no morph target of that name",
+                k.name
+            ));
+            continue;
+        };
+        if s.find(&k.driver.a).is_none() || s.find(&k.driver.b).is_none() {
+            skipped.push(format!("{}: the rig lacks its driver bones", k.name));
+            continue;
+        }
+        let rest = k.driver.value(s, &Pose::rest(s));
+        out.push(
+            Check::new(format!("correctives.{}.rest", k.name), "E", Severity::Major)
+                .title(format!("{} is 0 at rest", k.name))
+                .measure("driver value in the rest pose")
+                .at_most(rest as f64, 0.0)
+                .detail(format!(
+                    "{} deg between {} and {} at rest",
+                    k.driver.angle(s, &Pose::rest(s)).unwrap_or(0.0).round(),
+                    k.driver.a,
+                    k.driver.b
+                )),
+        );
+        let at_pose = library
+            .iter()
+            .find(|p| p.name == k.pose)
+            .map_or(0.0, |p| k.driver.value(s, &p.pose));
+        // 70 deg on the 40-115 ramp: 40 % of the way from the first key to the second.
+        let at = k.driver.from_deg + 0.4 * (k.driver.to_deg - k.driver.from_deg);
+        let mid = k.driver.ramp(at);
+        let ok = (at_pose - 1.0).abs() < 1e-3 && (mid - 0.4).abs() <= 0.1;
+        out.push(
+            Check::new(format!("correctives.{}.ramp", k.name), "E", Severity::Major)
+                .title(format!("{} ramps late to 1 at its pose", k.name))
+                .measure("|value 40 % of the way along the ramp (70 deg on 40-115) - 0.4| when the pose reaches 1, else 1")
+                .at_most(if ok { (mid - 0.4).abs() as f64 } else { 1.0 }, 0.1)
+                .detail(format!(
+                    "{at_pose:.3} in {}, {mid:.3} at {at:.0} deg, keys {} and {} deg",
+                    k.pose, k.driver.from_deg, k.driver.to_deg
+                )),
+        );
+        let other = |p: Vec3| match k.side {
+            Side::Left => p.x < mid_x - OTHER_SIDE_H * h,
+            Side::Right => p.x > mid_x + OTHER_SIDE_H * h,
+            Side::Center => false,
+        };
+        let leak = body
+            .mesh
+            .positions
+            .iter()
+            .zip(&mt.position_deltas)
+            .filter(|(p, _)| other(**p))
+            .map(|(_, d)| d.length())
+            .fold(0.0f32, f32::max);
+        out.push(
+            Check::new(
+                format!("correctives.{}.own_side", k.name),
+                "E",
+                Severity::Major,
+            )
+            .title(format!("{} moves only its own side", k.name))
+            .measure("largest offset on the other side of the mid-plane, H")
+            .at_most((leak / h) as f64, 0.0)
+            .detail(format!(
+                "vertices beyond {OTHER_SIDE_H} H past the mid-plane"
+            )),
+        );
+        // In its pose: how much the offsets stretch or shrink an edge there, against
+        // its rest length (a spike stretches its edges).
+        let pose = library
+            .iter()
+            .find(|p| p.name == k.pose)
+            .map_or_else(|| Pose::rest(s), |p| p.pose.clone());
+        let m = posed_matrices(s, &pose);
+        let strain = match &body.weights {
+            Some(w) => {
+                let with: Vec<Vec3> = body
+                    .mesh
+                    .positions
+                    .iter()
+                    .zip(&mt.position_deltas)
+                    .map(|(p, d)| *p + *d)
+                    .collect();
+                let a0 = crate::pose::skin_lbs(&body.mesh.positions, w, &m);
+                let a1 = crate::pose::skin_lbs(&with, w, &m);
+                edges
+                    .iter()
+                    .filter_map(|&(a, b)| {
+                        let (a, b) = (a as usize, b as usize);
+                        if mt.position_deltas[a] == Vec3::ZERO
+                            && mt.position_deltas[b] == Vec3::ZERO
+                        {
+                            return None;
+                        }
+                        let r = (body.mesh.positions[a] - body.mesh.positions[b]).length();
+                        (r > 0.0).then(|| {
+                            ((a1[a] - a1[b]).length() - (a0[a] - a0[b]).length()).abs() / r
+                        })
+                    })
+                    .fold(0.0f32, f32::max)
+            }
+            None => 0.0,
+        };
+        out.push(
+            Check::new(format!("correctives.{}.smooth", k.name), "E", Severity::Major)
+                .title(format!("{} has no spikes", k.name))
+                .measure("largest change of a posed edge's length the offsets make in its pose, over its rest length")
+                .at_most(strain as f64, CORRECTIVE_STRAIN_MAX as f64)
+                .detail(format!("{} vertices moved", mt.position_deltas.iter().filter(|d| **d != Vec3::ZERO).count())),
+        );
+    }
+    out
+}

@@ -1,0 +1,424 @@
+//! Deformation fixes: twist chains in the `game` template by default, weights that
+//! follow them, their follow rules (sidecar, VRM) and the review applying the rules.
+
+use std::sync::OnceLock;
+
+use glam::{Quat, Vec3};
+use rigsmith::deform::{apply_twist_rules, twist_rules, TwistKind};
+use rigsmith::humanoid::Roles;
+use rigsmith::pose::{default_library, ops, Pose};
+use rigsmith::review::{check, CheckOptions, CheckReport};
+use rigsmith::{RigOptions, RigOutput};
+
+fn demo() -> &'static RigOutput {
+    static R: OnceLock<RigOutput> = OnceLock::new();
+    R.get_or_init(|| {
+        let c = rigsmith::mannequin::build(&Default::default());
+        let o = RigOptions {
+            review: false,
+            ..RigOptions::default()
+        };
+        rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap()
+    })
+}
+
+fn skel() -> &'static rigsmith::Skeleton {
+    demo().character.skeleton.as_ref().unwrap()
+}
+
+/// The review of the demo in the named poses, with or without the twist rules.
+fn review(poses: &[&str], rules: bool) -> CheckReport {
+    let (lib, _) = default_library(skel());
+    let lib = lib
+        .into_iter()
+        .filter(|p| poses.contains(&p.name.as_str()))
+        .collect();
+    check(
+        &demo().character,
+        &CheckOptions {
+            library: Some(lib),
+            self_intersections: false,
+            twist_rules: rules,
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap()
+}
+
+fn value(r: &CheckReport, id: &str) -> f64 {
+    r.get(id).unwrap_or_else(|| panic!("no check {id}")).value
+}
+
+/// The angle (deg) of bone `i`'s own rotation in `p` about its Y axis.
+fn own_roll_deg(p: &Pose, i: usize) -> f32 {
+    rigsmith::deform::twist::twist_angle(p.rotations[i], Vec3::Y).to_degrees()
+}
+
+#[test]
+fn the_game_template_has_one_twist_bone_per_limb_segment_by_default() {
+    let s = skel();
+    for n in [
+        "upperarm_twist_01_l",
+        "lowerarm_twist_01_r",
+        "thigh_twist_01_l",
+        "calf_twist_01_r",
+    ] {
+        assert!(s.find(n).is_some(), "{n} missing");
+    }
+    let rules = &demo().sidecar.twist_rules;
+    assert_eq!(rules.len(), 8, "{rules:?}");
+    let lt = rules
+        .iter()
+        .find(|r| r.bone == "lowerarm_twist_01_l")
+        .unwrap();
+    assert_eq!(
+        (lt.kind, lt.source.as_str(), lt.limb.as_str()),
+        (TwistKind::Distal, "hand_l", "lowerarm_l")
+    );
+    assert!((lt.weight - 0.75).abs() < 1e-3, "{lt:?}");
+    let ut = rules.iter().find(|r| r.bone == "thigh_twist_01_r").unwrap();
+    assert_eq!(
+        (ut.kind, ut.source.as_str()),
+        (TwistKind::Proximal, "pelvis")
+    );
+    assert!(
+        (ut.weight - 0.75).abs() < 1e-3 && (ut.at - 0.25).abs() < 1e-3,
+        "{ut:?}"
+    );
+    // The sidecar's rules are the ones the skeleton gives.
+    assert_eq!(*rules, twist_rules(s, &Roles::of(s, None)));
+}
+
+#[test]
+fn a_distal_twist_bone_takes_its_share_of_the_hands_roll() {
+    let s = skel();
+    let rules = twist_rules(s, &Roles::of(s, None));
+    for side in ["l", "r"] {
+        let hand = s.find(&format!("hand_{side}")).unwrap();
+        let tw = s.find(&format!("lowerarm_twist_01_{side}")).unwrap();
+        // The hand turned 80 deg about the forearm's axis (a pronation).
+        let mut p = Pose::rest(s);
+        ops::rotate_world(s, &mut p, hand, s.bones[tw].y_axis(), 80.0);
+        let q = apply_twist_rules(s, &rules, &p);
+        let roll = own_roll_deg(&q, tw);
+        eprintln!("{side}: twist bone {roll:.2}");
+        assert!((roll - 0.75 * 80.0).abs() < 0.5, "{roll}");
+        // Without the rules the twist bone stays at rest under its forearm.
+        assert_eq!(own_roll_deg(&p, tw), 0.0);
+    }
+}
+
+#[test]
+fn a_proximal_twist_bone_cancels_its_share_of_the_limbs_roll() {
+    let s = skel();
+    let rules = twist_rules(s, &Roles::of(s, None));
+    let ua = s.find("upperarm_l").unwrap();
+    let tw = s.find("upperarm_twist_01_l").unwrap();
+    let mut p = Pose::rest(s);
+    ops::twist(s, &mut p, ua, 60.0);
+    let q = apply_twist_rules(s, &rules, &p);
+    // Its world roll is the limb's 60 minus 0.75 of it: a quarter, as its place.
+    let world = rigsmith::pose::world_matrices(s, &q);
+    let rest = s.rest_matrices();
+    let rel = Quat::from_mat4(&(rest[tw].inverse() * world[tw])).normalize();
+    let roll = rigsmith::deform::twist::twist_angle(rel, Vec3::Y).to_degrees();
+    assert!((roll.abs() - 15.0).abs() < 0.5, "world roll {roll}");
+    // A swing of the limb is not cancelled: its roll part is 0.
+    let mut p = Pose::rest(s);
+    let swing_axis = s.bones[ua].y_axis().cross(Vec3::Y).normalize();
+    ops::rotate_world(s, &mut p, ua, swing_axis, 40.0);
+    let q = apply_twist_rules(s, &rules, &p);
+    assert!(own_roll_deg(&q, tw).abs() < 0.5);
+}
+
+#[test]
+fn weights_along_the_forearm_follow_the_twist_chain() {
+    let c = &demo().character;
+    let s = skel();
+    let body = &c.parts[0];
+    let w = body.weights.as_ref().unwrap();
+    let (la, tw) = (
+        s.find("lowerarm_l").unwrap() as u32,
+        s.find("lowerarm_twist_01_l").unwrap() as u32,
+    );
+    let (a, b) = (s.bones[la as usize].head, s.bones[la as usize].tail);
+    // The twist bone's share of the forearm's weight, in thirds of the forearm.
+    let mut sum = [0.0f32; 3];
+    let mut n = [0usize; 3];
+    for (v, p) in body.mesh.positions.iter().enumerate() {
+        let t = (*p - a).dot(b - a) / (b - a).length_squared();
+        let (wl, wt) = (w.get(v, la), w.get(v, tw));
+        if !(0.0..1.0).contains(&t) || wl + wt < 0.5 {
+            continue;
+        }
+        let k = ((t * 3.0) as usize).min(2);
+        sum[k] += wt / (wl + wt);
+        n[k] += 1;
+    }
+    let share: Vec<f32> = (0..3).map(|k| sum[k] / n[k].max(1) as f32).collect();
+    eprintln!("twist share by third: {share:?} ({n:?} vertices)");
+    assert!(n.iter().all(|&k| k > 10), "{n:?}");
+    assert!(
+        share[0] < 0.3 && share[1] > 0.4 && share[2] > 0.9,
+        "{share:?}"
+    );
+}
+
+#[test]
+fn the_twist_rules_keep_the_wrist_from_the_candy_wrapper() {
+    let poses = ["wrist_twist_80.L", "wrist_twist_80.R"];
+    let on = review(&poses, true);
+    let off = review(&poses, false);
+    for side in ["L", "R"] {
+        let id = format!("deform.wrist_twist_80.{side}.band");
+        let (a, b) = (value(&off, &id), value(&on, &id));
+        eprintln!("{id}: {a:.3} without the rules, {b:.3} with");
+        assert!(b > a + 0.05, "{id}: {a} -> {b}");
+    }
+    assert!(
+        on.route.contains("twist rules (8 twist bones"),
+        "{}",
+        on.route
+    );
+    assert!(
+        off.route.starts_with("runtime model: plain LBS;"),
+        "{}",
+        off.route
+    );
+}
+
+fn corrective(name: &str) -> &'static rigsmith::deform::correctives::Corrective {
+    demo()
+        .sidecar
+        .correctives
+        .iter()
+        .find(|k| k.name == name)
+        .unwrap_or_else(|| panic!("no corrective {name}"))
+}
+
+fn library_with_rules() -> Vec<rigsmith::pose::NamedPose> {
+    let s = skel();
+    let (lib, _) = default_library(s);
+    rigsmith::deform::twist::library_with_rules(s, &twist_rules(s, &Roles::of(s, None)), lib)
+}
+
+#[test]
+fn correctives_are_zero_at_rest_one_at_their_pose_and_late_between() {
+    let s = skel();
+    let names: Vec<&str> = demo()
+        .sidecar
+        .correctives
+        .iter()
+        .map(|k| k.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["CS_elbow_l", "CS_knee_l", "CS_elbow_r", "CS_knee_r"]
+    );
+    let lib = library_with_rules();
+    let pose = |n: &str| &lib.iter().find(|p| p.name == n).unwrap().pose;
+    let k = corrective("CS_elbow_l");
+    assert_eq!(k.driver.value(s, &Pose::rest(s)), 0.0);
+    assert!((k.driver.value(s, pose("elbow_120.L")) - 1.0).abs() < 1e-6);
+    let mid = k.driver.ramp(70.0);
+    assert!((mid - 0.4).abs() < 0.06, "{mid}");
+    assert_eq!(k.driver.ramp(20.0), 0.0);
+    assert_eq!(k.driver.ramp(170.0), 1.0);
+    // Its own side only: the right elbow's pose leaves it at 0.
+    assert_eq!(k.driver.value(s, pose("elbow_120.R")), 0.0);
+    assert_eq!(
+        corrective("CS_elbow_r")
+            .driver
+            .value(s, pose("elbow_120.L")),
+        0.0
+    );
+}
+
+#[test]
+fn the_left_corrective_moves_no_right_side_vertex_and_holds_no_nan() {
+    let c = &demo().character;
+    let body = &c.parts[0];
+    for name in ["CS_elbow_l", "CS_knee_l"] {
+        let mt = body.morphs.iter().find(|m| m.name == name).unwrap();
+        let moved = mt
+            .position_deltas
+            .iter()
+            .filter(|d| d.length() > 0.0)
+            .count();
+        assert!(moved > 100, "{name}: {moved}");
+        assert!(mt.position_deltas.iter().all(|d| d.is_finite()));
+        for (p, d) in body.mesh.positions.iter().zip(&mt.position_deltas) {
+            if p.x < 0.0 {
+                assert_eq!(*d, Vec3::ZERO, "{name} moves a right-side vertex at {p}");
+            }
+        }
+    }
+}
+
+/// The rubric's corrective checks on the demo's skin with the correctives `list`.
+fn corrective_checks(
+    c: &rigsmith::Character,
+    list: &[rigsmith::deform::correctives::Corrective],
+) -> Vec<rigsmith::Check> {
+    let (view, _) = rigsmith::review::rubric::skin_view(c).unwrap();
+    let h = c.height();
+    let mut skipped = Vec::new();
+    rigsmith::review::correctives::corrective_checks(
+        &view,
+        list,
+        &library_with_rules(),
+        0.0,
+        h,
+        &mut skipped,
+    )
+}
+
+fn passed(checks: &[rigsmith::Check], id: &str) -> bool {
+    checks
+        .iter()
+        .find(|k| k.id == id)
+        .unwrap_or_else(|| panic!("no check {id}"))
+        .passed
+}
+
+#[test]
+fn the_demo_correctives_pass_their_checks() {
+    let checks = corrective_checks(&demo().character, &demo().sidecar.correctives);
+    assert_eq!(checks.len(), 16);
+    for k in &checks {
+        eprintln!("{} = {:.3} ({})", k.id, k.value, k.detail);
+        assert!(k.passed, "{k:?}");
+    }
+}
+
+#[test]
+fn a_corrective_on_the_wrong_side_fails_its_side_check() {
+    // The left elbow's offsets declared as the right side's corrective.
+    let mut k = corrective("CS_elbow_l").clone();
+    k.side = rigsmith::Side::Right;
+    let checks = corrective_checks(&demo().character, &[k]);
+    assert!(!passed(&checks, "correctives.CS_elbow_l.own_side"));
+    assert!(passed(&checks, "correctives.CS_elbow_l.rest"));
+}
+
+#[test]
+fn a_corrective_that_fires_at_rest_fails_its_rest_check() {
+    let mut k = corrective("CS_elbow_l").clone();
+    k.driver.from_deg = 0.0;
+    let checks = corrective_checks(&demo().character, &[k]);
+    assert!(!passed(&checks, "correctives.CS_elbow_l.rest"));
+}
+
+#[test]
+fn a_spiked_corrective_fails_its_smoothness_check() {
+    let mut c = demo().character.clone();
+    let h = c.height();
+    let mt = c.parts[0]
+        .morphs
+        .iter_mut()
+        .find(|m| m.name == "CS_elbow_l")
+        .unwrap();
+    let v = mt
+        .position_deltas
+        .iter()
+        .position(|d| d.length() > 0.0)
+        .unwrap();
+    mt.position_deltas[v] += Vec3::Y * 0.05 * h;
+    let checks = corrective_checks(&c, &[corrective("CS_elbow_l").clone()]);
+    assert!(!passed(&checks, "correctives.CS_elbow_l.smooth"));
+}
+
+#[test]
+fn the_correctives_restore_the_elbow_and_knee_bands() {
+    let poses = ["elbow_120.L", "knee_120.L"];
+    let (lib, _) = default_library(skel());
+    let lib: Vec<_> = lib
+        .into_iter()
+        .filter(|p| poses.contains(&p.name.as_str()))
+        .collect();
+    let run = |correctives: Vec<_>| {
+        check(
+            &demo().character,
+            &CheckOptions {
+                library: Some(lib.clone()),
+                self_intersections: false,
+                dqs_blend: true,
+                correctives,
+                ..CheckOptions::default()
+            },
+        )
+        .unwrap()
+    };
+    let off = run(Vec::new());
+    let on = run(demo().sidecar.correctives.clone());
+    for id in ["deform.elbow_120.L.band", "deform.knee_120.L.band"] {
+        let (a, b) = (value(&off, id), value(&on, id));
+        eprintln!("{id}: {a:.3} without correctives, {b:.3} with");
+        assert!(b >= 0.85 && b > a, "{id}: {a} -> {b}");
+    }
+    assert!(on.route.contains("+ correctives (4)"), "{}", on.route);
+}
+
+#[test]
+fn the_dqs_mask_covers_the_joints_and_a_rigid_part_gets_none() {
+    let out = demo();
+    let body = &out.character.parts[0];
+    let mask = &out.sidecar.dqs_blend[&body.name];
+    let n = body.mesh.positions.len();
+    eprintln!("{} of {n} body vertices blend DQS in", mask.len());
+    assert!(mask.len() > n / 20 && mask.len() < n, "{}", mask.len());
+    assert!(mask.iter().all(|&(_, b)| b > 0.0 && b <= 1.0));
+    // Positive control: one bone everywhere moves rigidly, DQS equals LBS: no mask.
+    let s = skel();
+    let rigid = rigsmith::Weights::rigid(n, s.find("lowerarm_l").unwrap() as u32);
+    let poses: Vec<Pose> = library_with_rules().into_iter().map(|p| p.pose).collect();
+    let m = rigsmith::deform::dqs_mask::dqs_mask(&body.mesh, &rigid, s, &poses, out.sidecar.height);
+    assert!(m.iter().all(|&b| b == 0.0));
+}
+
+#[test]
+fn the_exported_glb_validates_with_sparse_correctives_and_the_dqs_attribute() {
+    let out = demo();
+    let dir = crate::common::tmpdir();
+    let path = dir.path().join("demo.glb");
+    let wo = rigsmith::io::gltf::WriteOptions {
+        vertex_attributes: out.vertex_attributes(),
+        ..Default::default()
+    };
+    rigsmith::io::write_character(&path, &out.character, &wo).unwrap();
+    let (errors, _) = crate::common::validate_gltf(&path);
+    assert_eq!(errors, 0);
+    let bytes = std::fs::read(&path).unwrap();
+    let doc = rigsmith::io::gltf::load_doc(&bytes, &path).unwrap().json;
+    let text = doc.to_string();
+    assert!(text.contains("\"_DQS_BLEND\""));
+    assert!(text.contains("\"sparse\""));
+    assert!(text.contains("CS_elbow_l"));
+    // Read back: the skin keeps its corrective targets.
+    let back = rigsmith::io::read_character(&path).unwrap();
+    let names: Vec<&str> = back.parts[0]
+        .morphs
+        .iter()
+        .map(|m| m.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["CS_elbow_l", "CS_knee_l", "CS_elbow_r", "CS_knee_r"]
+    );
+    // The correctives add at most 15 % to the file.
+    let mut bare = out.character.clone();
+    for p in &mut bare.parts {
+        p.morphs.clear();
+    }
+    let bare_path = dir.path().join("bare.glb");
+    rigsmith::io::write_character(&bare_path, &bare, &wo).unwrap();
+    let (a, b) = (
+        std::fs::metadata(&bare_path).unwrap().len() as f64,
+        bytes.len() as f64,
+    );
+    eprintln!(
+        "file {b} bytes, {a} without correctives: +{:.1} %",
+        100.0 * (b / a - 1.0)
+    );
+    assert!(b <= 1.15 * a, "{a} -> {b}");
+}
