@@ -137,6 +137,7 @@
 
 pub mod bind;
 pub mod error;
+pub mod face;
 pub mod fit;
 pub mod geom;
 pub mod humanoid;

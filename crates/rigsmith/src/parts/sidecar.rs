@@ -148,6 +148,9 @@ pub struct Sidecar {
     pub twist_bones: Vec<String>,
     /// Spring parameters per chain class.
     pub springs: BTreeMap<String, SpringParams>,
+    /// On-face controls and their shape-key drivers ([`crate::face::FaceControl`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub face_controls: Vec<crate::face::FaceControl>,
 }
 
 /// Cloth chains longer than this (units of H) get a larger hit radius.
@@ -227,6 +230,7 @@ impl Sidecar {
                 .unwrap_or_default(),
             twist_bones: crate::humanoid::character_twist_bones(c),
             springs,
+            face_controls: Vec::new(),
         }
     }
 
