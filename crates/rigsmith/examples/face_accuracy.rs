@@ -75,6 +75,17 @@ fn main() {
             );
             if std::env::var_os("FACE_CALIBRATE").is_some() {
                 eprintln!("{}: {:?}", v.name, f.notes);
+                if let Some(ey) = f.eyes {
+                    eprintln!(
+                        "  eye {:?} r {:.4} up {:?} gt {:?} low {:?} gt {:?}",
+                        ey[0].centre,
+                        ey[0].radius,
+                        ey[0].upper,
+                        b(&hum, "lid.T.L.001").tail,
+                        ey[0].lower,
+                        b(&hum, "lid.B.L.001").tail
+                    );
+                }
                 if let (Some(m), Some(ey)) = (f.mouth, f.eyes) {
                     let gt = b(&def, "jaw").head;
                     let up = (gt.y - m.line_y) / (ey[0].centre.y - m.line_y);

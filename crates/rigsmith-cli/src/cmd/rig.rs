@@ -82,6 +82,9 @@ pub struct Args {
     /// weight report decide.
     #[arg(long, value_enum)]
     pub route: Option<crate::cmd::weights::RouteArg>,
+    /// The face (`--face`, `--expressions`).
+    #[command(flatten)]
+    pub face: crate::util::FaceArgs,
     /// How to read the input's axes and units.
     #[command(flatten)]
     pub space: crate::util::SpaceArgs,
@@ -105,6 +108,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         keep_origin: a.keep_origin,
         height: a.height,
         route: a.route.map(crate::cmd::weights::RouteArg::route),
+        face: a.face.options()?,
         parts: rigsmith::model::BodyOptions {
             body: a.body.clone(),
             garment: a.garment.clone(),

@@ -11,17 +11,19 @@
 //!   eye part's vertices from it, else [`SOCKET_EYE_RADIUS`] H. No eye part and no
 //!   socket: no eye bones (a note says so).
 //! * **Lids.** Looking from the eye centre, skin vertices in front of the eyeball
-//!   (within 1.6 radii, not inside 0.9 radii, within 0.35 radii of the eye's vertical
+//!   (within 1.6 radii, not inside the eyeball, within 0.2 radii of the eye's vertical
 //!   plane) are sorted by their elevation angle: the upper lid's margin is the one
 //!   with the smallest angle above the eye's axis, the lower lid's the one with the
-//!   smallest angle below it. With no skin there (a closed, painted eye), the margins
+//!   smallest angle below it (each taken onto the eye's vertical plane at its angle
+//!   and distance). With no skin there (a closed, painted eye), the margins
 //!   are set at [`LID_ANGLE_DEG`] above and below at 1.1 radii (an estimate, noted).
 //!   Each lid bone runs from the eye centre to its margin; it hinges on local X.
 //! * **Mouth.** The front profile of the face (rays along -Z on the centre plane every
-//!   0.1% H) between the chin and the nose tip: the lips are its two most forward
-//!   local maxima (over 0.3% H either side) between 30% of the way up from the chin
-//!   and 12% below the nose, and the lips' line is the deepest point between them (a
-//!   crease at least [`MIN_CREASE`] H deep). The mouth has an opening when skin lies
+//!   0.1% H) from just below the eyes down to below the chin, read top-down as
+//!   bulges and hollows (a turn counts when the profile goes back by [`MIN_CREASE`]
+//!   H): the first bulge is the nose, the next two are the upper and lower lips, and
+//!   the lips' line is the deepest point between them. (The most forward point of a
+//!   baby's face can be its upper lip, so the nose-tip landmark does not bound it.) The mouth has an opening when skin lies
 //!   inside the head behind the lips (a mouth cavity: at least
 //!   [`MOUTH_CAVITY_MIN`] vertices 2% H or more behind the lips' line, within 1.5% H
 //!   of it); a helmet or a mask has none, and jaw and lip features are left out.
@@ -208,8 +210,7 @@ fn lids(skin: &Mesh, centre: Vec3, radius: f32, _h: f32) -> Eye {
     for &p in &skin.positions {
         let q = p - centre;
         let d = q.length();
-        if q.z <= 0.3 * radius || q.x.abs() > 0.35 * radius || d < 0.9 * radius || d > 1.6 * radius
-        {
+        if q.z <= 0.3 * radius || q.x.abs() > 0.2 * radius || d < radius || d > 1.6 * radius {
             continue;
         }
         let a = q.y.atan2(q.z);
@@ -221,12 +222,19 @@ fn lids(skin: &Mesh, centre: Vec3, radius: f32, _h: f32) -> Eye {
             lower = Some((-a, p));
         }
     }
+    // The margin on the eye's vertical plane, at the vertex's angle and distance.
+    let on_plane = |p: Vec3| {
+        let q = p - centre;
+        let d = q.length();
+        let a = q.y.atan2(q.z);
+        centre + d * Vec3::new(0.0, a.sin(), a.cos())
+    };
     match (upper, lower) {
         (Some((_, u)), Some((_, l))) => Eye {
             centre,
             radius,
-            upper: u,
-            lower: l,
+            upper: on_plane(u),
+            lower: on_plane(l),
             measured_lids: true,
         },
         _ => {
@@ -247,52 +255,80 @@ fn lids(skin: &Mesh, centre: Vec3, radius: f32, _h: f32) -> Eye {
 fn mouth(skin: &Mesh, lm: &Landmarks, eye_y: Option<f32>) -> std::result::Result<Mouth, String> {
     let h = lm.height;
     let cx = lm.center_x;
-    let (Some(nose), Some(chin), Some(head)) = (lm.get("nose_tip"), lm.get("chin"), lm.get("head")) else {
+    let (Some(nose), Some(chin)) = (lm.get("nose_tip"), lm.get("chin")) else {
         return Err("no nose tip or chin landmark".into());
     };
-    let span = nose.y - chin.y;
-    if span <= 0.0 {
-        return Err("the chin is not below the nose tip".into());
+    let eye_y = eye_y.unwrap_or(nose.y + 0.3 * (nose.y - chin.y));
+    // The profile, top-down from just below the eyes to below the chin: a ray from the
+    // front along -Z on the centre plane every 0.1% H.
+    let top = eye_y - SOCKET_EYE_RADIUS * h;
+    let bottom = chin.y - 0.01 * h;
+    if top <= bottom {
+        return Err("the chin is not below the eyes".into());
     }
-    // The profile: a ray from the front along -Z on the centre plane every 0.1% H.
     let bw = 0.001 * h;
-    let nb = ((span / bw).ceil() as usize).max(1);
+    let nb = (((top - bottom) / bw).ceil() as usize).max(1);
     let bvh = crate::geom::bvh::Bvh::build(&skin.positions, &skin.triangles);
     let (lo_b, hi_b) = skin.bounds();
+    let y_at = |k: usize| top - k as f32 * bw;
     let zf: Vec<f32> = (0..nb)
         .map(|k| {
-            let y = chin.y + (k as f32 + 0.5) * bw;
-            let a = Vec3::new(cx, y, hi_b.z + 0.01 * h);
-            let b = Vec3::new(cx, y, lo_b.z - 0.01 * h);
+            let a = Vec3::new(cx, y_at(k), hi_b.z + 0.01 * h);
+            let b = Vec3::new(cx, y_at(k), lo_b.z - 0.01 * h);
             bvh.first_hit(a, b, 0.0, 1.0)
                 .map_or(f32::NEG_INFINITY, |t| a.z + t * (b.z - a.z))
         })
         .collect();
-    // The lips: the two most forward local maxima of the profile between 30% of the
-    // way up from the chin and 12% below the nose tip; the line is the deepest point
-    // between them.
-    let lo = ((0.3 * nb as f32) as usize).max(3);
-    let hi = ((0.88 * nb as f32) as usize).min(nb.saturating_sub(3));
-    let mut peaks: Vec<usize> = (lo..hi)
-        .filter(|&k| {
-            zf[k].is_finite()
-                && (k.saturating_sub(3)..=(k + 3).min(nb - 1))
-                    .all(|j| j == k || !zf[j].is_finite() || zf[j] < zf[k] || (j > k && zf[j] == zf[k]))
-        })
-        .collect();
-    peaks.sort_by(|&a, &b| zf[b].total_cmp(&zf[a]));
-    if peaks.len() < 2 {
-        return Err(format!("the face profile shows {} lip bulges, not 2", peaks.len()));
+    // Peaks and valleys with hysteresis: the nose, the upper lip, the lower lip.
+    let delta = MIN_CREASE * h;
+    let mut peaks: Vec<usize> = Vec::new();
+    let mut valleys: Vec<usize> = Vec::new();
+    let mut rising = true;
+    let mut cand = 0usize;
+    for k in 0..nb {
+        if !zf[k].is_finite() {
+            continue;
+        }
+        if !zf[cand].is_finite() {
+            cand = k;
+        }
+        if rising {
+            if zf[k] > zf[cand] {
+                cand = k;
+            } else if zf[k] < zf[cand] - delta {
+                peaks.push(cand);
+                rising = false;
+                cand = k;
+            }
+        } else if zf[k] < zf[cand] {
+            cand = k;
+        } else if zf[k] > zf[cand] + delta {
+            valleys.push(cand);
+            rising = true;
+            cand = k;
+        }
     }
-    let (p0, p1) = (peaks[0].min(peaks[1]), peaks[0].max(peaks[1]));
-    let i = (p0 + 1..p1)
+    if rising && zf[cand].is_finite() {
+        peaks.push(cand);
+    }
+    if peaks.len() < 3 {
+        return Err(format!(
+            "the face profile below the eyes shows {} bulges, not the nose and two lips",
+            peaks.len()
+        ));
+    }
+    let (p1, p2) = (peaks[1], peaks[2]);
+    let i = (p1 + 1..p2)
         .filter(|&k| zf[k].is_finite())
         .min_by(|&a, &b| zf[a].total_cmp(&zf[b]))
         .ok_or("no crease between the lips")?;
-    let crease = zf[p0].min(zf[p1]) - zf[i];
-    let line_y = chin.y + (i as f32 + 0.5) * bw;
-    let (ul, ll) = (p1, p0);
-    let at = |k: usize| Vec3::new(cx, chin.y + (k as f32 + 0.5) * bw, zf[k]);
+    let crease = zf[p1].min(zf[p2]) - zf[i];
+    if crease < MIN_CREASE * h {
+        return Err(format!("the lips' crease is {:.3}% H deep", 100.0 * crease / h));
+    }
+    let line_y = y_at(i);
+    let (ul, ll) = (p1, p2);
+    let at = |k: usize| Vec3::new(cx, y_at(k), zf[k]);
     let lip_z = zf[i];
     // A mouth opening: skin inside the head, behind the lips' line.
     let cavity = skin
@@ -302,14 +338,13 @@ fn mouth(skin: &Mesh, lm: &Landmarks, eye_y: Option<f32>) -> std::result::Result
             (p.x - cx).abs() < 0.015 * h
                 && (p.y - line_y).abs() < 0.015 * h
                 && p.z < lip_z - 0.02 * h
-                && p.z > head.z
+                && p.z > lip_z - 0.06 * h
         })
         .count();
     if cavity < MOUTH_CAVITY_MIN {
         return Err(format!("{cavity} vertices inside the head behind the lips"));
     }
     // The pivot: up toward the eyes, in depth between the back of the head and the lips.
-    let eye_y = eye_y.unwrap_or(nose.y + 0.3 * (nose.y - chin.y));
     let py = line_y + JAW_PIVOT_UP * (eye_y - line_y);
     let back = skin
         .positions

@@ -40,6 +40,7 @@ pub mod controls;
 pub mod expressions;
 pub mod fit;
 pub mod split;
+pub mod vrm;
 pub mod weights;
 
 use std::collections::BTreeMap;
