@@ -12,8 +12,9 @@
 // Prints one JSON object:
 //   {"file", "expressions": N, "names": [...], "lookAtType", "lidGap": {"rest", "blink"},
 //    "mouthGap": {"rest", "aa"}}
-// where a lid gap is the largest distance between a pair of lid margins (metres) and
-// the mouth gap the distance between the two lip vertices.
+// where a lid gap is the largest height of an upper lid margin over its lower one
+// (metres, 0 once it passes below) and the mouth gap the distance between the two lip
+// vertices.
 // Exits 0 when the file loads, 1 when it does not, 2 on usage or unreadable files.
 import { readFile } from 'node:fs/promises';
 
@@ -79,7 +80,7 @@ function state(name) {
   for (const n of names) em.setValue(n, 0);
   if (name) em.setValue(name, 1);
   vrm.update(1 / 60);
-  const lid = Math.max(0, ...(probe.lids ?? []).map(([u, l]) => position(u).distanceTo(position(l))));
+  const lid = Math.max(0, ...(probe.lids ?? []).map(([u, l]) => position(u).y - position(l).y));
   const lips = probe.lips ? position(probe.lips[0]).distanceTo(position(probe.lips[1])) : null;
   return { lid, lips };
 }

@@ -11,22 +11,22 @@
 //! | `face.surface` | largest distance of the nose tip and the chin from the skin, % H | at most 0.5 | minor |
 //! | `face.controls_rest` | largest key value with every control at rest | 0 | major |
 //! | `face.controls_travel` | largest `1 - value` of a driven key at full travel and at 3x travel | at most 1e-6 | major |
-//! | `face.opposing` | largest `min(plus, minus)` of a control's opposing keys over a sweep | 0 | major |
+//! | `face.opposing` | largest `min` of two keys one control channel drives, over a sweep of 3x travel | 0 | major |
 //! | `face.lr_sum` | largest `|L + R - S|` over split pairs, % H | at most 1e-4 (1e-6 H) | major |
 //! | `face.seam` | seam second difference ([`super::split`]) | at most [`super::split::SEAM_MAX_SECOND_DIFFERENCE`] | major |
 //! | `face.region` | vertices a face key moves (over 0.01% H) outside the head (more than 4% H below the chin, or 15% H from the eyes) | 0 | major |
 //! | `face.jaw_chin` | how far `aa` moves the chin, % H | at least 1 | major |
 //! | `face.jaw_teeth` | lower teeth's mean travel over the chin's under `aa` | at least 0.5 | major |
-//! | `face.jaw_upper_lip` | how far `aa` moves the upper lip, % H | at most 0.1 | major |
+//! | `face.jaw_upper_lip` | the upper lip's travel over the chin's under `aa` | at most 0.15 | major |
 //! | `face.blink_gap` | the lid gap with `blink` at 1 over the gap at rest | at most 0.15 | major |
 //! | `face.blink_clear` | deepest lid vertex inside the eyeball with `blink` at 1, % H | at most 0.1 | major |
-//! | `face.combinations` | new self-intersections of the face under `happy + aa` and `blink + relaxed` | 0 | major |
+//! | `face.combinations` | new self-intersections of the face under `happy + aa` and `blink + relaxed` (`blink + aa` without them), not present at rest or under either key alone | 0 | major |
 
 use std::collections::HashSet;
 
 use glam::Vec3;
 
-use super::controls::FaceControl;
+use crate::parts::face_controls::FaceControl;
 use super::fit::FaceFit;
 use super::split;
 use crate::model::Mesh;
@@ -151,14 +151,12 @@ pub fn controls(ctrls: &[FaceControl]) -> Vec<Check> {
         for s in -60..=60 {
             let y = t * s as f32 / 20.0;
             let vals = c.evaluate(Vec3::new(0.0, y, 0.0));
-            for d in c.drivers.iter().filter(|d| d.sign > 0.0) {
-                for e in c
-                    .drivers
-                    .iter()
-                    .filter(|e| e.sign < 0.0 && e.channel == d.channel)
-                {
-                    let get = |k: &str| vals.iter().find(|x| x.0 == k).map_or(0.0, |x| x.1);
-                    both = both.max(get(&d.key).min(get(&e.key)));
+            // Every two keys one channel drives are opposing: never both on.
+            for (i, d) in c.drivers.iter().enumerate() {
+                for (j, e) in c.drivers.iter().enumerate().skip(i + 1) {
+                    if e.channel == d.channel && e.key != d.key {
+                        both = both.max(vals[i].1.min(vals[j].1));
+                    }
                 }
             }
         }
@@ -236,6 +234,7 @@ pub fn region(keys: &[(&[Vec3], &[Vec3])], chin_y: f32, eye_mid: Vec3, h: f32) -
 /// Jaw-open checks on `aa`: displacements of the chin, the upper lip (skin vertices)
 /// and the lower teeth (their mean; `None` without teeth).
 pub fn jaw_open(chin: f32, upper_lip: f32, lower_teeth: Option<f32>, h: f32) -> Vec<Check> {
+    let ratio = upper_lip / chin.max(1e-9);
     let mut out = vec![
         Check::new("face.jaw_chin", "E", Severity::Major)
             .title("Jaw open moves the chin")
@@ -243,8 +242,9 @@ pub fn jaw_open(chin: f32, upper_lip: f32, lower_teeth: Option<f32>, h: f32) -> 
             .at_least(pct(chin, h), 1.0),
         Check::new("face.jaw_upper_lip", "E", Severity::Major)
             .title("Jaw open holds the upper lip")
-            .measure("upper lip travel under aa, % H")
-            .at_most(pct(upper_lip, h), 0.1),
+            .measure("upper lip travel over the chin's under aa")
+            .detail(format!("upper lip {:.3}% H", pct(upper_lip, h)))
+            .at_most(ratio as f64, 0.15),
     ];
     if let Some(t) = lower_teeth {
         out.push(
@@ -257,8 +257,9 @@ pub fn jaw_open(chin: f32, upper_lip: f32, lower_teeth: Option<f32>, h: f32) -> 
     out
 }
 
-/// Blink checks: the lid gap (upper margin to lower margin) at rest and with `blink`
-/// at 1, and the deepest lid vertex inside the eyeball (metres, 0 when none).
+/// Blink checks: the lid gap (the opening's height: the upper margin's height over
+/// the lower's, 0 once the upper passes below) at rest and with `blink` at 1, and the
+/// deepest lid vertex inside the eyeball (metres, 0 when none).
 pub fn blink(gap_rest: f32, gap_closed: f32, inside: f32, h: f32) -> Vec<Check> {
     vec![
         Check::new("face.blink_gap", "E", Severity::Major)
@@ -277,45 +278,40 @@ pub fn blink(gap_rest: f32, gap_closed: f32, inside: f32, h: f32) -> Vec<Check> 
     ]
 }
 
-/// New self-intersections of `mesh` (restricted to triangles with a vertex flagged in
-/// `face`) with each combination of offsets applied, summed over `combos`.
-pub fn combinations(mesh: &Mesh, face: &[bool], combos: &[(String, Vec<Vec3>)]) -> Check {
+/// New self-intersections of `mesh` (among triangles with a vertex flagged in `face`)
+/// under each combination `(name, a, b)` of two keys' offsets: pairs that intersect
+/// with `a + b` applied but neither at rest, nor with `a` alone, nor with `b` alone.
+pub fn combinations(mesh: &Mesh, face: &[bool], combos: &[(String, Vec<Vec3>, Vec<Vec3>)]) -> Check {
     let active: Vec<bool> = mesh
         .triangles
         .iter()
         .map(|t| t.iter().any(|&v| face[v as usize]))
         .collect();
-    let rest: HashSet<(u32, u32)> = crate::review::intersect::intersecting_pairs(
-        &mesh.positions,
-        &mesh.triangles,
-        Some(&active),
-    )
-    .into_iter()
-    .collect();
-    let h = mesh.bounds();
-    let eps = 1e-5 * (h.1 - h.0).length();
+    let pairs = |d: &[&[Vec3]]| -> HashSet<(u32, u32)> {
+        let posed: Vec<Vec3> = (0..mesh.positions.len())
+            .map(|v| mesh.positions[v] + d.iter().map(|x| x[v]).sum::<Vec3>())
+            .collect();
+        crate::review::intersect::intersecting_pairs(&posed, &mesh.triangles, Some(&active))
+            .into_iter()
+            .collect()
+    };
+    let rest = pairs(&[]);
     let mut total = 0usize;
     let mut names = Vec::new();
-    for (n, d) in combos {
-        let posed: Vec<Vec3> = mesh
-            .positions
+    for (n, a, b) in combos {
+        let base: HashSet<(u32, u32)> = rest
             .iter()
-            .zip(d)
-            .map(|(p, dp)| *p + *dp)
+            .chain(pairs(&[a]).iter())
+            .chain(pairs(&[b]).iter())
+            .copied()
             .collect();
-        let k = crate::review::intersect::new_pairs(
-            &mesh.positions,
-            &posed,
-            &mesh.triangles,
-            &rest,
-            eps,
-        );
+        let k = pairs(&[a, b]).difference(&base).count();
         total += k;
         names.push(format!("{n}: {k}"));
     }
     Check::new("face.combinations", "E", Severity::Major)
         .title("Combinations leave no new self-intersections")
-        .measure("new self-intersecting triangle pairs")
+        .measure("new self-intersecting triangle pairs (not at rest, not under either key alone)")
         .detail(names.join(", "))
         .at_most(total as f64, 0.0)
 }

@@ -41,27 +41,7 @@ pub const MEET: f32 = 0.3;
 /// How far the procedural `aa` opens the jaw, degrees.
 pub const AA_DEG: f32 = 24.0;
 
-/// The VRM 1.0 expression presets.
-pub const VRM_PRESETS: [&str; 18] = [
-    "happy",
-    "angry",
-    "sad",
-    "relaxed",
-    "surprised",
-    "aa",
-    "ih",
-    "ou",
-    "ee",
-    "oh",
-    "blink",
-    "blinkLeft",
-    "blinkRight",
-    "lookUp",
-    "lookDown",
-    "lookLeft",
-    "lookRight",
-    "neutral",
-];
+pub use crate::parts::vrm_face::VRM_PRESETS;
 
 /// Named recipes: expression name -> unit name -> weight.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -14,7 +14,7 @@
 //! 3. [`expressions`]: keys from expression units by recipes (the VRM presets), or a
 //!    procedural `blink` and `aa` through the lid and jaw bones; the splits with a
 //!    smooth seam ([`split`]);
-//! 4. [`controls`]: the on-face controls for the split smile/frown keys, as data for
+//! 4. [`controls`] (kept with the sidecar, in [`crate::parts`]): the on-face controls for the split smile/frown keys, as data for
 //!    the sidecar;
 //! 5. [`checks`]: rubric A placement and rubric E checks on what was built.
 //!
@@ -36,11 +36,9 @@
 //! ```
 
 pub mod checks;
-pub mod controls;
 pub mod expressions;
 pub mod fit;
 pub mod split;
-pub mod vrm;
 pub mod weights;
 
 use std::collections::BTreeMap;
@@ -48,7 +46,8 @@ use std::collections::BTreeMap;
 use glam::Vec3;
 use serde::Serialize;
 
-pub use controls::FaceControl;
+pub use crate::parts::face_controls::{self as controls, FaceControl};
+pub use crate::parts::vrm_face as vrm;
 pub use expressions::{default_recipes, parse_recipes, read_recipes, Recipes, VRM_PRESETS};
 pub use fit::{fit_face, FaceFit};
 
@@ -314,8 +313,8 @@ fn key_checks(c: &Character, body: &Body, f: &FaceFit, ctrls: &[FaceControl]) ->
                 break;
             };
             let (u0, l0) = (c.parts[pu].mesh.positions[vu], c.parts[pl].mesh.positions[vl]);
-            gap.0 = gap.0.max((u0 - l0).length());
-            gap.1 = gap.1.max((u0 + du[vu] - l0 - dl[vl]).length());
+            gap.0 = gap.0.max((u0 - l0).y.max(0.0));
+            gap.1 = gap.1.max((u0 + du[vu] - l0 - dl[vl]).y.max(0.0));
             for &pi in &body.skin {
                 let Some(d) = key(c, pi, "blink") else { continue };
                 for (p, dp) in c.parts[pi].mesh.positions.iter().zip(d) {
@@ -333,17 +332,14 @@ fn key_checks(c: &Character, body: &Body, f: &FaceFit, ctrls: &[FaceControl]) ->
     // Combinations on the first skin part carrying the keys.
     for &pi in &body.skin {
         let p = &c.parts[pi];
-        let sum = |a: &str, b: &str| -> Option<Vec<Vec3>> {
-            let (x, y) = (key(c, pi, a)?, key(c, pi, b)?);
-            Some(x.iter().zip(y).map(|(p, q)| *p + *q).collect())
+        let pair = |a: &str, b: &str| -> Option<(String, Vec<Vec3>, Vec<Vec3>)> {
+            Some((format!("{a} + {b}"), key(c, pi, a)?.to_vec(), key(c, pi, b)?.to_vec()))
         };
-        let squint = if key(c, pi, "relaxed").is_some() { "relaxed" } else { "blink" };
-        let smile = if key(c, pi, "happy").is_some() { "happy" } else { "aa" };
-        let combos: Vec<(String, Vec<Vec3>)> = [(smile, "aa"), ("blink", squint)]
-            .into_iter()
-            .filter(|(a, b)| a != b)
-            .filter_map(|(a, b)| Some((format!("{a} + {b}"), sum(a, b)?)))
-            .collect();
+        let combos: Vec<(String, Vec<Vec3>, Vec<Vec3>)> = if key(c, pi, "happy").is_some() {
+            [pair("happy", "aa"), pair("blink", "relaxed")].into_iter().flatten().collect()
+        } else {
+            pair("blink", "aa").into_iter().collect()
+        };
         if combos.is_empty() {
             continue;
         }

@@ -148,9 +148,9 @@ pub struct Sidecar {
     pub twist_bones: Vec<String>,
     /// Spring parameters per chain class.
     pub springs: BTreeMap<String, SpringParams>,
-    /// On-face controls and their shape-key drivers ([`crate::face::FaceControl`]).
+    /// On-face controls and their shape-key drivers ([`super::face_controls`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub face_controls: Vec<crate::face::FaceControl>,
+    pub face_controls: Vec<super::face_controls::FaceControl>,
 }
 
 /// Cloth chains longer than this (units of H) get a larger hit radius.

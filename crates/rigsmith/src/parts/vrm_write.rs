@@ -223,8 +223,8 @@ pub fn vrm_bytes(
             .push(json!(i));
     }
     let constrained = roll_constraints(&mut doc, skel, &sc.twist_bones, &bone_nodes);
-    let part_nodes = crate::face::vrm::part_nodes(&doc, c.parts.len());
-    let (expressions, look_at) = crate::face::vrm::vrm_face(c, &part_nodes, humanoid);
+    let part_nodes = super::vrm_face::part_nodes(&doc, c.parts.len());
+    let (expressions, look_at) = super::vrm_face::vrm_face(c, &part_nodes, humanoid);
     doc["extensions"] = json!({
         "VRMC_vrm": {
             "specVersion": "1.0",

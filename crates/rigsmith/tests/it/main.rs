@@ -7,6 +7,7 @@ mod bind;
 mod body;
 mod checks;
 mod corpus;
+mod face;
 mod fit;
 mod fit_real;
 mod geodesic;

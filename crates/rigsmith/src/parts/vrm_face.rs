@@ -1,6 +1,6 @@
 //! The face in a VRM 1.0 file: `VRMC_vrm.expressions` and `VRMC_vrm.lookAt`.
 //!
-//! * Every VRM preset ([`super::VRM_PRESETS`]) is written. A preset whose name is a
+//! * Every VRM preset ([`VRM_PRESETS`]) is written. A preset whose name is a
 //!   morph target of some parts binds those targets (`morphTargetBinds`: the part's
 //!   node, the target's index, weight 1); `lookUp`/`lookDown`/`lookLeft`/`lookRight`
 //!   and `neutral` have no binds (the look directions are eye-bone rotations, the
@@ -18,8 +18,29 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use super::VRM_PRESETS;
 use crate::model::Character;
+
+/// The VRM 1.0 expression presets.
+pub const VRM_PRESETS: [&str; 18] = [
+    "happy",
+    "angry",
+    "sad",
+    "relaxed",
+    "surprised",
+    "aa",
+    "ih",
+    "ou",
+    "ee",
+    "oh",
+    "blink",
+    "blinkLeft",
+    "blinkRight",
+    "lookUp",
+    "lookDown",
+    "lookLeft",
+    "lookRight",
+    "neutral",
+];
 
 /// The presets that block the blink while on.
 const BLOCK_BLINK: [&str; 5] = ["happy", "angry", "sad", "relaxed", "surprised"];
