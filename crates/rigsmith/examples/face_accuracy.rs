@@ -66,7 +66,11 @@ fn main() {
             println!(
                 "| {} | {} | {} | {} | {} | {} | {:.2} |",
                 v.name,
-                if parts.len() == 2 { "eye parts" } else { "sockets" },
+                if parts.len() == 2 {
+                    "eye parts"
+                } else {
+                    "sockets"
+                },
                 fmt(jaw),
                 fmt(eyes.map(|e| e.0)),
                 fmt(eyes.map(|e| e.1)),

@@ -84,7 +84,11 @@ fn check_blink_and_aa(p: &serde_json::Value, h: f32) {
     assert!(blink <= 0.15 * rest, "blink leaves the lids open: {p}");
     let m0 = p["mouthGap"]["rest"].as_f64().unwrap();
     let m1 = p["mouthGap"]["aa"].as_f64().unwrap();
-    assert!(m1 - m0 >= 0.02 * h as f64, "aa opens the mouth {} m: {p}", m1 - m0);
+    assert!(
+        m1 - m0 >= 0.02 * h as f64,
+        "aa opens the mouth {} m: {p}",
+        m1 - m0
+    );
 }
 
 #[test]
@@ -114,6 +118,11 @@ fn expressions_without_a_face_is_bad_usage() {
         "--expressions",
         r.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("--face"));
 }

@@ -26,10 +26,10 @@ use std::collections::HashSet;
 
 use glam::Vec3;
 
-use crate::parts::face_controls::FaceControl;
 use super::fit::FaceFit;
 use super::split;
 use crate::model::Mesh;
+use crate::parts::face_controls::FaceControl;
 use crate::report::{Check, Severity};
 
 fn pct(x: f32, h: f32) -> f64 {
@@ -281,7 +281,11 @@ pub fn blink(gap_rest: f32, gap_closed: f32, inside: f32, h: f32) -> Vec<Check> 
 /// New self-intersections of `mesh` (among triangles with a vertex flagged in `face`)
 /// under each combination `(name, a, b)` of two keys' offsets: pairs that intersect
 /// with `a + b` applied but neither at rest, nor with `a` alone, nor with `b` alone.
-pub fn combinations(mesh: &Mesh, face: &[bool], combos: &[(String, Vec<Vec3>, Vec<Vec3>)]) -> Check {
+pub fn combinations(
+    mesh: &Mesh,
+    face: &[bool],
+    combos: &[(String, Vec<Vec3>, Vec<Vec3>)],
+) -> Check {
     let active: Vec<bool> = mesh
         .triangles
         .iter()

@@ -134,8 +134,8 @@ pub fn read_recipes(path: &Path) -> Result<Recipes> {
 
 /// Parses recipes from JSON text; `source` names it in messages.
 pub fn parse_recipes(text: &str, source: &str) -> Result<Recipes> {
-    let v: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| Error::invalid(source, format!("not JSON: {e}")))?;
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| Error::invalid(source, format!("not JSON: {e}")))?;
     let obj = v.as_object().ok_or_else(|| {
         Error::invalid(
             source,

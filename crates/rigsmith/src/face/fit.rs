@@ -324,7 +324,10 @@ fn mouth(skin: &Mesh, lm: &Landmarks, eye_y: Option<f32>) -> std::result::Result
         .ok_or("no crease between the lips")?;
     let crease = zf[p1].min(zf[p2]) - zf[i];
     if crease < MIN_CREASE * h {
-        return Err(format!("the lips' crease is {:.3}% H deep", 100.0 * crease / h));
+        return Err(format!(
+            "the lips' crease is {:.3}% H deep",
+            100.0 * crease / h
+        ));
     }
     let line_y = y_at(i);
     let (ul, ll) = (p1, p2);

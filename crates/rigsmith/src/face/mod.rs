@@ -174,7 +174,12 @@ pub fn build(c: &mut Character, lm: &Landmarks, head: &str, o: &FaceOptions) -> 
 }
 
 /// The mouth-corner controls, when the split smile and frown keys exist.
-fn face_controls(c: &Character, f: &FaceFit, head: &str, skin: &crate::model::Mesh) -> Vec<FaceControl> {
+fn face_controls(
+    c: &Character,
+    f: &FaceFit,
+    head: &str,
+    skin: &crate::model::Mesh,
+) -> Vec<FaceControl> {
     let has = |k: &str| c.parts.iter().any(|p| p.morphs.iter().any(|m| m.name == k));
     let (Some(m), Some(eyes)) = (&f.mouth, &f.eyes) else {
         return Vec::new();
@@ -187,7 +192,8 @@ fn face_controls(c: &Character, f: &FaceFit, head: &str, skin: &crate::model::Me
             continue;
         }
         let x = f.center_x + 0.8 * (eyes[k].centre.x - f.center_x);
-        let p = fit::surface_at(skin, x, m.line_y, h).unwrap_or(Vec3::new(x, m.line_y, m.upper_lip.z));
+        let p =
+            fit::surface_at(skin, x, m.line_y, h).unwrap_or(Vec3::new(x, m.line_y, m.upper_lip.z));
         let head_pt = p + Vec3::Z * 0.01 * h;
         out.push(FaceControl::up_down(
             &format!("SK-mouth_corner.{side}"),
@@ -256,12 +262,20 @@ fn key_checks(c: &Character, body: &Body, f: &FaceFit, ctrls: &[FaceControl]) ->
         ));
     }
     // Region: every key on every skin part.
-    if let (Some(eyes), Some(chin_y)) = (&f.eyes, f.mouth.map(|m| m.chin.y).or(f.nose_tip.map(|n| n.y - 0.05 * h))) {
+    if let (Some(eyes), Some(chin_y)) = (
+        &f.eyes,
+        f.mouth
+            .map(|m| m.chin.y)
+            .or(f.nose_tip.map(|n| n.y - 0.05 * h)),
+    ) {
         let mid = 0.5 * (eyes[0].centre + eyes[1].centre);
         let mut keys = Vec::new();
         for &pi in &body.skin {
             for m in &c.parts[pi].morphs {
-                keys.push((c.parts[pi].mesh.positions.as_slice(), m.position_deltas.as_slice()));
+                keys.push((
+                    c.parts[pi].mesh.positions.as_slice(),
+                    m.position_deltas.as_slice(),
+                ));
             }
         }
         if !keys.is_empty() {
@@ -304,7 +318,10 @@ fn key_checks(c: &Character, body: &Body, f: &FaceFit, ctrls: &[FaceControl]) ->
         let mut inside = 0.0f32;
         let mut ok = true;
         for e in eyes {
-            let (Some((pu, vu)), Some((pl, vl))) = (nearest_skin(c, body, e.upper), nearest_skin(c, body, e.lower)) else {
+            let (Some((pu, vu)), Some((pl, vl))) = (
+                nearest_skin(c, body, e.upper),
+                nearest_skin(c, body, e.lower),
+            ) else {
                 ok = false;
                 break;
             };
@@ -312,11 +329,16 @@ fn key_checks(c: &Character, body: &Body, f: &FaceFit, ctrls: &[FaceControl]) ->
                 ok = false;
                 break;
             };
-            let (u0, l0) = (c.parts[pu].mesh.positions[vu], c.parts[pl].mesh.positions[vl]);
+            let (u0, l0) = (
+                c.parts[pu].mesh.positions[vu],
+                c.parts[pl].mesh.positions[vl],
+            );
             gap.0 = gap.0.max((u0 - l0).y.max(0.0));
             gap.1 = gap.1.max((u0 + du[vu] - l0 - dl[vl]).y.max(0.0));
             for &pi in &body.skin {
-                let Some(d) = key(c, pi, "blink") else { continue };
+                let Some(d) = key(c, pi, "blink") else {
+                    continue;
+                };
                 for (p, dp) in c.parts[pi].mesh.positions.iter().zip(d) {
                     let q = *p - e.centre;
                     if q.z > 0.0 && q.length() >= e.radius && q.length() < 1.6 * e.radius {
@@ -333,10 +355,17 @@ fn key_checks(c: &Character, body: &Body, f: &FaceFit, ctrls: &[FaceControl]) ->
     for &pi in &body.skin {
         let p = &c.parts[pi];
         let pair = |a: &str, b: &str| -> Option<(String, Vec<Vec3>, Vec<Vec3>)> {
-            Some((format!("{a} + {b}"), key(c, pi, a)?.to_vec(), key(c, pi, b)?.to_vec()))
+            Some((
+                format!("{a} + {b}"),
+                key(c, pi, a)?.to_vec(),
+                key(c, pi, b)?.to_vec(),
+            ))
         };
         let combos: Vec<(String, Vec<Vec3>, Vec<Vec3>)> = if key(c, pi, "happy").is_some() {
-            [pair("happy", "aa"), pair("blink", "relaxed")].into_iter().flatten().collect()
+            [pair("happy", "aa"), pair("blink", "relaxed")]
+                .into_iter()
+                .flatten()
+                .collect()
         } else {
             pair("blink", "aa").into_iter().collect()
         };
@@ -344,7 +373,11 @@ fn key_checks(c: &Character, body: &Body, f: &FaceFit, ctrls: &[FaceControl]) ->
             continue;
         }
         let face: Vec<bool> = (0..p.mesh.positions.len())
-            .map(|v| p.morphs.iter().any(|m| m.position_deltas[v].length() > 1e-5 * h))
+            .map(|v| {
+                p.morphs
+                    .iter()
+                    .any(|m| m.position_deltas[v].length() > 1e-5 * h)
+            })
             .collect();
         out.push(checks::combinations(&p.mesh, &face, &combos));
         break;

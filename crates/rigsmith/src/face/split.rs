@@ -22,7 +22,8 @@ pub const SEAM_HALF_WIDTH: f32 = 0.01;
 /// The largest second difference of the split mask that passes (see the module docs).
 pub const SEAM_MAX_SECOND_DIFFERENCE: f32 = 0.25;
 
-fn smoothstep(e0: f32, e1: f32, x: f32) -> f32 {
+/// 0 below `e0`, 1 above `e1`, the cubic `3t^2 - 2t^3` between.
+pub(crate) fn smoothstep(e0: f32, e1: f32, x: f32) -> f32 {
     let t = ((x - e0) / (e1 - e0)).clamp(0.0, 1.0);
     t * t * (3.0 - 2.0 * t)
 }

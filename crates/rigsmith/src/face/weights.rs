@@ -24,10 +24,7 @@ use glam::Vec3;
 use super::fit::{names, Eye, FaceFit, Mouth};
 use crate::model::{Body, Character, Influence, Weights};
 
-fn smoothstep(e0: f32, e1: f32, x: f32) -> f32 {
-    let t = ((x - e0) / (e1 - e0)).clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
-}
+use super::split::smoothstep;
 
 /// The lid mask of `p` for an eye (upper lid when `upper`), in 0..=1.
 pub fn lid_mask(e: &Eye, p: Vec3, upper: bool) -> f32 {
@@ -226,7 +223,10 @@ pub fn apply(c: &mut Character, body: &Body, f: &FaceFit, b: &FaceBones) -> Vec<
             None
         };
         if let Some(w) = new {
-            notes.push(format!("face: part {:?} weighted to the face bones", part.name));
+            notes.push(format!(
+                "face: part {:?} weighted to the face bones",
+                part.name
+            ));
             part.weights = Some(w);
         }
     }

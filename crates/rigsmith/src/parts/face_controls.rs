@@ -74,7 +74,9 @@ impl FaceControl {
         travel: f32,
     ) -> FaceControl {
         let mut locked: Vec<String> = vec!["LOC_X".into(), "LOC_Z".into()];
-        for c in ["ROT_W", "ROT_X", "ROT_Y", "ROT_Z", "SCALE_X", "SCALE_Y", "SCALE_Z"] {
+        for c in [
+            "ROT_W", "ROT_X", "ROT_Y", "ROT_Z", "SCALE_X", "SCALE_Y", "SCALE_Z",
+        ] {
             locked.push(c.into());
         }
         FaceControl {

@@ -98,24 +98,22 @@ pub fn vrm_face(
         humanoid.get("leftEye"),
         humanoid.get("rightEye"),
     ) {
-        (true, Some(s), Some(h), Some(l), Some(r)) => {
-            match (s.find(h), s.find(l), s.find(r)) {
-                (Some(h), Some(l), Some(r)) => {
-                    let mid = 0.5 * (s.bones[l].head + s.bones[r].head);
-                    let off = s.bones[h].rest_matrix().inverse().transform_point3(mid);
-                    let range = json!({"inputMaxValue": 90.0, "outputScale": 10.0});
-                    Some(json!({
-                        "type": "bone",
-                        "offsetFromHeadBone": [off.x, off.y, off.z],
-                        "rangeMapHorizontalInner": range,
-                        "rangeMapHorizontalOuter": range,
-                        "rangeMapVerticalDown": range,
-                        "rangeMapVerticalUp": range,
-                    }))
-                }
-                _ => None,
+        (true, Some(s), Some(h), Some(l), Some(r)) => match (s.find(h), s.find(l), s.find(r)) {
+            (Some(h), Some(l), Some(r)) => {
+                let mid = 0.5 * (s.bones[l].head + s.bones[r].head);
+                let off = s.bones[h].rest_matrix().inverse().transform_point3(mid);
+                let range = json!({"inputMaxValue": 90.0, "outputScale": 10.0});
+                Some(json!({
+                    "type": "bone",
+                    "offsetFromHeadBone": [off.x, off.y, off.z],
+                    "rangeMapHorizontalInner": range,
+                    "rangeMapHorizontalOuter": range,
+                    "rangeMapVerticalDown": range,
+                    "rangeMapVerticalUp": range,
+                }))
             }
-        }
+            _ => None,
+        },
         _ => None,
     };
     (expressions, look_at)

@@ -57,13 +57,19 @@ fn fit_errors(variant: &str, parts: &[&str]) -> (f32, f32, f32, f32) {
 #[test]
 fn face_fit_of_the_base_body_is_within_one_percent_of_the_artist_rigs() {
     let (jaw, eye, up, low) = fit_errors("base", &["body", "eyes"]);
-    assert!(jaw < 1.0 && eye < 0.05 && up < 1.0 && low < 1.0, "{jaw} {eye} {up} {low}");
+    assert!(
+        jaw < 1.0 && eye < 0.05 && up < 1.0 && low < 1.0,
+        "{jaw} {eye} {up} {low}"
+    );
 }
 
 #[test]
 fn face_fit_of_the_old_body_from_its_sockets_is_within_one_percent() {
     let (jaw, eye, up, low) = fit_errors("old", &["body"]);
-    assert!(jaw < 1.0 && eye < 0.5 && up < 1.0 && low < 1.0, "{jaw} {eye} {up} {low}");
+    assert!(
+        jaw < 1.0 && eye < 0.5 && up < 1.0 && low < 1.0,
+        "{jaw} {eye} {up} {low}"
+    );
 }
 
 #[test]
@@ -120,7 +126,10 @@ fn split_of_both_eye_closures_gives_back_each_side_and_sums_exactly() {
         .fold(0.0f32, f32::max);
     let travel = l.iter().map(|d| d.length()).fold(0.0f32, f32::max);
     assert!(travel > 0.002 * h, "eye closure moves {travel}");
-    assert!(side_err <= 1e-6 * h, "left half vs eye-left-closure: {side_err}");
+    assert!(
+        side_err <= 1e-6 * h,
+        "left half vs eye-left-closure: {side_err}"
+    );
     let e = split::seam_edge_length(&mesh, 0.0, h).unwrap();
     let sd = split::seam_second_difference(
         |x| split::smooth_mask(x, 0.0, h),
@@ -192,7 +201,10 @@ fn a_body_without_expression_targets_gets_a_procedural_blink_and_aa_that_pass() 
     for b in ["jaw", "eye_l", "eye_r", "lid_upper_l", "lid_lower_r"] {
         assert!(s.find(b).is_some(), "{b}");
     }
-    assert_eq!(out.humanoid.get("leftEye").map(String::as_str), Some("eye_l"));
+    assert_eq!(
+        out.humanoid.get("leftEye").map(String::as_str),
+        Some("eye_l")
+    );
     // The teeth: the lower set on the jaw, the upper on the head.
     let teeth = out.character.find_part("teeth").unwrap();
     let w = out.character.parts[teeth].weights.as_ref().unwrap();
@@ -240,7 +252,10 @@ fn a_user_recipe_naming_a_missing_unit_is_refused_naming_the_file() {
     )
     .unwrap_err()
     .to_string();
-    assert!(e.contains("my_recipes.json") && e.contains("no-such-unit"), "{e}");
+    assert!(
+        e.contains("my_recipes.json") && e.contains("no-such-unit"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -249,7 +264,10 @@ fn expression_units_of_another_vertex_count_are_refused_naming_the_file() {
     let e = rigsmith::io::mpfb2::expressions::read_units(&dir, 100)
         .unwrap_err()
         .to_string();
-    assert!(e.contains(".target.gz") && e.contains("out of range"), "{e}");
+    assert!(
+        e.contains(".target.gz") && e.contains("out of range"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -282,16 +300,29 @@ fn travel_check_fires_when_the_limit_stops_short_of_full_travel() {
     let mut c = FaceControl::up_down("SK", "head", Vec3::ZERO, Vec3::Y, "smile", "frown", 0.01);
     c.limit.max[1] = 0.005;
     let bad = checks::controls(&[c]);
-    assert!(!bad.iter().find(|k| k.id == "face.controls_travel").unwrap().passed);
+    assert!(
+        !bad.iter()
+            .find(|k| k.id == "face.controls_travel")
+            .unwrap()
+            .passed
+    );
 }
 
 #[test]
 fn lr_sum_check_fires_on_a_split_that_loses_offsets() {
-    let mesh = rigsmith::mannequin::build(&Default::default()).parts[0].mesh.clone();
+    let mesh = rigsmith::mannequin::build(&Default::default()).parts[0]
+        .mesh
+        .clone();
     let s = vec![Vec3::Y * 0.01; mesh.positions.len()];
     let l = vec![Vec3::Y * 0.004; mesh.positions.len()];
     let r = vec![Vec3::Y * 0.004; mesh.positions.len()];
-    let k = checks::split_checks(&[(&l, &r, &s)], &mesh, |x| split::smooth_mask(x, 0.0, 1.7), 0.0, 1.7);
+    let k = checks::split_checks(
+        &[(&l, &r, &s)],
+        &mesh,
+        |x| split::smooth_mask(x, 0.0, 1.7),
+        0.0,
+        1.7,
+    );
     assert!(!k[0].passed && k[0].id == "face.lr_sum");
 }
 
@@ -306,7 +337,10 @@ fn region_check_fires_on_a_key_that_moves_a_foot() {
 #[test]
 fn jaw_open_checks_fire_when_the_upper_lip_follows_and_the_teeth_stay() {
     let k = checks::jaw_open(0.03, 0.02, Some(0.001), 1.7);
-    assert!(k.iter().all(|c| c.id == "face.jaw_chin" || !c.passed), "{k:?}");
+    assert!(
+        k.iter().all(|c| c.id == "face.jaw_chin" || !c.passed),
+        "{k:?}"
+    );
 }
 
 #[test]
@@ -349,7 +383,14 @@ fn combination_check_fires_when_two_keys_together_push_through_another_sheet() {
         Vec3::new(2.0, 2.0, 1.0),
         Vec3::new(-1.0, 2.0, 1.0),
     ];
-    let triangles = vec![[0, 1, 2], [0, 2, 3], [0, 3, 4], [0, 4, 1], [5, 6, 7], [5, 7, 8]];
+    let triangles = vec![
+        [0, 1, 2],
+        [0, 2, 3],
+        [0, 3, 4],
+        [0, 4, 1],
+        [5, 6, 7],
+        [5, 7, 8],
+    ];
     let mesh = rigsmith::Mesh {
         positions,
         triangles,
@@ -360,7 +401,11 @@ fn combination_check_fires_when_two_keys_together_push_through_another_sheet() {
     let mut a = vec![Vec3::ZERO; n];
     a[0] = Vec3::Z * 0.6;
     let flags = vec![true; n];
-    let alone = checks::combinations(&mesh, &flags, &[("a".into(), a.clone(), vec![Vec3::ZERO; n])]);
+    let alone = checks::combinations(
+        &mesh,
+        &flags,
+        &[("a".into(), a.clone(), vec![Vec3::ZERO; n])],
+    );
     assert!(alone.passed, "{alone:?}");
     let k = checks::combinations(&mesh, &flags, &[("a + b".into(), a.clone(), a)]);
     assert!(!k.passed && k.value > 0.0, "{k:?}");

@@ -26,13 +26,21 @@ pub fn read_units(dir: &Path, vertex_count: usize) -> Result<Vec<(String, Vec<(u
         .collect();
     files.sort();
     if files.is_empty() {
-        return Err(Error::format(dir, "", "no *.target.gz expression units here"));
+        return Err(Error::format(
+            dir,
+            "",
+            "no *.target.gz expression units here",
+        ));
     }
     let mut out = Vec::with_capacity(files.len());
     for f in files {
         let name = f
             .file_name()
-            .map(|n| n.to_string_lossy().trim_end_matches(".target.gz").to_string())
+            .map(|n| {
+                n.to_string_lossy()
+                    .trim_end_matches(".target.gz")
+                    .to_string()
+            })
             .unwrap_or_default();
         out.push((name, targets::read_target(&f, vertex_count)?));
     }
@@ -44,7 +52,12 @@ impl Corpus {
     /// every part of `c` built from this corpus (parts named as in
     /// [`super::PARTS`]) that a unit moves; `scale` is the build's scale. Returns the
     /// number of units read.
-    pub fn add_expression_units(&self, c: &mut Character, ethnicity: &str, scale: f32) -> Result<usize> {
+    pub fn add_expression_units(
+        &self,
+        c: &mut Character,
+        ethnicity: &str,
+        scale: f32,
+    ) -> Result<usize> {
         if !ETHNICITIES.contains(&ethnicity) {
             return Err(Error::invalid(
                 "expression units",
@@ -54,10 +67,7 @@ impl Corpus {
                 ),
             ));
         }
-        let dir = self
-            .dir()
-            .join("targets/expression/units")
-            .join(ethnicity);
+        let dir = self.dir().join("targets/expression/units").join(ethnicity);
         let n = self.base_positions_obj().len();
         let units = read_units(&dir, n)?;
         let s = 0.1 * scale;
