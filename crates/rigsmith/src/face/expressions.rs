@@ -202,13 +202,12 @@ fn morph<'a>(c: &'a Character, pi: usize, name: &str) -> Option<&'a [Vec3]> {
         .map(|m| m.position_deltas.as_slice())
 }
 
+/// A bone turned about world X through a pivot: `(bone, pivot, angle in radians)`.
+pub type Rotation = (u32, Vec3, f32);
+
 /// The offsets of every vertex of `part` when bones rotate about world X through their
 /// pivots by the given angles (radians), skinned by the part's weights.
-pub fn rotation_deltas(
-    c: &Character,
-    pi: usize,
-    rotations: &[(u32, Vec3, f32)],
-) -> Option<Vec<Vec3>> {
+pub fn rotation_deltas(c: &Character, pi: usize, rotations: &[Rotation]) -> Option<Vec<Vec3>> {
     let p = &c.parts[pi];
     let w = p.weights.as_ref()?;
     let mut any = false;
@@ -238,7 +237,7 @@ pub fn rotation_deltas(
 }
 
 /// The procedural blink rotations of one eye (`k`: 0 left, 1 right).
-pub fn blink_rotations(f: &FaceFit, b: &FaceBones, k: usize) -> Vec<(u32, Vec3, f32)> {
+pub fn blink_rotations(f: &FaceFit, b: &FaceBones, k: usize) -> Vec<Rotation> {
     let Some(eyes) = &f.eyes else {
         return Vec::new();
     };
@@ -256,7 +255,7 @@ pub fn blink_rotations(f: &FaceFit, b: &FaceBones, k: usize) -> Vec<(u32, Vec3, 
 }
 
 /// The procedural `aa` rotation (the jaw open by [`AA_DEG`]).
-pub fn aa_rotations(f: &FaceFit, b: &FaceBones) -> Vec<(u32, Vec3, f32)> {
+pub fn aa_rotations(f: &FaceFit, b: &FaceBones) -> Vec<Rotation> {
     match (&f.mouth, b.jaw) {
         (Some(m), Some(j)) => vec![(j, m.pivot, AA_DEG.to_radians())],
         _ => Vec::new(),
@@ -328,7 +327,7 @@ pub fn build(
         }
     }
     // Procedural keys where no recipe made them.
-    let procedural: [(&str, Vec<(u32, Vec3, f32)>); 2] = [
+    let procedural: [(&str, Vec<Rotation>); 2] = [
         ("blink", {
             let mut r = blink_rotations(f, b, 0);
             r.extend(blink_rotations(f, b, 1));

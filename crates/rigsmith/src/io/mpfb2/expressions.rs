@@ -15,10 +15,13 @@ use crate::model::{Character, MorphTarget};
 /// The ethnicities with expression units.
 pub const ETHNICITIES: [&str; 3] = ["african", "asian", "caucasian"];
 
+/// One unit: its name and its `(vertex, offset)` pairs (OBJ units).
+pub type Unit = (String, Vec<(u32, Vec3)>);
+
 /// Reads every unit of a folder as offsets over `vertex_count` vertices (OBJ units),
 /// sorted by name. A unit naming a vertex beyond `vertex_count` is refused, naming
 /// the file.
-pub fn read_units(dir: &Path, vertex_count: usize) -> Result<Vec<(String, Vec<(u32, Vec3)>)>> {
+pub fn read_units(dir: &Path, vertex_count: usize) -> Result<Vec<Unit>> {
     let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
     let mut files: Vec<std::path::PathBuf> = rd
         .filter_map(|e| e.ok().map(|e| e.path()))
