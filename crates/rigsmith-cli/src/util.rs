@@ -371,6 +371,54 @@ impl From<TemplateArg> for rigsmith::fit::Template {
     }
 }
 
+/// How much face `rig` and `vrm` build (`--face`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FaceArg {
+    /// No face bones, weights or keys.
+    #[default]
+    None,
+    /// Jaw, eyes and lids, face weights, blink and aa (or the presets from units).
+    Basic,
+    /// Basic plus brows, cheeks, lip corners and the nose.
+    Full,
+}
+
+/// The face arguments of `rig` and `vrm`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct FaceArgs {
+    /// Build a face: jaw, eyes, lids, face weights and expression keys (basic), also
+    /// brows, cheeks, lip corners and the nose (full), or none.
+    #[arg(long, value_enum, default_value = "none")]
+    pub face: FaceArg,
+    /// Expression recipes, JSON {"name": {"unit": weight, ...}}, added to the built-in
+    /// ones (with --face basic or full).
+    #[arg(long, value_name = "FILE")]
+    pub expressions: Option<std::path::PathBuf>,
+}
+
+impl FaceArgs {
+    /// The library's face options; reads the recipes file.
+    pub fn options(&self) -> anyhow::Result<rigsmith::face::FaceOptions> {
+        use rigsmith::face::FaceMode;
+        let mode = match self.face {
+            FaceArg::None => FaceMode::None,
+            FaceArg::Basic => FaceMode::Basic,
+            FaceArg::Full => FaceMode::Full,
+        };
+        if mode == FaceMode::None && self.expressions.is_some() {
+            anyhow::bail!(rigsmith::Error::invalid(
+                "--expressions",
+                "needs --face basic or --face full"
+            ));
+        }
+        let recipes = match &self.expressions {
+            Some(p) => Some(rigsmith::face::read_recipes(p)?),
+            None => None,
+        };
+        Ok(rigsmith::face::FaceOptions { mode, recipes })
+    }
+}
+
 /// Which axis is up in the input file.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
 pub enum UpArg {

@@ -140,6 +140,7 @@
 pub mod bind;
 pub mod deform;
 pub mod error;
+pub mod face;
 pub mod fit;
 pub mod geom;
 pub mod humanoid;

@@ -102,6 +102,9 @@ pub struct RigOptions {
     /// decide (`None`: the route decision, [`crate::bind::route_choice`], with the
     /// fallback when bone heat fails).
     pub route: Option<Route>,
+    /// The face: jaw, eyes, lids, face weights and expression keys
+    /// ([`crate::face`]); none by default.
+    pub face: crate::face::FaceOptions,
 }
 
 impl Default for RigOptions {
@@ -121,6 +124,7 @@ impl Default for RigOptions {
             authored: None,
             clear_rest_pose: false,
             route: None,
+            face: crate::face::FaceOptions::default(),
         }
     }
 }
@@ -199,6 +203,8 @@ pub struct RigOutput {
     pub notes: Vec<String>,
     /// Stage timings.
     pub timings: Vec<StageTiming>,
+    /// The face built here (bones, keys, controls, checks), when asked for.
+    pub face: Option<crate::face::FaceOutput>,
 }
 
 impl RigOutput {
@@ -345,6 +351,7 @@ struct Bound {
     reasons: Vec<String>,
     report: Option<crate::bind::WeightReport>,
     roles: Vec<Option<PartRole>>,
+    landmarks: Option<crate::fit::Landmarks>,
 }
 
 /// Rigs `input` (see the module docs).
@@ -384,7 +391,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
     let fixes: Vec<String> = scaled.into_iter().chain(fixes).collect();
     st.done();
 
-    let bound = if keep {
+    let mut bound = if keep {
         Bound {
             placement: Vec::new(),
             humanoid: c
@@ -396,12 +403,14 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
             reasons: Vec::new(),
             report: None,
             roles: vec![None; c.parts.len()],
+            landmarks: None,
         }
     } else {
         fit_and_bind(&mut c, o, &mut st)?
     };
 
     let mut notes = Vec::new();
+    let face = build_face(&mut c, o, &mut bound, &mut st)?;
     let Secondary {
         chains,
         sidecar,
@@ -409,6 +418,11 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         humanoid_problem,
     } = chains_and_sidecar(&mut c, o, keep, source, &bound, &mut notes, &mut st)?;
     c.validate()?;
+    let mut sidecar = sidecar;
+    if let Some(f) = &face {
+        sidecar.face_controls = f.controls.clone();
+        notes.extend(f.notes.iter().cloned());
+    }
 
     let review = if o.review {
         st.start("review");
@@ -454,7 +468,38 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         review,
         notes,
         timings: st.timings,
+        face,
     })
+}
+
+/// The face stage ([`crate::face::build`]) on a character fitted and bound here: its
+/// bones join the skeleton, its humanoid entries the map, its placement checks the
+/// fit's.
+fn build_face(
+    c: &mut Character,
+    o: &RigOptions,
+    bound: &mut Bound,
+    st: &mut Stages<'_, '_>,
+) -> Result<Option<crate::face::FaceOutput>> {
+    let Some(lm) = bound.landmarks.as_ref() else {
+        return Ok(None);
+    };
+    if o.face.mode == crate::face::FaceMode::None {
+        return Ok(None);
+    }
+    st.start("face");
+    let head = bound
+        .humanoid
+        .get("head")
+        .cloned()
+        .unwrap_or_else(|| "head".to_string());
+    let f = crate::face::build(c, lm, &head, &o.face)?;
+    for (k, v) in &f.humanoid {
+        bound.humanoid.insert(k.clone(), v.clone());
+    }
+    bound.placement.extend(f.checks.iter().cloned());
+    st.done();
+    Ok(Some(f))
 }
 
 /// The checks before any stage runs, and the character to work on; `true` when its
@@ -537,6 +582,7 @@ fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> R
         reasons: bound.reasons,
         report: Some(bound.report),
         roles: bound.part_roles.into_iter().map(Some).collect(),
+        landmarks: Some(fitted.landmarks),
     })
 }
 

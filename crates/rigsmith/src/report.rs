@@ -273,6 +273,9 @@ impl Counts {
 pub fn remedy_for(id: &str) -> &'static str {
     let has = |p: &str| id.contains(p);
     let starts = |p: &str| id.starts_with(p);
+    if starts("face.") {
+        return face_remedy(id);
+    }
     if starts("model.standing") || starts("model.empty") {
         "stand the character up along +Y (glTF's up; `--up z` reads a Z-up file) and give it a body mesh"
     } else if starts("model.part_apart") {
@@ -345,5 +348,21 @@ pub fn remedy_for(id: &str) -> &'static str {
         "bind again: `rigsmith weights` (or `rigsmith rig --rerig`); see docs/weights.md"
     } else {
         "see docs/check.md for this check's measure and fix"
+    }
+}
+
+/// Remedies of the face checks (`face.*`).
+fn face_remedy(id: &str) -> &'static str {
+    match id {
+        "face.lids_around_eye" | "face.lid_order" => "give the eyes as separate eye parts (or model open eye sockets) so the lids are measured, then rig again with `--face basic`",
+        "face.jaw_hinge" | "face.jaw_inside" => "check the mouth: the jaw pivot is placed from the lips' line and the eyes; a mouth modelled shut with no cavity gets no jaw",
+        "face.surface" => "the nose tip or chin landmark is off the skin: give it with `rigsmith fit --override nose_tip=X,Y,Z` or `chin=X,Y,Z`",
+        "face.controls_rest" | "face.controls_travel" | "face.opposing" => "fix the control's drivers in the sidecar: sign +1 on one key and -1 on the other, travel equal to the limit",
+        "face.lr_sum" | "face.seam" => "split the key again with a wider seam (the split mask must sum to 1 across the centre)",
+        "face.region" => "the key moves vertices outside the face: clean the unit or recipe so only the face moves",
+        "face.jaw_chin" | "face.jaw_teeth" | "face.jaw_upper_lip" => "weight the lower lip, chin and lower teeth to the jaw and the upper lip to the head, then rebuild aa",
+        "face.blink_gap" | "face.blink_clear" => "weight the lids around the eye opening only, or give an eye-closure unit; the lids must meet in front of the eyeball",
+        "face.combinations" => "add a corrective for the combination, or reduce the weight of one key in its recipe",
+        _ => "rig the face again with `--face basic` and look at the face sheet",
     }
 }

@@ -60,6 +60,10 @@ pub struct Args {
     /// Garments, comma separated: shirt, trousers, skirt, hat.
     #[arg(long, value_delimiter = ',')]
     pub dress: Vec<String>,
+    /// Add MakeHuman's 34 expression units of this ethnicity (african, asian,
+    /// caucasian) as morph targets named as the units (`eye-left-closure`, ...).
+    #[arg(long, value_name = "ETHNICITY")]
+    pub expression_units: Option<String>,
     /// Output .glb or .gltf.
     #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
@@ -137,6 +141,9 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         parts: a.parts.clone(),
     };
     let mut c = corpus.build(&opts)?;
+    if let Some(e) = &a.expression_units {
+        corpus.add_expression_units(&mut c, e, a.scale)?;
+    }
     if !garments.is_empty() {
         c = mpfb2::dress(&c, &garments)?;
     }

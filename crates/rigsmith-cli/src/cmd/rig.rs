@@ -84,6 +84,9 @@ pub struct Args {
     /// route decision and the weight report decide.
     #[arg(long, value_enum)]
     pub route: Option<crate::cmd::weights::RouteArg>,
+    /// The face (`--face`, `--expressions`).
+    #[command(flatten)]
+    pub face: crate::util::FaceArgs,
     /// How to read the input's axes and units.
     #[command(flatten)]
     pub space: crate::util::SpaceArgs,
@@ -107,6 +110,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         keep_origin: a.keep_origin,
         height: a.height,
         route: a.route.map(crate::cmd::weights::RouteArg::route),
+        face: a.face.options()?,
         parts: rigsmith::model::BodyOptions {
             body: a.body.clone(),
             garment: a.garment.clone(),

@@ -41,6 +41,10 @@ pub struct Args {
     /// Skip the check of the springs under the VRM runtime's model.
     #[arg(long)]
     pub no_verify: bool,
+    /// The face of an unrigged input (`--face`, `--expressions`): its expression keys
+    /// become VRM expressions.
+    #[command(flatten)]
+    pub face: crate::util::FaceArgs,
     /// How to read the input's axes and units.
     #[command(flatten)]
     pub space: crate::util::SpaceArgs,
@@ -53,6 +57,16 @@ pub const VERIFY_MOTIONS: [(Motion, f32); 2] = [(Motion::Walk, 3.0), (Motion::Ju
 /// with `simulate`): its own rig is kept, an unrigged one is rigged; a sidecar beside
 /// the input is the authored one (used as it is when it fits the skeleton).
 pub fn load(input: &Path, space: &crate::util::SpaceArgs, ctx: &Ctx) -> anyhow::Result<RigOutput> {
+    load_with_face(input, space, Default::default(), ctx)
+}
+
+/// [`load`] building a face on an unrigged input.
+pub fn load_with_face(
+    input: &Path,
+    space: &crate::util::SpaceArgs,
+    face: rigsmith::face::FaceOptions,
+    ctx: &Ctx,
+) -> anyhow::Result<RigOutput> {
     let pb = ctx.stage(&format!("reading {}", input.display()));
     let c = crate::util::read_in(input, space);
     pb.finish_and_clear();
@@ -71,6 +85,7 @@ pub fn load(input: &Path, space: &crate::util::SpaceArgs, ctx: &Ctx) -> anyhow::
         &c,
         &RigOptions {
             authored,
+            face,
             ..RigOptions::vrm()
         },
         &mut |_, _| {},
@@ -90,7 +105,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let sp = sidecar_path(&a.output);
     let mut plan = Outputs::new(&[&a.input, &sidecar_path(&a.input)]);
     plan.file(&a.output).file(&sp).verify()?;
-    let p = load(&a.input, &a.space, ctx)?;
+    let face = a.face.options()?;
+    let p = load_with_face(&a.input, &a.space, face, ctx)?;
     let c = &p.character;
     let meta = VrmMeta {
         name: a.name.unwrap_or_else(|| {

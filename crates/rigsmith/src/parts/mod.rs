@@ -38,6 +38,7 @@
 mod chain_build;
 mod chains;
 mod colliders;
+pub mod face_controls;
 mod leg_gap;
 mod motion;
 mod rest_clearance;
@@ -46,6 +47,7 @@ mod sidecar;
 mod simulate;
 mod springs;
 mod surfaces;
+pub mod vrm_face;
 pub mod vrm_write;
 
 pub use chain_build::{build_chains, hang_cloth_from_trunk, BuildOptions};

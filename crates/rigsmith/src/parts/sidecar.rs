@@ -163,6 +163,9 @@ pub struct Sidecar {
     pub correctives: Vec<crate::deform::correctives::Corrective>,
     /// Spring parameters per chain class.
     pub springs: BTreeMap<String, SpringParams>,
+    /// On-face controls and their shape-key drivers ([`super::face_controls`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub face_controls: Vec<super::face_controls::FaceControl>,
 }
 
 /// Cloth chains longer than this (units of H) get a larger hit radius.
@@ -252,6 +255,7 @@ impl Sidecar {
             dqs_blend: BTreeMap::new(),
             correctives: Vec::new(),
             springs,
+            face_controls: Vec::new(),
         }
     }
 

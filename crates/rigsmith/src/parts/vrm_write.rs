@@ -227,6 +227,8 @@ pub fn vrm_bytes(
             .push(json!(i));
     }
     let constrained = roll_constraints(&mut doc, skel, sc, &bone_nodes);
+    let part_nodes = super::vrm_face::part_nodes(&doc, c.parts.len());
+    let (expressions, look_at) = super::vrm_face::vrm_face(c, &part_nodes, humanoid);
     doc["extensions"] = json!({
         "VRMC_vrm": {
             "specVersion": "1.0",
@@ -254,6 +256,12 @@ pub fn vrm_bytes(
             "springs": springs,
         },
     });
+    if let Some(e) = expressions {
+        doc["extensions"]["VRMC_vrm"]["expressions"] = e;
+    }
+    if let Some(l) = look_at {
+        doc["extensions"]["VRMC_vrm"]["lookAt"] = l;
+    }
     let mut used = vec![json!("VRMC_vrm"), json!("VRMC_springBone")];
     if extended {
         used.push(json!("VRMC_springBone_extended_collider"));

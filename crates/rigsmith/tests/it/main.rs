@@ -8,6 +8,7 @@ mod body;
 mod checks;
 mod corpus;
 mod deform;
+mod face;
 mod fit;
 mod fit_real;
 mod geodesic;

@@ -15,8 +15,8 @@
 //!   `WEIGHTS_1`; each vertex's strongest influences kept and renormalized to sum to 1.
 //!   A vertex of a skinned part with no influence at all is bound to the first root
 //!   bone with weight 1 (glTF requires weights that sum to one);
-//! * morph targets (`POSITION`, `NORMAL` deltas) with names in `mesh.extras.targetNames`;
-//!   position deltas that are mostly zero (correctives) as sparse accessors;
+//! * morph targets (`POSITION`, `NORMAL` deltas) as sparse accessors (only the moved
+//!   vertices are stored), with names in `mesh.extras.targetNames`;
 //! * one material per distinct material name, in order of first use.
 //!
 //! Output is deterministic: the same character gives the same bytes.
@@ -80,36 +80,34 @@ impl Builder {
         self.accessors.len() - 1
     }
 
-    /// A VEC3 float accessor of `data` with min/max; written sparse (no base view:
-    /// zeros, plus the indices and values of the non-zero elements) when fewer than
-    /// half of its elements are non-zero, as a corrective's morph target is.
-    fn vec3s_sparse(&mut self, data: &[Vec3]) -> usize {
-        let nz: Vec<u32> = (0..data.len() as u32)
+    /// A VEC3 float accessor of `data.len()` elements holding mostly zeros: only the
+    /// non-zero elements are stored, as a sparse accessor (no buffer view at all when
+    /// every element is zero); `min`/`max` over every element, zeros included.
+    fn sparse_vec3(&mut self, data: &[Vec3]) -> usize {
+        let idx: Vec<u32> = (0..data.len() as u32)
             .filter(|&i| data[i as usize] != Vec3::ZERO)
             .collect();
-        if nz.is_empty() || 2 * nz.len() >= data.len() {
-            return self.floats(&flat(data), "VEC3", 3, Some(ARRAY_BUFFER), true);
-        }
         let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
         for d in data {
             lo = lo.min(*d);
             hi = hi.max(*d);
         }
-        let idx: Vec<u8> = nz.iter().flat_map(|i| i.to_le_bytes()).collect();
-        let vals: Vec<u8> = nz
-            .iter()
-            .flat_map(|&i| data[i as usize].to_array())
-            .flat_map(|f| f.to_le_bytes())
-            .collect();
-        let iv = self.view(&idx, None);
-        let vv = self.view(&vals, None);
-        self.accessors.push(json!({
-            "componentType": 5126, "count": data.len(), "type": "VEC3",
-            "min": lo.to_array(), "max": hi.to_array(),
-            "sparse": {"count": nz.len(),
-                       "indices": {"bufferView": iv, "componentType": 5125},
-                       "values": {"bufferView": vv}}
-        }));
+        if data.is_empty() {
+            (lo, hi) = (Vec3::ZERO, Vec3::ZERO);
+        }
+        let mut a = json!({"componentType": 5126, "count": data.len(), "type": "VEC3", "min": lo.to_array(), "max": hi.to_array()});
+        if !idx.is_empty() {
+            let ib: Vec<u8> = idx.iter().flat_map(|i| i.to_le_bytes()).collect();
+            let vb: Vec<u8> = idx
+                .iter()
+                .flat_map(|&i| data[i as usize].to_array())
+                .flat_map(f32::to_le_bytes)
+                .collect();
+            let iv = self.view(&ib, None);
+            let vv = self.view(&vb, None);
+            a["sparse"] = json!({"count": idx.len(), "indices": {"bufferView": iv, "componentType": 5125}, "values": {"bufferView": vv}});
+        }
+        self.accessors.push(a);
         self.accessors.len() - 1
     }
 
@@ -356,15 +354,9 @@ pub(super) fn build_json(c: &Character, opts: &WriteOptions) -> Result<(Value, V
             let mut targets = Vec::new();
             for mt in &part.morphs {
                 let mut t = serde_json::Map::new();
-                t.insert(
-                    "POSITION".into(),
-                    json!(b.vec3s_sparse(&mt.position_deltas)),
-                );
+                t.insert("POSITION".into(), json!(b.sparse_vec3(&mt.position_deltas)));
                 if let Some(nd) = &mt.normal_deltas {
-                    t.insert(
-                        "NORMAL".into(),
-                        json!(b.floats(&flat(nd), "VEC3", 3, Some(ARRAY_BUFFER), false)),
-                    );
+                    t.insert("NORMAL".into(), json!(b.sparse_vec3(nd)));
                 }
                 targets.push(Value::Object(t));
             }

@@ -36,6 +36,7 @@
 
 mod base_mesh;
 pub mod dress;
+pub mod expressions;
 pub mod rig;
 pub mod split;
 pub mod targets;
