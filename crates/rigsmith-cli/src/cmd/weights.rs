@@ -49,7 +49,7 @@ impl RouteArg {
   rigsmith weights body.glb --skeleton skeleton.json -o rigged.glb
   rigsmith weights body.glb --skeleton other_rig.glb -o rigged.glb --rigid eyes=head --route volumetric")]
 pub struct Args {
-    /// The character: .glb, .gltf, .vrm or .obj.
+    /// The character: .glb, .gltf, .vrm, .obj or .fbx.
     pub input: PathBuf,
     /// The skeleton: skeleton.json or a rigged .glb/.gltf/.vrm.
     #[arg(long)]

@@ -5,6 +5,7 @@ mod common;
 mod check;
 mod corpus;
 mod exit_codes;
+mod fbx;
 mod fit;
 mod grammar;
 mod inspect;

@@ -7,6 +7,7 @@ mod bind;
 mod body;
 mod checks;
 mod corpus;
+mod fbx_io;
 mod fit;
 mod fit_real;
 mod geodesic;
