@@ -339,7 +339,9 @@ class RIGSMITH_PT_panel(bpy.types.Panel):
                 rep = json.loads(text.as_string())
             except ValueError:
                 rep = {}
-            checks = rep.get("checks") or rep.get("review", {}).get("checks") or []
+            checks = rep.get("checks") or []
+            if isinstance(checks, dict):  # the rig's report holds the review's
+                checks = checks.get("checks") or []
             for c in [c for c in checks if not c.get("passed", True)][:8]:
                 col.label(text=f"{c.get('severity', '')}: {c.get('id', '')} {c.get('detail', '')}"[:120])
 

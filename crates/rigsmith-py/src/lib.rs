@@ -37,8 +37,12 @@ fn py_err(e: rigsmith::Error) -> PyErr {
     }
 }
 
+/// JSON text as the CLI prints it (through `serde_json::Value`, so `f32` numbers are
+/// written as the CLI writes them).
 fn json_text(v: &impl serde::Serialize) -> PyResult<String> {
-    serde_json::to_string(v).map_err(|e| PyValueError::new_err(format!("cannot serialize: {e}")))
+    serde_json::to_value(v)
+        .map(|v| v.to_string())
+        .map_err(|e| PyValueError::new_err(format!("cannot serialize: {e}")))
 }
 
 /// A character given as a path or as parts `(name, vertices, faces)`.
@@ -312,7 +316,8 @@ fn rig<'py>(
         "route": out.route.map(|r| format!("{r:?}")),
         "route_text": out.route_text(),
         "counts": out.counts(),
-        "review": out.report_json(),
+        "checks": out.review,
+        "pipeline": out.report_json(),
         "changes": out.changes(),
     });
     d.set_item("report", json_text(&report)?)?;

@@ -243,7 +243,8 @@ def rig(
     verification and fallback, chains, review.
 
     Returns the rigged character as :func:`load` does, plus ``"report"`` (``route``,
-    ``counts`` of failed checks by severity, ``review``: every check, ``changes``) and
+    ``counts`` of failed checks by severity, ``checks``: the review as ``check`` returns
+    it, ``pipeline``: model, fixes, placement, part roles, timings; ``changes``) and
     ``"written"`` (the files written when ``output`` names a ``.glb``/``.gltf``: it and
     its ``.rig.json`` sidecar). An already rigged input is refused unless ``rerig``.
     ``keep_origin``: the rig stays where the input stood (it is rigged on the floor and
@@ -316,7 +317,7 @@ def fix_weights(
     )
     out_native = np.frombuffer(buf, dtype="<f4").reshape(len(V), len(names))
     out = np.ascontiguousarray(out_native[:, [names.index(n) for n in order]])
-    changed = int((np.abs(out - np.asarray(W, dtype=np.float32)) > 1e-7).any(axis=1).sum())
+    changed = int((np.abs(out - np.asarray(W, dtype=np.float32)) > 1e-6).any(axis=1).sum())
     return out, {"stripped": int(stripped), "changed": changed}
 
 

@@ -599,7 +599,7 @@ impl<'a> Ascii<'a> {
             let mut vals = Vec::new();
             if matches!(self.toks.get(self.i), Some((Tok::Key(_), _))) {
                 self.i += 1;
-                vals = self.values(&at)?;
+                vals = self.values();
             }
             self.expect_close(&at)?;
             let all_int = vals.iter().all(|v| matches!(v, Value::Int(_)));
@@ -611,7 +611,7 @@ impl<'a> Ascii<'a> {
             });
             return Ok(node);
         }
-        node.values = self.values(&at)?;
+        node.values = self.values();
         if matches!(self.toks.get(self.i), Some((Tok::Open, _))) {
             self.i += 1;
             loop {
@@ -633,8 +633,12 @@ impl<'a> Ascii<'a> {
         Ok(node)
     }
 
-    fn values(&mut self, at: &str) -> Result<Vec<Value>> {
+    fn values(&mut self) -> Vec<Value> {
         let mut vals = Vec::new();
+        // Some exporters write an empty first value (`Content: , "..."`).
+        if matches!(self.toks.get(self.i), Some((Tok::Comma, _))) {
+            self.i += 1;
+        }
         loop {
             let v = match self.toks.get(self.i) {
                 Some((Tok::Str(s), _)) => Value::Str(s.clone()),
@@ -649,8 +653,7 @@ impl<'a> Ascii<'a> {
                 break;
             }
         }
-        let _ = at;
-        Ok(vals)
+        vals
     }
 
     fn expect_open(&mut self, at: &str) -> Result<()> {
