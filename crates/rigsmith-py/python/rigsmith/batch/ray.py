@@ -57,6 +57,9 @@ def batch_inputs(folder: str | os.PathLike) -> tuple[list[Path], list[tuple[Path
 def rig_one(input_path: str, output_path: str, options: dict[str, Any]) -> dict[str, Any]:
     """Rigs one character and writes it; the summary row. Raises on failure (so Ray
     retries the task)."""
+    options = dict(options)
+    # Before rigsmith's first parallel work in this worker process: its thread pool size.
+    os.environ.setdefault("RAYON_NUM_THREADS", str(options.pop("_threads", 1)))
     import rigsmith
 
     t0 = time.perf_counter()
@@ -80,13 +83,16 @@ def rig_library(
     output_dir: str | os.PathLike,
     *,
     retries: int = 1,
+    threads: int = 1,
     **options: Any,
 ) -> dict[str, Any]:
     """Rigs every character of ``input_dir`` into ``output_dir`` with one Ray task
     each (Ray must be initialised, or is started locally); ``options`` go to
     :func:`rigsmith.rig` (``template``, ``max_influences``, ``rerig``, ``route``,
-    ``height``). A failed task is retried ``retries`` times. Writes and returns the
-    summary (``{"rigged": [rows], "skipped": [{"path", "why"}]}``)."""
+    ``height``). A failed task is retried ``retries`` times. Each task takes one CPU
+    and rigs with ``threads`` threads (``RAYON_NUM_THREADS`` of its worker process, set
+    before its first rig), so Ray's scheduling decides the parallelism. Writes and returns the summary
+    (``{"rigged": [rows], "skipped": [{"path", "why"}]}``)."""
     import ray
 
     inputs, skipped = batch_inputs(input_dir)
@@ -98,7 +104,8 @@ def rig_library(
     out_dir.mkdir(parents=True, exist_ok=True)
     if not ray.is_initialized():
         ray.init()
-    task = ray.remote(max_retries=retries, retry_exceptions=True)(rig_one)
+    task = ray.remote(num_cpus=1, max_retries=retries, retry_exceptions=True)(rig_one)
+    options = {**options, "_threads": max(1, int(threads))}
     started = []
     for p in inputs:
         out_path = str(out_dir / f"{p.stem}.glb")

@@ -11,5 +11,6 @@ def rig_library(
     output_dir: str | os.PathLike[str],
     *,
     retries: int = 1,
+    threads: int = 1,
     **options: Any,
 ) -> dict[str, Any]: ...
