@@ -76,17 +76,12 @@ impl Source {
             Source::Parts(parts) => {
                 let mut c = Character::default();
                 for (name, v, f) in parts {
-                    let positions = v
-                        .chunks_exact(12)
-                        .map(|b| {
-                            let x = |k: usize| f32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
-                            Vec3::new(x(0), x(4), x(8))
-                        })
-                        .collect();
+                    let positions = points(v);
                     let triangles = f
                         .chunks_exact(12)
                         .map(|b| {
-                            let x = |k: usize| u32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
+                            let x =
+                                |k: usize| u32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
                             [x(0), x(4), x(8)]
                         })
                         .collect();
@@ -108,7 +103,8 @@ impl Source {
 }
 
 fn template(name: &str) -> PyResult<rigsmith::fit::Template> {
-    rigsmith::fit::Template::parse(name).map_err(|e| PyValueError::new_err(format!("template: {e}")))
+    rigsmith::fit::Template::parse(name)
+        .map_err(|e| PyValueError::new_err(format!("template: {e}")))
 }
 
 fn route(name: Option<&str>) -> PyResult<Option<rigsmith::bind::Route>> {
@@ -126,6 +122,29 @@ fn route(name: Option<&str>) -> PyResult<Option<rigsmith::bind::Route>> {
     })
 }
 
+/// Little-endian f32 triples (n x 3 bytes) as points.
+fn points(bytes: &[u8]) -> Vec<Vec3> {
+    let f = |b: &[u8]| f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    bytes
+        .chunks_exact(12)
+        .map(|b| Vec3::new(f(&b[0..4]), f(&b[4..8]), f(&b[8..12])))
+        .collect()
+}
+
+/// Dense n x `bones` little-endian f32 weights as sparse [`rigsmith::Weights`]
+/// (zeros left out, sorted).
+fn sparse(bytes: &[u8], n: usize, bones: usize) -> rigsmith::Weights {
+    let mut w = rigsmith::Weights::empty(n);
+    for (k, b) in bytes.chunks_exact(4).enumerate() {
+        let x = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        if x != 0.0 {
+            w.add(k / bones, (k % bones) as u32, x);
+        }
+    }
+    w.sort();
+    w
+}
+
 /// Dense weights of `n` vertices over `bones` bones as little-endian f32 bytes.
 fn dense(w: Option<&rigsmith::Weights>, n: usize, bones: usize) -> Vec<u8> {
     let mut out = vec![0f32; n * bones];
@@ -141,19 +160,38 @@ fn dense(w: Option<&rigsmith::Weights>, n: usize, bones: usize) -> Vec<u8> {
 
 /// A character as a dict: `parts` (name, material, vertices, faces, weights bytes or
 /// None), `skeleton` (skeleton.json text or None), `warnings`, `notes`.
-fn character_dict<'py>(py: Python<'py>, c: &Character, notes: &[String]) -> PyResult<Bound<'py, PyDict>> {
+fn character_dict<'py>(
+    py: Python<'py>,
+    c: &Character,
+    notes: &[String],
+) -> PyResult<Bound<'py, PyDict>> {
     let nb = c.skeleton.as_ref().map_or(0, Skeleton::len);
     let parts = PyList::empty(py);
     for p in &c.parts {
         let d = PyDict::new(py);
         d.set_item("name", &p.name)?;
         d.set_item("material", &p.material)?;
-        let v: Vec<u8> = p.mesh.positions.iter().flat_map(|q| q.to_array()).flat_map(f32::to_le_bytes).collect();
-        let f: Vec<u8> = p.mesh.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect();
+        let v: Vec<u8> = p
+            .mesh
+            .positions
+            .iter()
+            .flat_map(|q| q.to_array())
+            .flat_map(f32::to_le_bytes)
+            .collect();
+        let f: Vec<u8> = p
+            .mesh
+            .triangles
+            .iter()
+            .flatten()
+            .flat_map(|i| i.to_le_bytes())
+            .collect();
         d.set_item("vertices", PyBytes::new(py, &v))?;
         d.set_item("faces", PyBytes::new(py, &f))?;
         match &p.weights {
-            Some(w) if nb > 0 => d.set_item("weights", PyBytes::new(py, &dense(Some(w), p.mesh.positions.len(), nb)))?,
+            Some(w) if nb > 0 => d.set_item(
+                "weights",
+                PyBytes::new(py, &dense(Some(w), p.mesh.positions.len(), nb)),
+            )?,
             _ => d.set_item("weights", py.None())?,
         }
         parts.append(d)?;
@@ -162,7 +200,9 @@ fn character_dict<'py>(py: Python<'py>, c: &Character, notes: &[String]) -> PyRe
     out.set_item("parts", parts)?;
     out.set_item(
         "skeleton",
-        c.skeleton.as_ref().map(rigsmith::io::skeleton_json::to_string),
+        c.skeleton
+            .as_ref()
+            .map(rigsmith::io::skeleton_json::to_string),
     )?;
     out.set_item("warnings", c.warnings.clone())?;
     out.set_item("notes", notes.to_vec())?;
@@ -190,7 +230,12 @@ fn inspect(py: Python<'_>, character: &Bound<'_, PyAny>) -> PyResult<String> {
 /// Fits a skeleton: JSON `{"skeleton": {...}, "checks": [...], "humanoid": {...}}`.
 #[pyfunction]
 #[pyo3(signature = (character, template="game", twist=0))]
-fn fit(py: Python<'_>, character: &Bound<'_, PyAny>, template: &str, twist: usize) -> PyResult<String> {
+fn fit(
+    py: Python<'_>,
+    character: &Bound<'_, PyAny>,
+    template: &str,
+    twist: usize,
+) -> PyResult<String> {
     let src = Source::extract(character)?;
     let t = self::template(template)?;
     let r = py
@@ -204,8 +249,9 @@ fn fit(py: Python<'_>, character: &Bound<'_, PyAny>, template: &str, twist: usiz
             rigsmith::fit::fit(&c, &o)
         })
         .map_err(py_err)?;
-    let skel: serde_json::Value = serde_json::from_str(&rigsmith::io::skeleton_json::to_string(&r.skeleton))
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let skel: serde_json::Value =
+        serde_json::from_str(&rigsmith::io::skeleton_json::to_string(&r.skeleton))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
     json_text(&serde_json::json!({"skeleton": skel, "checks": r.checks, "humanoid": r.humanoid}))
 }
 
@@ -245,7 +291,9 @@ fn weights(
         .parts
         .iter()
         .zip(&r.weights)
-        .map(|(p, w)| PyBytes::new(py, &dense(w.as_ref(), p.mesh.positions.len(), s.len())).unbind())
+        .map(|(p, w)| {
+            PyBytes::new(py, &dense(w.as_ref(), p.mesh.positions.len(), s.len())).unbind()
+        })
         .collect();
     let names = s.bones.iter().map(|b| b.name.clone()).collect();
     let report = serde_json::json!({
@@ -335,7 +383,9 @@ fn check(py: Python<'_>, character: &Bound<'_, PyAny>, max_influences: usize) ->
         .allow_threads(|| {
             let (c, _) = src.character()?;
             let animated = match (&src, &c.skeleton) {
-                (Source::Path(p), Some(s)) => Some(rigsmith::io::gltf::animation::keyed_bone_names(p, s)?),
+                (Source::Path(p), Some(s)) => {
+                    Some(rigsmith::io::gltf::animation::keyed_bone_names(p, s)?)
+                }
                 _ => None,
             };
             let o = rigsmith::review::CheckOptions {
@@ -354,21 +404,18 @@ fn check(py: Python<'_>, character: &Bound<'_, PyAny>, max_influences: usize) ->
 /// procedural motion (`rest`, `walk`, `run`, `jump`, `spin`, `sway`).
 #[pyfunction]
 #[pyo3(signature = (character, motion="walk", seconds=3.0))]
-fn simulate(py: Python<'_>, character: &Bound<'_, PyAny>, motion: &str, seconds: f32) -> PyResult<String> {
+fn simulate(
+    py: Python<'_>,
+    character: &Bound<'_, PyAny>,
+    motion: &str,
+    seconds: f32,
+) -> PyResult<String> {
     use rigsmith::parts::{Motion, SpringModel};
-    let m = match motion {
-        "rest" => Motion::Rest,
-        "walk" => Motion::Walk,
-        "run" => Motion::Run,
-        "jump" => Motion::Jump,
-        "spin" => Motion::Spin,
-        "sway" => Motion::Sway,
-        o => {
-            return Err(PyValueError::new_err(format!(
-                "motion: {o:?} is not one of rest, walk, run, jump, spin, sway"
-            )))
-        }
-    };
+    let m = Motion::parse(motion).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "motion: {motion:?} is not one of rest, walk, run, jump, spin, sway"
+        ))
+    })?;
     if !(seconds > 0.0 && seconds <= 600.0) {
         return Err(PyValueError::new_err(format!(
             "seconds: must be in (0, 600], got {seconds}"
@@ -379,7 +426,13 @@ fn simulate(py: Python<'_>, character: &Bound<'_, PyAny>, motion: &str, seconds:
         .allow_threads(|| {
             let (c, _) = src.character()?;
             let out = rigsmith::rig(&c, &rigsmith::RigOptions::vrm(), &mut |_, _| {})?;
-            rigsmith::parts::simulate_model(&out.character, &out.sidecar, m, seconds, SpringModel::Fitted)
+            rigsmith::parts::simulate_model(
+                &out.character,
+                &out.sidecar,
+                m,
+                seconds,
+                SpringModel::Fitted,
+            )
         })
         .map_err(py_err)?;
     json_text(&r)
@@ -417,19 +470,8 @@ fn fix_weights(
         )));
     }
     let (out, stripped) = py.allow_threads(|| {
-        let f = |b: &[u8]| f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-        let positions: Vec<Vec3> = vertices
-            .chunks_exact(12)
-            .map(|b| Vec3::new(f(&b[0..4]), f(&b[4..8]), f(&b[8..12])))
-            .collect();
-        let mut w = rigsmith::Weights::empty(n);
-        for (k, b) in weights.chunks_exact(4).enumerate() {
-            let x = f(b);
-            if x > 0.0 {
-                w.add(k / nb, (k % nb) as u32, x);
-            }
-        }
-        w.sort();
+        let positions = points(&vertices);
+        let mut w = sparse(&weights, n, nb);
         let stripped = if strip {
             rigsmith::bind::strip_cross_side(&mut w, &positions, &s, rigsmith::bind::CENTRE_BAND)
         } else {
@@ -477,18 +519,8 @@ fn pose_lbs(
         pose.rotations[i] = q.normalize();
     }
     let out = py.allow_threads(|| {
-        let f = |b: &[u8]| f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-        let positions: Vec<Vec3> = vertices
-            .chunks_exact(12)
-            .map(|b| Vec3::new(f(&b[0..4]), f(&b[4..8]), f(&b[8..12])))
-            .collect();
-        let mut w = rigsmith::Weights::empty(n);
-        for (k, b) in weights.chunks_exact(4).enumerate() {
-            let x = f(b);
-            if x != 0.0 {
-                w.add(k / nb, (k % nb) as u32, x);
-            }
-        }
+        let positions = points(&vertices);
+        let w = sparse(&weights, n, nb);
         let m = rigsmith::pose::posed_matrices(&s, &pose);
         let posed = rigsmith::pose::skin_lbs(&positions, &w, &m);
         posed

@@ -28,7 +28,11 @@ fn rig_works_from_an_fbx() {
     assert_ok(&i);
     let v: serde_json::Value = serde_json::from_slice(&i.stdout).unwrap();
     assert_eq!(v["parts"].as_array().unwrap().len(), 3);
-    assert!(v["skeleton"]["joints"].as_u64().unwrap_or(0) > 20, "{}", v["skeleton"]);
+    assert!(
+        v["skeleton"]["joints"].as_u64().unwrap_or(0) > 20,
+        "{}",
+        v["skeleton"]
+    );
 }
 
 #[test]
@@ -39,7 +43,11 @@ fn check_and_inspect_read_an_fbx() {
     let text = String::from_utf8_lossy(&i.stdout);
     assert!(text.contains("skeleton: 31 joints"), "{text}");
     let c = rigsmith(&["check", f.to_str().unwrap(), "--json"]);
-    assert!(matches!(c.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&c.stderr));
+    assert!(
+        matches!(c.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&c.stderr)
+    );
 }
 
 #[test]
@@ -51,7 +59,10 @@ fn a_truncated_fbx_is_exit_2_with_the_reason() {
     let o = rigsmith(&["inspect", cut.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("cut.fbx") && err.contains("truncated"), "{err}");
+    assert!(
+        err.contains("cut.fbx") && err.contains("truncated"),
+        "{err}"
+    );
 }
 
 #[test]

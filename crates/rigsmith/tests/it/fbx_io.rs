@@ -51,7 +51,11 @@ fn compare(a: &Character, b: &Character) -> (f32, f32, f32) {
             for dx in -1..=1 {
                 for dy in -1..=1 {
                     for dz in -1..=1 {
-                        for &(pj, vj) in grid.get(&[c[0] + dx, c[1] + dy, c[2] + dz]).into_iter().flatten() {
+                        for &(pj, vj) in grid
+                            .get(&[c[0] + dx, c[1] + dy, c[2] + dz])
+                            .into_iter()
+                            .flatten()
+                        {
                             let d = (a.parts[pj].mesh.positions[vj] - *v).length();
                             if best.is_none_or(|b| d < b.0) {
                                 best = Some((d, pj, vj));
@@ -60,7 +64,9 @@ fn compare(a: &Character, b: &Character) -> (f32, f32, f32) {
                     }
                 }
             }
-            let (d, pj, vj) = best.unwrap_or_else(|| panic!("vertex {vi} of {} has no glTF vertex within 1 mm", p.name));
+            let (d, pj, vj) = best.unwrap_or_else(|| {
+                panic!("vertex {vi} of {} has no glTF vertex within 1 mm", p.name)
+            });
             pos = pos.max(d);
             let wa = a.parts[pj].weights.as_ref().unwrap();
             for bone in 0..sa.len() {
@@ -74,7 +80,8 @@ fn compare(a: &Character, b: &Character) -> (f32, f32, f32) {
 
 #[test]
 fn blenders_fbx_of_the_knight_reads_like_its_gltf() {
-    let a = read_character(&crate::common::quaternius_dir().join("knight_KnightCharacter.glb")).unwrap();
+    let a = read_character(&crate::common::quaternius_dir().join("knight_KnightCharacter.glb"))
+        .unwrap();
     let b = read_fbx(&fbx_dir().join("knight_KnightCharacter.fbx")).unwrap();
     b.validate().unwrap();
     let (head, pos, w) = compare(&a, &b);
@@ -90,7 +97,9 @@ fn blenders_fbx_of_the_knight_reads_like_its_gltf() {
 fn blenders_fbx_of_men_casual_reads_like_its_gltf() {
     let venv = std::env::var_os("BPY_VENV")
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/rigsmith/bpy-venv")))
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/rigsmith/bpy-venv"))
+        })
         .unwrap_or_default();
     let python = venv.join("bin/python");
     let has_bpy = python.is_file()
@@ -115,7 +124,11 @@ fn blenders_fbx_of_men_casual_reads_like_its_gltf() {
         .arg(&fbx)
         .output()
         .unwrap();
-    assert!(out.status.success(), "Blender export failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "Blender export failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let a = read_character(&glb).unwrap();
     let b = read_character(&fbx).unwrap();
     let (head, pos, w) = compare(&a, &b);
@@ -158,7 +171,8 @@ fn a_truncated_fbx_is_refused_with_the_reason() {
 
 #[test]
 fn a_file_that_is_not_fbx_is_refused_by_its_content() {
-    let glb = std::fs::read(crate::common::quaternius_dir().join("knight_KnightCharacter.glb")).unwrap();
+    let glb =
+        std::fs::read(crate::common::quaternius_dir().join("knight_KnightCharacter.glb")).unwrap();
     let e = read_fbx_bytes(&glb, Path::new("knight.fbx")).unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -189,8 +203,16 @@ fn axes_and_units_of_a_z_up_centimetre_file_map_to_gltf_space() {
     let bytes = std::fs::read(&path).unwrap();
     let a = read_fbx_bytes(&bytes, &path).unwrap();
     let mut doc = tree::parse(&bytes, &path).unwrap();
-    let gs = doc.nodes.iter_mut().find(|n| n.name == "GlobalSettings").unwrap();
-    let props = gs.children.iter_mut().find(|n| n.name == "Properties70").unwrap();
+    let gs = doc
+        .nodes
+        .iter_mut()
+        .find(|n| n.name == "GlobalSettings")
+        .unwrap();
+    let props = gs
+        .children
+        .iter_mut()
+        .find(|n| n.name == "Properties70")
+        .unwrap();
     let set = |props: &mut tree::Node, name: &str, v: tree::Value| {
         let p = props
             .children

@@ -178,7 +178,11 @@ struct Scene<'a> {
 impl<'a> Scene<'a> {
     fn new(doc: &'a Document, path: &'a Path) -> Result<Scene<'a>> {
         let objs = doc.node("Objects").ok_or_else(|| {
-            Error::format(path, "Objects", "the file has no Objects record (truncated or not a scene?)")
+            Error::format(
+                path,
+                "Objects",
+                "the file has no Objects record (truncated or not a scene?)",
+            )
         })?;
         let mut objects = HashMap::new();
         let mut order = Vec::new();
@@ -468,8 +472,14 @@ impl<'a> Scene<'a> {
                         let l = c.child_value("TransformLink").and_then(matrix_of);
                         mesh_bind = t.zip(l).map(|(t, l)| l * t);
                     }
-                    let idx = c.child_value("Indexes").and_then(Value::ints).unwrap_or_default();
-                    let wts = c.child_value("Weights").and_then(Value::floats).unwrap_or_default();
+                    let idx = c
+                        .child_value("Indexes")
+                        .and_then(Value::ints)
+                        .unwrap_or_default();
+                    let wts = c
+                        .child_value("Weights")
+                        .and_then(Value::floats)
+                        .unwrap_or_default();
                     if idx.len() != wts.len() {
                         return Err(self.err(
                             cat,
@@ -613,18 +623,37 @@ impl Geometry {
         let verts = g
             .child_value("Vertices")
             .and_then(Value::floats)
-            .ok_or_else(|| s.err(format!("{at}.Vertices"), "missing or not an array of numbers"))?;
+            .ok_or_else(|| {
+                s.err(
+                    format!("{at}.Vertices"),
+                    "missing or not an array of numbers",
+                )
+            })?;
         if verts.len() % 3 != 0 {
-            return Err(s.err(format!("{at}.Vertices"), format!("{} numbers, not a multiple of 3", verts.len())));
+            return Err(s.err(
+                format!("{at}.Vertices"),
+                format!("{} numbers, not a multiple of 3", verts.len()),
+            ));
         }
-        let positions: Vec<DVec3> = verts.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])).collect();
+        let positions: Vec<DVec3> = verts
+            .chunks_exact(3)
+            .map(|c| DVec3::new(c[0], c[1], c[2]))
+            .collect();
         if let Some(i) = positions.iter().position(|p| !p.is_finite()) {
-            return Err(s.err(format!("{at}.Vertices"), format!("vertex {i} is not finite")));
+            return Err(s.err(
+                format!("{at}.Vertices"),
+                format!("vertex {i} is not finite"),
+            ));
         }
         let pvi = g
             .child_value("PolygonVertexIndex")
             .and_then(Value::ints)
-            .ok_or_else(|| s.err(format!("{at}.PolygonVertexIndex"), "missing or not an array of integers"))?;
+            .ok_or_else(|| {
+                s.err(
+                    format!("{at}.PolygonVertexIndex"),
+                    "missing or not an array of integers",
+                )
+            })?;
         let n = positions.len() as i64;
         let mut polygons = Vec::new();
         let mut cur = Vec::new();
@@ -650,54 +679,83 @@ impl Geometry {
             ));
         }
         let corners = pvi.len();
-        let layer = |name: &str, data: &str, index: &str, width: usize| -> Result<Option<Vec<Vec<f64>>>> {
-            let Some(l) = g.child(name) else { return Ok(None) };
-            let lat = format!("{at}.{name}");
-            let mapping = l.child_value("MappingInformationType").and_then(Value::as_str).unwrap_or("");
-            let reference = l.child_value("ReferenceInformationType").and_then(Value::as_str).unwrap_or("Direct");
-            let Some(vals) = l.child_value(data).and_then(Value::floats) else { return Ok(None) };
-            let items: Vec<Vec<f64>> = vals.chunks_exact(width).map(<[f64]>::to_vec).collect();
-            let idx: Option<Vec<i64>> = if reference == "IndexToDirect" || reference == "Index" {
-                Some(l.child_value(index).and_then(Value::ints).ok_or_else(|| {
-                    s.err(format!("{lat}.{index}"), "IndexToDirect without an index array")
-                })?)
-            } else {
-                None
-            };
-            let get = |k: usize| -> Result<Vec<f64>> {
-                let j = match &idx {
-                    Some(ix) => ix.get(k).copied().unwrap_or(-1),
-                    None => k as i64,
+        let layer =
+            |name: &str, data: &str, index: &str, width: usize| -> Result<Option<Vec<Vec<f64>>>> {
+                let Some(l) = g.child(name) else {
+                    return Ok(None);
                 };
-                usize::try_from(j)
-                    .ok()
-                    .and_then(|j| items.get(j))
-                    .cloned()
-                    .ok_or_else(|| s.err(format!("{lat}.{data}"), format!("element {k} refers past the {} values", items.len())))
-            };
-            let per_corner: Vec<Vec<f64>> = match mapping {
-                "ByPolygonVertex" => (0..corners).map(get).collect::<Result<_>>()?,
-                "ByControlPoint" | "ByVertice" | "ByVertex" => {
-                    let mut out = vec![Vec::new(); corners];
-                    for (poly, first) in &polygons {
-                        for (c, &v) in poly.iter().enumerate() {
-                            out[first + c] = get(v)?;
+                let lat = format!("{at}.{name}");
+                let mapping = l
+                    .child_value("MappingInformationType")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let reference = l
+                    .child_value("ReferenceInformationType")
+                    .and_then(Value::as_str)
+                    .unwrap_or("Direct");
+                let Some(vals) = l.child_value(data).and_then(Value::floats) else {
+                    return Ok(None);
+                };
+                let items: Vec<Vec<f64>> = vals.chunks_exact(width).map(<[f64]>::to_vec).collect();
+                let idx: Option<Vec<i64>> = if reference == "IndexToDirect" || reference == "Index"
+                {
+                    Some(l.child_value(index).and_then(Value::ints).ok_or_else(|| {
+                        s.err(
+                            format!("{lat}.{index}"),
+                            "IndexToDirect without an index array",
+                        )
+                    })?)
+                } else {
+                    None
+                };
+                let get = |k: usize| -> Result<Vec<f64>> {
+                    let j = match &idx {
+                        Some(ix) => ix.get(k).copied().unwrap_or(-1),
+                        None => k as i64,
+                    };
+                    usize::try_from(j)
+                        .ok()
+                        .and_then(|j| items.get(j))
+                        .cloned()
+                        .ok_or_else(|| {
+                            s.err(
+                                format!("{lat}.{data}"),
+                                format!("element {k} refers past the {} values", items.len()),
+                            )
+                        })
+                };
+                let per_corner: Vec<Vec<f64>> = match mapping {
+                    "ByPolygonVertex" => (0..corners).map(get).collect::<Result<_>>()?,
+                    "ByControlPoint" | "ByVertice" | "ByVertex" => {
+                        let mut out = vec![Vec::new(); corners];
+                        for (poly, first) in &polygons {
+                            for (c, &v) in poly.iter().enumerate() {
+                                out[first + c] = get(v)?;
+                            }
                         }
+                        out
                     }
-                    out
-                }
-                _ => return Ok(None),
+                    _ => return Ok(None),
+                };
+                Ok(Some(per_corner))
             };
-            Ok(Some(per_corner))
-        };
-        let normals = layer("LayerElementNormal", "Normals", "NormalsIndex", 3)?
-            .map(|v| v.into_iter().map(|n| DVec3::new(n[0], n[1], n[2])).collect());
+        let normals = layer("LayerElementNormal", "Normals", "NormalsIndex", 3)?.map(|v| {
+            v.into_iter()
+                .map(|n| DVec3::new(n[0], n[1], n[2]))
+                .collect()
+        });
         let uvs = layer("LayerElementUV", "UV", "UVIndex", 2)?
             .map(|v| v.into_iter().map(|u| [u[0], u[1]]).collect());
         let mut materials = vec![0usize; polygons.len()];
         if let Some(l) = g.child("LayerElementMaterial") {
-            let mapping = l.child_value("MappingInformationType").and_then(Value::as_str).unwrap_or("");
-            let m = l.child_value("Materials").and_then(Value::ints).unwrap_or_default();
+            let mapping = l
+                .child_value("MappingInformationType")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let m = l
+                .child_value("Materials")
+                .and_then(Value::ints)
+                .unwrap_or_default();
             match mapping {
                 "ByPolygon" => {
                     for (p, mat) in materials.iter_mut().enumerate() {
@@ -746,7 +804,8 @@ impl GlBuilder {
         }
         let off = self.bin.len();
         self.bin.extend_from_slice(bytes);
-        self.views.push(json!({"buffer": 0, "byteOffset": off, "byteLength": bytes.len()}));
+        self.views
+            .push(json!({"buffer": 0, "byteOffset": off, "byteLength": bytes.len()}));
         self.views.len() - 1
     }
 
@@ -776,7 +835,9 @@ impl GlBuilder {
             v.iter().flat_map(|x| x.to_le_bytes()).collect()
         };
         let view = self.view(&bytes);
-        self.accessors.push(json!({"bufferView": view, "componentType": component, "count": count, "type": ty}));
+        self.accessors.push(
+            json!({"bufferView": view, "componentType": component, "count": count, "type": ty}),
+        );
         self.accessors.len() - 1
     }
 
@@ -814,7 +875,12 @@ impl GlBuilder {
         let normal_m = DMat3::from_mat4(place).inverse().transpose();
         let pos: Vec<f32> = keep
             .iter()
-            .flat_map(|&v| place.transform_point3(geo.positions[v]).as_vec3().to_array())
+            .flat_map(|&v| {
+                place
+                    .transform_point3(geo.positions[v])
+                    .as_vec3()
+                    .to_array()
+            })
             .collect();
         let mut idx: Vec<u32> = Vec::new();
         for &p in polys {
@@ -837,7 +903,11 @@ impl GlBuilder {
                 .iter()
                 .flat_map(|&v| {
                     let c = corner(v);
-                    let x = if c == usize::MAX { DVec3::Y } else { normal_m * nr[c] };
+                    let x = if c == usize::MAX {
+                        DVec3::Y
+                    } else {
+                        normal_m * nr[c]
+                    };
                     x.try_normalize().unwrap_or(DVec3::Y).as_vec3().to_array()
                 })
                 .collect();
@@ -855,7 +925,12 @@ impl GlBuilder {
             attrs.insert("TEXCOORD_0".into(), json!(self.accessor_f32(&d, "VEC2", n)));
         }
         if skinned {
-            let most = keep.iter().map(|&v| skin[v].len()).max().unwrap_or(0).max(1);
+            let most = keep
+                .iter()
+                .map(|&v| skin[v].len())
+                .max()
+                .unwrap_or(0)
+                .max(1);
             let sets = most.div_ceil(4);
             for s in 0..sets {
                 let mut j = Vec::with_capacity(n * 4);
@@ -876,8 +951,14 @@ impl GlBuilder {
                         }
                     }
                 }
-                attrs.insert(format!("JOINTS_{s}"), json!(self.accessor_u32(&j, "VEC4", 5123, n)));
-                attrs.insert(format!("WEIGHTS_{s}"), json!(self.accessor_f32(&w, "VEC4", n)));
+                attrs.insert(
+                    format!("JOINTS_{s}"),
+                    json!(self.accessor_u32(&j, "VEC4", 5123, n)),
+                );
+                attrs.insert(
+                    format!("WEIGHTS_{s}"),
+                    json!(self.accessor_f32(&w, "VEC4", n)),
+                );
             }
         }
         let ia = self.accessor_u32(&idx, "SCALAR", 5125, idx.len());

@@ -252,7 +252,13 @@ impl Binary<'_> {
     }
 
     /// One record at `pos`; `None` for the null record that ends a list.
-    fn record(&self, pos: &mut usize, wide: bool, parent: &str, depth: usize) -> Result<Option<Node>> {
+    fn record(
+        &self,
+        pos: &mut usize,
+        wide: bool,
+        parent: &str,
+        depth: usize,
+    ) -> Result<Option<Node>> {
         let start = *pos;
         let at_here = if parent.is_empty() { "record" } else { parent };
         let (end, nprops, plen) = if wide {
@@ -298,14 +304,22 @@ impl Binary<'_> {
             .filter(|&e| e <= end)
             .ok_or_else(|| self.err(&at, start, "its values run past the record's end"))?;
         if nprops > plen {
-            return Err(self.err(&at, start, format!("{nprops} values cannot fit in {plen} bytes")));
+            return Err(self.err(
+                &at,
+                start,
+                format!("{nprops} values cannot fit in {plen} bytes"),
+            ));
         }
         let mut values = Vec::with_capacity(nprops as usize);
         for k in 0..nprops {
             values.push(self.value(pos, props_end, &format!("{at}[{k}]"))?);
         }
         if *pos != props_end {
-            return Err(self.err(&at, *pos, "its values do not fill the length the record declares"));
+            return Err(self.err(
+                &at,
+                *pos,
+                "its values do not fill the length the record declares",
+            ));
         }
         let mut children = Vec::new();
         while *pos < end {
@@ -393,7 +407,13 @@ impl Binary<'_> {
                 flate2::read::ZlibDecoder::new(data)
                     .take(need as u64 + 1)
                     .read_to_end(&mut out)
-                    .map_err(|e| self.err(at, start, format!("the compressed array does not inflate: {e}")))?;
+                    .map_err(|e| {
+                        self.err(
+                            at,
+                            start,
+                            format!("the compressed array does not inflate: {e}"),
+                        )
+                    })?;
                 if out.len() != need {
                     return Err(self.err(
                         at,
@@ -459,8 +479,9 @@ struct Ascii<'a> {
 
 impl<'a> Ascii<'a> {
     fn new(bytes: &[u8], path: &'a Path) -> Result<Ascii<'a>> {
-        let text = std::str::from_utf8(bytes)
-            .map_err(|e| Error::format(path, "", format!("ASCII FBX that is not UTF-8 text: {e}")))?;
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            Error::format(path, "", format!("ASCII FBX that is not UTF-8 text: {e}"))
+        })?;
         let mut toks = Vec::new();
         let mut line = 1usize;
         let mut chars = text.char_indices().peekable();
@@ -507,7 +528,9 @@ impl<'a> Ascii<'a> {
                     }
                     // ASCII FBX writes the binary's `\0\x01` separator as `::`.
                     let s = match s.split_once("::") {
-                        Some((class, name)) if !class.contains(' ') => format!("{name}\u{0}\u{1}{class}"),
+                        Some((class, name)) if !class.contains(' ') => {
+                            format!("{name}\u{0}\u{1}{class}")
+                        }
                         _ => s,
                     };
                     toks.push((Tok::Str(s), line));
@@ -576,8 +599,15 @@ impl<'a> Ascii<'a> {
     fn node(&mut self, parent: &str, depth: usize) -> Result<Node> {
         let name = match self.toks.get(self.i) {
             Some((Tok::Key(k), _)) => k.clone(),
-            Some((t, _)) => return Err(self.err(parent, format!("expected a record name, found {t:?}"))),
-            None => return Err(self.err(parent, "the file ends where a record was expected (truncated?)")),
+            Some((t, _)) => {
+                return Err(self.err(parent, format!("expected a record name, found {t:?}")))
+            }
+            None => {
+                return Err(self.err(
+                    parent,
+                    "the file ends where a record was expected (truncated?)",
+                ))
+            }
         };
         self.i += 1;
         let at = if parent.is_empty() {
@@ -607,7 +637,9 @@ impl<'a> Ascii<'a> {
                 Value::Ints(vals.iter().filter_map(Value::as_i64).collect())
             } else {
                 let f: Option<Vec<f64>> = vals.iter().map(Value::as_f64).collect();
-                Value::Floats(f.ok_or_else(|| self.err(&at, "an array holds a value that is not a number"))?)
+                Value::Floats(
+                    f.ok_or_else(|| self.err(&at, "an array holds a value that is not a number"))?,
+                )
             });
             return Ok(node);
         }
@@ -625,7 +657,10 @@ impl<'a> Ascii<'a> {
                         node.children.push(c);
                     }
                     None => {
-                        return Err(self.err(&at, "the file ends before the record's closing brace (truncated?)"))
+                        return Err(self.err(
+                            &at,
+                            "the file ends before the record's closing brace (truncated?)",
+                        ))
                     }
                 }
             }
@@ -727,7 +762,12 @@ fn write_ascii(out: &mut String, n: &Node, depth: usize) {
             Value::Floats(a) => a.iter().map(|f| float_text(*f)).collect(),
             _ => Vec::new(),
         };
-        let _ = writeln!(out, "*{} {{\n{pad}\ta: {}\n{pad}}}", items.len(), items.join(","));
+        let _ = writeln!(
+            out,
+            "*{} {{\n{pad}\ta: {}\n{pad}}}",
+            items.len(),
+            items.join(",")
+        );
         return;
     }
     let vals: Vec<String> = n.values.iter().map(scalar).collect();
