@@ -57,7 +57,7 @@ fn compare(a: &Character, b: &Character) -> (f32, f32, f32) {
                             .flatten()
                         {
                             let d = (a.parts[pj].mesh.positions[vj] - *v).length();
-                            if best.is_none_or(|b| d < b.0) {
+                            if best.map_or(true, |b| d < b.0) {
                                 best = Some((d, pj, vj));
                             }
                         }
