@@ -323,7 +323,7 @@ fn make_parent(path: &Path) -> anyhow::Result<()> {
 pub fn read_character(path: &Path) -> anyhow::Result<rigsmith::Character> {
     if path.is_dir() {
         return Err(BadInput(format!(
-            "{}: is a directory (give a file: .glb, .gltf, .vrm or .obj)",
+            "{}: is a directory (give a file: .glb, .gltf, .vrm, .obj or .fbx)",
             path.display()
         ))
         .into());

@@ -22,7 +22,7 @@ use crate::util::{BadInput, Ctx, Outcome, Outputs, REPORT_FILES};
   rigsmith check rigged.vrm --dqs --json > check.json
   rigsmith check artist.glb --compare rigged.glb --report review/   # side by side in the viewer")]
 pub struct Args {
-    /// The skinned character (.glb, .gltf, .vrm).
+    /// The skinned character (.glb, .gltf, .vrm, .fbx).
     pub input: PathBuf,
     /// Print the report as one JSON object on stdout.
     #[arg(long)]

@@ -33,7 +33,7 @@ use crate::util::{BadInput, Ctx, Outcome, Outputs};
   rigsmith fit body.glb --check-only --fix
   rigsmith fit body.glb --override knee_l=0.1,0.5,0.02 -o fitted.glb")]
 pub struct Args {
-    /// The unrigged character: .glb, .gltf, .vrm or .obj.
+    /// The unrigged character: .glb, .gltf, .vrm, .obj or .fbx.
     pub input: PathBuf,
     /// Naming scheme of the skeleton: game, basic, mixamo or vrm.
     #[arg(long, value_enum, ignore_case = true, default_value = "game")]

@@ -20,7 +20,7 @@ use crate::util::{Ctx, Outcome};
   rigsmith inspect character.glb
   rigsmith inspect avatar.vrm --json | jq .chains")]
 pub struct Args {
-    /// The model: .glb, .gltf, .vrm or .obj.
+    /// The model: .glb, .gltf, .vrm, .obj or .fbx.
     pub input: PathBuf,
     /// Print one JSON object instead of text.
     #[arg(long)]

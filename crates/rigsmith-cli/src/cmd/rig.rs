@@ -29,7 +29,7 @@ use crate::util::{Ctx, Outcome, Outputs, REPORT_FILES};
   rigsmith rig scan.obj -o rigged.glb --units cm --up z
   rigsmith rig characters/ -o rigged/ --report reviews/ --jobs 2")]
 pub struct Args {
-    /// The character (.glb, .gltf, .vrm, .obj) or a folder of them.
+    /// The character (.glb, .gltf, .vrm, .obj, .fbx) or a folder of them.
     pub input: Option<PathBuf>,
     /// Output .glb/.gltf (or, for a folder input, the output folder).
     #[arg(short = 'o', long)]
@@ -92,7 +92,7 @@ pub struct Args {
     pub space: crate::util::SpaceArgs,
 }
 
-const MODEL_EXTS: [&str; 4] = ["glb", "gltf", "vrm", "obj"];
+const MODEL_EXTS: [&str; 5] = ["glb", "gltf", "vrm", "obj", "fbx"];
 
 /// Runs the command.
 pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
@@ -461,9 +461,9 @@ fn batch_inputs(dir: &Path) -> anyhow::Result<(Vec<PathBuf>, Skipped)> {
             skipped.push((p, format!("not a character (.{ext})")));
         } else if !MODEL_EXTS.contains(&ext.as_str()) {
             let why = if ext.is_empty() {
-                "no extension: not a .glb, .gltf, .vrm or .obj file".to_string()
+                "no extension: not a .glb, .gltf, .vrm, .obj or .fbx file".to_string()
             } else {
-                format!(".{ext} is not read (convert it to .glb, .gltf, .vrm or .obj)")
+                format!(".{ext} is not read (convert it to .glb, .gltf, .vrm, .obj or .fbx)")
             };
             skipped.push((p, why));
         } else {
@@ -490,7 +490,7 @@ fn run_batch(dir: &Path, a: &Args, opts: &RigOptions, ctx: &Ctx) -> anyhow::Resu
     let (inputs, skipped) = batch_inputs(dir)?;
     if inputs.is_empty() {
         bail!(crate::util::BadInput(format!(
-            "{}: no .glb, .gltf, .vrm or .obj files in this folder{}",
+            "{}: no .glb, .gltf, .vrm, .obj or .fbx files in this folder{}",
             dir.display(),
             if skipped.is_empty() {
                 String::new()

@@ -57,7 +57,7 @@ pub enum ModelArg {
   rigsmith simulate avatar.vrm --model vrm --motion jump --report sim/   # sim/motion.png
   rigsmith simulate rigged.glb --animation Run --seconds 5 --json")]
 pub struct Args {
-    /// The character: .glb, .gltf, .vrm or .obj.
+    /// The character: .glb, .gltf, .vrm, .obj or .fbx.
     pub input: PathBuf,
     /// The motion.
     #[arg(long, value_enum, default_value = "walk")]

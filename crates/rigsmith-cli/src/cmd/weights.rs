@@ -51,7 +51,7 @@ impl RouteArg {
   rigsmith weights body.glb --skeleton other_rig.glb -o rigged.glb --rigid eyes=head --route volumetric
   rigsmith weights body.glb --skeleton skeleton.json -o rigged.glb --smooth 2 --smooth-bones hand_l,lowerarm_l --smooth-vertices body:100-180")]
 pub struct Args {
-    /// The character: .glb, .gltf, .vrm or .obj.
+    /// The character: .glb, .gltf, .vrm, .obj or .fbx.
     pub input: PathBuf,
     /// The skeleton: skeleton.json or a rigged .glb/.gltf/.vrm.
     #[arg(long)]

@@ -82,7 +82,7 @@ fn inspect_bad_input_exits_2_naming_the_file() {
             dir.path().join("absent.glb").to_str().unwrap().to_string(),
             "absent.glb",
         ),
-        ("model.fbx".to_string(), "unsupported"),
+        ("model.blend".to_string(), "unsupported"),
     ] {
         let out = rigsmith(&["inspect", &path]);
         assert_eq!(out.status.code(), Some(2), "{path}");

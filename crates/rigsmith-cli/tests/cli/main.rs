@@ -6,6 +6,7 @@ mod check;
 mod corpus;
 mod exit_codes;
 mod face;
+mod fbx;
 mod fit;
 mod grammar;
 mod inspect;

@@ -163,7 +163,7 @@ fn batch_keeps_going_past_a_bad_file() {
     ]);
     assert_ok(&out);
     std::fs::write(inp.join("c_broken.glb"), b"glTF not really").unwrap();
-    std::fs::write(inp.join("fake.fbx"), b"Kaydara FBX Binary").unwrap();
+    std::fs::write(inp.join("fake.blend"), b"BLENDER-v500").unwrap();
     std::fs::create_dir(inp.join("textures")).unwrap();
     let outdir = dir.path().join("out");
     let out = rigsmith(&[
@@ -195,7 +195,7 @@ fn batch_keeps_going_past_a_bad_file() {
             .map(|s| s["why"].as_str().unwrap().to_string())
             .unwrap_or_else(|| panic!("{name} not listed: {doc}"))
     };
-    assert!(why("fake.fbx").contains(".fbx is not read"), "{doc}");
+    assert!(why("fake.blend").contains(".blend is not read"), "{doc}");
     assert!(why("textures").contains("folder"), "{doc}");
     assert_eq!(rows[0]["ok"], true, "{}", rows[0]);
     assert_eq!(rows[1]["ok"], true, "{}", rows[1]);

@@ -1,5 +1,5 @@
-//! Reading and writing characters: glTF/GLB, VRM, OBJ, `skeleton.json`, and the
-//! MakeHuman (MPFB2) corpus.
+//! Reading and writing characters: glTF/GLB, VRM, OBJ, FBX (read), `skeleton.json`,
+//! and the MakeHuman (MPFB2) corpus.
 //!
 //! [`read_character`] picks the reader from the file extension; [`write_character`]
 //! writes `.glb` or `.gltf` (sidecar `.bin`) atomically.
@@ -12,6 +12,7 @@
 //! ```
 
 pub mod atomic;
+pub mod fbx;
 pub mod gltf;
 pub mod mpfb2;
 pub mod obj;
@@ -31,17 +32,18 @@ fn ext_of(path: &Path) -> String {
         .to_ascii_lowercase()
 }
 
-/// Reads a character from a `.glb`, `.gltf`, `.vrm` or `.obj` file.
+/// Reads a character from a `.glb`, `.gltf`, `.vrm`, `.obj` or `.fbx` file.
 pub fn read_character(path: &Path) -> Result<Character> {
     let ext = ext_of(path);
     match ext.as_str() {
         "glb" | "gltf" => gltf::read_gltf(path),
         "vrm" => vrm::read_vrm(path),
         "obj" => obj::read_obj(path),
+        "fbx" => fbx::read_fbx(path),
         _ => Err(Error::format(
             path,
             "",
-            format!("unsupported file type {ext:?} (expected .glb, .gltf, .vrm or .obj)"),
+            format!("unsupported file type {ext:?} (expected .glb, .gltf, .vrm, .obj or .fbx)"),
         )),
     }
 }

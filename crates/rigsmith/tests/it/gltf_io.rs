@@ -783,9 +783,9 @@ fn bad_node_cycle_and_two_parents() {
 
 #[test]
 fn bad_unsupported_extension() {
-    let e = read_character(Path::new("model.fbx")).unwrap_err();
+    let e = read_character(Path::new("model.blend")).unwrap_err();
     assert!(
-        e.to_string().contains("model.fbx") && e.to_string().contains("unsupported"),
+        e.to_string().contains("model.blend") && e.to_string().contains("unsupported"),
         "{e}"
     );
 }

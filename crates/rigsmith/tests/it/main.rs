@@ -9,6 +9,7 @@ mod checks;
 mod corpus;
 mod deform;
 mod face;
+mod fbx_io;
 mod fit;
 mod fit_real;
 mod geodesic;

@@ -1,0 +1,92 @@
+"""Type stubs of rigsmith (see the module docstring for the conventions)."""
+import os
+from typing import Any, Sequence, Tuple, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+class InputError(ValueError):
+    """Bad input: a malformed file, invalid data, or something a stage cannot work on."""
+
+PathLike = Union[str, os.PathLike[str]]
+Arrays = Tuple[npt.ArrayLike, npt.ArrayLike]
+Parts = Sequence[Union[Tuple[str, npt.ArrayLike, npt.ArrayLike], dict[str, Any]]]
+CharacterIn = Union[PathLike, Arrays, Parts, npt.ArrayLike]
+
+def load(path: PathLike) -> dict[str, Any]:
+    """Reads a character file into glTF space: parts (vertices n x 3 float32, faces m x 3
+    int64, weights n x bones float32 or None), skeleton dict, bones, warnings, notes."""
+
+def inspect(character: CharacterIn, faces: npt.ArrayLike | None = None) -> dict[str, Any]:
+    """A quick look at a model (``rigsmith inspect --json``)."""
+
+def fit(
+    character: CharacterIn,
+    faces: npt.ArrayLike | None = None,
+    *,
+    template: str = "game",
+    twist: int = 0,
+) -> dict[str, Any]:
+    """Fits a skeleton: ``{"skeleton": {"bones": [...]}, "checks": [...], "humanoid": {...}}``."""
+
+@overload
+def weights(
+    vertices: npt.ArrayLike,
+    faces: npt.ArrayLike,
+    skeleton: dict[str, Any] | str | PathLike,
+    *,
+    max_influences: int = 4,
+    route: str | None = None,
+    report: bool = False,
+) -> np.ndarray: ...
+@overload
+def weights(
+    vertices: PathLike | Parts,
+    faces: None = None,
+    skeleton: dict[str, Any] | str | PathLike | None = None,
+    *,
+    max_influences: int = 4,
+    route: str | None = None,
+    report: bool = False,
+) -> dict[str, np.ndarray]: ...
+
+def rig(
+    character: CharacterIn,
+    faces: npt.ArrayLike | None = None,
+    *,
+    template: str = "game",
+    max_influences: int = 4,
+    rerig: bool = False,
+    route: str | None = None,
+    height: float | None = None,
+    output: PathLike | None = None,
+    keep_origin: bool = False,
+) -> dict[str, Any]:
+    """The whole job: the rigged character (as ``load``) plus ``report`` and ``written``."""
+
+def check(character: PathLike, *, max_influences: int = 4) -> dict[str, Any]:
+    """The rubric check of a rigged file (``rigsmith check --json``)."""
+
+def simulate(character: CharacterIn, *, motion: str = "walk", seconds: float = 3.0) -> dict[str, Any]:
+    """Spring-bone secondary motion (``rigsmith simulate --json``)."""
+
+def fix_weights(
+    vertices: npt.ArrayLike,
+    weights: npt.ArrayLike,
+    skeleton: dict[str, Any] | str | PathLike,
+    *,
+    limit: float = 0.001,
+    max_influences: int = 4,
+    strip_opposite_side: bool = True,
+) -> tuple[np.ndarray, dict[str, int]]:
+    """Weight fixes as data: strip the opposite side, clean, renormalize."""
+
+def pose(
+    vertices: npt.ArrayLike,
+    weights: npt.ArrayLike,
+    skeleton: dict[str, Any] | str | PathLike,
+    rotations: dict[str, Sequence[float]],
+) -> np.ndarray:
+    """Linear blend skinning of one part in a pose (bone-local quaternions w, x, y, z)."""
