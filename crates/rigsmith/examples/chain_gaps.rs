@@ -23,7 +23,7 @@ fn report(label: &str, s: &Skeleton, h: f32, verbose: bool) {
     let mut over = Vec::new();
     let mut worst = (0.0f32, String::new());
     for (p, b) in s.bones.iter().enumerate() {
-        if b.parent.is_none_or(|q| s.bones[q].parent.is_none()) {
+        if b.parent.map_or(true, |q| s.bones[q].parent.is_none()) {
             continue;
         }
         let Some(c) = chain_child(s, p) else {

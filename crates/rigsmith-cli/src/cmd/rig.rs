@@ -280,7 +280,6 @@ fn write_outputs(
             title: format!("rigsmith rig: {name}"),
             changes,
             viewer,
-            ..Default::default()
         };
         files.extend(crate::sheets::write_review_dir(
             outputs,

@@ -278,7 +278,7 @@ pub fn exact_seams_among(
     let mut all = Vec::new();
     let mut owner = Vec::new();
     for &pi in among {
-        if weights.get(pi).is_none_or(|w| w.is_none()) {
+        if weights.get(pi).map_or(true, |w| w.is_none()) {
             continue;
         }
         for (v, q) in c.parts[pi].mesh.positions.iter().enumerate() {

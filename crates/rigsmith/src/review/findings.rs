@@ -85,7 +85,7 @@ pub fn offending_vertices(
             };
             let mut tris = BTreeSet::new();
             for (t1, t2) in pairs {
-                let keep = near.is_none_or(|(a, b, r)| {
+                let keep = near.map_or(true, |(a, b, r)| {
                     [t1, t2].iter().any(|&t| {
                         let p = centroid(t);
                         (crate::geom::segment::closest_on_segment(p, a, b) - p).length() <= r
