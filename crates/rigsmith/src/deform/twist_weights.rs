@@ -122,20 +122,6 @@ pub fn follow_twist_chains(
     changed
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shares_interpolate_between_anchors() {
-        let a = [(0.0, 0), (0.75, 1)];
-        assert_eq!(shares(&a, -1.0)[0], (0, 1.0));
-        let s = shares(&a, 0.375);
-        assert!((s[0].1 - 0.5).abs() < 1e-6 && (s[1].1 - 0.5).abs() < 1e-6);
-        assert_eq!(shares(&a, 0.9)[0], (1, 1.0));
-    }
-}
-
 /// Spreads the weights of every weighted part of `c` along the twist chains of its
 /// skeleton, the rules from [`super::twist_rules`]; parts flagged in `rigid` (in part
 /// order) are left as they are: they stay on one bone.
@@ -152,5 +138,19 @@ pub fn follow_on_character(c: &mut crate::model::Character, rigid: &[bool], max_
         if let Some(w) = p.weights.as_mut() {
             follow_twist_chains(&p.mesh.positions, w, &s, &rules, max_influences);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_interpolate_between_anchors() {
+        let a = [(0.0, 0), (0.75, 1)];
+        assert_eq!(shares(&a, -1.0)[0], (0, 1.0));
+        let s = shares(&a, 0.375);
+        assert!((s[0].1 - 0.5).abs() < 1e-6 && (s[1].1 - 0.5).abs() < 1e-6);
+        assert_eq!(shares(&a, 0.9)[0], (1, 1.0));
     }
 }
