@@ -136,6 +136,7 @@
 //! bad input from a failed read or write).
 
 pub mod bind;
+pub mod control;
 pub mod error;
 pub mod fit;
 pub mod geom;
