@@ -99,6 +99,9 @@ pub struct RigOptions {
     /// Force a weight route instead of letting the weight report decide (`None`: bone
     /// heat, with the fallback when it fails).
     pub route: Option<Route>,
+    /// Build the control rig ([`crate::control::attach`]): into the sidecar, its checks
+    /// into the review.
+    pub control: bool,
 }
 
 impl Default for RigOptions {
@@ -118,6 +121,7 @@ impl Default for RigOptions {
             authored: None,
             clear_rest_pose: false,
             route: None,
+            control: false,
         }
     }
 }
@@ -409,7 +413,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         Some(r) => r.parts.clone(),
         None => crate::review::rubric::part_lines(&c),
     };
-    Ok(RigOutput {
+    let mut out = RigOutput {
         parts,
         character: c,
         sidecar,
@@ -427,7 +431,11 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         review,
         notes,
         timings: st.timings,
-    })
+    };
+    if o.control {
+        crate::control::attach(&mut out)?;
+    }
+    Ok(out)
 }
 
 /// The checks before any stage runs, and the character to work on; `true` when its

@@ -73,8 +73,10 @@ pub fn interp(a: &Mat4, b: &Mat4, t: f32) -> Mat4 {
 /// about an axis perpendicular to `from` when they are opposite).
 pub fn arc(from: Vec3, to: Vec3) -> Quat {
     let axis = from.cross(to);
-    let c = from.dot(to).clamp(-1.0, 1.0);
-    if axis.length_squared() < 1e-14 {
+    let c = from.dot(to);
+    // atan2 of sine and cosine: acos of a cosine near 1 loses half the digits.
+    let angle = axis.length().atan2(c);
+    if axis.length_squared() < 1e-30 {
         if c > 0.0 {
             return Quat::IDENTITY;
         }
@@ -82,7 +84,7 @@ pub fn arc(from: Vec3, to: Vec3) -> Quat {
         let ax = from.cross(perp).normalize();
         return Quat::from_axis_angle(ax, std::f32::consts::PI);
     }
-    Quat::from_axis_angle(axis.normalize(), c.acos())
+    Quat::from_axis_angle(axis.normalize(), angle)
 }
 
 /// A rotation by `q` about the point `p`, applied to `m` from the left.

@@ -8,6 +8,12 @@
 //!   custom properties of a settings bone.
 //! * [`eval`]: the evaluator: control transforms and properties in, the deform bones'
 //!   world matrices out, through a dependency graph that refuses cycles.
+//! * [`build`]: the generator for the humanoid templates (root, torso, FK/IK limbs on
+//!   MCH chains with switches, solved pole angles, six-pivot foot roll, limb isolation,
+//!   finger curl, twist follow, left and right by one code path).
+//! * [`checks`]: the rig test suite (rubric B), each check with its limit.
+//! * [`blender`]: the script that builds the same rig in Blender on the imported GLB.
+//! * [`bake`]: control animation (JSON) -> deform-bone animation in the GLB.
 //!
 //! ```
 //! use glam::Vec3;
@@ -41,12 +47,38 @@
 //! # Ok::<(), rigsmith::Error>(())
 //! ```
 
+pub mod bake;
+pub mod blender;
+pub mod build;
+pub mod checks;
 pub mod eval;
 pub mod math;
 pub mod model;
 
+pub use build::build;
+pub use checks::checks;
 pub use eval::{Channels, Evaluator};
 pub use model::{BoneRole, ControlBone, ControlPose, ControlRig, Transform};
+
+/// Builds the control rig of a rig's output skeleton, adds its checks to the review
+/// and puts it in the sidecar (what `rig --control` does). A skeleton missing the bones
+/// a limb needs gets plain FK controls there, and the review says so.
+pub fn attach(out: &mut crate::pipeline::RigOutput) -> crate::Result<()> {
+    let skel = out
+        .character
+        .skeleton
+        .as_ref()
+        .ok_or_else(|| crate::Error::invalid("control rig", "the character has no skeleton"))?;
+    let rig = build(skel, out.sidecar.height)?;
+    if let Some(r) = &mut out.review {
+        checks::add_to_review(r, &rig);
+    }
+    for m in &rig.missing {
+        out.notes.push(format!("control rig: {m}"));
+    }
+    out.sidecar.control = Some(rig);
+    Ok(())
+}
 
 #[cfg(test)]
 mod eval_tests;

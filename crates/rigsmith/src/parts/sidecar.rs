@@ -148,6 +148,9 @@ pub struct Sidecar {
     pub twist_bones: Vec<String>,
     /// Spring parameters per chain class.
     pub springs: BTreeMap<String, SpringParams>,
+    /// The control rig (`rig --control`), when built.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control: Option<crate::control::ControlRig>,
 }
 
 /// Cloth chains longer than this (units of H) get a larger hit radius.
@@ -227,6 +230,7 @@ impl Sidecar {
                 .unwrap_or_default(),
             twist_bones: crate::humanoid::character_twist_bones(c),
             springs,
+            control: None,
         }
     }
 

@@ -6,6 +6,7 @@ mod architecture;
 mod bind;
 mod body;
 mod checks;
+mod control;
 mod corpus;
 mod fit;
 mod fit_real;
