@@ -11,7 +11,12 @@ settings properties) and compares Blender's deform-bone matrices with the ones
 rigsmith's evaluator gave for the same pose (in POSES.json, glTF space). Writes OUT.json:
 
     {"script_errors": [...], "cycles": [...], "poses": N,
-     "max_error_h": E, "worst": {"pose": i, "bone": name}, "per_pose": [...]}
+     "max_error_h": E, "worst": {"pose": i, "bone": name},
+     "per_pose": [{"error_h", "bone", "errors_h": {bone: e}, "ik_residual_h"}]}
+
+"ik_residual_h" is Blender's own IK residual in that pose: the largest distance from an
+IK chain's tip to its goal, over H (Blender's iterative solver stops when its angle
+update falls under 1e-3; rigsmith's closed form has none when the goal is in reach).
 
 Errors: rotation columns directly (unit axes), translations divided by the body height
 H, as rigsmith's `matrix_error` measures them.
@@ -101,6 +106,7 @@ def run(glb, script, poses_path, result):
             arm.pose.bones[settings][name] = float(v)
         bpy.context.view_layer.update()
         pose_err = (0.0, None)
+        errors = {}
         for name, m in pose["expected"].items():
             pb = arm.pose.bones[name]
             got = Ci @ (arm.matrix_world @ pb.matrix)
@@ -110,9 +116,19 @@ def run(glb, script, poses_path, result):
                 for c in range(3):
                     e = max(e, abs(got[r][c] - want[r][c]))
                 e = max(e, abs(got[r][3] - want[r][3]) / h)
+            errors[name] = e
             if e > pose_err[0] or pose_err[1] is None:
                 pose_err = (e, name)
-        result["per_pose"].append({"error_h": pose_err[0], "bone": pose_err[1]})
+        # Blender's own IK residual: how far each IK chain's tip ends from its goal.
+        residual = 0.0
+        for pb in arm.pose.bones:
+            for con in pb.constraints:
+                if con.type == "IK" and con.subtarget:
+                    tip = arm.matrix_world @ pb.tail
+                    goal = arm.matrix_world @ arm.pose.bones[con.subtarget].head
+                    residual = max(residual, (tip - goal).length / h)
+        result["per_pose"].append({"error_h": pose_err[0], "bone": pose_err[1],
+                                   "errors_h": errors, "ik_residual_h": residual})
         if pose_err[0] >= worst[0]:
             worst = (pose_err[0], i, pose_err[1])
         result["poses"] += 1

@@ -304,7 +304,6 @@ fn a_deforming_mch_bone_fires_deform_hygiene() {
 #[test]
 fn an_unhinged_ik_chain_fires_the_ik_check() {
     let mut rig = mannequin_rig().clone();
-    rig.bone_mut("MCH-forearm_ik.L").map(|b| b.ik_lock = [false; 3]);
     rig.bone_mut("MCH-lowerarm_ik.L").unwrap().ik_lock = [false; 3];
     fires(&rig, "control.ik_chains");
 }
@@ -312,23 +311,36 @@ fn an_unhinged_ik_chain_fires_the_ik_check() {
 // Bad input.
 
 #[test]
-fn a_skeleton_without_a_hand_names_it_and_builds_the_rest() {
+fn a_skeleton_without_a_left_arm_names_it_and_builds_the_rest() {
     let (s, h) = fitted(0);
-    let keep: Vec<rigsmith::Bone> = s.bones.iter().filter(|b| !b.name.ends_with("_l") || !(b.name.starts_with("hand") || ["thumb", "index", "middle", "ring", "pinky"].iter().any(|f| b.name.starts_with(f)))).cloned().collect();
-    let names: Vec<String> = keep.iter().map(|b| b.name.clone()).collect();
+    // Keep the clavicle; drop the upper arm and everything below it.
+    let gone = |i: usize| {
+        let ua = s.find("upperarm_l").unwrap();
+        s.is_ancestor(ua, i)
+    };
+    let keep: Vec<usize> = (0..s.len()).filter(|&i| !gone(i)).collect();
     let bones = keep
-        .into_iter()
-        .map(|mut b| {
-            b.parent = b.parent.and_then(|p| names.iter().position(|n| *n == s.bones[p].name));
+        .iter()
+        .map(|&i| {
+            let mut b = s.bones[i].clone();
+            b.parent = b.parent.and_then(|p| keep.iter().position(|&k| k == p));
             b
         })
         .collect();
     let (s2, _) = Skeleton::from_unordered(bones).unwrap();
     let rig = control::build(&s2, h).unwrap();
     assert!(rig.missing.iter().any(|m| m.starts_with("arm.L") && m.contains("hand")), "{:?}", rig.missing);
-    assert!(rig.bone("upperarm_l_fk").is_some(), "the arm gets plain FK controls");
+    assert!(rig.bone("clavicle_l_fk").is_some(), "what is left of the arm gets FK controls");
     assert!(rig.bone("hand_ik.R").is_some(), "the right arm is built");
-    assert_all_pass(&rig, "no left hand");
+    assert!(rig.bone("foot_ik.L").is_some(), "the legs are built");
+    for c in checks(&rig) {
+        if c.id == "control.drivers" {
+            // One side has an arm's 4 drivers (3 FK/IK, 1 follow) the other lacks.
+            assert_eq!(c.value, 4.0, "{}", c.detail);
+        } else {
+            assert!(c.passed, "{} = {} ({})", c.id, c.value, c.detail);
+        }
+    }
 }
 
 #[test]
@@ -403,6 +415,45 @@ fn a_two_second_walk_bakes_into_a_valid_glb_that_replays_the_evaluator() {
     }
     assert!(worst < 1e-3, "file vs evaluator {worst}");
     assert!(moved > 0.02, "the walk moves the bones");
+
+    // three.js plays the file: its skinned vertices at three frames are rigsmith's
+    // linear-blend skinning of the evaluator's pose.
+    let times = [7.0f32 / 30.0, 1.0, 1.7];
+    let scripts = rigsmith_testdata::node_scripts();
+    let o = std::process::Command::new("node")
+        .arg(scripts.join("play-gltf-animation.mjs"))
+        .arg(&path)
+        .arg("25")
+        .args(times.iter().map(|t| t.to_string()))
+        .output()
+        .expect("run node");
+    assert!(o.status.success(), "{} {}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["clip"], "walk");
+    let mut worst = 0.0f32;
+    let mut checked = 0usize;
+    for (k, &t) in times.iter().enumerate() {
+        let mut posed = Vec::new();
+        ev.evaluate(&ev.channels(&anim.sample(t)).unwrap(), &mut posed);
+        let mats: Vec<Mat4> = skel.bones.iter().map(|b| {
+            let i = rig.find(&b.name).unwrap();
+            posed[i] * ev.rest()[i].inverse()
+        }).collect();
+        for part in &c.parts {
+            let Some(w) = &part.weights else { continue };
+            let Some(m) = v["meshes"].get(&part.name) else { panic!("three.js has no mesh {}", part.name) };
+            let ours = rigsmith::pose::skin_lbs(&part.mesh.positions, w, &mats);
+            for (j, idx) in m["indices"].as_array().unwrap().iter().enumerate() {
+                let p = &m["frames"][k][j];
+                let theirs = Vec3::new(p[0].as_f64().unwrap() as f32, p[1].as_f64().unwrap() as f32, p[2].as_f64().unwrap() as f32);
+                worst = worst.max((theirs - ours[idx.as_u64().unwrap() as usize]).length() / rig.height);
+                checked += 1;
+            }
+        }
+    }
+    println!("three.js vs rigsmith skinning at 3 frames: {checked} vertices, worst {worst:.2e} H");
+    assert!(checked > 500);
+    assert!(worst < 1e-4, "three.js vs rigsmith: {worst} H");
 }
 
 // Blender as the peer: the script builds the same rig and poses it alike.
@@ -429,7 +480,7 @@ fn random_poses(rig: &ControlRig, n: usize) -> Vec<ControlPose> {
     };
     let h = rig.height;
     let mut out = Vec::new();
-    for k in 0..n {
+    for k in 0..50 * n {
         let mut p = ControlPose::default();
         for side in [".L", ".R"] {
             p.props.insert(format!("arm_ik{side}"), if rnd() > 0.0 { 1.0 } else { 0.0 });
@@ -440,8 +491,12 @@ fn random_poses(rig: &ControlRig, n: usize) -> Vec<ControlPose> {
                 p.bones.insert(format!("{c}{side}"), Transform { rotation: Quat::from_axis_angle(axis, 0.6 * rnd()), ..Default::default() });
             }
             for c in ["hand_ik", "foot_ik"] {
+                let b = rig.bone(&format!("{c}{side}")).unwrap().as_bone();
+                let root = if c == "hand_ik" { "MCH-upperarm_ik" } else { "MCH-thigh_ik" };
+                let towards = rig.bone(&format!("{root}{side}")).unwrap().head - b.head;
+                let world = towards * (0.05 + 0.25 * rnd().abs()) + Vec3::new(rnd(), rnd(), rnd()) * 0.04 * h;
                 p.bones.insert(format!("{c}{side}"), Transform {
-                    location: Vec3::new(rnd(), rnd(), rnd()) * 0.08 * h,
+                    location: b.frame().transpose() * world,
                     rotation: Quat::from_axis_angle(Vec3::new(rnd(), rnd(), rnd()).normalize_or(Vec3::Y), 0.4 * rnd()),
                     ..Default::default()
                 });
@@ -451,7 +506,8 @@ fn random_poses(rig: &ControlRig, n: usize) -> Vec<ControlPose> {
             p.bones.insert(format!("index_curl{side}"), Transform { rotation: Quat::from_rotation_x(rnd()), ..Default::default() });
             p.bones.insert(format!("arm_pole{side}"), Transform { location: Vec3::new(rnd(), rnd(), rnd()) * 0.05 * h, ..Default::default() });
         }
-        p.bones.insert("torso".into(), Transform { location: Vec3::new(rnd(), rnd(), rnd()) * 0.04 * h, ..Default::default() });
+        let torso = rig.bone("torso").unwrap().as_bone().frame().transpose();
+        p.bones.insert("torso".into(), Transform { location: torso * (Vec3::new(rnd(), -rnd().abs(), rnd()) * 0.04 * h), ..Default::default() });
         p.bones.insert("hips".into(), Transform { rotation: Quat::from_axis_angle(Vec3::new(rnd(), rnd(), rnd()).normalize_or(Vec3::Y), 0.3 * rnd()), ..Default::default() });
         p.bones.insert("root".into(), Transform {
             location: Vec3::new(rnd(), 0.0, rnd()) * 0.2 * h,
@@ -459,9 +515,33 @@ fn random_poses(rig: &ControlRig, n: usize) -> Vec<ControlPose> {
             scale: Vec3::splat(1.0 + 0.2 * rnd()),
         });
         p.bones.retain(|n, _| rig.bone(n).is_some());
-        out.push(p);
+        if within_reach(rig, &p) {
+            out.push(p);
+        }
+        if out.len() == n {
+            break;
+        }
     }
+    assert_eq!(out.len(), n, "not enough poses within reach");
     out
+}
+
+/// Whether every IK goal of the pose is within 97% of its chain's reach (Blender's
+/// damped iterative solver never fully straightens a chain, so out of reach it stops
+/// short of the straight chain the closed form gives).
+fn within_reach(rig: &ControlRig, p: &ControlPose) -> bool {
+    let ev = Evaluator::new(rig).unwrap();
+    let mut m = Vec::new();
+    ev.evaluate(&ev.channels(p).unwrap(), &mut m);
+    control::build::ik_chains(rig).into_iter().all(|(o, u)| {
+        let target = rig.bones[o].constraints.iter().find_map(|c| match &c.kind {
+            Kind::Ik { target, .. } => rig.find(target),
+            _ => None,
+        }).unwrap();
+        let scale = m[u].x_axis.truncate().length();
+        let reach = (rig.bones[u].length() + rig.bones[o].length()) * scale;
+        (m[target].w_axis - m[u].w_axis).truncate().length() < 0.97 * reach
+    })
 }
 
 #[test]
@@ -499,6 +579,8 @@ fn blender_builds_the_same_rig_without_cycles_and_poses_it_alike() {
     assert_eq!(r["cycles"].as_array().unwrap().len(), 0, "{}", r["cycles"]);
     assert_eq!(r["poses"], 20);
     let e = r["max_error_h"].as_f64().unwrap();
+    let residual = r["per_pose"].as_array().unwrap().iter().map(|p| p["ik_residual_h"].as_f64().unwrap()).fold(0.0, f64::max);
+    println!("Blender vs evaluator over 20 poses: {e:.2e} H at {}; Blender's own IK residual up to {residual:.2e} H", r["worst"]);
     assert!(e < 1e-4, "Blender vs evaluator: {e} H at {}", r["worst"]);
 }
 
