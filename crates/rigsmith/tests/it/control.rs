@@ -578,10 +578,40 @@ fn blender_builds_the_same_rig_without_cycles_and_poses_it_alike() {
     assert_eq!(r["script_errors"].as_array().unwrap().len(), 0, "{}", r["script_errors"]);
     assert_eq!(r["cycles"].as_array().unwrap().len(), 0, "{}", r["cycles"]);
     assert_eq!(r["poses"], 20);
-    let e = r["max_error_h"].as_f64().unwrap();
+    // Deform bones an IK chain drives: Blender's iterative solver stops when its angle
+    // update falls under 1e-3, leaving the chain's tip off its goal by its residual;
+    // the closed form has none. Every other deform bone must match to 1e-4 H.
+    let chain: Vec<&str> = rig
+        .bones
+        .iter()
+        .filter(|b| b.role == BoneRole::Def)
+        .filter(|b| b.constraints.iter().any(|c| match &c.kind {
+            Kind::CopyTransforms { target, .. } => ["MCH-upperarm.", "MCH-lowerarm.", "MCH-thigh.", "MCH-calf."].iter().any(|p| target.starts_with(p)),
+            _ => false,
+        }))
+        .map(|b| b.name.as_str())
+        .collect();
+    let shortest = chain.iter().map(|n| rig.bone(n).unwrap().length() / rig.height).fold(f32::INFINITY, f32::min) as f64;
+    let (mut other, mut in_chain) = (0.0f64, 0.0f64);
+    for p in r["per_pose"].as_array().unwrap() {
+        let residual = p["ik_residual_h"].as_f64().unwrap();
+        let allowed = 1e-4 + 2.0 * residual / shortest;
+        for (bone, e) in p["errors_h"].as_object().unwrap() {
+            let e = e.as_f64().unwrap();
+            if chain.contains(&bone.as_str()) {
+                assert!(e < allowed, "{bone}: {e} H, Blender's IK residual {residual} H allows {allowed}");
+                in_chain = in_chain.max(e);
+            } else {
+                other = other.max(e);
+            }
+        }
+    }
     let residual = r["per_pose"].as_array().unwrap().iter().map(|p| p["ik_residual_h"].as_f64().unwrap()).fold(0.0, f64::max);
-    println!("Blender vs evaluator over 20 poses: {e:.2e} H at {}; Blender's own IK residual up to {residual:.2e} H", r["worst"]);
-    assert!(e < 1e-4, "Blender vs evaluator: {e} H at {}", r["worst"]);
+    println!(
+        "Blender vs evaluator over 20 poses: {other:.2e} H off the IK chains, {in_chain:.2e} H on them (Blender's own IK residual up to {residual:.2e} H); worst {}",
+        r["worst"]
+    );
+    assert!(other < 1e-4, "Blender vs evaluator off the IK chains: {other} H");
 }
 
 fn common_repo_root() -> std::path::PathBuf {
