@@ -11,14 +11,39 @@ use rigsmith::fit::{fit, FitOptions};
 
 fn bench(c: &mut Criterion) {
     let m = rigsmith::mannequin::build(&Default::default());
-    let r = fit(&m, &FitOptions { twist: 2, ..Default::default() }).unwrap();
+    let r = fit(
+        &m,
+        &FitOptions {
+            twist: 2,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let rig = control::build(&r.skeleton, m.body().unwrap().height).unwrap();
     let ev = Evaluator::new(&rig).unwrap();
     let mut pose = ControlPose::default();
     for s in [".L", ".R"] {
-        pose.bones.insert(format!("foot_ik{s}"), Transform { location: Vec3::new(0.0, 0.1, 0.05), ..Default::default() });
-        pose.bones.insert(format!("foot_roll{s}"), Transform { rotation: Quat::from_rotation_x(0.3), ..Default::default() });
-        pose.bones.insert(format!("upperarm_fk{s}"), Transform { rotation: Quat::from_rotation_z(0.5), ..Default::default() });
+        pose.bones.insert(
+            format!("foot_ik{s}"),
+            Transform {
+                location: Vec3::new(0.0, 0.1, 0.05),
+                ..Default::default()
+            },
+        );
+        pose.bones.insert(
+            format!("foot_roll{s}"),
+            Transform {
+                rotation: Quat::from_rotation_x(0.3),
+                ..Default::default()
+            },
+        );
+        pose.bones.insert(
+            format!("upperarm_fk{s}"),
+            Transform {
+                rotation: Quat::from_rotation_z(0.5),
+                ..Default::default()
+            },
+        );
         pose.props.insert(format!("arm_ik{s}"), 1.0);
     }
     let ch = ev.channels(&pose).unwrap();

@@ -48,7 +48,9 @@ pub fn control_rig(input: &Path) -> anyhow::Result<Option<ControlRig>> {
         return Ok(None);
     };
     let what = format!("{} (control)", path.display());
-    Ok(Some(ControlRig::from_json(&c.to_string(), &what).map_err(|e| BadInput(e.to_string()))?))
+    Ok(Some(
+        ControlRig::from_json(&c.to_string(), &what).map_err(|e| BadInput(e.to_string()))?,
+    ))
 }
 
 /// Runs the command.
@@ -71,8 +73,10 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         .ok_or_else(|| BadInput(format!("{}: has no skeleton", a.input.display())))?;
     let anim = match (&a.anim, a.walk) {
         (Some(p), _) => {
-            let text = std::fs::read_to_string(p).with_context(|| format!("{}: cannot read", p.display()))?;
-            ControlAnimation::from_json(&text, &p.display().to_string()).map_err(|e| BadInput(e.to_string()))?
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("{}: cannot read", p.display()))?;
+            ControlAnimation::from_json(&text, &p.display().to_string())
+                .map_err(|e| BadInput(e.to_string()))?
         }
         (None, Some(s)) => {
             if !(s > 0.0 && s <= 600.0) {
@@ -82,7 +86,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         }
         (None, None) => return Err(BadInput("give --anim FILE or --walk SECONDS".into()).into()),
     };
-    let baked = bake::bake(&rig, skel, &anim).map_err(|e| BadInput(format!("{}: {e}", a.input.display())))?;
+    let baked = bake::bake(&rig, skel, &anim)
+        .map_err(|e| BadInput(format!("{}: {e}", a.input.display())))?;
     let bytes = bake::write_glb(&c, &baked, &WriteOptions::default(), "control")?;
     plan.write(&a.output, &bytes)?;
     if a.json {

@@ -364,7 +364,10 @@ fn print_summary(
             "its sidecar: chains, colliders, springs".into(),
         ));
     }
-    if let Some(py) = files.iter().find(|f| f.to_string_lossy().ends_with(".control.py")) {
+    if let Some(py) = files
+        .iter()
+        .find(|f| f.to_string_lossy().ends_with(".control.py"))
+    {
         rows.push((
             py.display().to_string(),
             "the control rig for Blender: import the GLB, then run this script".into(),

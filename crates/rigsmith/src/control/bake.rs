@@ -67,20 +67,35 @@ impl ControlAnimation {
             return Err(Error::invalid(what, "keys: no keys"));
         }
         if !(a.fps >= 1.0 && a.fps <= 240.0) {
-            return Err(Error::invalid(what, format!("fps {}: give 1 to 240", a.fps)));
+            return Err(Error::invalid(
+                what,
+                format!("fps {}: give 1 to 240", a.fps),
+            ));
         }
         for (i, k) in a.keys.iter().enumerate() {
             if !k.time.is_finite() || (i > 0 && k.time <= a.keys[i - 1].time) {
-                return Err(Error::invalid(what, format!("keys[{i}].time {}: times must be finite and increasing", k.time)));
+                return Err(Error::invalid(
+                    what,
+                    format!(
+                        "keys[{i}].time {}: times must be finite and increasing",
+                        k.time
+                    ),
+                ));
             }
             for (n, t) in &k.bones {
                 if !(t.location.is_finite() && t.rotation.is_finite() && t.scale.is_finite()) {
-                    return Err(Error::invalid(what, format!("keys[{i}].bones[{n:?}]: a value is not a number")));
+                    return Err(Error::invalid(
+                        what,
+                        format!("keys[{i}].bones[{n:?}]: a value is not a number"),
+                    ));
                 }
             }
             for (n, v) in &k.props {
                 if !v.is_finite() {
-                    return Err(Error::invalid(what, format!("keys[{i}].props[{n:?}] is {v}: a property value must be a number")));
+                    return Err(Error::invalid(
+                        what,
+                        format!("keys[{i}].props[{n:?}] is {v}: a property value must be a number"),
+                    ));
                 }
             }
         }
@@ -192,9 +207,15 @@ pub fn bake(rig: &ControlRig, skel: &Skeleton, anim: &ControlAnimation) -> Resul
 
 /// The GLB of `c` with `baked` as an animation named `name` (a LINEAR sampler for the
 /// translation, rotation and scale of every bone).
-pub fn write_glb(c: &Character, baked: &Baked, opts: &crate::io::gltf::WriteOptions, name: &str) -> Result<Vec<u8>> {
+pub fn write_glb(
+    c: &Character,
+    baked: &Baked,
+    opts: &crate::io::gltf::WriteOptions,
+    name: &str,
+) -> Result<Vec<u8>> {
     let (root, mut bin, nodes) = crate::io::gltf::build_document(c, opts)?;
-    let mut doc = serde_json::to_value(&root).map_err(|e| Error::invalid("glTF document", e.to_string()))?;
+    let mut doc =
+        serde_json::to_value(&root).map_err(|e| Error::invalid("glTF document", e.to_string()))?;
     let n_bones = nodes.len();
     let mut views = Vec::new();
     let mut accessors = Vec::new();
@@ -224,12 +245,22 @@ pub fn write_glb(c: &Character, baked: &Baked, opts: &crate::io::gltf::WriteOpti
     let mut channels = Vec::new();
     for b in 0..n_bones.min(baked.local.first().map_or(0, Vec::len)) {
         let t: Vec<f32> = baked.local.iter().flat_map(|r| r[b].0.to_array()).collect();
-        let q: Vec<f32> = baked.local.iter().flat_map(|r| r[b].1.normalize().to_array()).collect();
+        let q: Vec<f32> = baked
+            .local
+            .iter()
+            .flat_map(|r| r[b].1.normalize().to_array())
+            .collect();
         let s: Vec<f32> = baked.local.iter().flat_map(|r| r[b].2.to_array()).collect();
-        for (data, kind, path) in [(t, "VEC3", "translation"), (q, "VEC4", "rotation"), (s, "VEC3", "scale")] {
+        for (data, kind, path) in [
+            (t, "VEC3", "translation"),
+            (q, "VEC4", "rotation"),
+            (s, "VEC3", "scale"),
+        ] {
             let out = push(&data, kind, nf, None);
             samplers.push(json!({"input": input, "output": out, "interpolation": "LINEAR"}));
-            channels.push(json!({"sampler": samplers.len() - 1, "target": {"node": nodes[b], "path": path}}));
+            channels.push(
+                json!({"sampler": samplers.len() - 1, "target": {"node": nodes[b], "path": path}}),
+            );
         }
     }
     let arr = |d: &mut serde_json::Value, key: &str| {
@@ -253,7 +284,8 @@ pub fn write_glb(c: &Character, baked: &Baked, opts: &crate::io::gltf::WriteOpti
         bin.push(0);
     }
     doc["buffers"][0]["byteLength"] = json!(bin.len());
-    let root: gltf_json::Root = serde_json::from_value(doc).map_err(|e| Error::invalid("glTF document", e.to_string()))?;
+    let root: gltf_json::Root =
+        serde_json::from_value(doc).map_err(|e| Error::invalid("glTF document", e.to_string()))?;
     crate::io::gltf::pack_glb(&root, &bin)
 }
 
@@ -267,32 +299,69 @@ pub fn walk(rig: &ControlRig, seconds: f32) -> ControlAnimation {
     let mut keys = Vec::new();
     // A world-space offset in a control's rest frame.
     let local = |name: &str, w: Vec3| -> Vec3 {
-        rig.bone(name).map_or(w, |b| b.as_bone().frame().transpose() * w)
+        rig.bone(name)
+            .map_or(w, |b| b.as_bone().frame().transpose() * w)
     };
     for i in 0..=n {
         let t = seconds * i as f32 / n as f32;
         let ph = std::f32::consts::TAU * t; // one stride (two steps) a second
-        let mut k = Key { time: t, ..Default::default() };
+        let mut k = Key {
+            time: t,
+            ..Default::default()
+        };
         for (side, sign) in [(".L", 1.0f32), (".R", -1.0f32)] {
-            let p = ph + if sign > 0.0 { 0.0 } else { std::f32::consts::PI };
+            let p = ph
+                + if sign > 0.0 {
+                    0.0
+                } else {
+                    std::f32::consts::PI
+                };
             let fwd = 0.12 * h * p.sin();
             let lift = 0.05 * h * p.cos().max(0.0);
             let foot = format!("foot_ik{side}");
-            k.bones.insert(foot.clone(), Transform { location: local(&foot, Vec3::new(0.0, lift, fwd)), ..Default::default() });
+            k.bones.insert(
+                foot.clone(),
+                Transform {
+                    location: local(&foot, Vec3::new(0.0, lift, fwd)),
+                    ..Default::default()
+                },
+            );
             let roll = format!("foot_roll{side}");
             if let Some(b) = rig.bone(&roll) {
                 let axis = b.as_bone().frame().transpose() * Vec3::X;
-                k.bones.insert(roll, Transform { rotation: Quat::from_axis_angle(axis, -0.35 * p.cos()), ..Default::default() });
+                k.bones.insert(
+                    roll,
+                    Transform {
+                        rotation: Quat::from_axis_angle(axis, -0.35 * p.cos()),
+                        ..Default::default()
+                    },
+                );
             }
             let arm = format!("upperarm_fk{side}");
             if let Some(b) = rig.bone(&arm) {
                 let axis = b.as_bone().frame().transpose() * Vec3::X;
-                k.bones.insert(arm, Transform { rotation: Quat::from_axis_angle(axis, 0.3 * p.sin()), ..Default::default() });
+                k.bones.insert(
+                    arm,
+                    Transform {
+                        rotation: Quat::from_axis_angle(axis, 0.3 * p.sin()),
+                        ..Default::default()
+                    },
+                );
             }
         }
         if rig.bone("torso").is_some() {
-            let w = Vec3::new(0.015 * h * ph.sin(), -0.02 * h * (2.0 * ph).cos().abs(), 0.0);
-            k.bones.insert("torso".into(), Transform { location: local("torso", w), ..Default::default() });
+            let w = Vec3::new(
+                0.015 * h * ph.sin(),
+                -0.02 * h * (2.0 * ph).cos().abs(),
+                0.0,
+            );
+            k.bones.insert(
+                "torso".into(),
+                Transform {
+                    location: local("torso", w),
+                    ..Default::default()
+                },
+            );
         }
         keys.push(k);
     }

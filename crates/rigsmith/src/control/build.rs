@@ -61,9 +61,16 @@ pub const ROOT: &str = "root";
 pub fn build(skel: &Skeleton, height: f32) -> Result<ControlRig> {
     skel.validate()?;
     if skel.is_empty() {
-        return Err(Error::invalid("skeleton", "no bones: nothing to build a control rig on"));
+        return Err(Error::invalid(
+            "skeleton",
+            "no bones: nothing to build a control rig on",
+        ));
     }
-    let h = if height > 0.0 { height } else { skel.height().max(1e-3) };
+    let h = if height > 0.0 {
+        height
+    } else {
+        skel.height().max(1e-3)
+    };
     let roles = Roles::of(skel, None);
     let mut b = Builder::new(skel, h, roles);
     b.plan();
@@ -165,7 +172,15 @@ impl<'a> Builder<'a> {
         &self.skel.bones[i].name
     }
 
-    fn add(&mut self, name: &str, role: BoneRole, parent: Option<&str>, head: Vec3, tail: Vec3, x: Vec3) -> usize {
+    fn add(
+        &mut self,
+        name: &str,
+        role: BoneRole,
+        parent: Option<&str>,
+        head: Vec3,
+        tail: Vec3,
+        x: Vec3,
+    ) -> usize {
         self.bones.push(ControlBone {
             name: name.into(),
             role,
@@ -207,7 +222,13 @@ impl<'a> Builder<'a> {
         });
     }
 
-    fn limb(&self, upper: Option<usize>, lower: Option<usize>, end: Option<usize>, toe: Option<usize>) -> Option<Limb> {
+    fn limb(
+        &self,
+        upper: Option<usize>,
+        lower: Option<usize>,
+        end: Option<usize>,
+        toe: Option<usize>,
+    ) -> Option<Limb> {
         Some(Limb {
             upper: upper?,
             lower: lower?,
@@ -236,7 +257,8 @@ impl<'a> Builder<'a> {
             }
         }
         if self.roles.hips.is_none() {
-            self.missing.push("torso: no hips bone (plain FK controls instead)".into());
+            self.missing
+                .push("torso: no hips bone (plain FK controls instead)".into());
         }
         for side in [Side::Left, Side::Right] {
             let s = sfx(side);
@@ -285,12 +307,25 @@ impl<'a> Builder<'a> {
         for i in 0..self.skel.len() {
             let b = &self.skel.bones[i];
             let parent = b.parent.map(|p| self.skel.bones[p].name.clone());
-            let role = if b.deform { BoneRole::Def } else { BoneRole::Org };
+            let role = if b.deform {
+                BoneRole::Def
+            } else {
+                BoneRole::Org
+            };
             let (name, deform) = (b.name.clone(), b.deform);
             let bi = self.copy(&name, role, parent.as_deref(), i);
             self.bones[bi].deform = deform;
             if let Some(s) = self.src[i].clone() {
-                self.con(bi, Constraint::new("copy", Kind::CopyTransforms { target: s, mix: TransMix::Replace }));
+                self.con(
+                    bi,
+                    Constraint::new(
+                        "copy",
+                        Kind::CopyTransforms {
+                            target: s,
+                            mix: TransMix::Replace,
+                        },
+                    ),
+                );
             }
         }
     }
@@ -306,17 +341,46 @@ impl<'a> Builder<'a> {
     fn trunk(&mut self) {
         let h = self.h;
         let floor = self.floor();
-        let top = self.skel.bones.iter().flat_map(|b| [b.head.y, b.tail.y]).fold(f32::NEG_INFINITY, f32::max);
-        let centre = self.roles.hips.map_or(Vec3::ZERO, |p| self.skel.bones[p].head);
+        let top = self
+            .skel
+            .bones
+            .iter()
+            .flat_map(|b| [b.head.y, b.tail.y])
+            .fold(f32::NEG_INFINITY, f32::max);
+        let centre = self
+            .roles
+            .hips
+            .map_or(Vec3::ZERO, |p| self.skel.bones[p].head);
         let base = Vec3::new(centre.x, floor, centre.z);
-        let r = self.add(ROOT, BoneRole::Ctrl, None, base, base + Vec3::new(0.0, 0.0, -0.25 * h), Vec3::X);
+        let r = self.add(
+            ROOT,
+            BoneRole::Ctrl,
+            None,
+            base,
+            base + Vec3::new(0.0, 0.0, -0.25 * h),
+            Vec3::X,
+        );
         self.bones[r].widget = Widget::Circle;
         let sh = Vec3::new(centre.x, top + 0.08 * h, centre.z);
-        let s = self.add(SETTINGS, BoneRole::Ctrl, Some(ROOT), sh, sh + Vec3::new(0.0, 0.05 * h, 0.0), Vec3::X);
+        let s = self.add(
+            SETTINGS,
+            BoneRole::Ctrl,
+            Some(ROOT),
+            sh,
+            sh + Vec3::new(0.0, 0.05 * h, 0.0),
+            Vec3::X,
+        );
         self.bones[s].widget = Widget::Box;
         let Some(hp) = self.roles.hips else { return };
         let ph = self.skel.bones[hp].head;
-        let t = self.add("torso", BoneRole::Ctrl, Some(ROOT), ph, ph + Vec3::new(0.0, 0.0, -0.15 * h), Vec3::X);
+        let t = self.add(
+            "torso",
+            BoneRole::Ctrl,
+            Some(ROOT),
+            ph,
+            ph + Vec3::new(0.0, 0.0, -0.15 * h),
+            Vec3::X,
+        );
         self.bones[t].widget = Widget::Box;
         self.copy("hips", BoneRole::Ctrl, Some("torso"), hp);
         // The skeleton's bones above the hips ride on the root.
@@ -327,7 +391,9 @@ impl<'a> Builder<'a> {
             cur = self.skel.bones[c].parent;
         }
         for &c in above.iter().rev() {
-            let p = self.skel.bones[c].parent.map_or(ROOT.to_string(), |p| format!("MCH-{}", self.name(p)));
+            let p = self.skel.bones[c]
+                .parent
+                .map_or(ROOT.to_string(), |p| format!("MCH-{}", self.name(p)));
             let name = format!("MCH-{}", self.name(c));
             self.copy(&name, BoneRole::Mch, Some(&p), c);
         }
@@ -341,11 +407,28 @@ impl<'a> Builder<'a> {
         let parent = format!("MCH-{stem}_parent{s}");
         self.copy(&socket, BoneRole::Mch, Some(&socket_parent), i);
         let p = self.copy(&parent, BoneRole::Mch, Some(ROOT), i);
-        self.con(p, Constraint::new("socket", Kind::CopyLocation { target: socket.clone(), head_tail: 0.0, axes: [true; 3] }));
         self.con(
             p,
-            Constraint::new("follow", Kind::CopyRotation { target: socket, axes: [true; 3], mix: RotMix::Replace })
-                .driven(Driver::prop(SETTINGS, prop)),
+            Constraint::new(
+                "socket",
+                Kind::CopyLocation {
+                    target: socket.clone(),
+                    head_tail: 0.0,
+                    axes: [true; 3],
+                },
+            ),
+        );
+        self.con(
+            p,
+            Constraint::new(
+                "follow",
+                Kind::CopyRotation {
+                    target: socket,
+                    axes: [true; 3],
+                    mix: RotMix::Replace,
+                },
+            )
+            .driven(Driver::prop(SETTINGS, prop)),
         );
         self.prop(prop, 1.0, false, what);
         parent
@@ -354,11 +437,26 @@ impl<'a> Builder<'a> {
     /// The MCH chain with its FK and IK Copy Transforms.
     fn layered(&mut self, mch: &str, fk: &str, ik: &str, i: usize, parent: &str, prop: &str) {
         let m = self.copy(mch, BoneRole::Mch, Some(parent), i);
-        self.con(m, Constraint::new("FK", Kind::CopyTransforms { target: fk.into(), mix: TransMix::Replace }));
         self.con(
             m,
-            Constraint::new("IK", Kind::CopyTransforms { target: ik.into(), mix: TransMix::Replace })
-                .driven(Driver::prop(SETTINGS, prop)),
+            Constraint::new(
+                "FK",
+                Kind::CopyTransforms {
+                    target: fk.into(),
+                    mix: TransMix::Replace,
+                },
+            ),
+        );
+        self.con(
+            m,
+            Constraint::new(
+                "IK",
+                Kind::CopyTransforms {
+                    target: ik.into(),
+                    mix: TransMix::Replace,
+                },
+            )
+            .driven(Driver::prop(SETTINGS, prop)),
         );
     }
 
@@ -388,7 +486,12 @@ impl<'a> Builder<'a> {
             li,
             Constraint::new(
                 "IK",
-                Kind::Ik { target: target.into(), pole: Some(pole.into()), pole_angle: 0.0, chain: 2 },
+                Kind::Ik {
+                    target: target.into(),
+                    pole: Some(pole.into()),
+                    pole_angle: 0.0,
+                    chain: 2,
+                },
             ),
         );
     }
@@ -398,10 +501,20 @@ impl<'a> Builder<'a> {
         let s = sfx(side);
         let h = self.h;
         let follow = format!("arm_follow{s}");
-        let parent = self.isolation("upperarm", s, l.upper, &follow, "1: the FK arm follows the chest; 0: it keeps the root's orientation");
+        let parent = self.isolation(
+            "upperarm",
+            s,
+            l.upper,
+            &follow,
+            "1: the FK arm follows the chest; 0: it keeps the root's orientation",
+        );
         let ik_prop = format!("arm_ik{s}");
         self.prop(&ik_prop, 0.0, true, "0: FK arm, 1: IK arm");
-        let (ufk, lfk, hfk) = (format!("upperarm_fk{s}"), format!("lowerarm_fk{s}"), format!("hand_fk{s}"));
+        let (ufk, lfk, hfk) = (
+            format!("upperarm_fk{s}"),
+            format!("lowerarm_fk{s}"),
+            format!("hand_fk{s}"),
+        );
         self.copy(&ufk, BoneRole::Ctrl, Some(&parent), l.upper);
         self.copy(&lfk, BoneRole::Ctrl, Some(&ufk), l.lower);
         self.copy(&hfk, BoneRole::Ctrl, Some(&lfk), l.end);
@@ -410,13 +523,41 @@ impl<'a> Builder<'a> {
         self.bones[hi].widget = Widget::Box;
         let pole = format!("arm_pole{s}");
         let pp = self.pole_at(l, Vec3::NEG_Z);
-        let pi = self.add(&pole, BoneRole::Ctrl, Some(ROOT), pp, pp + Vec3::new(0.0, 0.05 * h, 0.0), side_x(side));
+        let pi = self.add(
+            &pole,
+            BoneRole::Ctrl,
+            Some(ROOT),
+            pp,
+            pp + Vec3::new(0.0, 0.05 * h, 0.0),
+            side_x(side),
+        );
         self.bones[pi].widget = Widget::Sphere;
         self.ik_chain(["upperarm", "lowerarm"], s, l, &hik, &pole);
         let sp = self.src_parent(l.upper);
-        self.layered(&format!("MCH-upperarm{s}"), &ufk, &format!("MCH-upperarm_ik{s}"), l.upper, &sp, &ik_prop);
-        self.layered(&format!("MCH-lowerarm{s}"), &lfk, &format!("MCH-lowerarm_ik{s}"), l.lower, &format!("MCH-upperarm{s}"), &ik_prop);
-        self.layered(&format!("MCH-hand{s}"), &hfk, &hik, l.end, &format!("MCH-lowerarm{s}"), &ik_prop);
+        self.layered(
+            &format!("MCH-upperarm{s}"),
+            &ufk,
+            &format!("MCH-upperarm_ik{s}"),
+            l.upper,
+            &sp,
+            &ik_prop,
+        );
+        self.layered(
+            &format!("MCH-lowerarm{s}"),
+            &lfk,
+            &format!("MCH-lowerarm_ik{s}"),
+            l.lower,
+            &format!("MCH-upperarm{s}"),
+            &ik_prop,
+        );
+        self.layered(
+            &format!("MCH-hand{s}"),
+            &hfk,
+            &hik,
+            l.end,
+            &format!("MCH-lowerarm{s}"),
+            &ik_prop,
+        );
         self.fingers(side, l.end);
     }
 
@@ -427,10 +568,20 @@ impl<'a> Builder<'a> {
         let floor = self.floor();
         let sk = self.skel;
         let follow = format!("leg_follow{s}");
-        let parent = self.isolation("thigh", s, l.upper, &follow, "1: the FK leg follows the hips; 0: it keeps the root's orientation");
+        let parent = self.isolation(
+            "thigh",
+            s,
+            l.upper,
+            &follow,
+            "1: the FK leg follows the hips; 0: it keeps the root's orientation",
+        );
         let ik_prop = format!("leg_ik{s}");
         self.prop(&ik_prop, 1.0, true, "0: FK leg, 1: IK leg");
-        let (tfk, cfk, ffk) = (format!("thigh_fk{s}"), format!("calf_fk{s}"), format!("foot_fk{s}"));
+        let (tfk, cfk, ffk) = (
+            format!("thigh_fk{s}"),
+            format!("calf_fk{s}"),
+            format!("foot_fk{s}"),
+        );
         self.copy(&tfk, BoneRole::Ctrl, Some(&parent), l.upper);
         self.copy(&cfk, BoneRole::Ctrl, Some(&tfk), l.lower);
         self.copy(&ffk, BoneRole::Ctrl, Some(&cfk), l.end);
@@ -451,7 +602,14 @@ impl<'a> Builder<'a> {
         let up = Vec3::new(0.0, 0.04 * h, 0.0);
         let x = side_x(side);
         let fik = format!("foot_ik{s}");
-        let fi = self.add(&fik, BoneRole::Ctrl, Some(ROOT), ankle, ankle + fwd * flen, x);
+        let fi = self.add(
+            &fik,
+            BoneRole::Ctrl,
+            Some(ROOT),
+            ankle,
+            ankle + fwd * flen,
+            x,
+        );
         self.bones[fi].widget = Widget::Box;
         let heel = on_floor(ankle) - fwd * 0.25 * flen;
         let roll = format!("foot_roll{s}");
@@ -469,16 +627,43 @@ impl<'a> Builder<'a> {
             let pi = self.add(&name, BoneRole::Mch, Some(&parent), at, at + up, x);
             self.con(
                 pi,
-                Constraint::new("roll", Kind::CopyRotation { target: roll.clone(), axes: [true; 3], mix: RotMix::Replace })
-                    .spaces(Space::Local, Space::Local),
+                Constraint::new(
+                    "roll",
+                    Kind::CopyRotation {
+                        target: roll.clone(),
+                        axes: [true; 3],
+                        mix: RotMix::Replace,
+                    },
+                )
+                .spaces(Space::Local, Space::Local),
             );
             let lim = match stem {
-                "outer" => [limit(side, 0, 0.0, 0.0), limit(side, 1, 0.0, 0.0), limit(side, 2, -90.0 * DEG, 0.0)],
-                "inner" => [limit(side, 0, 0.0, 0.0), limit(side, 1, 0.0, 0.0), limit(side, 2, 0.0, 90.0 * DEG)],
-                "heel" => [limit(side, 0, -90.0 * DEG, 0.0), limit(side, 1, 0.0, 0.0), limit(side, 2, 0.0, 0.0)],
-                _ => [limit(side, 0, 0.0, 90.0 * DEG), limit(side, 1, 0.0, 0.0), limit(side, 2, 0.0, 0.0)],
+                "outer" => [
+                    limit(side, 0, 0.0, 0.0),
+                    limit(side, 1, 0.0, 0.0),
+                    limit(side, 2, -90.0 * DEG, 0.0),
+                ],
+                "inner" => [
+                    limit(side, 0, 0.0, 0.0),
+                    limit(side, 1, 0.0, 0.0),
+                    limit(side, 2, 0.0, 90.0 * DEG),
+                ],
+                "heel" => [
+                    limit(side, 0, -90.0 * DEG, 0.0),
+                    limit(side, 1, 0.0, 0.0),
+                    limit(side, 2, 0.0, 0.0),
+                ],
+                _ => [
+                    limit(side, 0, 0.0, 90.0 * DEG),
+                    limit(side, 1, 0.0, 0.0),
+                    limit(side, 2, 0.0, 0.0),
+                ],
             };
-            self.con(pi, Constraint::new("limit", Kind::LimitRotation { limits: lim }).spaces(Space::Local, Space::World));
+            self.con(
+                pi,
+                Constraint::new("limit", Kind::LimitRotation { limits: lim })
+                    .spaces(Space::Local, Space::World),
+            );
             parent = name;
         }
         let toe_pivot = parent.clone();
@@ -497,11 +682,39 @@ impl<'a> Builder<'a> {
         self.bones[pi].widget = Widget::Sphere;
         self.ik_chain(["thigh", "calf"], s, l, &target, &pole);
         let sp = self.src_parent(l.upper);
-        self.layered(&format!("MCH-thigh{s}"), &tfk, &format!("MCH-thigh_ik{s}"), l.upper, &sp, &ik_prop);
-        self.layered(&format!("MCH-calf{s}"), &cfk, &format!("MCH-calf_ik{s}"), l.lower, &format!("MCH-thigh{s}"), &ik_prop);
-        self.layered(&format!("MCH-foot{s}"), &ffk, &target, l.end, &format!("MCH-calf{s}"), &ik_prop);
+        self.layered(
+            &format!("MCH-thigh{s}"),
+            &tfk,
+            &format!("MCH-thigh_ik{s}"),
+            l.upper,
+            &sp,
+            &ik_prop,
+        );
+        self.layered(
+            &format!("MCH-calf{s}"),
+            &cfk,
+            &format!("MCH-calf_ik{s}"),
+            l.lower,
+            &format!("MCH-thigh{s}"),
+            &ik_prop,
+        );
+        self.layered(
+            &format!("MCH-foot{s}"),
+            &ffk,
+            &target,
+            l.end,
+            &format!("MCH-calf{s}"),
+            &ik_prop,
+        );
         if let Some(t) = l.toe {
-            self.layered(&format!("MCH-ball{s}"), &bfk, &bik, t, &format!("MCH-foot{s}"), &ik_prop);
+            self.layered(
+                &format!("MCH-ball{s}"),
+                &bfk,
+                &bik,
+                t,
+                &format!("MCH-foot{s}"),
+                &ik_prop,
+            );
         }
     }
 
@@ -520,11 +733,16 @@ impl<'a> Builder<'a> {
             }
             let stem = finger_stem(self.name(f));
             let curl = format!("{stem}_curl{s}");
-            let (head, tail) = (self.skel.bones[f].head, self.skel.bones[*chain.last().unwrap()].tail);
+            let (head, tail) = (
+                self.skel.bones[f].head,
+                self.skel.bones[*chain.last().unwrap()].tail,
+            );
             let x = self.skel.bones[f].frame().x_axis;
             self.add(&curl, BoneRole::Ctrl, Some(&hand_src), head, tail, x);
             for &p in &chain {
-                let Some(src) = self.src[p].clone() else { continue };
+                let Some(src) = self.src[p].clone() else {
+                    continue;
+                };
                 let half = 90.0 * DEG;
                 let c = Constraint::new(
                     "curl",
@@ -552,13 +770,19 @@ impl<'a> Builder<'a> {
     fn generic(&mut self) {
         let pending = std::mem::take(&mut self.pending_curl);
         for i in 0..self.skel.len() {
-            let Some(src) = self.src[i].clone() else { continue };
+            let Some(src) = self.src[i].clone() else {
+                continue;
+            };
             if self.bones.iter().any(|b| b.name == src) {
                 continue;
             }
             let on_hips = self.roles.hips.is_some() && self.skel.bones[i].parent == self.roles.hips;
             let leg = self.roles.limb.get(i).copied().flatten().is_some();
-            let parent = if on_hips && !leg { "torso".to_string() } else { self.src_parent(i) };
+            let parent = if on_hips && !leg {
+                "torso".to_string()
+            } else {
+                self.src_parent(i)
+            };
             self.copy(&src, BoneRole::Ctrl, Some(&parent), i);
         }
         for (src, c) in pending {
@@ -576,7 +800,9 @@ impl<'a> Builder<'a> {
             v
         };
         for tb in twist {
-            let Some(seg) = self.skel.bones[tb].parent else { continue };
+            let Some(seg) = self.skel.bones[tb].parent else {
+                continue;
+            };
             let found = [Side::Left, Side::Right].into_iter().find_map(|side| {
                 let j = k(side);
                 let s = sfx(side);
@@ -592,31 +818,70 @@ impl<'a> Builder<'a> {
                     }
                 })
             });
-            let Some((upper, seg_mch, l, s)) = found else { continue };
+            let Some((upper, seg_mch, l, s)) = found else {
+                continue;
+            };
             let sb = &self.skel.bones[seg];
-            let t = ((self.skel.bones[tb].head - sb.head).dot(sb.y_axis()) / sb.length().max(1e-9)).clamp(0.0, 1.0);
-            let def = self.bones.iter().position(|b| b.name == self.skel.bones[tb].name).expect("DEF bones come first");
+            let t = ((self.skel.bones[tb].head - sb.head).dot(sb.y_axis()) / sb.length().max(1e-9))
+                .clamp(0.0, 1.0);
+            let def = self
+                .bones
+                .iter()
+                .position(|b| b.name == self.skel.bones[tb].name)
+                .expect("DEF bones come first");
             if upper {
                 let helper = format!("{}_notwist{s}", seg_mch.trim_end_matches(s));
                 if !self.bones.iter().any(|b| b.name == helper) {
                     let sp = self.src_parent(l.upper);
                     let hi = self.copy(&helper, BoneRole::Mch, Some(&sp), seg);
-                    self.con(hi, Constraint::new("swing", Kind::DampedTrack { target: seg_mch.clone(), head_tail: 1.0 }));
+                    self.con(
+                        hi,
+                        Constraint::new(
+                            "swing",
+                            Kind::DampedTrack {
+                                target: seg_mch.clone(),
+                                head_tail: 1.0,
+                            },
+                        ),
+                    );
                 }
                 self.con(
                     def,
-                    Constraint::new("twist", Kind::CopyRotation { target: helper, axes: [true; 3], mix: RotMix::Replace })
-                        .influence(1.0 - t),
+                    Constraint::new(
+                        "twist",
+                        Kind::CopyRotation {
+                            target: helper,
+                            axes: [true; 3],
+                            mix: RotMix::Replace,
+                        },
+                    )
+                    .influence(1.0 - t),
                 );
             } else {
                 let end = self.src[l.end].clone().unwrap_or_default();
                 self.con(
                     def,
-                    Constraint::new("twist", Kind::CopyRotation { target: end.clone(), axes: [true; 3], mix: RotMix::Replace })
-                        .spaces(Space::Local, Space::Local)
-                        .influence(t),
+                    Constraint::new(
+                        "twist",
+                        Kind::CopyRotation {
+                            target: end.clone(),
+                            axes: [true; 3],
+                            mix: RotMix::Replace,
+                        },
+                    )
+                    .spaces(Space::Local, Space::Local)
+                    .influence(t),
                 );
-                self.con(def, Constraint::new("swing", Kind::DampedTrack { target: end, head_tail: 0.0 }));
+                self.con(
+                    def,
+                    Constraint::new(
+                        "swing",
+                        Kind::DampedTrack {
+                            target: end,
+                            head_tail: 0.0,
+                        },
+                    ),
+                );
             }
         }
     }
@@ -644,7 +909,10 @@ fn finger_stem(name: &str) -> String {
 pub fn ik_chains(rig: &ControlRig) -> Vec<(usize, usize)> {
     let mut v = Vec::new();
     for (i, b) in rig.bones.iter().enumerate() {
-        if b.constraints.iter().any(|c| matches!(c.kind, Kind::Ik { chain: 2, .. })) {
+        if b.constraints
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Ik { chain: 2, .. }))
+        {
             if let Some(p) = b.parent.as_deref().and_then(|p| rig.find(p)) {
                 v.push((i, p));
             }
@@ -659,7 +927,11 @@ pub fn pole_error(rig: &ControlRig, ev: &Evaluator, owner: usize, upper: usize) 
     let mut out = Vec::new();
     ev.evaluate(&ev.rest_channels(), &mut out);
     let h = rig.height;
-    matrix_error(&out[owner], &ev.rest()[owner], h).max(matrix_error(&out[upper], &ev.rest()[upper], h))
+    matrix_error(&out[owner], &ev.rest()[owner], h).max(matrix_error(
+        &out[upper],
+        &ev.rest()[upper],
+        h,
+    ))
 }
 
 fn set_pole_angle(rig: &mut ControlRig, owner: usize, a: f32) {
@@ -735,7 +1007,14 @@ mod mannequin_tests {
 
     pub(crate) fn fitted(twist: usize) -> (Skeleton, f32) {
         let c = crate::mannequin::build(&Default::default());
-        let r = fit(&c, &FitOptions { twist, ..Default::default() }).unwrap();
+        let r = fit(
+            &c,
+            &FitOptions {
+                twist,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let h = c.body().unwrap().height;
         (r.skeleton, h)
     }
@@ -751,8 +1030,16 @@ mod mannequin_tests {
         let worst = ev
             .deform()
             .iter()
-            .map(|&i| (matrix_error(&out[i], &ev.rest()[i], h), rig.bones[i].name.clone()))
-            .fold((0.0f32, String::new()), |a, b| if b.0 > a.0 { b } else { a });
+            .map(|&i| {
+                (
+                    matrix_error(&out[i], &ev.rest()[i], h),
+                    rig.bones[i].name.clone(),
+                )
+            })
+            .fold(
+                (0.0f32, String::new()),
+                |a, b| if b.0 > a.0 { b } else { a },
+            );
         assert!(worst.0 < 1e-4, "{worst:?}");
         for (o, u) in ik_chains(&rig) {
             assert!(pole_error(&rig, &ev, o, u) < 1e-4, "{}", rig.bones[o].name);

@@ -71,7 +71,12 @@ pub fn checks(rig: &ControlRig) -> Vec<Check> {
 /// Static cycles: a constraint target among the owner's descendants, an IK target
 /// inside its own chain, two bones constraining each other.
 pub fn static_cycle_list(rig: &ControlRig) -> Vec<String> {
-    let idx: BTreeMap<&str, usize> = rig.bones.iter().enumerate().map(|(i, b)| (b.name.as_str(), i)).collect();
+    let idx: BTreeMap<&str, usize> = rig
+        .bones
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.name.as_str(), i))
+        .collect();
     let parent: Vec<Option<usize>> = rig
         .bones
         .iter()
@@ -100,7 +105,10 @@ pub fn static_cycle_list(rig: &ControlRig) -> Vec<String> {
                 if ti == i || is_desc(ti, i) {
                     found.push(format!("{}: {} targets {t}, its own child", b.name, c.name));
                 }
-                let mutual = rig.bones[ti].constraints.iter().any(|tc| tc.kind.targets().contains(&b.name.as_str()));
+                let mutual = rig.bones[ti]
+                    .constraints
+                    .iter()
+                    .any(|tc| tc.kind.targets().contains(&b.name.as_str()));
                 if mutual && i < ti {
                     found.push(format!("{} and {t} constrain each other", b.name));
                 }
@@ -112,7 +120,10 @@ pub fn static_cycle_list(rig: &ControlRig) -> Vec<String> {
                 }
                 if let Some(&ti) = idx.get(target.as_str()) {
                     if ti == root || is_desc(ti, root) {
-                        found.push(format!("{}: IK target {target} is inside its own chain", b.name));
+                        found.push(format!(
+                            "{}: IK target {target} is inside its own chain",
+                            b.name
+                        ));
                     }
                 }
             }
@@ -127,9 +138,15 @@ fn static_cycles(rig: &ControlRig) -> Check {
     let f = static_cycle_list(rig);
     Check::new("control.static_cycles", "B", Severity::Blocker)
         .title("No static dependency cycle")
-        .measure("targets among the owner's children, IK targets in their chain, mutual constraints")
+        .measure(
+            "targets among the owner's children, IK targets in their chain, mutual constraints",
+        )
         .at_most(f.len() as f64, 0.0)
-        .detail(if f.is_empty() { "none".into() } else { f.join("; ") })
+        .detail(if f.is_empty() {
+            "none".into()
+        } else {
+            f.join("; ")
+        })
 }
 
 fn pose_of(ev: &Evaluator, pose: &ControlPose) -> Vec<Mat4> {
@@ -141,10 +158,19 @@ fn pose_of(ev: &Evaluator, pose: &ControlPose) -> Vec<Mat4> {
 }
 
 /// The largest error of the deform bones against `want` (one matrix per bone).
-fn worst(rig: &ControlRig, ev: &Evaluator, got: &[Mat4], want: impl Fn(usize) -> Mat4) -> (f32, String) {
+fn worst(
+    rig: &ControlRig,
+    ev: &Evaluator,
+    got: &[Mat4],
+    want: impl Fn(usize) -> Mat4,
+) -> (f32, String) {
     let mut w = (0.0f32, String::new());
     for &i in ev.deform() {
-        let e = if got.is_empty() { f32::INFINITY } else { matrix_error(&got[i], &want(i), rig.height) };
+        let e = if got.is_empty() {
+            f32::INFINITY
+        } else {
+            matrix_error(&got[i], &want(i), rig.height)
+        };
         if e > w.0 || !e.is_finite() {
             w = (e, rig.bones[i].name.clone());
         }
@@ -171,7 +197,8 @@ fn root_follows(rig: &ControlRig, ev: &Evaluator) -> Check {
     let rest = ev.rest();
     let d = rest[r] * t.matrix() * rest[r].inverse();
     let (e, bone) = worst(rig, ev, &got, |i| d * rest[i]);
-    c.at_most(e as f64, 1e-4).detail(format!("worst bone {bone}"))
+    c.at_most(e as f64, 1e-4)
+        .detail(format!("worst bone {bone}"))
 }
 
 fn switch_props(rig: &ControlRig) -> Vec<&Property> {
@@ -215,7 +242,15 @@ fn pole_angle(rig: &ControlRig, ev: &Evaluator) -> Check {
         .title("IK pole angles keep the rest pose")
         .measure("largest rest error of an IK chain (positions in H)")
         .at_most(w.0 as f64, 1e-3)
-        .detail(format!("{} IK chains{}", chains.len(), if w.1.is_empty() { String::new() } else { format!("; worst {}", w.1) }))
+        .detail(format!(
+            "{} IK chains{}",
+            chains.len(),
+            if w.1.is_empty() {
+                String::new()
+            } else {
+                format!("; worst {}", w.1)
+            }
+        ))
 }
 
 fn ik_shape(rig: &ControlRig) -> Check {
@@ -231,7 +266,10 @@ fn ik_shape(rig: &ControlRig) -> Check {
                 } else if !(b.ik_lock[1] && b.ik_lock[2]) {
                     bad.push(format!("{}: IK Y/Z not locked", b.name));
                 }
-                if cyc.iter().any(|s| s.starts_with(&format!("{}: IK target", b.name))) {
+                if cyc
+                    .iter()
+                    .any(|s| s.starts_with(&format!("{}: IK target", b.name)))
+                {
                     bad.push(format!("{}: target in its chain", b.name));
                 }
             }
@@ -241,21 +279,34 @@ fn ik_shape(rig: &ControlRig) -> Check {
         .title("IK chains of 2, hinged, targets outside the chain")
         .measure("IK constraints that are not")
         .at_most(bad.len() as f64, 0.0)
-        .detail(if bad.is_empty() { format!("{n} IK constraints") } else { bad.join("; ") })
+        .detail(if bad.is_empty() {
+            format!("{n} IK constraints")
+        } else {
+            bad.join("; ")
+        })
 }
 
 fn switches(rig: &ControlRig) -> Check {
     let bad: Vec<String> = switch_props(rig)
         .into_iter()
         .filter(|p| !(p.default == 0.0 || p.default == 1.0) || p.min != 0.0 || p.max != 1.0)
-        .map(|p| format!("{} default {} range {}..{}", p.name, p.default, p.min, p.max))
+        .map(|p| {
+            format!(
+                "{} default {} range {}..{}",
+                p.name, p.default, p.min, p.max
+            )
+        })
         .collect();
     Check::new("control.switches", "B", Severity::Major)
         .title("Switches are exactly 0 or 1 with defaults set")
         .measure("switches with another default or range")
         .at_most(bad.len() as f64, 0.0)
         .detail(if bad.is_empty() {
-            switch_props(rig).iter().map(|p| format!("{} = {}", p.name, p.default)).collect::<Vec<_>>().join(", ")
+            switch_props(rig)
+                .iter()
+                .map(|p| format!("{} = {}", p.name, p.default))
+                .collect::<Vec<_>>()
+                .join(", ")
         } else {
             bad.join("; ")
         })
@@ -268,7 +319,11 @@ fn drivers(rig: &ControlRig) -> Check {
         for v in &d.vars {
             let ok = match v {
                 DriverVar::SingleProp { bone, prop } => {
-                    rig.bone(bone).is_some() && rig.properties.iter().any(|p| &p.bone == bone && &p.name == prop)
+                    rig.bone(bone).is_some()
+                        && rig
+                            .properties
+                            .iter()
+                            .any(|p| &p.bone == bone && &p.name == prop)
                 }
                 DriverVar::RotationDiff { a, b } => rig.bone(a).is_some() && rig.bone(b).is_some(),
             };
@@ -290,7 +345,11 @@ fn drivers(rig: &ControlRig) -> Check {
         .detail(format!(
             "{} drivers, left {l}, right {r}{}",
             rig.drivers().len(),
-            if invalid.is_empty() { String::new() } else { format!("; invalid: {}", invalid.join(", ")) }
+            if invalid.is_empty() {
+                String::new()
+            } else {
+                format!("; invalid: {}", invalid.join(", "))
+            }
         ))
 }
 
@@ -305,18 +364,30 @@ fn foot_planted(rig: &ControlRig, ev: &Evaluator) -> Check {
     // Down in world terms, in the torso's rest frame.
     let down = torso.as_bone().frame().transpose() * Vec3::new(0.0, -0.1 * h, 0.0);
     let mut pose = ControlPose::default();
-    pose.bones.insert("torso".into(), Transform { location: down, ..Default::default() });
+    pose.bones.insert(
+        "torso".into(),
+        Transform {
+            location: down,
+            ..Default::default()
+        },
+    );
     for p in &rig.properties {
         if p.name.starts_with("leg_ik") {
             pose.props.insert(p.name.clone(), 1.0);
         }
     }
     let got = pose_of(ev, &pose);
-    let rest_pose = pose_of(ev, &ControlPose {
-        props: pose.props.clone(),
-        ..Default::default()
-    });
-    let feet: Vec<usize> = ["MCH-foot.L", "MCH-foot.R", "MCH-ball.L", "MCH-ball.R"].iter().filter_map(|n| ev.find(n)).collect();
+    let rest_pose = pose_of(
+        ev,
+        &ControlPose {
+            props: pose.props.clone(),
+            ..Default::default()
+        },
+    );
+    let feet: Vec<usize> = ["MCH-foot.L", "MCH-foot.R", "MCH-ball.L", "MCH-ball.R"]
+        .iter()
+        .filter_map(|n| ev.find(n))
+        .collect();
     if feet.is_empty() || got.is_empty() {
         return c.at_most(f64::INFINITY, 1e-4).detail("no IK feet");
     }
@@ -328,11 +399,17 @@ fn foot_planted(rig: &ControlRig, ev: &Evaluator) -> Check {
         }
     }
     // The hips really dropped.
-    let hips_moved = ev.find("hips").map_or(0.0, |i| (got[i].w_axis - rest_pose[i].w_axis).length() / h);
+    let hips_moved = ev
+        .find("hips")
+        .map_or(0.0, |i| (got[i].w_axis - rest_pose[i].w_axis).length() / h);
     c.at_most(w.0 as f64, 1e-4).detail(format!(
         "{} feet; hips moved {hips_moved:.3} H{}",
         feet.len(),
-        if w.1.is_empty() { String::new() } else { format!("; worst {}", w.1) }
+        if w.1.is_empty() {
+            String::new()
+        } else {
+            format!("; worst {}", w.1)
+        }
     ))
 }
 
@@ -341,7 +418,9 @@ fn foot_planted(rig: &ControlRig, ev: &Evaluator) -> Check {
 pub fn add_to_review(report: &mut crate::review::CheckReport, rig: &ControlRig) {
     report.checks.extend(checks(rig));
     report.counts = crate::report::Counts::of(&report.checks);
-    report.not_verified.retain(|n| !n.starts_with("B IK, FK/IK"));
+    report
+        .not_verified
+        .retain(|n| !n.starts_with("B IK, FK/IK"));
     for m in &rig.missing {
         report.not_verified.push(format!("B control rig: {m}"));
     }

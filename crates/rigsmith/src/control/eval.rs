@@ -103,7 +103,10 @@ impl Evaluator {
         }
         let find = |name: &str, what: &str| -> Result<usize> {
             index.get(name).copied().ok_or_else(|| {
-                Error::invalid("control rig", format!("{what} names a missing bone {name:?}"))
+                Error::invalid(
+                    "control rig",
+                    format!("{what} names a missing bone {name:?}"),
+                )
             })
         };
         let mut parent = Vec::with_capacity(n);
@@ -113,7 +116,11 @@ impl Evaluator {
                 None => None,
             });
         }
-        let rest: Vec<Mat4> = rig.bones.iter().map(|b| b.as_bone().rest_matrix()).collect();
+        let rest: Vec<Mat4> = rig
+            .bones
+            .iter()
+            .map(|b| b.as_bone().rest_matrix())
+            .collect();
         let offset: Vec<Mat4> = (0..n)
             .map(|i| match parent[i] {
                 Some(p) => rest[p].inverse() * rest[i],
@@ -147,7 +154,10 @@ impl Evaluator {
                     None => NONE,
                 };
                 if !c.influence.is_finite() {
-                    return Err(Error::invalid("control rig", format!("{what}: influence is not finite")));
+                    return Err(Error::invalid(
+                        "control rig",
+                        format!("{what}: influence is not finite"),
+                    ));
                 }
                 if let Kind::Ik { chain, .. } = &c.kind {
                     match chain {
@@ -280,7 +290,8 @@ impl Evaluator {
             out_edges[a].push(b);
             indeg[b] += 1;
         }
-        let mut ready: std::collections::BTreeSet<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
+        let mut ready: std::collections::BTreeSet<usize> =
+            (0..n).filter(|&i| indeg[i] == 0).collect();
         let mut order = Vec::with_capacity(n);
         while let Some(i) = ready.pop_first() {
             order.push(i);
@@ -356,7 +367,10 @@ impl Evaluator {
         let mut ch = self.rest_channels();
         for (name, t) in &pose.bones {
             let i = self.find(name).ok_or_else(|| {
-                Error::invalid("control pose", format!("no bone {name:?} in the control rig"))
+                Error::invalid(
+                    "control pose",
+                    format!("no bone {name:?} in the control rig"),
+                )
             })?;
             let ok = t.location.is_finite() && t.rotation.is_finite() && t.scale.is_finite();
             if !ok || t.rotation.length_squared() < 1e-12 {
@@ -369,7 +383,10 @@ impl Evaluator {
         }
         for (name, &v) in &pose.props {
             let k = self.prop_index(name).ok_or_else(|| {
-                Error::invalid("control pose", format!("no property {name:?} in the control rig"))
+                Error::invalid(
+                    "control pose",
+                    format!("no property {name:?} in the control rig"),
+                )
             })?;
             if !v.is_finite() {
                 return Err(Error::invalid(
@@ -402,7 +419,10 @@ impl Evaluator {
                     continue;
                 }
                 let old = m;
-                let new = if let Kind::Ik { pole_angle, chain, .. } = c.kind {
+                let new = if let Kind::Ik {
+                    pole_angle, chain, ..
+                } = c.kind
+                {
                     self.solve_ik(i, m, c.target, c.pole, pole_angle, chain, inf, out)
                 } else {
                     // Tracking constraints work in world space whatever the owner space.
@@ -414,7 +434,11 @@ impl Evaluator {
                     let r = self.apply(c, &own, out);
                     self.from_space(i, &r, os, out)
                 };
-                m = if inf < 1.0 { interp(&old, &new, inf) } else { new };
+                m = if inf < 1.0 {
+                    interp(&old, &new, inf)
+                } else {
+                    new
+                };
             }
             out[i] = m;
         }
@@ -485,7 +509,9 @@ impl Evaluator {
     fn apply(&self, c: &Con, own: &Mat4, out: &[Mat4]) -> Mat4 {
         let ts = c.target_space;
         match &c.kind {
-            Kind::CopyLocation { head_tail, axes, .. } => {
+            Kind::CopyLocation {
+                head_tail, axes, ..
+            } => {
                 let t = self.target(c.target, *head_tail, ts, out);
                 let mut m = *own;
                 for a in 0..3 {
@@ -545,7 +571,11 @@ impl Evaluator {
                 r.w_axis = w.w_axis;
                 r
             }
-            Kind::StretchTo { head_tail, rest_length, .. } => {
+            Kind::StretchTo {
+                head_tail,
+                rest_length,
+                ..
+            } => {
                 let t = self.target(c.target, *head_tail, Space::World, out);
                 let w = *own;
                 let (l, r, s) = decompose(&w);
@@ -609,7 +639,11 @@ impl Evaluator {
                     if !extrapolate {
                         v = v.clamp(a.min(b), a.max(b));
                     }
-                    let f = if (b - a).abs() > 1e-12 { (v - a) / (b - a) } else { 0.0 };
+                    let f = if (b - a).abs() > 1e-12 {
+                        (v - a) / (b - a)
+                    } else {
+                        0.0
+                    };
                     val[i] = to_min[i] + f * (to_max[i] - to_min[i]);
                 }
                 let (l, r, s) = decompose(own);
@@ -705,7 +739,11 @@ impl Evaluator {
             }
         }
         let new_u = rotate_about(&mu, q, pu);
-        out[u] = if inf < 1.0 { interp(&mu, &new_u, inf) } else { new_u };
+        out[u] = if inf < 1.0 {
+            interp(&mu, &new_u, inf)
+        } else {
+            new_u
+        };
         rotate_about(&mo, q, pu)
     }
 }

@@ -56,7 +56,12 @@ fn leg() -> ControlRig {
         bone("thigh", Some("root"), Vec3::Y, knee),
         bone("shin", Some("thigh"), knee, Vec3::ZERO),
         bone("goal", Some("root"), Vec3::ZERO, Vec3::new(0.0, 0.0, 0.2)),
-        bone("pole", Some("root"), Vec3::new(0.0, 0.5, 0.6), Vec3::new(0.0, 0.6, 0.6)),
+        bone(
+            "pole",
+            Some("root"),
+            Vec3::new(0.0, 0.5, 0.6),
+            Vec3::new(0.0, 0.6, 0.6),
+        ),
     ]);
     r.bones[2].ik_lock = [false, true, true];
     r.bones[2].constraints.push(Constraint::new(
@@ -126,7 +131,9 @@ fn ik_reaches_the_goal_with_the_knee_toward_the_pole() {
     let knee = out[2].w_axis.truncate();
     assert!(((knee - Vec3::Y).length() - r.bones[1].length()).abs() < 1e-5);
     // The knee lies in the plane of hip, goal and pole.
-    let n = (goal - Vec3::Y).cross(out[4].w_axis.truncate() - Vec3::Y).normalize();
+    let n = (goal - Vec3::Y)
+        .cross(out[4].w_axis.truncate() - Vec3::Y)
+        .normalize();
     assert!((knee - Vec3::Y).dot(n).abs() < 1e-5);
 }
 
@@ -145,7 +152,8 @@ fn the_hinge_bends_only_about_x() {
     let out = eval(&r, &p);
     // The shin's rotation relative to the thigh is about the shin's own X.
     let rel = out[1].inverse() * out[2];
-    let rest_rel = r.bones[1].as_bone().rest_matrix().inverse() * r.bones[2].as_bone().rest_matrix();
+    let rest_rel =
+        r.bones[1].as_bone().rest_matrix().inverse() * r.bones[2].as_bone().rest_matrix();
     let d = rest_rel.inverse() * rel;
     let q = Quat::from_mat4(&d);
     let (axis, angle) = q.to_axis_angle();
@@ -203,7 +211,8 @@ fn copy_transforms_blends_by_influence() {
         },
     );
     let out = eval(&r, &p);
-    let want = Mat4::from_rotation_translation(Quat::from_rotation_z(0.5), Vec3::new(0.5, 0.0, 0.0));
+    let want =
+        Mat4::from_rotation_translation(Quat::from_rotation_z(0.5), Vec3::new(0.5, 0.0, 0.0));
     assert!(matrix_error(&out[1], &want, 1.0) < 1e-5);
 }
 
@@ -252,7 +261,10 @@ fn a_property_driver_switches_a_constraint() {
         },
     );
     let out = eval(&r, &p);
-    assert!((out[2].w_axis.z - 1.0).abs() < 1e-6, "1 - 0 = full influence");
+    assert!(
+        (out[2].w_axis.z - 1.0).abs() < 1e-6,
+        "1 - 0 = full influence"
+    );
     p.props.insert("on".into(), 1.0);
     let out = eval(&r, &p);
     assert!(out[2].w_axis.z.abs() < 1e-6, "1 - 1 = none");
@@ -309,7 +321,12 @@ fn limit_rotation_clamps_euler_angles() {
 #[test]
 fn damped_track_aims_y_without_roll() {
     let mut r = rig(vec![
-        bone("t", None, Vec3::new(1.0, 1.0, 0.0), Vec3::new(1.0, 2.0, 0.0)),
+        bone(
+            "t",
+            None,
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(1.0, 2.0, 0.0),
+        ),
         bone("a", None, Vec3::ZERO, Vec3::Y),
     ]);
     r.bones[1].constraints.push(Constraint::new(
@@ -342,7 +359,10 @@ fn mutual_tracking_is_refused_with_the_cycle_named() {
         ));
     }
     let e = Evaluator::new(&r).unwrap_err().to_string();
-    assert!(e.contains("dependency cycle") && e.contains("a") && e.contains("b"), "{e}");
+    assert!(
+        e.contains("dependency cycle") && e.contains("a") && e.contains("b"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -360,7 +380,10 @@ fn copying_its_own_child_is_a_cycle() {
         },
     ));
     let e = Evaluator::new(&r).unwrap_err().to_string();
-    assert!(e.contains("a -> child -> a") || e.contains("child -> a -> child"), "{e}");
+    assert!(
+        e.contains("a -> child -> a") || e.contains("child -> a -> child"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -397,7 +420,11 @@ fn child_of_carries_the_owner() {
         },
     ));
     let mut p = ControlPose::default();
-    rot(&mut p, "p", Quat::from_rotation_z(std::f32::consts::FRAC_PI_2));
+    rot(
+        &mut p,
+        "p",
+        Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
+    );
     let out = eval(&r, &p);
     assert!((out[1].w_axis.truncate() - Vec3::Y).length() < 1e-5);
 }
@@ -435,6 +462,7 @@ fn transformation_maps_scale_to_rotation() {
         },
     );
     let out = eval(&r, &p);
-    let want = r.bones[1].as_bone().rest_matrix() * Mat4::from_rotation_x(std::f32::consts::FRAC_PI_4);
+    let want =
+        r.bones[1].as_bone().rest_matrix() * Mat4::from_rotation_x(std::f32::consts::FRAC_PI_4);
     assert!(matrix_error(&out[1], &want, 1.0) < 1e-5);
 }

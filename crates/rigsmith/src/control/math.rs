@@ -8,7 +8,11 @@ use glam::{EulerRot, Mat3, Mat4, Quat, Vec3};
 /// Location, rotation and per-axis scale of a matrix without shear (negative scale is
 /// not represented).
 pub fn decompose(m: &Mat4) -> (Vec3, Mat3, Vec3) {
-    let c = [m.x_axis.truncate(), m.y_axis.truncate(), m.z_axis.truncate()];
+    let c = [
+        m.x_axis.truncate(),
+        m.y_axis.truncate(),
+        m.z_axis.truncate(),
+    ];
     let s = Vec3::new(c[0].length(), c[1].length(), c[2].length());
     let n = |v: Vec3, l: f32| if l > 0.0 { v / l } else { v };
     let r = Mat3::from_cols(n(c[0], s.x), n(c[1], s.y), n(c[2], s.z));
@@ -17,7 +21,11 @@ pub fn decompose(m: &Mat4) -> (Vec3, Mat3, Vec3) {
 
 /// The matrix with this location, rotation and scale.
 pub fn compose(loc: Vec3, rot: Mat3, scale: Vec3) -> Mat4 {
-    let r = Mat3::from_cols(rot.x_axis * scale.x, rot.y_axis * scale.y, rot.z_axis * scale.z);
+    let r = Mat3::from_cols(
+        rot.x_axis * scale.x,
+        rot.y_axis * scale.y,
+        rot.z_axis * scale.z,
+    );
     Mat4::from_cols(
         r.x_axis.extend(0.0),
         r.y_axis.extend(0.0),
@@ -113,7 +121,8 @@ mod tests {
         let r = from_euler(e);
         assert!((to_euler(&r) - e).abs().max_element() < 1e-5);
         // Rz * Ry * Rx: X applied first.
-        let m = Mat3::from_rotation_z(1.2) * Mat3::from_rotation_y(-0.7) * Mat3::from_rotation_x(0.3);
+        let m =
+            Mat3::from_rotation_z(1.2) * Mat3::from_rotation_y(-0.7) * Mat3::from_rotation_x(0.3);
         assert!((m.x_axis - r.x_axis).length() < 1e-6);
     }
 

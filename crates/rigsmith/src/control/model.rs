@@ -545,7 +545,8 @@ impl ControlRig {
     pub fn from_json(text: &str, what: &str) -> crate::Result<ControlRig> {
         let rig: ControlRig = serde_json::from_str(text)
             .map_err(|e| crate::Error::invalid(what, format!("not a control rig: {e}")))?;
-        super::eval::Evaluator::new(&rig).map_err(|e| crate::Error::invalid(what, e.to_string()))?;
+        super::eval::Evaluator::new(&rig)
+            .map_err(|e| crate::Error::invalid(what, e.to_string()))?;
         Ok(rig)
     }
 }
