@@ -432,7 +432,7 @@ impl Evaluator {
                     };
                     let own = self.to_space(i, &m, os, out);
                     let r = self.apply(c, &own, out);
-                    self.from_space(i, &r, os, out)
+                    self.out_of_space(i, &r, os, out)
                 };
                 m = if inf < 1.0 {
                     interp(&old, &new, inf)
@@ -488,7 +488,7 @@ impl Evaluator {
         }
     }
 
-    fn from_space(&self, i: usize, m: &Mat4, s: Space, out: &[Mat4]) -> Mat4 {
+    fn out_of_space(&self, i: usize, m: &Mat4, s: Space, out: &[Mat4]) -> Mat4 {
         match s {
             Space::World => *m,
             Space::LocalWithParent => self.rest[i] * *m,

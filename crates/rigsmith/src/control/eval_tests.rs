@@ -21,6 +21,14 @@ fn bone(name: &str, parent: Option<&str>, head: Vec3, tail: Vec3) -> ControlBone
     }
 }
 
+/// Two unparented bones: `a` from the origin up one unit, `b` from `head` to `tail`.
+fn two(a: &str, b: &str, head: Vec3, tail: Vec3) -> ControlRig {
+    rig(vec![
+        bone(a, None, Vec3::ZERO, Vec3::Y),
+        bone(b, None, head, tail),
+    ])
+}
+
 fn rig(bones: Vec<ControlBone>) -> ControlRig {
     ControlRig {
         height: 1.0,
@@ -187,10 +195,7 @@ fn a_solved_pole_angle_keeps_the_rest_pose() {
 
 #[test]
 fn copy_transforms_blends_by_influence() {
-    let mut r = rig(vec![
-        bone("a", None, Vec3::ZERO, Vec3::Y),
-        bone("b", None, Vec3::ZERO, Vec3::Y),
-    ]);
+    let mut r = two("a", "b", Vec3::ZERO, Vec3::Y);
     r.bones[1].constraints.push(
         Constraint::new(
             "copy",
@@ -272,10 +277,7 @@ fn a_property_driver_switches_a_constraint() {
 
 #[test]
 fn local_copy_rotation_copies_the_channel() {
-    let mut r = rig(vec![
-        bone("a", None, Vec3::ZERO, Vec3::Y),
-        bone("b", None, Vec3::X, Vec3::new(2.0, 0.0, 0.0)),
-    ]);
+    let mut r = two("a", "b", Vec3::X, Vec3::new(2.0, 0.0, 0.0));
     r.bones[1].constraints.push(
         Constraint::new(
             "copy",
@@ -345,10 +347,7 @@ fn damped_track_aims_y_without_roll() {
 
 #[test]
 fn mutual_tracking_is_refused_with_the_cycle_named() {
-    let mut r = rig(vec![
-        bone("a", None, Vec3::ZERO, Vec3::Y),
-        bone("b", None, Vec3::X, Vec3::new(1.0, 1.0, 0.0)),
-    ]);
+    let mut r = two("a", "b", Vec3::X, Vec3::new(1.0, 1.0, 0.0));
     for (o, t) in [(0, "b"), (1, "a")] {
         r.bones[o].constraints.push(Constraint::new(
             "track",
@@ -407,10 +406,7 @@ fn a_nan_property_value_is_refused() {
 
 #[test]
 fn child_of_carries_the_owner() {
-    let mut r = rig(vec![
-        bone("p", None, Vec3::ZERO, Vec3::Y),
-        bone("c", None, Vec3::X, Vec3::new(1.0, 1.0, 0.0)),
-    ]);
+    let mut r = two("p", "c", Vec3::X, Vec3::new(1.0, 1.0, 0.0));
     let inv = r.bones[0].as_bone().rest_matrix().inverse();
     r.bones[1].constraints.push(Constraint::new(
         "parent",
@@ -431,10 +427,7 @@ fn child_of_carries_the_owner() {
 
 #[test]
 fn transformation_maps_scale_to_rotation() {
-    let mut r = rig(vec![
-        bone("ctl", None, Vec3::ZERO, Vec3::Y),
-        bone("f", None, Vec3::X, Vec3::new(1.0, 1.0, 0.0)),
-    ]);
+    let mut r = two("ctl", "f", Vec3::X, Vec3::new(1.0, 1.0, 0.0));
     r.bones[1].constraints.push(
         Constraint::new(
             "curl",

@@ -229,32 +229,29 @@ fn twist_bones_follow_the_hand_and_the_upper_arm_by_their_place() {
         // About the bone's own Y (twist), signed.
         (angle * axis.y.signum()).to_degrees()
     };
-    let mut p = ControlPose::default();
-    p.bones.insert(
-        "hand_fk.L".into(),
-        Transform {
-            rotation: Quat::from_rotation_y(90f32.to_radians()),
-            ..Default::default()
-        },
-    );
-    let out = posed(&rig, &p);
-    let a = twist_deg(&out, "lowerarm_twist_01_l");
-    let b = twist_deg(&out, "lowerarm_twist_02_l");
+    // Twist a control about its own Y; the two twist bones' twist in degrees.
+    let twisted = |control: &str, deg: f32, stem: &str| {
+        let mut p = ControlPose::default();
+        let rotation = Quat::from_rotation_y(deg.to_radians());
+        p.bones.insert(
+            control.into(),
+            Transform {
+                rotation,
+                ..Default::default()
+            },
+        );
+        let out = posed(&rig, &p);
+        (
+            twist_deg(&out, &format!("{stem}_twist_01_l")),
+            twist_deg(&out, &format!("{stem}_twist_02_l")),
+        )
+    };
+    let (a, b) = twisted("hand_fk.L", 90.0, "lowerarm");
     assert!(
         (a - 30.0).abs() < 0.5 && (b - 60.0).abs() < 0.5,
         "forearm twists {a} {b}"
     );
-    let mut p = ControlPose::default();
-    p.bones.insert(
-        "upperarm_fk.L".into(),
-        Transform {
-            rotation: Quat::from_rotation_y(60f32.to_radians()),
-            ..Default::default()
-        },
-    );
-    let out = posed(&rig, &p);
-    let a = twist_deg(&out, "upperarm_twist_01_l");
-    let b = twist_deg(&out, "upperarm_twist_02_l");
+    let (a, b) = twisted("upperarm_fk.L", 60.0, "upperarm");
     assert!(
         (a - 20.0).abs() < 0.5 && (b - 40.0).abs() < 0.5,
         "upper arm twists {a} {b}"
@@ -263,8 +260,8 @@ fn twist_bones_follow_the_hand_and_the_upper_arm_by_their_place() {
 
 // Positive controls: each check fires on a rig broken on purpose.
 
-fn tracking(a: &str, b: &str) -> Constraint {
-    let _ = a;
+/// A Damped Track to `b`.
+fn tracking(b: &str) -> Constraint {
     Constraint::new(
         "track",
         Kind::DampedTrack {
@@ -274,17 +271,19 @@ fn tracking(a: &str, b: &str) -> Constraint {
     )
 }
 
+/// The mannequin's rig with `torso` and `settings` damped-tracking each other.
+fn torso_and_settings_tracking_each_other() -> ControlRig {
+    let mut rig = mannequin_rig().clone();
+    for (owner, target) in [("torso", "settings"), ("settings", "torso")] {
+        let b = rig.bone_mut(owner).unwrap();
+        b.constraints.push(tracking(target));
+    }
+    rig
+}
+
 #[test]
 fn two_bones_tracking_each_other_fire_both_cycle_checks() {
-    let mut rig = mannequin_rig().clone();
-    rig.bone_mut("torso")
-        .unwrap()
-        .constraints
-        .push(tracking("torso", "settings"));
-    rig.bone_mut("settings")
-        .unwrap()
-        .constraints
-        .push(tracking("settings", "torso"));
+    let rig = torso_and_settings_tracking_each_other();
     let c = fires(&rig, "control.static_cycles");
     assert!(
         c.detail.contains("settings and torso constrain each other")
@@ -459,15 +458,7 @@ fn a_skeleton_without_a_left_arm_names_it_and_builds_the_rest() {
 
 #[test]
 fn a_control_rig_json_with_a_cycle_is_refused_naming_it() {
-    let mut rig = mannequin_rig().clone();
-    rig.bone_mut("torso")
-        .unwrap()
-        .constraints
-        .push(tracking("torso", "settings"));
-    rig.bone_mut("settings")
-        .unwrap()
-        .constraints
-        .push(tracking("settings", "torso"));
+    let rig = torso_and_settings_tracking_each_other();
     let text = serde_json::to_string(&rig).unwrap();
     let e = ControlRig::from_json(&text, "x.rig.json")
         .unwrap_err()
