@@ -99,8 +99,8 @@ pub struct RigOptions {
     /// Force a weight route instead of letting the weight report decide (`None`: bone
     /// heat, with the fallback when it fails).
     pub route: Option<Route>,
-    /// Build the control rig ([`crate::control::attach`]): into the sidecar, its checks
-    /// into the review.
+    /// Build the control rig ([`crate::control::build`]): into the sidecar, its checks
+    /// (rubric B) into the review.
     pub control: bool,
 }
 
@@ -433,9 +433,28 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         timings: st.timings,
     };
     if o.control {
-        crate::control::attach(&mut out)?;
+        attach_control(&mut out)?;
     }
     Ok(out)
+}
+
+/// The control rig of the output skeleton: into the sidecar, its checks (rubric B)
+/// into the review; a limb it could not build is a note.
+fn attach_control(out: &mut RigOutput) -> Result<()> {
+    let skel = out
+        .character
+        .skeleton
+        .as_ref()
+        .ok_or_else(|| Error::invalid("control rig", "the character has no skeleton"))?;
+    let rig = crate::control::build(skel, out.sidecar.height)?;
+    if let Some(r) = &mut out.review {
+        crate::control::checks::add_to(&mut r.checks, &mut r.not_verified, &rig);
+        r.counts = Counts::of(&r.checks);
+    }
+    out.notes
+        .extend(rig.missing.iter().map(|m| format!("control rig: {m}")));
+    out.sidecar.control = Some(rig);
+    Ok(())
 }
 
 /// The checks before any stage runs, and the character to work on; `true` when its

@@ -103,7 +103,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     pb.finish_and_clear();
     let mut r = r?;
     if let Some(rig) = crate::cmd::bake::control_rig(&a.input)? {
-        rigsmith::control::checks::add_to_review(&mut r, &rig);
+        rigsmith::control::checks::add_to(&mut r.checks, &mut r.not_verified, &rig);
+        r.counts = rigsmith::Counts::of(&r.checks);
     }
     let heatmaps = || {
         if a.heatmaps {

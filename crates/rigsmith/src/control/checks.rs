@@ -413,15 +413,13 @@ fn foot_planted(rig: &ControlRig, ev: &Evaluator) -> Check {
     ))
 }
 
-/// Adds the checks of `rig` to a review: its checks, recounted, and rubric B no longer
-/// listed as not verified.
-pub fn add_to_review(report: &mut crate::review::CheckReport, rig: &ControlRig) {
-    report.checks.extend(checks(rig));
-    report.counts = crate::report::Counts::of(&report.checks);
-    report
-        .not_verified
-        .retain(|n| !n.starts_with("B IK, FK/IK"));
+/// Adds the checks of `rig` to a review's checks (recount its
+/// [`crate::report::Counts`] after) and takes rubric B off its "not verified" lines,
+/// adding what the rig could not build.
+pub fn add_to(checks: &mut Vec<Check>, not_verified: &mut Vec<String>, rig: &ControlRig) {
+    checks.extend(self::checks(rig));
+    not_verified.retain(|n| !n.starts_with("B IK, FK/IK"));
     for m in &rig.missing {
-        report.not_verified.push(format!("B control rig: {m}"));
+        not_verified.push(format!("B control rig: {m}"));
     }
 }

@@ -790,3 +790,14 @@ fn find_cycle(out_edges: &[Vec<usize>], indeg: &[usize]) -> Vec<usize> {
     cyc.push(cyc[0]);
     cyc
 }
+
+impl ControlRig {
+    /// Reads a control rig from JSON text, checking that it evaluates (names resolve,
+    /// no dependency cycle): `what` names the source in errors.
+    pub fn from_json(text: &str, what: &str) -> crate::Result<ControlRig> {
+        let rig: ControlRig = serde_json::from_str(text)
+            .map_err(|e| crate::Error::invalid(what, format!("not a control rig: {e}")))?;
+        Evaluator::new(&rig).map_err(|e| crate::Error::invalid(what, e.to_string()))?;
+        Ok(rig)
+    }
+}

@@ -60,25 +60,5 @@ pub use checks::checks;
 pub use eval::{Channels, Evaluator};
 pub use model::{BoneRole, ControlBone, ControlPose, ControlRig, Transform};
 
-/// Builds the control rig of a rig's output skeleton, adds its checks to the review
-/// and puts it in the sidecar (what `rig --control` does). A skeleton missing the bones
-/// a limb needs gets plain FK controls there, and the review says so.
-pub fn attach(out: &mut crate::pipeline::RigOutput) -> crate::Result<()> {
-    let skel = out
-        .character
-        .skeleton
-        .as_ref()
-        .ok_or_else(|| crate::Error::invalid("control rig", "the character has no skeleton"))?;
-    let rig = build(skel, out.sidecar.height)?;
-    if let Some(r) = &mut out.review {
-        checks::add_to_review(r, &rig);
-    }
-    for m in &rig.missing {
-        out.notes.push(format!("control rig: {m}"));
-    }
-    out.sidecar.control = Some(rig);
-    Ok(())
-}
-
 #[cfg(test)]
 mod eval_tests;

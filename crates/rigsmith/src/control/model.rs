@@ -539,16 +539,6 @@ impl ControlRig {
     pub fn property(&self, name: &str) -> Option<&Property> {
         self.properties.iter().find(|p| p.name == name)
     }
-
-    /// Reads a control rig from JSON text, checking that it evaluates (names resolve,
-    /// no dependency cycle): `what` names the source in errors.
-    pub fn from_json(text: &str, what: &str) -> crate::Result<ControlRig> {
-        let rig: ControlRig = serde_json::from_str(text)
-            .map_err(|e| crate::Error::invalid(what, format!("not a control rig: {e}")))?;
-        super::eval::Evaluator::new(&rig)
-            .map_err(|e| crate::Error::invalid(what, e.to_string()))?;
-        Ok(rig)
-    }
 }
 
 /// A bone's local channels: location (metres, rest frame), rotation and scale, on top
