@@ -49,6 +49,8 @@ enum Command {
     Rig(cmd::rig::Args),
     /// Check a rig the way a lead rigger would (the rubric).
     Check(cmd::check::Args),
+    /// Bake a control animation into deform-bone animation (needs `rig --control`).
+    Bake(cmd::bake::Args),
     /// Export a rigged character as VRM 1.0 (rigging it first if needed).
     Vrm(cmd::vrm::Args),
     /// Simulate secondary motion (springs) on a rigged character.
@@ -119,6 +121,7 @@ fn main() -> ExitCode {
         Command::Weights(a) => cmd::weights::run(a, &ctx),
         Command::Check(a) => cmd::check::run(a, &ctx),
         Command::Rig(a) => cmd::rig::run(a, &ctx),
+        Command::Bake(a) => cmd::bake::run(a, &ctx),
         Command::Simulate(a) => cmd::simulate::run(a, &ctx),
         Command::Vrm(a) => cmd::vrm::run(a, &ctx),
         Command::TwoD(a) => cmd::twod::run(a, &ctx),

@@ -138,6 +138,7 @@
 //! bad input from a failed read or write).
 
 pub mod bind;
+pub mod control;
 pub mod deform;
 pub mod error;
 pub mod face;

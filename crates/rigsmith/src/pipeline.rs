@@ -105,6 +105,9 @@ pub struct RigOptions {
     /// The face: jaw, eyes, lids, face weights and expression keys
     /// ([`crate::face`]); none by default.
     pub face: crate::face::FaceOptions,
+    /// Build the control rig ([`crate::control::build`]): into the sidecar, its checks
+    /// (rubric B) into the review.
+    pub control: bool,
 }
 
 impl Default for RigOptions {
@@ -125,6 +128,7 @@ impl Default for RigOptions {
             clear_rest_pose: false,
             route: None,
             face: crate::face::FaceOptions::default(),
+            control: false,
         }
     }
 }
@@ -450,7 +454,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         Some(r) => r.parts.clone(),
         None => crate::review::rubric::part_lines(&c),
     };
-    Ok(RigOutput {
+    let mut out = RigOutput {
         parts,
         character: c,
         sidecar,
@@ -469,7 +473,30 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         notes,
         timings: st.timings,
         face,
-    })
+    };
+    if o.control {
+        attach_control(&mut out)?;
+    }
+    Ok(out)
+}
+
+/// The control rig of the output skeleton: into the sidecar, its checks (rubric B)
+/// into the review; a limb it could not build is a note.
+fn attach_control(out: &mut RigOutput) -> Result<()> {
+    let skel = out
+        .character
+        .skeleton
+        .as_ref()
+        .ok_or_else(|| Error::invalid("control rig", "the character has no skeleton"))?;
+    let rig = crate::control::build(skel, out.sidecar.height)?;
+    if let Some(r) = &mut out.review {
+        crate::control::checks::add_to(&mut r.checks, &mut r.not_verified, &rig);
+        r.counts = Counts::of(&r.checks);
+    }
+    out.notes
+        .extend(rig.missing.iter().map(|m| format!("control rig: {m}")));
+    out.sidecar.control = Some(rig);
+    Ok(())
 }
 
 /// The face stage ([`crate::face::build`]) on a character fitted and bound here: its

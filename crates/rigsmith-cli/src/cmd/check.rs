@@ -101,7 +101,11 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let pb = ctx.stage("checking");
     let r = check(&c, &o).map_err(|e| BadInput(format!("{}: {e}", a.input.display())));
     pb.finish_and_clear();
-    let r = r?;
+    let mut r = r?;
+    if let Some(rig) = crate::cmd::bake::control_rig(&a.input)? {
+        rigsmith::control::checks::add_to(&mut r.checks, &mut r.not_verified, &rig);
+        r.counts = rigsmith::Counts::of(&r.checks);
+    }
     let heatmaps = || {
         if a.heatmaps {
             crate::sheets::render_heatmaps(&c)

@@ -1,5 +1,6 @@
 //! One module per subcommand; each parses its own arguments and calls the library.
 
+pub mod bake;
 pub mod check;
 pub mod corpus;
 pub mod fit;

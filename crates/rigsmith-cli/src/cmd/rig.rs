@@ -87,6 +87,10 @@ pub struct Args {
     /// The face (`--face`, `--expressions`).
     #[command(flatten)]
     pub face: crate::util::FaceArgs,
+    /// Build the control rig too (FK/IK, foot roll, settings switches): in the sidecar,
+    /// checked in the review (rubric B), and as `OUT.control.py` for Blender.
+    #[arg(long)]
+    pub control: bool,
     /// How to read the input's axes and units.
     #[command(flatten)]
     pub space: crate::util::SpaceArgs,
@@ -111,6 +115,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         height: a.height,
         route: a.route.map(crate::cmd::weights::RouteArg::route),
         face: a.face.options()?,
+        control: a.control,
         parts: rigsmith::model::BodyOptions {
             body: a.body.clone(),
             garment: a.garment.clone(),
@@ -183,6 +188,7 @@ fn plan(output: &Path, report: Option<&Path>, inputs: &[&Path]) -> anyhow::Resul
     }
     let mut p = Outputs::new(inputs);
     p.file(output).file(&parts::sidecar_path(output));
+    p.file(&crate::cmd::bake::script_path(output));
     if let Some(d) = report {
         p.dir(d, &REPORT_FILES);
     }
@@ -267,6 +273,11 @@ fn write_outputs(
     let sc_path = parts::sidecar_path(output);
     outputs.write(&sc_path, out.sidecar.to_string().as_bytes())?;
     files.push(sc_path);
+    if let Some(rig) = &out.sidecar.control {
+        let py = crate::cmd::bake::script_path(output);
+        outputs.write(&py, rigsmith::control::blender::script(rig).as_bytes())?;
+        files.push(py);
+    }
     if let (Some(dir), Some(r)) = (report, &out.review) {
         let name = input
             .file_name()
@@ -362,6 +373,15 @@ fn print_summary(
         rows.push((
             sc.display().to_string(),
             "its sidecar: chains, colliders, springs".into(),
+        ));
+    }
+    if let Some(py) = files
+        .iter()
+        .find(|f| f.to_string_lossy().ends_with(".control.py"))
+    {
+        rows.push((
+            py.display().to_string(),
+            "the control rig for Blender: import the GLB, then run this script".into(),
         ));
     }
     match (report, &report_html) {

@@ -3,6 +3,7 @@
 mod common;
 
 mod check;
+mod control;
 mod corpus;
 mod exit_codes;
 mod face;

@@ -166,6 +166,9 @@ pub struct Sidecar {
     /// On-face controls and their shape-key drivers ([`super::face_controls`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub face_controls: Vec<super::face_controls::FaceControl>,
+    /// The control rig (`rig --control`), when built.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control: Option<crate::control::ControlRig>,
 }
 
 /// Cloth chains longer than this (units of H) get a larger hit radius.
@@ -256,6 +259,7 @@ impl Sidecar {
             correctives: Vec::new(),
             springs,
             face_controls: Vec::new(),
+            control: None,
         }
     }
 

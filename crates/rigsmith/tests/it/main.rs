@@ -6,6 +6,7 @@ mod architecture;
 mod bind;
 mod body;
 mod checks;
+mod control;
 mod corpus;
 mod deform;
 mod face;
