@@ -66,6 +66,9 @@ pub enum Rigged {
 pub struct RigOptions {
     /// The skeleton template (naming scheme).
     pub template: Template,
+    /// The body plan: biped templates only (default), read from the sections (`Auto`),
+    /// a quadruped build or a chain ([`fit::quadruped::fit_plan`]).
+    pub plan: fit::quadruped::Plan,
     /// Twist bones per limb segment.
     pub twist: usize,
     /// Influences per vertex in the result (4 for games; up to 8).
@@ -105,6 +108,7 @@ impl Default for RigOptions {
     fn default() -> Self {
         RigOptions {
             template: Template::Game,
+            plan: fit::quadruped::Plan::Biped,
             twist: 0,
             max_influences: 4,
             rigged: Rigged::Refuse,
@@ -320,6 +324,8 @@ struct Bound {
     reasons: Vec<String>,
     report: Option<crate::bind::WeightReport>,
     roles: Vec<Option<PartRole>>,
+    /// The body plan fitted and why, when it was read from the sections or asked for.
+    plan: Option<String>,
 }
 
 /// Rigs `input` (see the module docs).
@@ -371,12 +377,13 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
             reasons: Vec::new(),
             report: None,
             roles: vec![None; c.parts.len()],
+            plan: None,
         }
     } else {
         fit_and_bind(&mut c, o, &mut st)?
     };
 
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = bound.plan.iter().cloned().collect();
     let Secondary {
         chains,
         sidecar,
@@ -471,7 +478,7 @@ fn start(input: &Character, o: &RigOptions) -> Result<(Character, bool)> {
 /// weighted to it.
 fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> Result<Bound> {
     st.start("fit");
-    let fitted = fit::fit(
+    let planned = fit::quadruped::fit_plan(
         c,
         &FitOptions {
             template: o.template,
@@ -479,7 +486,9 @@ fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> R
             overrides: Vec::new(),
             parts: o.parts.clone(),
         },
+        o.plan,
     )?;
+    let fitted = planned.fit;
     st.done();
 
     st.start("weights");
@@ -498,6 +507,8 @@ fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> R
     }
     st.done();
     Ok(Bound {
+        plan: (o.plan != fit::quadruped::Plan::Biped)
+            .then(|| format!("body plan {}: {}", planned.plan, planned.why)),
         placement: fitted.checks,
         humanoid: fitted.humanoid,
         route: Some(bound.route),

@@ -32,6 +32,7 @@
 //! `height`. The mannequin is unrigged: [`reference_joints`] gives the joint positions
 //! the generator used.
 
+pub mod animal;
 mod garments;
 mod layout;
 mod primitives;
