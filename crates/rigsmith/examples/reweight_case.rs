@@ -7,7 +7,10 @@
 //! the same with the geodesic route forced (`geodesic_weights.json`), the timings and
 //! routes (`rigsmith.json`), and `roles.json`: which of the skeleton's
 //! bones the test poses move (upper arm, forearm, thigh, calf of each side, the middle
-//! spine bone, the head), found by the body regions of the bone names.
+//! spine bone, the head), found by the body regions of the bone names. A four-legged
+//! skeleton ([`rigsmith::pose::quadruped::QuadRoles`]) gets `poses.json` instead: the
+//! quadruped pose library's skinning matrices, `{"bones": [names], "poses": {pose:
+//! [[16 floats, column-major] per bone]}}`, which the comparison uses in place of the biped poses.
 //!
 //! ```text
 //! cargo run -p rigsmith --release --example reweight_case -- IN.glb OUT_DIR [REPEAT]
@@ -213,6 +216,32 @@ fn main() {
                 }
             }
         }
+    }
+    if let Some((lib, skipped)) = rigsmith::pose::quadruped::quadruped_library(&s) {
+        let mut m = serde_json::Map::new();
+        for np in &lib {
+            let mats: Vec<Vec<f32>> = rigsmith::pose::posed_matrices(&s, &np.pose)
+                .iter()
+                .map(|x| x.to_cols_array().to_vec())
+                .collect();
+            m.insert(np.name.clone(), serde_json::json!(mats));
+        }
+        std::fs::write(
+            out.join("poses.json"),
+            serde_json::to_string(&serde_json::json!({
+                "bones": s.bones.iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
+                "poses": m,
+                "skipped": skipped
+            }))
+                .unwrap(),
+        )
+        .unwrap();
+        eprintln!(
+            "quadruped: {} poses ({}), skipped {:?}",
+            lib.len(),
+            lib.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(" "),
+            skipped
+        );
     }
     let roles = roles(&s, &weighted);
     std::fs::write(

@@ -199,6 +199,10 @@ pub(crate) fn quadruped_checks_with(s: &Skeleton, body: &Mesh, solid: Option<&So
                         }
                     }
                 }
+                // An artist's rig with its own names: the legs read from its structure.
+                let by_structure =
+                    crate::pose::quadruped::QuadRoles::of(s).map_or(0, |q| q.legs.len());
+                let n = n.max(by_structure);
                 out.push(
                     mk(r.id.into())
                         .detail(format!("{n} of 4 leg chains complete"))

@@ -463,16 +463,20 @@ pub(crate) fn find(
     // Jaw: a hinge below and ahead of the pivot, to under the snout.
     let snout = Vec3::new(cx, track[0].center.y, tip.z);
     let up = Vec3::Y;
+    let below = |k: usize| {
+        let s = track[k.min(n - 1)];
+        s.center - up * 0.45 * s.radius
+    };
     lm.put(
         "jaw",
-        pivot + 0.3 * (snout - pivot) - up * 0.5 * head_r,
-        "estimate: below and ahead of the head pivot",
+        below((0.6 * pk as f32) as usize),
+        "estimate: in the lower half of the head's section, 40% of the way from the pivot to the snout",
         0.4,
     );
     lm.put(
         "chin",
-        snout - up * 0.4 * head_r - Vec3::Z * 0.1 * head_r,
-        "estimate: under the snout tip",
+        below((0.15 * pk as f32) as usize),
+        "estimate: in the lower half of the snout's section near its tip",
         0.4,
     );
     // Ears: separate loops each side of the centre above the head, followed down from

@@ -51,6 +51,7 @@ mod track;
 use glam::Vec3;
 use serde::Serialize;
 
+pub(crate) use checks::quadruped_checks_with;
 pub use checks::{quadruped_checks, Rule, Test, RULES};
 pub use classify::{classify, BodyPlan, Classification};
 pub use landmarks::MIN_BEND_DEG;

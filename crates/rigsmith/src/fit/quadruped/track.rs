@@ -170,7 +170,9 @@ pub(crate) fn march_from(
             }
         }
         let s = Station::of(&l);
-        if let Some(nd) = (s.center - p).try_normalize() {
+        // The direction turns toward the line of the centres (not from the start, which
+        // may lie off the first section's centre).
+        if let Some(nd) = last.and_then(|a| (s.center - a.center).try_normalize()) {
             d = (0.5 * d + 0.5 * nd).normalize();
         }
         p = s.center;
