@@ -33,6 +33,7 @@
 //! the generator used.
 
 pub mod animal;
+pub mod robot;
 mod garments;
 mod layout;
 mod primitives;

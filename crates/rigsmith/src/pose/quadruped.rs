@@ -1,11 +1,14 @@
 //! The quadruped pose library, on any four-legged skeleton (the fitted templates, an
 //! artist's rig with its own names): the roles come from the structure.
 //!
-//! [`QuadRoles::of`] reads the deform bones: the leaves whose tails lie in the lowest
+//! [`QuadRoles::of`] reads the deform bones of the main tree (the root with the most
+//! deform bones under it: separate roots such as IK foot controls are left out): the
+//! leaves whose tails lie in the lowest
 //! fifth of the skeleton's height end four leg chains (each up to the branch it hangs
 //! from); the branch that descends from the other is the front (shoulders), the other
 //! the hind (hips); the spine runs from the hind branch to the front one; the head is
-//! the front-most centred leaf below the front branch, the neck the bones between; the
+//! the front-most centred leaf below the front branch (the parent of a jaw, chin or
+//! mouth bone), the neck the bones between; the
 //! tail the back-most centred leaf of the hind branch; ears the side leaves under the
 //! neck or head. A leg's swing bone is its first bone whose head lies 15% of the
 //! branch's height below the branch (below the pelvis or scapula).
@@ -69,7 +72,13 @@ impl QuadRoles {
     /// in exactly four leg chains under two branches.
     pub fn of(s: &Skeleton) -> Option<QuadRoles> {
         let n = s.len();
-        let deform: Vec<bool> = s.bones.iter().map(|b| b.deform).collect();
+        let main = main_tree(s);
+        let deform: Vec<bool> = s
+            .bones
+            .iter()
+            .zip(&main)
+            .map(|(b, m)| b.deform && *m)
+            .collect();
         if deform.iter().filter(|d| **d).count() < 8 {
             return None;
         }
@@ -181,11 +190,16 @@ impl QuadRoles {
             spine.push(cur);
         }
         spine.reverse();
-        let head = leaves
+        let mut head = leaves
             .iter()
             .copied()
             .filter(|&i| !in_legs(i) && centred(i) && s.is_ancestor(front_b, i))
             .max_by(|&i, &j| fwd(i).total_cmp(&fwd(j)))?;
+        // A jaw hangs under the head and reaches further forward: the head is its parent.
+        let lower = s.bones[head].name.to_ascii_lowercase();
+        if ["jaw", "chin", "mouth", "tongue"].iter().any(|w| lower.contains(w)) {
+            head = dparent(head)?;
+        }
         let mut neck = Vec::new();
         let mut cur = head;
         while let Some(p) = dparent(cur) {
@@ -248,6 +262,26 @@ impl QuadRoles {
             forward,
         })
     }
+}
+
+/// Per bone, whether it lies under the root with the most deform bones (the body's
+/// tree; other roots hold controls such as IK targets).
+pub fn main_tree(s: &Skeleton) -> Vec<bool> {
+    let root_of = |mut i: usize| {
+        while let Some(p) = s.bones[i].parent {
+            i = p;
+        }
+        i
+    };
+    let roots: Vec<usize> = (0..s.len()).map(root_of).collect();
+    let mut count = vec![0usize; s.len()];
+    for (i, b) in s.bones.iter().enumerate() {
+        if b.deform {
+            count[roots[i]] += 1;
+        }
+    }
+    let main = (0..s.len()).max_by_key(|&r| (count[r], std::cmp::Reverse(r)));
+    roots.iter().map(|r| Some(*r) == main).collect()
 }
 
 /// The quadruped library on `s`, or `None` when `s` is not a quadruped

@@ -6,7 +6,7 @@
 //! | id | measure | limit | severity |
 //! |---|---|---|---|
 //! | `quad.inside` | deform bones whose middle lies outside the body | at most 0 | major |
-//! | `quad.legs` | leg chains with all their bones (hind: thigh, shin, foot; front: upper arm, forearm, hand) | at least 4 | blocker |
+//! | `quad.legs` | leg chains with all their deform bones (hind: thigh, shin, foot; front: upper arm, forearm, hand), or read from the structure ([`crate::pose::quadruped::QuadRoles`]) | at least 4 | blocker |
 //! | `quad.knee_bend.L` / `.R` | hind knee bend toward the front, deg | at least 1 | major |
 //! | `quad.hock_bend.L` / `.R` | hock bend toward the back, deg | at least 1 | major |
 //! | `quad.elbow_bend.L` / `.R` | front elbow bend toward the back, deg | at least 1 | major |
@@ -193,7 +193,7 @@ pub(crate) fn quadruped_checks_with(s: &Skeleton, body: &Mesh, solid: Option<&So
                     for chain in [["thigh", "shin", "foot"], ["upper_arm", "forearm", "hand"]] {
                         if chain
                             .iter()
-                            .all(|b| bone(&format!("{b}.{side}")).is_some())
+                            .all(|b| bone(&format!("{b}.{side}")).is_some_and(|b| b.deform))
                         {
                             n += 1;
                         }
