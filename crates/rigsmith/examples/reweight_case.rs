@@ -118,7 +118,9 @@ fn follow_bones(s: &mut Skeleton) -> Vec<(usize, usize)> {
         return Vec::new();
     }
     let main = rigsmith::pose::quadruped::main_tree(s);
-    let targets: Vec<usize> = (0..s.len()).filter(|&i| main[i] && s.bones[i].deform).collect();
+    let targets: Vec<usize> = (0..s.len())
+        .filter(|&i| main[i] && s.bones[i].deform)
+        .collect();
     let dist = |p: glam::Vec3, j: usize| {
         let (a, b) = (s.bones[j].head, s.bones[j].tail);
         let ab = b - a;
@@ -271,13 +273,16 @@ fn main() {
                 "poses": m,
                 "skipped": skipped
             }))
-                .unwrap(),
+            .unwrap(),
         )
         .unwrap();
         eprintln!(
             "quadruped: {} poses ({}), skipped {:?}",
             lib.len(),
-            lib.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(" "),
+            lib.iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
             skipped
         );
     }

@@ -186,7 +186,12 @@ fn layout(o: &AnimalOptions) -> Layout {
     let snout = head_c + v(0.0, -0.03, 0.19 * p.head);
     shapes.push(cap(neck_base, head_pivot, 0.095, 0.065));
     shapes.push(ell(head_c, v(hr, hr, 1.2 * hr)));
-    shapes.push(cap(head_c + v(0.0, -0.01, 0.04), snout, 0.05 * p.head, 0.028 * p.head));
+    shapes.push(cap(
+        head_c + v(0.0, -0.01, 0.04),
+        snout,
+        0.05 * p.head,
+        0.028 * p.head,
+    ));
     let ear_base = head_c + v(0.045 * p.head, 0.06 * p.head, -0.01);
     let ear_tip = ear_base + v(0.02, 0.12 * p.ear, -0.01);
     for sx in [1.0f32, -1.0] {
@@ -281,7 +286,12 @@ pub fn oddity(kind: Oddity, height: f32) -> Character {
             shapes.push(ell(v(0.0, 0.45, 0.0), v(0.12, 0.12, 0.22)));
             shapes.push(ell(v(0.0, 0.62, 0.2), v(0.07, 0.07, 0.08)));
             for sx in [1.0f32, -1.0] {
-                shapes.push(cap(v(0.05 * sx, 0.38, 0.0), v(0.06 * sx, 0.0, 0.02), 0.025, 0.015));
+                shapes.push(cap(
+                    v(0.05 * sx, 0.38, 0.0),
+                    v(0.06 * sx, 0.0, 0.02),
+                    0.025,
+                    0.015,
+                ));
                 shapes.push(Shape::Ellipsoid {
                     c: v(0.45 * sx, 0.5, 0.0),
                     r: v(0.4, 0.02, 0.12),

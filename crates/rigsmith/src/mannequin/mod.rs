@@ -33,10 +33,10 @@
 //! the generator used.
 
 pub mod animal;
-pub mod robot;
 mod garments;
 mod layout;
 mod primitives;
+pub mod robot;
 mod sdf;
 mod surface_nets;
 

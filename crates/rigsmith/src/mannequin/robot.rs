@@ -80,8 +80,20 @@ fn bones() -> Vec<BoneRow> {
         r("pelvis", "root", v(0.0, 0.5, 0.0), v(0.0, 0.6, 0.0), true),
         r("spine", "pelvis", v(0.0, 0.6, 0.0), v(0.0, 0.85, 0.0), true),
         r("head", "spine", v(0.0, 0.85, 0.0), v(0.0, 1.0, 0.0), true),
-        r("visor", "head", v(0.0, 0.96, 0.07), v(0.0, 0.90, 0.08), true),
-        r("visor_lever", "head", v(0.06, 0.97, 0.0), v(0.06, 1.0, 0.0), false),
+        r(
+            "visor",
+            "head",
+            v(0.0, 0.96, 0.07),
+            v(0.0, 0.90, 0.08),
+            true,
+        ),
+        r(
+            "visor_lever",
+            "head",
+            v(0.06, 0.97, 0.0),
+            v(0.06, 1.0, 0.0),
+            false,
+        ),
     ];
     for (s, x) in [("l", 1.0f32), ("r", -1.0)] {
         let (ua, la, th, ca, pi) = if s == "l" {
@@ -90,11 +102,41 @@ fn bones() -> Vec<BoneRow> {
             ("upperarm_r", "lowerarm_r", "thigh_r", "calf_r", "piston_r")
         };
         b.extend([
-            r(ua, "spine", v(0.17 * x, 0.82, 0.0), v(0.17 * x, 0.62, 0.0), true),
-            r(la, ua, v(0.17 * x, 0.62, 0.0), v(0.17 * x, 0.44, 0.01), true),
-            r(th, "pelvis", v(0.08 * x, 0.5, 0.0), v(0.08 * x, 0.27, 0.01), true),
-            r(ca, th, v(0.08 * x, 0.27, 0.01), v(0.08 * x, 0.04, 0.0), true),
-            r(pi, th, v(0.08 * x, 0.45, 0.07), v(0.08 * x, 0.33, 0.07), true),
+            r(
+                ua,
+                "spine",
+                v(0.17 * x, 0.82, 0.0),
+                v(0.17 * x, 0.62, 0.0),
+                true,
+            ),
+            r(
+                la,
+                ua,
+                v(0.17 * x, 0.62, 0.0),
+                v(0.17 * x, 0.44, 0.01),
+                true,
+            ),
+            r(
+                th,
+                "pelvis",
+                v(0.08 * x, 0.5, 0.0),
+                v(0.08 * x, 0.27, 0.01),
+                true,
+            ),
+            r(
+                ca,
+                th,
+                v(0.08 * x, 0.27, 0.01),
+                v(0.08 * x, 0.04, 0.0),
+                true,
+            ),
+            r(
+                pi,
+                th,
+                v(0.08 * x, 0.45, 0.07),
+                v(0.08 * x, 0.33, 0.07),
+                true,
+            ),
         ]);
     }
     b
@@ -125,10 +167,30 @@ pub fn build(height: f32) -> (Character, Vec<OwnBone>) {
         add_box(&mut body, v(0.08 * x, 0.15, 0.005), v(0.04, 0.1, 0.04));
         add_box(&mut body, v(0.08 * x, 0.02, 0.03), v(0.045, 0.02, 0.07));
         add_box(&mut plates, v(0.17 * x, 0.84, 0.0), v(0.055, 0.015, 0.055));
-        add_cylinder(&mut hinges, v(0.13 * x, 0.62, 0.0), v(0.21 * x, 0.62, 0.0), 0.025);
-        add_cylinder(&mut hinges, v(0.03 * x, 0.27, 0.01), v(0.13 * x, 0.27, 0.01), 0.03);
-        add_cylinder(&mut pistons, v(0.08 * x, 0.45, 0.07), v(0.08 * x, 0.33, 0.07), 0.015);
-        add_cylinder(&mut pistons, v(0.08 * x, 0.34, 0.07), v(0.08 * x, 0.22, 0.07), 0.008);
+        add_cylinder(
+            &mut hinges,
+            v(0.13 * x, 0.62, 0.0),
+            v(0.21 * x, 0.62, 0.0),
+            0.025,
+        );
+        add_cylinder(
+            &mut hinges,
+            v(0.03 * x, 0.27, 0.01),
+            v(0.13 * x, 0.27, 0.01),
+            0.03,
+        );
+        add_cylinder(
+            &mut pistons,
+            v(0.08 * x, 0.45, 0.07),
+            v(0.08 * x, 0.33, 0.07),
+            0.015,
+        );
+        add_cylinder(
+            &mut pistons,
+            v(0.08 * x, 0.34, 0.07),
+            v(0.08 * x, 0.22, 0.07),
+            0.008,
+        );
     }
     let mut visor = Mesh::default();
     add_box(&mut visor, v(0.0, 0.92, 0.077), v(0.06, 0.03, 0.006));

@@ -231,9 +231,17 @@ pub fn rest_overlaps(c: &Character) -> Vec<String> {
                 normals: None,
                 uvs: None,
             };
-            let pts: Vec<Vec3> = i.vertices.iter().map(|&v| m.positions[v as usize]).collect();
-            let lo = pts.iter().fold(Vec3::splat(f32::INFINITY), |a, p| a.min(*p));
-            let hi = pts.iter().fold(Vec3::splat(f32::NEG_INFINITY), |a, p| a.max(*p));
+            let pts: Vec<Vec3> = i
+                .vertices
+                .iter()
+                .map(|&v| m.positions[v as usize])
+                .collect();
+            let lo = pts
+                .iter()
+                .fold(Vec3::splat(f32::INFINITY), |a, p| a.min(*p));
+            let hi = pts
+                .iter()
+                .fold(Vec3::splat(f32::NEG_INFINITY), |a, p| a.max(*p));
             (crate::fit::placement::Solid::new(&sub), lo, hi)
         })
         .collect();
@@ -330,7 +338,14 @@ pub fn half_travel_ratio(a: &Action) -> Vec<(String, f32)> {
         .zip(&half)
         .map(|((n, f), (_, h))| {
             let af = f.to_axis_angle().1;
-            (n.clone(), if af > 0.0 { h.to_axis_angle().1 / af } else { 0.0 })
+            (
+                n.clone(),
+                if af > 0.0 {
+                    h.to_axis_angle().1 / af
+                } else {
+                    0.0
+                },
+            )
         })
         .collect()
 }

@@ -113,7 +113,9 @@ impl QuadRoles {
         }
         let h = (hi - lo).max(1e-9);
         let cx = 0.5 * (xs.0 + xs.1);
-        let leaves: Vec<usize> = (0..n).filter(|&i| deform[i] && kids[i].is_empty()).collect();
+        let leaves: Vec<usize> = (0..n)
+            .filter(|&i| deform[i] && kids[i].is_empty())
+            .collect();
         let feet: Vec<usize> = leaves
             .iter()
             .copied()
@@ -197,7 +199,10 @@ impl QuadRoles {
             .max_by(|&i, &j| fwd(i).total_cmp(&fwd(j)))?;
         // A jaw hangs under the head and reaches further forward: the head is its parent.
         let lower = s.bones[head].name.to_ascii_lowercase();
-        if ["jaw", "chin", "mouth", "tongue"].iter().any(|w| lower.contains(w)) {
+        if ["jaw", "chin", "mouth", "tongue"]
+            .iter()
+            .any(|w| lower.contains(w))
+        {
             head = dparent(head)?;
         }
         let mut neck = Vec::new();

@@ -2,7 +2,9 @@
 //! positive control, interpenetration at rest reported, action-driven parts.
 
 use rigsmith::mannequin::robot;
-use rigsmith::mech::{bind_islands, half_travel_ratio, islands, rest_overlaps, rigid_check, RIGID_TOL};
+use rigsmith::mech::{
+    bind_islands, half_travel_ratio, islands, rest_overlaps, rigid_check, RIGID_TOL,
+};
 use rigsmith::{Character, Influence};
 
 fn bound_robot() -> Character {
@@ -26,13 +28,22 @@ fn every_robot_island_gets_one_bone_at_full_weight() {
         let w = c.parts[i.part].weights.as_ref().unwrap();
         let b = w.vertices[i.vertices[0] as usize][0].bone;
         for &v in &i.vertices {
-            assert_eq!(w.vertices[v as usize], vec![Influence { bone: b, weight: 1.0 }]);
+            assert_eq!(
+                w.vertices[v as usize],
+                vec![Influence {
+                    bone: b,
+                    weight: 1.0
+                }]
+            );
         }
     }
     // Own bones: the visor on `visor`, the left piston's cylinder on `piston_l`, its rod
     // on the calf.
     let bone_of = |part: usize, island: usize| {
-        let i = isl.iter().find(|x| x.part == part && x.index == island).unwrap();
+        let i = isl
+            .iter()
+            .find(|x| x.part == part && x.index == island)
+            .unwrap();
         let b = c.parts[part].weights.as_ref().unwrap().vertices[i.vertices[0] as usize][0].bone;
         s.bones[b as usize].name.clone()
     };
@@ -63,14 +74,24 @@ fn every_robot_island_stays_rigid_in_every_test_pose() {
 fn a_plate_split_between_two_bones_fails_the_rigid_check() {
     let mut c = bound_robot();
     let s = c.skeleton.clone().unwrap();
-    let (thigh, calf) = (s.find("thigh_l").unwrap() as u32, s.find("calf_l").unwrap() as u32);
+    let (thigh, calf) = (
+        s.find("thigh_l").unwrap() as u32,
+        s.find("calf_l").unwrap() as u32,
+    );
     // The left thigh plate (body island 5): half its vertices moved to the calf.
     let isl = islands(&c);
-    let plate = isl.iter().find(|i| i.part == 0 && i.index == 5).unwrap().clone();
+    let plate = isl
+        .iter()
+        .find(|i| i.part == 0 && i.index == 5)
+        .unwrap()
+        .clone();
     let w = c.parts[0].weights.as_mut().unwrap();
     assert_eq!(w.vertices[plate.vertices[0] as usize][0].bone, thigh);
     for &v in plate.vertices.iter().step_by(2) {
-        w.vertices[v as usize] = vec![Influence { bone: calf, weight: 1.0 }];
+        w.vertices[v as usize] = vec![Influence {
+            bone: calf,
+            weight: 1.0,
+        }];
     }
     let (check, per) = rigid_check(&c, &s, &robot::poses(&s));
     assert!(!check.passed, "{}", check.detail);
@@ -83,8 +104,18 @@ fn a_piston_rod_inside_its_cylinder_is_reported_at_rest_without_failing() {
     let c = bound_robot();
     let notes = rest_overlaps(&c);
     // Each rod enters its cylinder by 0.01 H: both pistons are named.
-    assert!(notes.iter().any(|n| n.starts_with("pistons#1 inside pistons#0")), "{notes:?}");
-    assert!(notes.iter().any(|n| n.starts_with("pistons#3 inside pistons#2")), "{notes:?}");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("pistons#1 inside pistons#0")),
+        "{notes:?}"
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("pistons#3 inside pistons#2")),
+        "{notes:?}"
+    );
     // The rig is still rigid: reporting an overlap is not a failure.
     let s = c.skeleton.as_ref().unwrap();
     assert!(rigid_check(&c, s, &robot::poses(s)).0.passed);

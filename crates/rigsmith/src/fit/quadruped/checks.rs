@@ -152,7 +152,11 @@ pub fn quadruped_checks(s: &Skeleton, body: &Mesh) -> Vec<Check> {
     quadruped_checks_with(s, body, solid.as_ref())
 }
 
-pub(crate) fn quadruped_checks_with(s: &Skeleton, body: &Mesh, solid: Option<&Solid>) -> Vec<Check> {
+pub(crate) fn quadruped_checks_with(
+    s: &Skeleton,
+    body: &Mesh,
+    solid: Option<&Solid>,
+) -> Vec<Check> {
     let (lo, hi) = bounds(&body.positions);
     let h = (hi.y - lo.y).max(1e-9);
     let cx = 0.5 * (lo.x + hi.x);

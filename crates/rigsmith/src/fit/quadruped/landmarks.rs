@@ -231,11 +231,7 @@ fn leg_joints(
 
 /// Finds the quadruped landmarks of `body` (classified as a quadruped by `cls`).
 /// Returns the landmarks (in the body's space) and the measuring frame.
-pub(crate) fn find(
-    body: &Mesh,
-    cls: &Classification,
-    kind: Kind,
-) -> Result<(Landmarks, Frame)> {
+pub(crate) fn find(body: &Mesh, cls: &Classification, kind: Kind) -> Result<(Landmarks, Frame)> {
     let (lo, hi) = bounds(&body.positions);
     let ext = hi - lo;
     let h = ext.y;
@@ -356,8 +352,28 @@ pub(crate) fn find(
     ] {
         let sy = if hind_leg { spine_y_hip } else { spine_y_sh };
         let jz = if hind_leg { z_hip } else { z_sh };
-        let l = leg_joints(&m, &pair[0].1, floor, cx, sy, jz, hind_leg, f, &mut lm.notes);
-        let r = leg_joints(&m, &pair[1].1, floor, cx, sy, jz, hind_leg, f, &mut lm.notes);
+        let l = leg_joints(
+            &m,
+            &pair[0].1,
+            floor,
+            cx,
+            sy,
+            jz,
+            hind_leg,
+            f,
+            &mut lm.notes,
+        );
+        let r = leg_joints(
+            &m,
+            &pair[1].1,
+            floor,
+            cx,
+            sy,
+            jz,
+            hind_leg,
+            f,
+            &mut lm.notes,
+        );
         plantigrade |= l.plantigrade && r.plantigrade;
         let avg = |a: Vec3, b: Vec3| 0.5 * (a + mir(b));
         let pts = [
@@ -458,8 +474,18 @@ pub(crate) fn find(
     neck.insert(0, chest);
     neck.push(pivot);
     let np = track::resample(&neck, 3);
-    lm.put("neck_1", np[1], "sections: neck centre line, a third up", 0.8);
-    lm.put("neck_2", np[2], "sections: neck centre line, two thirds up", 0.8);
+    lm.put(
+        "neck_1",
+        np[1],
+        "sections: neck centre line, a third up",
+        0.8,
+    );
+    lm.put(
+        "neck_2",
+        np[2],
+        "sections: neck centre line, two thirds up",
+        0.8,
+    );
     // Jaw: a hinge below and ahead of the pivot, to under the snout.
     let snout = Vec3::new(cx, track[0].center.y, tip.z);
     let up = Vec3::Y;
@@ -550,10 +576,7 @@ pub(crate) fn find(
         })
         .collect();
     let mut axes = BTreeMap::new();
-    axes.insert(
-        "forward".to_string(),
-        if flip { -Vec3::Z } else { Vec3::Z },
-    );
+    axes.insert("forward".to_string(), if flip { -Vec3::Z } else { Vec3::Z });
     let mut out = Landmarks {
         height: h,
         floor,

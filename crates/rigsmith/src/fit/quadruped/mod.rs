@@ -259,7 +259,11 @@ pub fn fit_chain(c: &Character, o: &FitOptions) -> Result<FitResult> {
     }
     let axis = super::landmarks::principal_axis(cov * (1.0 / n)).normalize_or_zero();
     let axis = if axis == Vec3::ZERO { Vec3::Z } else { axis };
-    let t: Vec<f32> = body.positions.iter().map(|p| (*p - mean).dot(axis)).collect();
+    let t: Vec<f32> = body
+        .positions
+        .iter()
+        .map(|p| (*p - mean).dot(axis))
+        .collect();
     let (t0, t1) = t
         .iter()
         .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &x| {
@@ -291,12 +295,7 @@ pub fn fit_chain(c: &Character, o: &FitOptions) -> Result<FitResult> {
         } else {
             format!("chain.{k:03}")
         };
-        bones.push(Bone::new(
-            name,
-            k.checked_sub(1),
-            pts[k],
-            pts[k + 1],
-        ));
+        bones.push(Bone::new(name, k.checked_sub(1), pts[k], pts[k + 1]));
     }
     for (k, p) in pts.iter().enumerate() {
         lm.points.insert(

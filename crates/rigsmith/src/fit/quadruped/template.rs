@@ -123,11 +123,31 @@ pub fn rows(kind: Kind, lm: &Landmarks) -> Vec<Row> {
         r.push(row(&n("shin"), &n("thigh"), &p("knee"), &p("hock")));
         r.push(row(&n("foot"), &n("shin"), &p("hock"), &p("paw")));
         r.push(row(&n(toe), &n("foot"), &p("paw"), &p("toe")));
-        r.push(row(&n("shoulder"), "spine.003", &p("scapula"), &p("shoulder")));
-        r.push(row(&n("upper_arm"), &n("shoulder"), &p("shoulder"), &p("elbow")));
-        r.push(row(&n("forearm"), &n("upper_arm"), &p("elbow"), &p("wrist")));
+        r.push(row(
+            &n("shoulder"),
+            "spine.003",
+            &p("scapula"),
+            &p("shoulder"),
+        ));
+        r.push(row(
+            &n("upper_arm"),
+            &n("shoulder"),
+            &p("shoulder"),
+            &p("elbow"),
+        ));
+        r.push(row(
+            &n("forearm"),
+            &n("upper_arm"),
+            &p("elbow"),
+            &p("wrist"),
+        ));
         r.push(row(&n("hand"), &n("forearm"), &p("wrist"), &p("front_paw")));
-        r.push(row(&n(finger), &n("hand"), &p("front_paw"), &p("front_toe")));
+        r.push(row(
+            &n(finger),
+            &n("hand"),
+            &p("front_paw"),
+            &p("front_toe"),
+        ));
     }
     r
 }
@@ -154,17 +174,21 @@ pub fn skeleton(kind: Kind, lm: &Landmarks) -> Result<Skeleton> {
     let mut bones: Vec<Bone> = Vec::with_capacity(rows.len());
     for r in &rows {
         let get = |n: &str| {
-            lm.get(n).ok_or_else(|| {
-                Error::stage("fit", format!("{}: landmark {n} missing", r.name))
-            })
+            lm.get(n)
+                .ok_or_else(|| Error::stage("fit", format!("{}: landmark {n} missing", r.name)))
         };
         let (head, tail) = (get(&r.head)?, get(&r.tail)?);
         let parent = if r.parent.is_empty() {
             None
         } else {
-            Some(bones.iter().position(|b| b.name == r.parent).ok_or_else(|| {
-                Error::stage("fit", format!("{}: parent {} missing", r.name, r.parent))
-            })?)
+            Some(
+                bones
+                    .iter()
+                    .position(|b| b.name == r.parent)
+                    .ok_or_else(|| {
+                        Error::stage("fit", format!("{}: parent {} missing", r.name, r.parent))
+                    })?,
+            )
         };
         let mut b = Bone::new(r.name.clone(), parent, head, tail);
         let right = r.name.ends_with(".R");

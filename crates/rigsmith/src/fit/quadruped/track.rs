@@ -44,8 +44,8 @@ pub(crate) fn leg(
             .into_iter()
             .filter(|l| l.perimeter > min)
             .map(|l| {
-                let d = Vec3::new(l.center.x - prev.center.x, 0.0, l.center.z - prev.center.z)
-                    .length();
+                let d =
+                    Vec3::new(l.center.x - prev.center.x, 0.0, l.center.z - prev.center.z).length();
                 (d, l)
             })
             .filter(|(d, _)| *d < 2.0 * prev.radius + step)
