@@ -89,13 +89,25 @@ def main(case):
     for key, name in roles.items():
         pidx[key] = idx[name]
     pose_list = {}
-    for pname, pose in poses_safe(pidx, head, tail, missing).items():
-        pose_list[pname] = pose
+    if not os.path.exists(f"{case}/poses.json"):
+        for pname, pose in poses_safe(pidx, head, tail, missing).items():
+            pose_list[pname] = pose
+    quad = None
+    if os.path.exists(f"{case}/poses.json"):
+        # A quadruped: the quadruped pose library's skinning matrices (column-major).
+        quad = json.load(open(f"{case}/poses.json"))
+        order = [idx[n] for n in quad["bones"]]
+        for k, v in quad["poses"].items():
+            M = np.tile(np.eye(4), (len(idx), 1, 1))
+            M[order] = np.array(v, float).reshape(-1, 4, 4).transpose(0, 2, 1)
+            pose_list[k] = M
+        missing = quad.get("skipped", [])
+        res["library"] = "quadruped"
     res["poses_skipped"] = missing
     dists = {k: [] for k in sets}
     per_pose = {}
     for pname, pose in pose_list.items():
-        M = pose_matrices(pose, pidx, parent, head)
+        M = pose if quad is not None else pose_matrices(pose, pidx, parent, head)
         Pa = skin_rest(V, art, M)
         moved = np.linalg.norm(Pa - V, axis=1) > 1e-3 * H
         if not moved.any():

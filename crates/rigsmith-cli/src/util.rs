@@ -357,16 +357,47 @@ pub enum TemplateArg {
     Mixamo,
     /// VRM 1.0 humanoid bone names.
     Vrm,
+    /// Biped (game names) or quadruped, read from the cross-sections.
+    Auto,
+    /// A basic quadruped (Rigify-like names).
+    Quadruped,
+    /// A horse: hooves, a long neck.
+    Horse,
+    /// A wolf or dog: paws, ears, tail, jaw.
+    Wolf,
+    /// A cat: as the wolf, low hocks.
+    Cat,
+    /// A chain of bones along the body's long axis (a snake).
+    Chain,
+}
+
+impl TemplateArg {
+    /// The body plan the template asks for.
+    pub fn plan(self) -> rigsmith::fit::quadruped::Plan {
+        use rigsmith::fit::quadruped::{Kind, Plan};
+        match self {
+            TemplateArg::Game | TemplateArg::Basic | TemplateArg::Mixamo | TemplateArg::Vrm => {
+                Plan::Biped
+            }
+            TemplateArg::Auto => Plan::Auto,
+            TemplateArg::Quadruped => Plan::Quadruped(Kind::Quadruped),
+            TemplateArg::Horse => Plan::Quadruped(Kind::Horse),
+            TemplateArg::Wolf => Plan::Quadruped(Kind::Wolf),
+            TemplateArg::Cat => Plan::Quadruped(Kind::Cat),
+            TemplateArg::Chain => Plan::Chain,
+        }
+    }
 }
 
 impl From<TemplateArg> for rigsmith::fit::Template {
+    /// The biped naming scheme (`game` for the body plans that are not biped templates).
     fn from(t: TemplateArg) -> Self {
         use rigsmith::fit::Template;
         match t {
-            TemplateArg::Game => Template::Game,
             TemplateArg::Basic => Template::Basic,
             TemplateArg::Mixamo => Template::Mixamo,
             TemplateArg::Vrm => Template::Vrm,
+            _ => Template::Game,
         }
     }
 }

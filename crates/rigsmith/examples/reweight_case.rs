@@ -7,7 +7,10 @@
 //! the same with the geodesic route forced (`geodesic_weights.json`), the timings and
 //! routes (`rigsmith.json`), and `roles.json`: which of the skeleton's
 //! bones the test poses move (upper arm, forearm, thigh, calf of each side, the middle
-//! spine bone, the head), found by the body regions of the bone names.
+//! spine bone, the head), found by the body regions of the bone names. A four-legged
+//! skeleton ([`rigsmith::pose::quadruped::QuadRoles`]) gets `poses.json` instead: the
+//! quadruped pose library's skinning matrices, `{"bones": [names], "poses": {pose:
+//! [[16 floats, column-major] per bone]}}`, which the comparison uses in place of the biped poses.
 //!
 //! ```text
 //! cargo run -p rigsmith --release --example reweight_case -- IN.glb OUT_DIR [REPEAT]
@@ -107,6 +110,41 @@ fn roles(s: &Skeleton, weighted: &[bool]) -> BTreeMap<&'static str, String> {
     m
 }
 
+/// For a four-legged skeleton: marks the bones outside its main tree as non-deform and
+/// returns `(bone, followed)` pairs, `followed` the nearest deform bone of the main tree
+/// (by distance from the bone's head to its segment). Empty for other skeletons.
+fn follow_bones(s: &mut Skeleton) -> Vec<(usize, usize)> {
+    if rigsmith::pose::quadruped::QuadRoles::of(s).is_none() {
+        return Vec::new();
+    }
+    let main = rigsmith::pose::quadruped::main_tree(s);
+    let targets: Vec<usize> = (0..s.len())
+        .filter(|&i| main[i] && s.bones[i].deform)
+        .collect();
+    let dist = |p: glam::Vec3, j: usize| {
+        let (a, b) = (s.bones[j].head, s.bones[j].tail);
+        let ab = b - a;
+        let t = ((p - a).dot(ab) / ab.length_squared().max(1e-20)).clamp(0.0, 1.0);
+        (p - (a + ab * t)).length()
+    };
+    let pairs: Vec<(usize, usize)> = (0..s.len())
+        .filter(|&i| !main[i])
+        .filter_map(|i| {
+            let p = s.bones[i].head;
+            targets
+                .iter()
+                .copied()
+                .min_by(|&a, &b| dist(p, a).total_cmp(&dist(p, b)))
+                .map(|j| (i, j))
+        })
+        .collect();
+    for &(i, j) in &pairs {
+        eprintln!("control {} follows {}", s.bones[i].name, s.bones[j].name);
+        s.bones[i].deform = false;
+    }
+    pairs
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 2 {
@@ -118,7 +156,11 @@ fn main() {
     let repeat: usize = args.get(2).map_or(1, |r| r.parse().expect("repeat"));
     std::fs::create_dir_all(&out).unwrap();
     let c = rigsmith::io::read_character(&input).expect("read character");
-    let s = c.skeleton.clone().expect("the character has no skeleton");
+    let mut s = c.skeleton.clone().expect("the character has no skeleton");
+    // A four-legged rig: bones outside its main tree (IK foot controls, which the
+    // artist weighted the paws to) are controls, not deform bones; in the poses they
+    // follow the nearest bone of the main tree (the IK target snapped to the FK foot).
+    let follow = follow_bones(&mut s);
     let mut stripped = c.clone();
     for p in &mut stripped.parts {
         p.weights = None;
@@ -213,6 +255,36 @@ fn main() {
                 }
             }
         }
+    }
+    if let Some((lib, skipped)) = rigsmith::pose::quadruped::quadruped_library(&s) {
+        let mut m = serde_json::Map::new();
+        for np in &lib {
+            let mut pm = rigsmith::pose::posed_matrices(&s, &np.pose);
+            for &(i, j) in &follow {
+                pm[i] = pm[j];
+            }
+            let mats: Vec<Vec<f32>> = pm.iter().map(|x| x.to_cols_array().to_vec()).collect();
+            m.insert(np.name.clone(), serde_json::json!(mats));
+        }
+        std::fs::write(
+            out.join("poses.json"),
+            serde_json::to_string(&serde_json::json!({
+                "bones": s.bones.iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
+                "poses": m,
+                "skipped": skipped
+            }))
+            .unwrap(),
+        )
+        .unwrap();
+        eprintln!(
+            "quadruped: {} poses ({}), skipped {:?}",
+            lib.len(),
+            lib.iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            skipped
+        );
     }
     let roles = roles(&s, &weighted);
     std::fs::write(

@@ -148,6 +148,7 @@ pub mod humanoid;
 pub mod inspect;
 pub mod io;
 pub mod mannequin;
+pub mod mech;
 pub mod model;
 pub mod parts;
 pub mod pipeline;

@@ -67,6 +67,9 @@ pub enum Rigged {
 pub struct RigOptions {
     /// The skeleton template (naming scheme).
     pub template: Template,
+    /// The body plan: biped templates only (default), read from the sections (`Auto`),
+    /// a quadruped build or a chain ([`fit::quadruped::fit_plan`]).
+    pub plan: fit::quadruped::Plan,
     /// Twist bones per limb segment (upper arm, forearm, thigh, calf): 1 by default,
     /// following by the rules of [`crate::deform::twist`]; 0 for none.
     pub twist: usize,
@@ -114,6 +117,7 @@ impl Default for RigOptions {
     fn default() -> Self {
         RigOptions {
             template: Template::Game,
+            plan: fit::quadruped::Plan::Biped,
             twist: 1,
             max_influences: 4,
             rigged: Rigged::Refuse,
@@ -356,6 +360,8 @@ struct Bound {
     report: Option<crate::bind::WeightReport>,
     roles: Vec<Option<PartRole>>,
     landmarks: Option<crate::fit::Landmarks>,
+    /// The body plan fitted and why, when it was read from the sections or asked for.
+    plan: Option<String>,
 }
 
 /// Rigs `input` (see the module docs).
@@ -408,12 +414,13 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
             report: None,
             roles: vec![None; c.parts.len()],
             landmarks: None,
+            plan: None,
         }
     } else {
         fit_and_bind(&mut c, o, &mut st)?
     };
 
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = bound.plan.iter().cloned().collect();
     let face = build_face(&mut c, o, &mut bound, &mut st)?;
     let Secondary {
         chains,
@@ -570,7 +577,7 @@ fn start(input: &Character, o: &RigOptions) -> Result<(Character, bool)> {
 /// weighted to it.
 fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> Result<Bound> {
     st.start("fit");
-    let fitted = fit::fit(
+    let planned = fit::quadruped::fit_plan(
         c,
         &FitOptions {
             template: o.template,
@@ -578,7 +585,9 @@ fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> R
             overrides: Vec::new(),
             parts: o.parts.clone(),
         },
+        o.plan,
     )?;
+    let fitted = planned.fit;
     st.done();
 
     st.start("weights");
@@ -603,6 +612,8 @@ fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> R
     crate::deform::twist_weights::follow_on_character(c, &rigid, o.max_influences);
     st.done();
     Ok(Bound {
+        plan: (o.plan != fit::quadruped::Plan::Biped)
+            .then(|| format!("body plan {}: {}", planned.plan, planned.why)),
         placement: fitted.checks,
         humanoid: fitted.humanoid,
         route: Some(bound.route),

@@ -284,6 +284,10 @@ pub fn remedy_for(id: &str) -> &'static str {
         "fix the model: `rigsmith fit --check-only --fix` shows and applies it (`rigsmith rig` fixes it first): feet on y = 0, centred on x = 0, facing +Z"
     } else if starts("place.inside") {
         "move the joint into the limb: refit with `rigsmith fit --override NAME=X,Y,Z`, or rig again with `rigsmith rig --rerig`"
+    } else if starts("quad.legs") {
+        "fit a quadruped template (`rigsmith rig --rerig --template auto`); a rig without four leg chains is not a quadruped"
+    } else if starts("quad.") {
+        "refit with `rigsmith fit --template quadruped|horse|wolf|cat --override NAME=X,Y,Z` (landmark names as in `fit --json`), or rig again with `rigsmith rig --rerig --template auto`"
     } else if starts("place.knee_bend") {
         "pre-bend the knee 1 to 15 deg forward (a leg modelled bent: follow its bend): move the knee with `rigsmith fit --override knee_l=X,Y,Z`; an IK solver bends the way the limb is pre-bent"
     } else if starts("place.elbow_bend") {

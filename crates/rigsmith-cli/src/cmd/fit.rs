@@ -20,7 +20,8 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use glam::Vec3;
-use rigsmith::fit::{fit, fix_model, model_check, scale_to_height, FitOptions, Template};
+use rigsmith::fit::quadruped::fit_plan;
+use rigsmith::fit::{fix_model, model_check, scale_to_height, FitOptions, Template};
 use rigsmith::{Counts, Severity};
 
 use crate::util::{BadInput, Ctx, Outcome, Outputs};
@@ -35,7 +36,8 @@ use crate::util::{BadInput, Ctx, Outcome, Outputs};
 pub struct Args {
     /// The unrigged character: .glb, .gltf, .vrm, .obj or .fbx.
     pub input: PathBuf,
-    /// Naming scheme of the skeleton: game, basic, mixamo or vrm.
+    /// Naming scheme of the skeleton: game, basic, mixamo or vrm (bipeds); quadruped,
+    /// horse, wolf, cat; auto (biped or quadruped, read from the sections); chain.
     #[arg(long, value_enum, ignore_case = true, default_value = "game")]
     pub template: crate::util::TemplateArg,
     /// Twist bones per limb segment (upper arm, forearm, thigh, calf).
@@ -202,7 +204,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         ctx.info(&format!("model check: {}: {}", p.id, p.message));
     }
     let pb = ctx.stage("fitting the skeleton");
-    let r = fit(
+    let r = fit_plan(
         &c,
         &FitOptions {
             template,
@@ -210,9 +212,11 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             overrides,
             ..Default::default()
         },
+        a.template.plan(),
     );
     pb.finish_and_clear();
-    let r = r.map_err(|e| BadInput(format!("{}: {e}", a.input.display())))?;
+    let planned = r.map_err(|e| BadInput(format!("{}: {e}", a.input.display())))?;
+    let r = planned.fit;
     for o in &skeleton_paths {
         plan.write(
             o,
@@ -236,6 +240,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     if a.json {
         let v = serde_json::json!({
             "template": template,
+            "plan": planned.plan,
+            "plan_why": planned.why,
             "bones": r.skeleton.bones.iter().map(|b| &b.name).collect::<Vec<_>>(),
             "model": report,
             "fixed": fixed,
@@ -249,10 +255,15 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             serde_json::to_string_pretty(&v).context("serializing the result")?
         );
     } else if !ctx.quiet {
+        println!("body plan {}: {}", planned.plan, planned.why);
         println!(
-            "fitted {} bones ({:?} template) to {:?}: height {:.3} m, {} pose, arms {:.1} deg below horizontal",
+            "fitted {} bones ({} template) to {:?}: height {:.3} m, {} pose, arms {:.1} deg below horizontal",
             r.skeleton.bones.len(),
-            template,
+            if planned.plan == "biped" {
+                format!("{template:?}")
+            } else {
+                planned.plan.clone()
+            },
             report.body,
             r.landmarks.height,
             r.landmarks.pose,

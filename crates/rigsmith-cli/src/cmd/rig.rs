@@ -34,7 +34,8 @@ pub struct Args {
     /// Output .glb/.gltf (or, for a folder input, the output folder).
     #[arg(short = 'o', long)]
     pub output: PathBuf,
-    /// Skeleton template: game, basic, mixamo or vrm.
+    /// Skeleton template: game, basic, mixamo or vrm (bipeds); quadruped, horse, wolf,
+    /// cat; auto (biped or quadruped, from the sections); chain.
     #[arg(long, value_enum, ignore_case = true, default_value = "game")]
     pub template: crate::util::TemplateArg,
     /// Twist bones per limb segment (upper arm, forearm, thigh, calf), following the
@@ -103,6 +104,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let template = Template::from(a.template);
     let opts = RigOptions {
         template,
+        plan: a.template.plan(),
         twist: a.twist.unwrap_or(usize::from(template == Template::Game)),
         max_influences: a.max_influences,
         rigged: if a.rerig {
@@ -231,11 +233,15 @@ fn rig_one_and_report(
             "result": &out,
             "counts": counts,
             "space": space_notes,
+            "input_warnings": &c.warnings,
             "files": files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "seconds": total,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else if !ctx.quiet {
+        for w in &c.warnings {
+            println!("  warning   input: {w}");
+        }
         print_summary(
             &out,
             space_notes,
@@ -330,6 +336,9 @@ fn print_summary(
     println!("  parts     {}", out.part_roles_text());
     for p in out.parts.iter().filter(|p| p.class != "skin") {
         println!("            {}: {}, {}", p.part, p.class, p.reason);
+    }
+    for n in out.notes.iter().filter(|n| n.starts_with("body plan")) {
+        println!("  plan      {}", n.trim_start_matches("body plan "));
     }
     println!("  skeleton  {nb} bones, {} chains", out.chains.len());
     println!("  route     {}", out.route_text());

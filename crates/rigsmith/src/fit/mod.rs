@@ -32,6 +32,7 @@ mod landmarks;
 mod limb_bend;
 mod model_check;
 pub mod placement;
+pub mod quadruped;
 mod sections;
 mod solid;
 

@@ -32,9 +32,11 @@
 //! `height`. The mannequin is unrigged: [`reference_joints`] gives the joint positions
 //! the generator used.
 
+pub mod animal;
 mod garments;
 mod layout;
 mod primitives;
+pub mod robot;
 mod sdf;
 mod surface_nets;
 

@@ -32,6 +32,7 @@
 pub mod fk;
 pub mod library;
 pub mod ops;
+pub mod quadruped;
 pub mod skinning;
 
 pub use fk::{posed_matrices, world_matrices, Pose};

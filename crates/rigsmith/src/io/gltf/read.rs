@@ -246,6 +246,42 @@ struct Skins {
     skin_bind: Vec<Option<Mat4>>,
 }
 
+/// A skin's `skeleton` node that is not an ancestor (or the node itself) of every
+/// joint: the Khronos validator's SKIN_SKELETON_INVALID. It is ignored (the joints'
+/// own hierarchy is used) and reported as a warning.
+fn skeleton_root_warning(
+    skin: &Value,
+    joints: &[usize],
+    tree: &NodeTree,
+    at: &str,
+    warnings: &mut Vec<String>,
+) {
+    let Some(root) = skin.get("skeleton").and_then(Value::as_u64) else {
+        return;
+    };
+    let root = root as usize;
+    let under = |j: usize| {
+        let mut k = Some(j);
+        while let Some(x) = k {
+            if x == root {
+                return true;
+            }
+            k = tree.parent.get(x).copied().flatten();
+        }
+        false
+    };
+    let outside = joints.iter().filter(|&&j| !under(j)).count();
+    if outside > 0 {
+        warnings.push(format!(
+            "{at}.skeleton: node {root} ({:?}) is not a common root of the skin's joints \
+             ({outside} of {} lie outside it; the Khronos validator's SKIN_SKELETON_INVALID): \
+             ignored, the joints' own hierarchy is used",
+            tree.names.get(root).map_or("", String::as_str),
+            joints.len()
+        ));
+    }
+}
+
 /// Reads the skins (joints, inverse bind matrices) into one bone list.
 fn skins(doc: &Doc, tree: &NodeTree, warnings: &mut Vec<String>) -> Result<Skins> {
     let json = &doc.json;
@@ -294,6 +330,7 @@ fn skins(doc: &Doc, tree: &NodeTree, warnings: &mut Vec<String>) -> Result<Skins
                 Some(m)
             }
         };
+        skeleton_root_warning(skin, &joints, tree, &at, warnings);
         let bind = bind_space(doc, &tree.world, s, &joints, ibm.as_deref(), warnings);
         let mut jb = Vec::with_capacity(joints.len());
         for (k, &j) in joints.iter().enumerate() {

@@ -15,10 +15,18 @@ pub(super) fn section(cx: &Ctx<'_>, chain_bone: &[bool], out: &mut Out) {
     for (bone, &ch) in body_bones.bones.iter_mut().zip(chain_bone) {
         bone.deform &= !ch;
     }
-    out.checks.extend(crate::fit::model_check(cx.c).checks());
     let solid = Solid::new(&cx.body.mesh);
-    for mut k in placement_checks_with(cx.c, &body_bones, Some(&solid)) {
-        if k.id == "place.inside" && n_chain > 0 {
+    // A four-legged skeleton is judged by the quadruped rules (the model check and the
+    // biped rules assume a body standing on two legs).
+    let quadruped = crate::pose::quadruped::QuadRoles::of(cx.s).is_some();
+    let checks = if quadruped {
+        crate::fit::quadruped::quadruped_checks_with(&body_bones, &cx.body.mesh, Some(&solid))
+    } else {
+        out.checks.extend(crate::fit::model_check(cx.c).checks());
+        placement_checks_with(cx.c, &body_bones, Some(&solid))
+    };
+    for mut k in checks {
+        if (k.id == "place.inside" || k.id == "quad.inside") && n_chain > 0 {
             k.detail.push_str(&format!(
                 "; {n_chain} chain bones (hair, skirt...) are judged by the chain rules"
             ));

@@ -61,7 +61,8 @@ struct Rest {
 pub(super) fn section(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Vec<NamedPose> {
     let (library, skipped) = match &cx.o.library {
         Some(l) => (l.clone(), Vec::new()),
-        None => library_for(cx.s, &cx.rig),
+        None => crate::pose::quadruped::quadruped_library(cx.s)
+            .unwrap_or_else(|| library_for(cx.s, &cx.rig)),
     };
     for sk in &skipped {
         out.not_verified.push(format!("pose skipped: {sk}"));

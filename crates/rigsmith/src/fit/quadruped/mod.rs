@@ -1,0 +1,318 @@
+//! Beyond bipeds: the body plan from the sections, quadruped landmarks and templates,
+//! and a plain chain for creatures that are neither.
+//!
+//! [`fit_plan`] is the entry point of `fit --template auto|quadruped|horse|wolf|cat|chain`
+//! and of `rig`: it reads the body plan from horizontal cross-sections near the floor
+//! ([`classify`]: two leg sections a biped, four in a front and a back pair a
+//! quadruped), says why, and fits the matching template. A body that is neither (a
+//! snake, a spider, a bird with spread wings, three legs) is refused naming what the
+//! sections showed, unless a chain is asked for.
+//!
+//! ## Quadruped landmarks
+//! All in units of the body height `H` and the body length; each [`Landmark`](crate::fit::Landmark)
+//! carries its method and a confidence.
+//!
+//! * **Facing** from the head: beyond the front and the back pair of legs, the end
+//!   with the higher point holds the head. A body facing -Z is measured turned half a
+//!   turn and the result turned back.
+//! * **Legs.** Each of the four leg sections is followed by horizontal cuts up until
+//!   its loop joins the trunk (spans the centre plane or grows past 1.8x) and down to
+//!   the floor. The hip (shoulder) joint sits above the leg's top, 40% of the way to the
+//!   spine; knee and elbow, hock and wrist, paw lie on the leg's centre line at
+//!   fractions of its free length set by the build (a horse's hock is higher than a
+//!   cat's); the toe tip is the foot's front near the floor. A hind foot whose contact
+//!   with the floor is longer than 3.5 leg radii is **plantigrade** (the hock goes to
+//!   the heel), else **digitigrade**. Pre-bends: the hind knee forward and the hock
+//!   back, the front elbow back and the wrist forward, at least
+//!   [`landmarks::MIN_BEND_DEG`]. Left and right are measured apart and averaged as
+//!   mirror images.
+//! * **Spine.** On the centre plane, 62% of the way from the belly to the back, at the
+//!   sacrum (behind the hips), three points along the trunk and the chest (over the
+//!   shoulders).
+//! * **Neck and head.** From the front-most point above the legs (the snout), cuts
+//!   normal to the running direction are marched back toward the chest; the narrowest
+//!   cut between 25% and 85% of the way is the head pivot, the centres behind it the
+//!   neck. The jaw hinge and the chin are estimates (confidence 0.4).
+//! * **Ears.** From the top of the head down, a loop each side of the centre plane
+//!   followed until it joins the skull: base, middle and tip.
+//! * **Tail.** Cuts marched back from the sacrum: once the rump's loops have shrunk to
+//!   half, the centres are the tail's; 3 to 8 bones by length and build.
+//!
+//! ## Chain
+//! `--template chain` fits a chain of eight bones along the body's longest principal
+//! axis, each joint at the centre of the largest loop of a cut normal to it.
+
+mod checks;
+mod classify;
+mod landmarks;
+mod template;
+mod track;
+
+use glam::Vec3;
+use serde::Serialize;
+
+pub(crate) use checks::quadruped_checks_with;
+pub use checks::{quadruped_checks, Rule, Test, RULES};
+pub use classify::{classify, BodyPlan, Classification};
+pub use landmarks::MIN_BEND_DEG;
+pub use template::{rows, tail_name, Row};
+
+use super::fitting::{fit, FitOptions, FitResult};
+use super::landmarks::{body_mesh, Landmark, LandmarkOptions, Landmarks};
+use super::placement::landmark_checks;
+use crate::error::{Error, Result};
+use crate::model::{Bone, Character, Mesh, Skeleton};
+
+/// The quadruped template's build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum Kind {
+    /// A basic quadruped: two neck bones, one bone an ear, 3 to 6 tail bones.
+    #[default]
+    Quadruped,
+    /// A horse: hooves, a long neck (three bones), high hocks.
+    Horse,
+    /// A wolf (or dog): paws, two bones an ear, 4 to 8 tail bones, a jaw.
+    Wolf,
+    /// A cat: as the wolf, low hocks.
+    Cat,
+}
+
+/// Which body plan to fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum Plan {
+    /// The biped templates only (what `fit` always did).
+    #[default]
+    Biped,
+    /// Biped or quadruped, read from the sections.
+    Auto,
+    /// A quadruped of this build.
+    Quadruped(Kind),
+    /// A chain along the body's long axis.
+    Chain,
+}
+
+impl Plan {
+    /// Parses `auto`, `quadruped`, `horse`, `wolf`, `cat` or `chain`; `None` for any
+    /// other word (a biped template's name).
+    pub fn parse(s: &str) -> Option<Plan> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "auto" => Plan::Auto,
+            "quadruped" => Plan::Quadruped(Kind::Quadruped),
+            "horse" => Plan::Quadruped(Kind::Horse),
+            "wolf" | "dog" => Plan::Quadruped(Kind::Wolf),
+            "cat" => Plan::Quadruped(Kind::Cat),
+            "chain" => Plan::Chain,
+            _ => return None,
+        })
+    }
+}
+
+/// What [`fit_plan`] returns: the fit, the plan it used and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanFit {
+    /// The fit.
+    pub fit: FitResult,
+    /// `biped`, `quadruped (wolf)`, `chain`.
+    pub plan: String,
+    /// Why that plan, naming what the sections showed.
+    pub why: String,
+}
+
+/// Fits the character under `plan` (see the module docs); the biped templates use
+/// `o.template`.
+pub fn fit_plan(c: &Character, o: &FitOptions, plan: Plan) -> Result<PlanFit> {
+    let biped = |why: String| -> Result<PlanFit> {
+        Ok(PlanFit {
+            fit: fit(c, o)?,
+            plan: "biped".into(),
+            why,
+        })
+    };
+    match plan {
+        Plan::Biped => biped("a biped template was asked for".into()),
+        Plan::Chain => Ok(PlanFit {
+            fit: fit_chain(c, o)?,
+            plan: "chain".into(),
+            why: "a chain was asked for".into(),
+        }),
+        Plan::Auto | Plan::Quadruped(_) => {
+            let (body, what) = body_mesh(c, &lopts(o))?;
+            let cls = classify(&body);
+            match (plan, cls.plan) {
+                (Plan::Auto, BodyPlan::Biped) => biped(cls.why),
+                (Plan::Auto, BodyPlan::Quadruped) => quad(c, &body, &cls, o, Kind::Quadruped),
+                (Plan::Quadruped(k), BodyPlan::Quadruped) => quad(c, &body, &cls, o, k),
+                _ => Err(Error::stage(
+                    "fit",
+                    format!(
+                        "body plan of {what}: {}{}; `--template chain` fits a chain instead",
+                        cls.why,
+                        if matches!(plan, Plan::Quadruped(_)) {
+                            ": a quadruped template was asked for"
+                        } else {
+                            ""
+                        }
+                    ),
+                )),
+            }
+        }
+    }
+}
+
+fn lopts(o: &FitOptions) -> LandmarkOptions {
+    LandmarkOptions {
+        body_part: None,
+        parts: o.parts.clone(),
+        overrides: o.overrides.clone(),
+    }
+}
+
+fn quad(
+    _c: &Character,
+    body: &Mesh,
+    cls: &Classification,
+    o: &FitOptions,
+    kind: Kind,
+) -> Result<PlanFit> {
+    let fit = fit_quadruped_on(body, cls, o, kind)?;
+    Ok(PlanFit {
+        fit,
+        plan: format!("quadruped ({})", kind_name(kind)),
+        why: cls.why.clone(),
+    })
+}
+
+/// The template's name as the CLI spells it.
+pub fn kind_name(k: Kind) -> &'static str {
+    match k {
+        Kind::Quadruped => "quadruped",
+        Kind::Horse => "horse",
+        Kind::Wolf => "wolf",
+        Kind::Cat => "cat",
+    }
+}
+
+/// Fits a quadruped template to the character's body; refuses a body whose sections do
+/// not show a quadruped, naming what they showed.
+pub fn fit_quadruped(c: &Character, o: &FitOptions, kind: Kind) -> Result<FitResult> {
+    Ok(fit_plan(c, o, Plan::Quadruped(kind))?.fit)
+}
+
+fn fit_quadruped_on(
+    body: &Mesh,
+    cls: &Classification,
+    o: &FitOptions,
+    kind: Kind,
+) -> Result<FitResult> {
+    let (mut lm, _frame) = landmarks::find(body, cls, kind)?;
+    for (name, p) in &o.overrides {
+        if !p.is_finite() {
+            return Err(Error::invalid(
+                "landmark override",
+                format!("{name:?} is not finite"),
+            ));
+        }
+        lm.points.insert(
+            name.clone(),
+            Landmark {
+                position: *p,
+                method: "override".into(),
+                confidence: 1.0,
+            },
+        );
+    }
+    let skeleton = template::skeleton(kind, &lm)?;
+    let mut checks = checks::quadruped_checks(&skeleton, body);
+    let used: Vec<String> = template::rows(kind, &lm)
+        .iter()
+        .flat_map(|r| [r.head.clone(), r.tail.clone()])
+        .filter(|n| n != "neck_mid")
+        .collect();
+    checks.extend(landmark_checks(&lm, &used));
+    Ok(FitResult {
+        skeleton,
+        landmarks: lm,
+        checks,
+        humanoid: Default::default(),
+    })
+}
+
+/// Bones of the chain template.
+pub const CHAIN_BONES: usize = 8;
+
+/// Fits a chain of [`CHAIN_BONES`] bones along the body's longest principal axis.
+pub fn fit_chain(c: &Character, o: &FitOptions) -> Result<FitResult> {
+    let (body, what) = body_mesh(c, &lopts(o))?;
+    body.validate(&what)?;
+    if body.triangles.is_empty() {
+        return Err(Error::stage(
+            "fit",
+            format!("body: {what} has no triangles: nothing to fit a chain to"),
+        ));
+    }
+    let n = body.positions.len() as f32;
+    let mean = body.positions.iter().copied().sum::<Vec3>() / n;
+    let mut cov = glam::Mat3::ZERO;
+    for p in &body.positions {
+        let d = *p - mean;
+        cov += glam::Mat3::from_cols(d * d.x, d * d.y, d * d.z);
+    }
+    let axis = super::landmarks::principal_axis(cov * (1.0 / n)).normalize_or_zero();
+    let axis = if axis == Vec3::ZERO { Vec3::Z } else { axis };
+    let t: Vec<f32> = body
+        .positions
+        .iter()
+        .map(|p| (*p - mean).dot(axis))
+        .collect();
+    let (t0, t1) = t
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &x| {
+            (a.min(x), b.max(x))
+        });
+    let slicer = super::sections::Slicer::new(&body, axis, 128);
+    let mut pts = Vec::new();
+    for k in 0..=CHAIN_BONES {
+        let s = t0 + (t1 - t0) * (0.02 + 0.96 * k as f32 / CHAIN_BONES as f32);
+        let q = mean + axis * s;
+        let p = slicer
+            .cut(q)
+            .into_iter()
+            .max_by(|a, b| a.perimeter.total_cmp(&b.perimeter))
+            .map_or(q, |l| l.center);
+        pts.push(p);
+    }
+    let mut bones: Vec<Bone> = Vec::new();
+    let mut lm = Landmarks {
+        height: body.bounds().1.y - body.bounds().0.y,
+        floor: body.bounds().0.y,
+        center_x: mean.x,
+        pose: "chain".into(),
+        ..Default::default()
+    };
+    for k in 0..CHAIN_BONES {
+        let name = if k == 0 {
+            "chain".to_string()
+        } else {
+            format!("chain.{k:03}")
+        };
+        bones.push(Bone::new(name, k.checked_sub(1), pts[k], pts[k + 1]));
+    }
+    for (k, p) in pts.iter().enumerate() {
+        lm.points.insert(
+            format!("chain_{k:02}"),
+            Landmark {
+                position: *p,
+                method: "sections: centre of the largest loop normal to the long axis".into(),
+                confidence: 0.8,
+            },
+        );
+    }
+    let skeleton = Skeleton { bones };
+    skeleton.validate()?;
+    Ok(FitResult {
+        skeleton,
+        landmarks: lm,
+        checks: Vec::new(),
+        humanoid: Default::default(),
+    })
+}
