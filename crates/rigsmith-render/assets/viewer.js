@@ -426,41 +426,9 @@
     heading('Controls');
     var ctl = document.createElement('div');
     ctl.className = 'vlegend';
-    ctl.id = 'rs-viewer-controls';
-    var controls = data.controls || [];
-    if (!controls.length || !A.md.skinned) {
-      ctl.textContent = 'No control rig in this file: FK/IK switches and foot roll appear here when the rig carries controls.';
-    }
-    // One slider per control (an FK/IK switch, a foot roll): 0 is the rest pose, 1 the
-    // pose the control rig evaluated at full, rotations slerped between.
-    if (A.md.skinned) controls.forEach(function (c) {
-      var row = document.createElement('div');
-      var lab = document.createElement('label');
-      lab.textContent = c.name + ' ';
-      var s = document.createElement('input');
-      s.type = 'range'; s.min = '0'; s.max = '1'; s.step = '0.01'; s.value = '0';
-      s.dataset.control = c.name;
-      s.addEventListener('input', function () { setControl(c.name, parseFloat(s.value)); });
-      lab.appendChild(s);
-      row.appendChild(lab);
-      ctl.appendChild(row);
-    });
+    ctl.textContent = data.control ? '' : 'No control rig in this file: FK/IK switches and foot roll appear here when the rig carries controls.';
     side.appendChild(ctl);
   }
-  function setControl(name, v) {
-    var c = (data.controls || []).filter(function (x) { return x.name === name; })[0];
-    if (!c || !A.md.skinned) return false;
-    Object.keys(poseButtons).forEach(function (k) { poseButtons[k].classList.remove('on'); });
-    state.pose = null;
-    state.check = null;
-    stopMotion();
-    applyWorld(A, poseWorld(A, c, v));
-    recolour();
-    info();
-    render();
-    return true;
-  }
-  hook.setControl = setControl;
   function choosePose(name) {
     Object.keys(poseButtons).forEach(function (k) { poseButtons[k].classList.toggle('on', k === (name || '')); });
     state.check = null;
@@ -605,7 +573,6 @@
     return p && p.focus !== null ? A.md.bones[p.focus].name : null;
   };
   hook.motionFrame = function (k) { stopMotion(); applyWorld(A, motionWorld(k)); render(); };
-  hook.motionFrames = function () { return data.motion ? data.motion.frames : 0; };
   hook.state = state;
 
   models.forEach(function (m) { if (m.md.skinned) applyWorld(m, poseWorld(m, null, 1)); });

@@ -442,8 +442,11 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
             &CheckOptions {
                 max_influences: o.max_influences,
                 self_intersections: o.self_intersections,
-                dqs_blend: !keep,
-                correctives: sidecar.correctives.clone(),
+                // Measured as `check` measures the written file: the twist rules on;
+                // the preserve-volume mask and the correctives are in the file for
+                // engines that play them, and `deform::` measures their effect.
+                dqs_blend: false,
+                correctives: Vec::new(),
                 ..CheckOptions::default()
             },
         )?;

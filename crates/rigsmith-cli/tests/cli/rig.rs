@@ -38,9 +38,10 @@ fn demo_rigs_the_mannequin_with_report() {
     for f in ["report.json", "report.html", "placement.png", "poses.png"] {
         assert!(rep.join(f).exists(), "{f} missing");
     }
-    // The written file reads back with every part and a 53-bone game skeleton.
+    // The written file reads back with every part and a 61-bone game skeleton (53
+    // bones and a twist bone on each upper arm, forearm, thigh and calf).
     let c = rigsmith::io::read_character(&glb).unwrap();
-    assert_eq!(c.skeleton.as_ref().unwrap().len(), 53);
+    assert_eq!(c.skeleton.as_ref().unwrap().len(), 61);
     assert!(c.parts.iter().all(|p| p.weights.is_some()));
     let stages: Vec<&str> = v["result"]["timings"]
         .as_array()

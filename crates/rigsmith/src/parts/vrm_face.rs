@@ -7,7 +7,8 @@
 //!   `lookAt` of type `bone`). `happy`, `angry`, `sad`, `relaxed` and `surprised`
 //!   block the blink while on (`overrideBlink: block`, so a smile does not blink
 //!   through half-closed lids); the mouth presets block nothing.
-//! * Every other morph target name becomes a custom expression of the same name.
+//! * Every other morph target name becomes a custom expression of the same name, but
+//!   the corrective shapes (`CS_...`), which joint angles drive.
 //! * `lookAt` is of type `bone` when the humanoid maps `leftEye` and `rightEye`: its
 //!   origin is the eyes' midpoint in the head bone's rest frame, with 10 deg of eye
 //!   turn over 90 deg of look, either way.
@@ -86,7 +87,11 @@ pub fn vrm_face(
             preset.insert(n.to_string(), entry(n));
         }
         let mut custom = serde_json::Map::new();
-        for n in binds.keys().filter(|n| !VRM_PRESETS.contains(n)) {
+        // Corrective shapes (`CS_...`) are driven by joint angles, not expressions.
+        for n in binds
+            .keys()
+            .filter(|n| !VRM_PRESETS.contains(n) && !n.starts_with("CS_"))
+        {
             custom.insert(n.to_string(), entry(n));
         }
         Some(json!({"preset": preset, "custom": custom}))
