@@ -573,6 +573,7 @@
     return p && p.focus !== null ? A.md.bones[p.focus].name : null;
   };
   hook.motionFrame = function (k) { stopMotion(); applyWorld(A, motionWorld(k)); render(); };
+  hook.motionFrames = function () { return data.motion ? data.motion.frames : 0; };
   hook.state = state;
 
   models.forEach(function (m) { if (m.md.skinned) applyWorld(m, poseWorld(m, null, 1)); });

@@ -92,7 +92,19 @@ fn main_run() -> &'static Option<Value> {
     V.get_or_init(|| {
         let html = main_report();
         let shot = html.with_file_name("viewer.png");
-        let v = browse(html, "main", &["--positions", "--screenshot", s(&shot)])?;
+        let v = browse(
+            html,
+            "main",
+            // The upper arm's middle is its twist bone's (a twist bone a segment in
+            // the game template).
+            &[
+                "--positions",
+                "--screenshot",
+                s(&shot),
+                "--weights",
+                "upperarm_twist_01_l",
+            ],
+        )?;
         if std::env::var_os("RIGSMITH_UPDATE_DOCS").is_some() {
             let dst = repo_root().join("docs/img/report-viewer.png");
             std::fs::copy(&shot, dst).unwrap();
@@ -141,7 +153,7 @@ fn clicking_a_pose_changes_the_pixels_around_its_joint_only() {
 }
 
 #[test]
-fn the_weight_view_of_upperarm_l_colours_the_left_upper_arm() {
+fn the_weight_view_of_the_upper_arm_twist_bone_colours_the_left_upper_arm() {
     let Some(v) = main_run() else { return };
     let w = &v["weights"];
     assert!(f(&w["warm_before"]) < 0.05, "{w}");
