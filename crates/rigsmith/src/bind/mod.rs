@@ -457,12 +457,7 @@ struct Skin {
 
 /// Bone heat on the skin: kept when the weight report passes it or when it is forced,
 /// else the reasons say why not and the fallback runs.
-fn bone_heat_route(
-    x: &Frame,
-    kin: &[Vec<u32>],
-    log: &mut Log,
-    skin: &mut Skin,
-) -> Result<()> {
+fn bone_heat_route(x: &Frame, kin: &[Vec<u32>], log: &mut Log, skin: &mut Skin) -> Result<()> {
     let (o, bm) = (x.o, &x.body.mesh);
     let out = match bone_heat::bone_heat(&x.bpos, &bm.triangles, &x.segs, Some(kin)) {
         Ok(out) => out,

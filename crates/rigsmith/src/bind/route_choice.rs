@@ -23,8 +23,8 @@
 
 use glam::Vec3;
 
-use super::bones::Segment;
 use super::bone_reach;
+use super::bones::Segment;
 use super::volumetric;
 use crate::geom::bvh::Bvh;
 

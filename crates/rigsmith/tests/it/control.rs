@@ -264,10 +264,7 @@ fn twist_bones_follow_the_hand_and_the_upper_arm_by_their_place() {
         "forearm twists {a} {b}, expected {ea} {eb}"
     );
     let (a, b) = twisted("upperarm_fk.L", 60.0, "upperarm");
-    assert!(
-        a > 1.0 && b > a && b < 60.0,
-        "upper arm twists {a} {b}"
-    );
+    assert!(a > 1.0 && b > a && b < 60.0, "upper arm twists {a} {b}");
 }
 
 // Positive controls: each check fires on a rig broken on purpose.
