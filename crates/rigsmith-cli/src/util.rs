@@ -141,7 +141,7 @@ fn hint(e: &anyhow::Error, msg: &str) -> &'static str {
     if rigged {
         " (pass --rerig to replace its skeleton and weights)"
     } else if msg.contains("lying down") {
-        " (if the file is Z-up, pass --up z; a four-legged animal is not a biped)"
+        " (if the file is Z-up, pass --up z; a four-legged animal: --template auto or quadruped)"
     } else {
         ""
     }
