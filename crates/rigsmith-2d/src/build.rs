@@ -50,7 +50,7 @@ use crate::art::{art_src, ArtKind, PartProbe, CHARACTER_ART_PREFIX};
 use crate::attachment_box::{aspect_mismatch, attachment_box, CONTAIN_FIT};
 use crate::chain_pose::chain_pose_problems;
 use crate::error::RigError;
-use crate::model::{Attachment, RigDocument};
+use crate::model::{Attachment, RigDocument, Skin};
 use crate::nesting::{primary_slot_per_bone, slot_ancestry, slot_node_paths, slot_parent_chain};
 use crate::paint_order::{chain_draw_order_problems, chain_paint_order, global_paint_order};
 use crate::positions::{bone_positions, rig_origin, rig_origin_problems};
@@ -210,6 +210,247 @@ pub fn build_rig(
     build_inner(entity, doc, opts)
 }
 
+/// The slots that are built: all but the skipped ones (`opts.skip_slots`, else the
+/// face parts nested under the head's slot unless `opts.face_overlay`) and everything
+/// nested under them.
+fn built_slots(
+    doc: &RigDocument,
+    opts: &BuildOptions,
+    chain: &BTreeMap<String, Option<String>>,
+) -> BTreeSet<String> {
+    let skipped: BTreeSet<String> = match &opts.skip_slots {
+        Some(list) => list.iter().cloned().collect(),
+        None if !opts.face_overlay => match primary_slot_per_bone(doc).get("head") {
+            Some(head) => chain
+                .iter()
+                .filter(|(_, p)| p.as_deref() == Some(head.as_str()))
+                .map(|(s, _)| s.clone())
+                .collect(),
+            None => BTreeSet::new(),
+        },
+        None => BTreeSet::new(),
+    };
+    let mut built = BTreeSet::new();
+    for s in &doc.slots {
+        let anc = slot_ancestry(chain, &s.name).unwrap_or_else(|| vec![s.name.clone()]);
+        if anc.iter().all(|a| !skipped.contains(a)) {
+            built.insert(s.name.clone());
+        }
+    }
+
+    built
+}
+
+/// Where building the attachments' geometry gathers its textures (by alias), its
+/// fallbacks and its warnings; `k` is the scene scale (px per view-box unit).
+struct ArtSink<'a> {
+    entity: &'a str,
+    opts: &'a BuildOptions,
+    k: f64,
+    warnings: Vec<String>,
+    textures: BTreeMap<String, String>,
+    resolutions: Vec<Resolution>,
+}
+
+impl ArtSink<'_> {
+    /// The geometry of attachment `name` of `slot`: its texture alias (with a content
+    /// digest) when its art exists, else a fallback (an error under `strict`).
+    fn geometry(&mut self, slot: &str, name: &str, a: &Attachment) -> Result<Geometry, RigError> {
+        let stored_src = art_src(self.entity, &a.path, &self.opts.art_prefix);
+        let src = self
+            .opts
+            .texture_srcs
+            .get(&a.path)
+            .cloned()
+            .unwrap_or_else(|| stored_src.clone());
+        let (exists, size, kind) = match &self.opts.probe {
+            Some(p) => {
+                let info = p.inspect(&stored_src);
+                if let Some(n) = &info.note {
+                    if info.exists {
+                        self.warnings.push(format!("slot '{}' attachment '{name}': {n}", slot));
+                    }
+                }
+                (info.exists, info.size, info.kind)
+            }
+            None => (true, None, ArtKind::from_extension(&a.path)),
+        };
+        if let (Some(w), Some(h), Some(art)) = (a.width, a.height, size) {
+            if aspect_mismatch(w, h, art) {
+                self.warnings.push(format!(
+                    "slot '{}' attachment '{name}': declared box {}x{} and the art's {}x{} differ in aspect; \
+                     the art is contained, not stretched",
+                    slot,
+                    crate::error::num(w),
+                    crate::error::num(h),
+                    crate::error::num(art.0),
+                    crate::error::num(art.1)
+                ));
+            }
+        }
+        let texture = if exists {
+            let mut alias = format!("{}/{slot}/{name}", self.entity);
+            let digest = match (&self.opts.probe, self.opts.texture_srcs.contains_key(&a.path)) {
+                (Some(p), true) => p
+                    .resolve(&src)
+                    .and_then(|f| std::fs::read(f).ok())
+                    .map(|b| crate::art::digest(&b)),
+                (Some(p), false) if kind.is_raster() => p.raster_digest(&src),
+                _ => None,
+            };
+            if let Some(d) = digest {
+                alias = format!("{alias}@{d}");
+            }
+            self.textures.insert(alias.clone(), src);
+            Some(alias)
+        } else {
+            if self.opts.strict {
+                return Err(RigError::MissingArt(format!(
+                    "slot '{}' attachment '{name}': {src} is not in the art folder",
+                    slot
+                )));
+            }
+            self.resolutions.push(Resolution {
+                slot: slot.to_string(),
+                attachment: name.into(),
+                src: src.clone(),
+                resolution: "fallback".into(),
+            });
+            None
+        };
+        let b = attachment_box(a.width, a.height, size).map(|(w, h)| (w * self.k, h * self.k));
+        Ok(Geometry {
+            texture,
+            box_px: b,
+            anchor: a.anchor,
+            offset: (a.x * self.k, a.y * self.k),
+        })
+    }
+
+    /// The visual of `slot` drawing attachment `dname`, with the geometry of every other
+    /// key of the slot whose box, anchor or offset differs.
+    fn visual(
+        &mut self,
+        skin: &Skin,
+        slot: &str,
+        dname: &str,
+        datt: &Attachment,
+    ) -> Result<Value, RigError> {
+    let dgeom = self.geometry(slot, dname, datt)?;
+    let mut extra_geom = Map::new();
+    for (name, a) in skin.attachments(slot).unwrap_or(&[]) {
+        if name == dname {
+            continue;
+        }
+        let g = self.geometry(slot, name, a)?;
+        if g.box_px != dgeom.box_px || g.anchor != dgeom.anchor || g.offset != dgeom.offset {
+            extra_geom.insert(
+                name.clone(),
+                json!({
+                    "texture": g.texture,
+                    "box": g.box_px.map(pair),
+                    "anchor": pair(g.anchor),
+                    "offset": pair((g.offset.0 - dgeom.offset.0, g.offset.1 - dgeom.offset.1)),
+                }),
+            );
+        }
+    }
+    let mut v = json!({
+        "attachment": dname,
+        "texture": dgeom.texture,
+        "box": dgeom.box_px.map(pair),
+        "anchor": pair(dgeom.anchor),
+        "fit": CONTAIN_FIT,
+    });
+    if !extra_geom.is_empty() {
+        v["asset_geometry"] = Value::Object(extra_geom);
+    }
+        Ok(v)
+    }
+}
+
+/// What building the nodes reads (see [`make_node`]).
+struct NodeCtx<'a> {
+    doc: &'a RigDocument,
+    slots: &'a BTreeMap<&'a str, &'a crate::model::Slot>,
+    bones: &'a BTreeMap<&'a str, &'a crate::model::Bone>,
+    positions: &'a BTreeMap<String, (f64, f64)>,
+    origin: (f64, f64),
+    k: f64,
+    apply_pose: bool,
+    paint: &'a BTreeMap<Option<String>, Vec<String>>,
+    paths: &'a BTreeMap<String, String>,
+    visuals: &'a BTreeMap<String, Value>,
+    offset_of: &'a dyn Fn(&str) -> (f64, f64),
+    bone_of: &'a dyn Fn(&str) -> String,
+}
+
+/// The node of `slot` (nested under `parent`'s node, if any) with its children in
+/// paint order.
+fn make_node(slot: &str, parent: Option<&str>, ctx: &NodeCtx, depth: usize) -> Value {
+    let s = ctx.slots.get(slot).copied();
+    let bone = s.map(|s| s.bone.clone()).unwrap_or_default();
+    let bp = ctx.positions.get(&bone).copied().unwrap_or((0.0, 0.0));
+    let off = (ctx.offset_of)(slot);
+    let local = match parent {
+        None => (bp.0 + off.0 - ctx.origin.0, bp.1 + off.1 - ctx.origin.1),
+        Some(p) => {
+            let pb = ctx
+                .positions
+                .get(&(ctx.bone_of)(p))
+                .copied()
+                .unwrap_or((0.0, 0.0));
+            let po = (ctx.offset_of)(p);
+            (bp.0 - pb.0 + off.0 - po.0, bp.1 - pb.1 + off.1 - po.1)
+        }
+    };
+    let own_pose = parent.map_or(true, |p| (ctx.bone_of)(p) != bone);
+    let rt = match ctx.bones.get(bone.as_str()).copied() {
+        Some(b) if ctx.apply_pose && own_pose => rest_transform(b),
+        _ => crate::rest_pose::RestTransform {
+            rotation: 0.0,
+            scale_x: 1.0,
+            scale_y: 1.0,
+        },
+    };
+    let items = ctx
+        .paint
+        .get(&Some(slot.to_string()))
+        .cloned()
+        .unwrap_or_else(|| vec![slot.to_string()]);
+    let mut children = Vec::new();
+    let mut visual_z = 0;
+    for (z, it) in items.iter().enumerate() {
+        if it == slot {
+            visual_z = z;
+            continue;
+        }
+        if depth > ctx.doc.slots.len() {
+            continue;
+        }
+        let mut c = make_node(it, Some(slot), ctx, depth + 1);
+        c["z"] = json!(z);
+        children.push(c);
+    }
+    let mut node = json!({
+        "name": slot,
+        "bone": bone,
+        "path": ctx.paths.get(slot).cloned().unwrap_or_else(|| slot.to_string()),
+        "draw_order": s.map(|s| s.draw_order).unwrap_or(0),
+        "position": [round6(local.0 * ctx.k), round6(local.1 * ctx.k)],
+        "rotation": round6(rt.rotation),
+        "scale_x": round6(rt.scale_x),
+        "scale_y": round6(rt.scale_y),
+    });
+    if let Some(v) = ctx.visuals.get(slot) {
+        let mut v = v.clone();
+        v["z"] = json!(visual_z);
+        node["visual"] = v;
+    }
+    node["children"] = Value::Array(children);
+    node
+}
+
 fn build_inner(entity: &str, doc: &RigDocument, opts: &BuildOptions) -> Result<BuiltRig, RigError> {
     let problems = rig_problems(doc);
     if !problems.is_empty() {
@@ -238,31 +479,17 @@ fn build_inner(entity: &str, doc: &RigDocument, opts: &BuildOptions) -> Result<B
     let paths = slot_node_paths(doc);
     let skin = doc.default_skin();
 
-    // Which slots are built.
-    let skipped: BTreeSet<String> = match &opts.skip_slots {
-        Some(list) => list.iter().cloned().collect(),
-        None if !opts.face_overlay => match primary_slot_per_bone(doc).get("head") {
-            Some(head) => chain
-                .iter()
-                .filter(|(_, p)| p.as_deref() == Some(head.as_str()))
-                .map(|(s, _)| s.clone())
-                .collect(),
-            None => BTreeSet::new(),
-        },
-        None => BTreeSet::new(),
-    };
-    let mut built = BTreeSet::new();
-    for s in &doc.slots {
-        let anc = slot_ancestry(&chain, &s.name).unwrap_or_else(|| vec![s.name.clone()]);
-        if anc.iter().all(|a| !skipped.contains(a)) {
-            built.insert(s.name.clone());
-        }
-    }
-
-    let mut textures: BTreeMap<String, String> = BTreeMap::new();
-    let mut resolutions = Vec::new();
+    let built = built_slots(doc, opts, &chain);
 
     // Geometry of every attachment a built slot can show.
+    let mut art = ArtSink {
+        entity,
+        opts,
+        k,
+        warnings,
+        textures: BTreeMap::new(),
+        resolutions: Vec::new(),
+    };
     let mut drawn: BTreeMap<String, (String, Attachment)> = BTreeMap::new();
     let mut visuals: BTreeMap<String, Value> = BTreeMap::new();
     for s in doc.slots.iter().filter(|s| built.contains(&s.name)) {
@@ -271,107 +498,14 @@ fn build_inner(entity: &str, doc: &RigDocument, opts: &BuildOptions) -> Result<B
             continue;
         };
         drawn.insert(s.name.clone(), (dname.to_string(), datt.clone()));
-        let mut geom_of = |name: &str, a: &Attachment| -> Result<Geometry, RigError> {
-            let stored_src = art_src(entity, &a.path, &opts.art_prefix);
-            let src = opts
-                .texture_srcs
-                .get(&a.path)
-                .cloned()
-                .unwrap_or_else(|| stored_src.clone());
-            let (exists, size, kind) = match &opts.probe {
-                Some(p) => {
-                    let info = p.inspect(&stored_src);
-                    if let Some(n) = &info.note {
-                        if info.exists {
-                            warnings.push(format!("slot '{}' attachment '{name}': {n}", s.name));
-                        }
-                    }
-                    (info.exists, info.size, info.kind)
-                }
-                None => (true, None, ArtKind::from_extension(&a.path)),
-            };
-            if let (Some(w), Some(h), Some(art)) = (a.width, a.height, size) {
-                if aspect_mismatch(w, h, art) {
-                    warnings.push(format!(
-                        "slot '{}' attachment '{name}': declared box {}x{} and the art's {}x{} differ in aspect; \
-                         the art is contained, not stretched",
-                        s.name,
-                        crate::error::num(w),
-                        crate::error::num(h),
-                        crate::error::num(art.0),
-                        crate::error::num(art.1)
-                    ));
-                }
-            }
-            let texture = if exists {
-                let mut alias = format!("{entity}/{}/{name}", s.name);
-                let digest = match (&opts.probe, opts.texture_srcs.contains_key(&a.path)) {
-                    (Some(p), true) => p
-                        .resolve(&src)
-                        .and_then(|f| std::fs::read(f).ok())
-                        .map(|b| crate::art::digest(&b)),
-                    (Some(p), false) if kind.is_raster() => p.raster_digest(&src),
-                    _ => None,
-                };
-                if let Some(d) = digest {
-                    alias = format!("{alias}@{d}");
-                }
-                textures.insert(alias.clone(), src);
-                Some(alias)
-            } else {
-                if opts.strict {
-                    return Err(RigError::MissingArt(format!(
-                        "slot '{}' attachment '{name}': {src} is not in the art folder",
-                        s.name
-                    )));
-                }
-                resolutions.push(Resolution {
-                    slot: s.name.clone(),
-                    attachment: name.into(),
-                    src: src.clone(),
-                    resolution: "fallback".into(),
-                });
-                None
-            };
-            let b = attachment_box(a.width, a.height, size).map(|(w, h)| (w * k, h * k));
-            Ok(Geometry {
-                texture,
-                box_px: b,
-                anchor: a.anchor,
-                offset: (a.x * k, a.y * k),
-            })
-        };
-        let dgeom = geom_of(dname, datt)?;
-        let mut extra_geom = Map::new();
-        for (name, a) in skin.attachments(&s.name).unwrap_or(&[]) {
-            if name == dname {
-                continue;
-            }
-            let g = geom_of(name, a)?;
-            if g.box_px != dgeom.box_px || g.anchor != dgeom.anchor || g.offset != dgeom.offset {
-                extra_geom.insert(
-                    name.clone(),
-                    json!({
-                        "texture": g.texture,
-                        "box": g.box_px.map(pair),
-                        "anchor": pair(g.anchor),
-                        "offset": pair((g.offset.0 - dgeom.offset.0, g.offset.1 - dgeom.offset.1)),
-                    }),
-                );
-            }
-        }
-        let mut v = json!({
-            "attachment": dname,
-            "texture": dgeom.texture,
-            "box": dgeom.box_px.map(pair),
-            "anchor": pair(dgeom.anchor),
-            "fit": CONTAIN_FIT,
-        });
-        if !extra_geom.is_empty() {
-            v["asset_geometry"] = Value::Object(extra_geom);
-        }
-        visuals.insert(s.name.clone(), v);
+        visuals.insert(s.name.clone(), art.visual(skin, &s.name, dname, datt)?);
     }
+    let ArtSink {
+        mut warnings,
+        textures,
+        resolutions,
+        ..
+    } = art;
 
     // Nodes, bottom-up through the chain paint order.
     let paint = chain_paint_order(doc, Some(&built));
@@ -399,83 +533,6 @@ fn build_inner(entity: &str, doc: &RigDocument, opts: &BuildOptions) -> Result<B
             .map(|s| s.bone.clone())
             .unwrap_or_default()
     };
-    fn make_node(slot: &str, parent: Option<&str>, ctx: &NodeCtx, depth: usize) -> Value {
-        let s = ctx.slots.get(slot).copied();
-        let bone = s.map(|s| s.bone.clone()).unwrap_or_default();
-        let bp = ctx.positions.get(&bone).copied().unwrap_or((0.0, 0.0));
-        let off = (ctx.offset_of)(slot);
-        let local = match parent {
-            None => (bp.0 + off.0 - ctx.origin.0, bp.1 + off.1 - ctx.origin.1),
-            Some(p) => {
-                let pb = ctx
-                    .positions
-                    .get(&(ctx.bone_of)(p))
-                    .copied()
-                    .unwrap_or((0.0, 0.0));
-                let po = (ctx.offset_of)(p);
-                (bp.0 - pb.0 + off.0 - po.0, bp.1 - pb.1 + off.1 - po.1)
-            }
-        };
-        let own_pose = parent.map_or(true, |p| (ctx.bone_of)(p) != bone);
-        let rt = match ctx.bones.get(bone.as_str()).copied() {
-            Some(b) if ctx.apply_pose && own_pose => rest_transform(b),
-            _ => crate::rest_pose::RestTransform {
-                rotation: 0.0,
-                scale_x: 1.0,
-                scale_y: 1.0,
-            },
-        };
-        let items = ctx
-            .paint
-            .get(&Some(slot.to_string()))
-            .cloned()
-            .unwrap_or_else(|| vec![slot.to_string()]);
-        let mut children = Vec::new();
-        let mut visual_z = 0;
-        for (z, it) in items.iter().enumerate() {
-            if it == slot {
-                visual_z = z;
-                continue;
-            }
-            if depth > ctx.doc.slots.len() {
-                continue;
-            }
-            let mut c = make_node(it, Some(slot), ctx, depth + 1);
-            c["z"] = json!(z);
-            children.push(c);
-        }
-        let mut node = json!({
-            "name": slot,
-            "bone": bone,
-            "path": ctx.paths.get(slot).cloned().unwrap_or_else(|| slot.to_string()),
-            "draw_order": s.map(|s| s.draw_order).unwrap_or(0),
-            "position": [round6(local.0 * ctx.k), round6(local.1 * ctx.k)],
-            "rotation": round6(rt.rotation),
-            "scale_x": round6(rt.scale_x),
-            "scale_y": round6(rt.scale_y),
-        });
-        if let Some(v) = ctx.visuals.get(slot) {
-            let mut v = v.clone();
-            v["z"] = json!(visual_z);
-            node["visual"] = v;
-        }
-        node["children"] = Value::Array(children);
-        node
-    }
-    struct NodeCtx<'a> {
-        doc: &'a RigDocument,
-        slots: &'a BTreeMap<&'a str, &'a crate::model::Slot>,
-        bones: &'a BTreeMap<&'a str, &'a crate::model::Bone>,
-        positions: &'a BTreeMap<String, (f64, f64)>,
-        origin: (f64, f64),
-        k: f64,
-        apply_pose: bool,
-        paint: &'a BTreeMap<Option<String>, Vec<String>>,
-        paths: &'a BTreeMap<String, String>,
-        visuals: &'a BTreeMap<String, Value>,
-        offset_of: &'a dyn Fn(&str) -> (f64, f64),
-        bone_of: &'a dyn Fn(&str) -> String,
-    }
     let ctx = NodeCtx {
         doc,
         slots: &slot_index,

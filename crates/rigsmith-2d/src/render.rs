@@ -304,6 +304,108 @@ fn load_art(path: &std::path::Path) -> Result<Art, String> {
     }
 }
 
+/// The bones of the nodes of `n` and below.
+fn bones_of(n: &Value, out: &mut std::collections::BTreeSet<String>) {
+    if let Some(b) = n.get("bone").and_then(Value::as_str) {
+        out.insert(b.to_string());
+    }
+    for c in n
+        .get("children")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        bones_of(c, out);
+    }
+}
+
+/// A note for each bone `pose` moves that no built part is on.
+fn unmoved_pose_bones(node: &Value, pose: &Pose) -> Vec<String> {
+    let mut known_bones = std::collections::BTreeSet::new();
+    bones_of(node, &mut known_bones);
+    pose.bones
+        .keys()
+        .filter(|b| !known_bones.contains(*b))
+        .map(|b| format!("pose bone '{b}' moves no built part"))
+        .collect()
+}
+
+/// Each texture the parts use, loaded through `probe` (or why it could not be).
+fn load_arts(
+    parts: &BTreeMap<String, Part>,
+    srcs: &BTreeMap<String, String>,
+    probe: &PartProbe,
+) -> BTreeMap<String, Result<Art, String>> {
+    let mut arts: BTreeMap<String, Result<Art, String>> = BTreeMap::new();
+    for p in parts.values() {
+        if let Some(t) = &p.texture {
+            if !arts.contains_key(t) {
+                let loaded = match srcs.get(t).and_then(|s| probe.resolve(s)) {
+                    Some(path) => load_art(&path).map_err(|e| format!("{}: {e}", path.display())),
+                    None => Err(format!("texture '{t}' has no file in the art folder")),
+                };
+                arts.insert(t.clone(), loaded);
+            }
+        }
+    }
+    arts
+}
+
+/// The world-space bounds (x0, y0, x1, y1) of every part's box (`box_of`), or a
+/// 100 px square around the origin when they are empty.
+fn frame(parts: &BTreeMap<String, Part>, box_of: &dyn Fn(&Part) -> (f32, f32)) -> (f32, f32, f32, f32) {
+    let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+    for p in parts.values() {
+        let (w, h) = box_of(p);
+        for (cx, cy) in [(0.0, 0.0), (w, 0.0), (0.0, h), (w, h)] {
+            let mut pt = [tiny_skia::Point::from_xy(
+                cx - p.anchor.0 * w,
+                cy - p.anchor.1 * h,
+            )];
+            p.world.map_points(&mut pt);
+            x0 = x0.min(pt[0].x);
+            y0 = y0.min(pt[0].y);
+            x1 = x1.max(pt[0].x);
+            y1 = y1.max(pt[0].y);
+        }
+    }
+    if !(x0.is_finite() && x1.is_finite() && y0.is_finite() && y1.is_finite())
+        || x1 <= x0
+        || y1 <= y0
+    {
+        (x0, y0, x1, y1) = (-50.0, -50.0, 50.0, 50.0);
+    }
+    (x0, y0, x1, y1)
+}
+
+/// A magenta outline of a part's box (`size`, scene px) where its art is missing;
+/// `base` maps the box to the canvas, `s` is canvas px per scene px.
+fn draw_placeholder(pixmap: &mut Pixmap, (w, h): (f32, f32), base: Transform, s: f32) {
+    if let Some(r) = Rect::from_xywh(0.0, 0.0, w.max(1.0), h.max(1.0)) {
+        let path = PathBuilder::from_rect(r);
+        let mut paint = Paint::default();
+        paint.set_color_rgba8(230, 0, 140, 255);
+        let stroke = Stroke {
+            width: 2.0 / s.max(1e-3),
+            ..Stroke::default()
+        };
+        pixmap.stroke_path(&path, &paint, &stroke, base, None);
+    }
+}
+
+/// Premultiplied RGBA -> straight alpha.
+fn straight_alpha(mut rgba: Vec<u8>) -> Vec<u8> {
+    for px in rgba.chunks_exact_mut(4) {
+        let a = px[3] as u16;
+        if a > 0 && a < 255 {
+            for c in &mut px[..3] {
+                *c = ((*c as u16 * 255 + a / 2) / a).min(255) as u8;
+            }
+        }
+    }
+    rgba
+}
+
 /// Renders a built scene (`BuiltRig::to_value()`), loading textures through `probe`.
 pub fn render(
     scene: &Value,
@@ -326,27 +428,7 @@ pub fn render(
             ))
         })
         .collect();
-    let mut notes = Vec::new();
-    let mut known_bones = std::collections::BTreeSet::new();
-    fn bones_of(n: &Value, out: &mut std::collections::BTreeSet<String>) {
-        if let Some(b) = n.get("bone").and_then(Value::as_str) {
-            out.insert(b.to_string());
-        }
-        for c in n
-            .get("children")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            bones_of(c, out);
-        }
-    }
-    bones_of(node, &mut known_bones);
-    for b in pose.bones.keys() {
-        if !known_bones.contains(b) {
-            notes.push(format!("pose bone '{b}' moves no built part"));
-        }
-    }
+    let mut notes = unmoved_pose_bones(node, pose);
 
     let mut parts = BTreeMap::new();
     let mut joints = Vec::new();
@@ -368,18 +450,7 @@ pub fn render(
     }
 
     // Load art and settle each part's box (scene px).
-    let mut arts: BTreeMap<String, Result<Art, String>> = BTreeMap::new();
-    for p in parts.values() {
-        if let Some(t) = &p.texture {
-            if !arts.contains_key(t) {
-                let loaded = match srcs.get(t).and_then(|s| probe.resolve(s)) {
-                    Some(path) => load_art(&path).map_err(|e| format!("{}: {e}", path.display())),
-                    None => Err(format!("texture '{t}' has no file in the art folder")),
-                };
-                arts.insert(t.clone(), loaded);
-            }
-        }
-    }
+    let arts = load_arts(&parts, &srcs, probe);
     let scale = f(node, "scale", 1.0) as f32;
     let box_of = |p: &Part| -> (f32, f32) {
         if let Some(b) = p.box_px {
@@ -395,27 +466,7 @@ pub fn render(
     };
 
     // Frame: the world-space bounds of every part's box.
-    let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
-    for p in parts.values() {
-        let (w, h) = box_of(p);
-        for (cx, cy) in [(0.0, 0.0), (w, 0.0), (0.0, h), (w, h)] {
-            let mut pt = [tiny_skia::Point::from_xy(
-                cx - p.anchor.0 * w,
-                cy - p.anchor.1 * h,
-            )];
-            p.world.map_points(&mut pt);
-            x0 = x0.min(pt[0].x);
-            y0 = y0.min(pt[0].y);
-            x1 = x1.max(pt[0].x);
-            y1 = y1.max(pt[0].y);
-        }
-    }
-    if !(x0.is_finite() && x1.is_finite() && y0.is_finite() && y1.is_finite())
-        || x1 <= x0
-        || y1 <= y0
-    {
-        (x0, y0, x1, y1) = (-50.0, -50.0, 50.0, 50.0);
-    }
+    let (x0, y0, x1, y1) = frame(&parts, &box_of);
     let margin = 0.06 * (x1 - x0).max(y1 - y0);
     let (x0, y0, x1, y1) = (x0 - margin, y0 - margin, x1 + margin, y1 + margin);
     let size = opts.size.clamp(16, 8192) as f32;
@@ -473,16 +524,7 @@ pub fn render(
                     _ => "no art".to_string(),
                 };
                 notes.push(format!("part '{}' drawn as a placeholder: {why}", p.name));
-                if let Some(r) = Rect::from_xywh(0.0, 0.0, w.max(1.0), h.max(1.0)) {
-                    let path = PathBuilder::from_rect(r);
-                    let mut paint = Paint::default();
-                    paint.set_color_rgba8(230, 0, 140, 255);
-                    let stroke = Stroke {
-                        width: 2.0 / s.max(1e-3),
-                        ..Stroke::default()
-                    };
-                    pixmap.stroke_path(&path, &paint, &stroke, base, None);
-                }
+                draw_placeholder(&mut pixmap, (w, h), base, s);
             }
         }
     }
@@ -496,15 +538,7 @@ pub fn render(
         }
     }
     // Straight alpha out.
-    let mut rgba = pixmap.take();
-    for px in rgba.chunks_exact_mut(4) {
-        let a = px[3] as u16;
-        if a > 0 && a < 255 {
-            for c in &mut px[..3] {
-                *c = ((*c as u16 * 255 + a / 2) / a).min(255) as u8;
-            }
-        }
-    }
+    let rgba = straight_alpha(pixmap.take());
     Ok(Rendered {
         width,
         height,

@@ -103,6 +103,143 @@ pub fn import_spine(bytes: &[u8]) -> Result<(RigDocument, SpineReport), RigError
     import_spine_value(&v)
 }
 
+/// The array under `key` (empty when absent or null).
+fn list_of<'a>(root: &'a Map<String, Value>, key: &str) -> Result<&'a [Value], RigError> {
+    match root.get(key) {
+        None | Some(Value::Null) => Ok(&[]),
+        Some(b) => Ok(b
+            .as_array()
+            .ok_or_else(|| RigError::format(key, "expected an array"))?
+            .as_slice()),
+    }
+}
+
+/// Bone `i` of the file: its setup transform (y down, rotation clockwise), with shear
+/// and non-normal inheritance kept in its extras but reported as not applied.
+fn import_bone(b: &Value, i: usize, rep: &mut SpineReport) -> Result<Bone, RigError> {
+    let at = format!("bones[{i}]");
+    let m = obj(b, &at)?;
+    let name = fstr(m, "name", &at)?
+        .ok_or_else(|| RigError::format(&at, "missing required field `name`"))?;
+    let mut bone = Bone::new(&name);
+    bone.parent = fstr(m, "parent", &at)?;
+    bone.x = fnum(m, "x", 0.0, &at)?;
+    bone.y = -fnum(m, "y", 0.0, &at)? + 0.0;
+    bone.rotation_deg = -fnum(m, "rotation", 0.0, &at)? + 0.0;
+    bone.scale_x = fnum(m, "scaleX", 1.0, &at)?;
+    bone.scale_y = fnum(m, "scaleY", 1.0, &at)?;
+    let (shx, shy) = (fnum(m, "shearX", 0.0, &at)?, fnum(m, "shearY", 0.0, &at)?);
+    if shx != 0.0 || shy != 0.0 {
+        rep.unmapped.push(format!(
+            "bone '{name}': shear ({}, {}) is kept but not applied (the model has no shear)",
+            num(shx),
+            num(shy)
+        ));
+    }
+    for k in ["transform", "inherit"] {
+        if let Some(t) = m.get(k).and_then(Value::as_str) {
+            if t != "normal" {
+                rep.unmapped.push(format!(
+                    "bone '{name}': {k} '{t}' is kept but not applied (the model inherits fully)"
+                ));
+            }
+        }
+    }
+    let spine = keep(
+        m,
+        &[
+            "length",
+            "color",
+            "transform",
+            "inherit",
+            "skin",
+            "shearX",
+            "shearY",
+            "icon",
+            "visible",
+        ],
+    );
+    if !spine.is_empty() {
+        bone.extra.insert("spine".into(), Value::Object(spine));
+    }
+    Ok(bone)
+}
+
+/// Slot `i` of the file (its index is its setup draw order).
+fn import_slot(s: &Value, i: usize) -> Result<Slot, RigError> {
+    let at = format!("slots[{i}]");
+    let m = obj(s, &at)?;
+    let name = fstr(m, "name", &at)?
+        .ok_or_else(|| RigError::format(&at, "missing required field `name`"))?;
+    let bone = fstr(m, "bone", &at)?
+        .ok_or_else(|| RigError::format(&at, "missing required field `bone`"))?;
+    let mut slot = Slot::new(&name, &bone);
+    slot.draw_order = i as i64;
+    slot.attachment = fstr(m, "attachment", &at)?;
+    let spine = keep(m, &["color", "dark", "blend"]);
+    if !spine.is_empty() {
+        slot.extra.insert("spine".into(), Value::Object(spine));
+    }
+    Ok(slot)
+}
+
+/// Attachment `a` (at `aat`) of skin `name`, slot `slot`, key `aname`, when it is a
+/// region (other kinds are reported and not imported): its box and anchor from the
+/// region's size and offset (an offset stays an offset when it has no size).
+fn import_region(
+    a: &Value,
+    aat: &str,
+    (name, slot, aname): (&str, &str, &str),
+    rep: &mut SpineReport,
+) -> Result<Option<Attachment>, RigError> {
+    let m = obj(a, aat)?;
+    let kind = fstr(m, "type", aat)?.unwrap_or_else(|| "region".into());
+    if kind != "region" {
+        rep.unmapped.push(format!(
+            "skin '{name}' slot '{slot}' attachment '{aname}': a {kind} attachment does not map to the model (not imported)"
+        ));
+        return Ok(None);
+    }
+    let (x, y) = (fnum(m, "x", 0.0, aat)?, fnum(m, "y", 0.0, aat)?);
+    let (sx, sy) = (fnum(m, "scaleX", 1.0, aat)?, fnum(m, "scaleY", 1.0, aat)?);
+    let rot = fnum(m, "rotation", 0.0, aat)?;
+    let (w, h) = (
+        fnum(m, "width", 0.0, aat)? * sx.abs(),
+        fnum(m, "height", 0.0, aat)? * sy.abs(),
+    );
+    let path = fstr(m, "path", aat)?
+        .or(fstr(m, "name", aat)?)
+        .unwrap_or_else(|| aname.to_string());
+    let mut att = Attachment::new(&format!("{path}.png"));
+    if w > 0.0 && h > 0.0 {
+        att.width = Some(w);
+        att.height = Some(h);
+        att.anchor = (0.5 - x / w + 0.0, 0.5 + y / h + 0.0);
+    } else {
+        att.x = x;
+        att.y = -y + 0.0;
+        rep.unmapped.push(format!(
+            "skin '{name}' slot '{slot}' attachment '{aname}': no width/height, so its offset stays an offset (not an anchor)"
+        ));
+    }
+    if rot != 0.0 {
+        rep.unmapped.push(format!(
+            "skin '{name}' slot '{slot}' attachment '{aname}': its rotation {}° is kept but not applied",
+            num(rot)
+        ));
+    }
+    if sx < 0.0 || sy < 0.0 {
+        rep.unmapped.push(format!(
+            "skin '{name}' slot '{slot}' attachment '{aname}': a mirrored region (negative scale) is drawn unmirrored"
+        ));
+    }
+    let spine = keep(m, &["rotation", "color", "sequence"]);
+    if !spine.is_empty() {
+        att.extra.insert("spine".into(), Value::Object(spine));
+    }
+    Ok(Some(att))
+}
+
 /// Imports a parsed Spine JSON skeleton.
 pub fn import_spine_value(v: &Value) -> Result<(RigDocument, SpineReport), RigError> {
     let root = obj(v, "$")?;
@@ -140,85 +277,13 @@ pub fn import_spine_value(v: &Value) -> Result<(RigDocument, SpineReport), RigEr
     }
 
     // Bones.
-    let bones = match root.get("bones") {
-        None | Some(Value::Null) => &[][..],
-        Some(b) => b
-            .as_array()
-            .ok_or_else(|| RigError::format("bones", "expected an array"))?
-            .as_slice(),
-    };
-    for (i, b) in bones.iter().enumerate() {
-        let at = format!("bones[{i}]");
-        let m = obj(b, &at)?;
-        let name = fstr(m, "name", &at)?
-            .ok_or_else(|| RigError::format(&at, "missing required field `name`"))?;
-        let mut bone = Bone::new(&name);
-        bone.parent = fstr(m, "parent", &at)?;
-        bone.x = fnum(m, "x", 0.0, &at)?;
-        bone.y = -fnum(m, "y", 0.0, &at)? + 0.0;
-        bone.rotation_deg = -fnum(m, "rotation", 0.0, &at)? + 0.0;
-        bone.scale_x = fnum(m, "scaleX", 1.0, &at)?;
-        bone.scale_y = fnum(m, "scaleY", 1.0, &at)?;
-        let (shx, shy) = (fnum(m, "shearX", 0.0, &at)?, fnum(m, "shearY", 0.0, &at)?);
-        if shx != 0.0 || shy != 0.0 {
-            rep.unmapped.push(format!(
-                "bone '{name}': shear ({}, {}) is kept but not applied (the model has no shear)",
-                num(shx),
-                num(shy)
-            ));
-        }
-        for k in ["transform", "inherit"] {
-            if let Some(t) = m.get(k).and_then(Value::as_str) {
-                if t != "normal" {
-                    rep.unmapped.push(format!(
-                        "bone '{name}': {k} '{t}' is kept but not applied (the model inherits fully)"
-                    ));
-                }
-            }
-        }
-        let spine = keep(
-            m,
-            &[
-                "length",
-                "color",
-                "transform",
-                "inherit",
-                "skin",
-                "shearX",
-                "shearY",
-                "icon",
-                "visible",
-            ],
-        );
-        if !spine.is_empty() {
-            bone.extra.insert("spine".into(), Value::Object(spine));
-        }
-        doc.bones.push(bone);
+    for (i, b) in list_of(root, "bones")?.iter().enumerate() {
+        doc.bones.push(import_bone(b, i, &mut rep)?);
     }
 
     // Slots, in setup draw order.
-    let slots = match root.get("slots") {
-        None | Some(Value::Null) => &[][..],
-        Some(s) => s
-            .as_array()
-            .ok_or_else(|| RigError::format("slots", "expected an array"))?
-            .as_slice(),
-    };
-    for (i, s) in slots.iter().enumerate() {
-        let at = format!("slots[{i}]");
-        let m = obj(s, &at)?;
-        let name = fstr(m, "name", &at)?
-            .ok_or_else(|| RigError::format(&at, "missing required field `name`"))?;
-        let bone = fstr(m, "bone", &at)?
-            .ok_or_else(|| RigError::format(&at, "missing required field `bone`"))?;
-        let mut slot = Slot::new(&name, &bone);
-        slot.draw_order = i as i64;
-        slot.attachment = fstr(m, "attachment", &at)?;
-        let spine = keep(m, &["color", "dark", "blend"]);
-        if !spine.is_empty() {
-            slot.extra.insert("spine".into(), Value::Object(spine));
-        }
-        doc.slots.push(slot);
+    for (i, s) in list_of(root, "slots")?.iter().enumerate() {
+        doc.slots.push(import_slot(s, i)?);
     }
 
     // Skins: 4.x array of {name, attachments}, or 3.x object {name: {slot: {..}}}.
@@ -269,51 +334,9 @@ pub fn import_spine_value(v: &Value) -> Result<(RigDocument, SpineReport), RigEr
             let sat = format!("{at}.{slot}");
             for (aname, a) in obj(list, &sat)? {
                 let aat = format!("{sat}.{aname}");
-                let m = obj(a, &aat)?;
-                let kind = fstr(m, "type", &aat)?.unwrap_or_else(|| "region".into());
-                if kind != "region" {
-                    rep.unmapped.push(format!(
-                        "skin '{name}' slot '{slot}' attachment '{aname}': a {kind} attachment does not map to the model (not imported)"
-                    ));
+                let Some(att) = import_region(a, &aat, (&name, slot, aname), &mut rep)? else {
                     continue;
-                }
-                let (x, y) = (fnum(m, "x", 0.0, &aat)?, fnum(m, "y", 0.0, &aat)?);
-                let (sx, sy) = (fnum(m, "scaleX", 1.0, &aat)?, fnum(m, "scaleY", 1.0, &aat)?);
-                let rot = fnum(m, "rotation", 0.0, &aat)?;
-                let (w, h) = (
-                    fnum(m, "width", 0.0, &aat)? * sx.abs(),
-                    fnum(m, "height", 0.0, &aat)? * sy.abs(),
-                );
-                let path = fstr(m, "path", &aat)?
-                    .or(fstr(m, "name", &aat)?)
-                    .unwrap_or_else(|| aname.clone());
-                let mut att = Attachment::new(&format!("{path}.png"));
-                if w > 0.0 && h > 0.0 {
-                    att.width = Some(w);
-                    att.height = Some(h);
-                    att.anchor = (0.5 - x / w + 0.0, 0.5 + y / h + 0.0);
-                } else {
-                    att.x = x;
-                    att.y = -y + 0.0;
-                    rep.unmapped.push(format!(
-                        "skin '{name}' slot '{slot}' attachment '{aname}': no width/height, so its offset stays an offset (not an anchor)"
-                    ));
-                }
-                if rot != 0.0 {
-                    rep.unmapped.push(format!(
-                        "skin '{name}' slot '{slot}' attachment '{aname}': its rotation {}° is kept but not applied",
-                        num(rot)
-                    ));
-                }
-                if sx < 0.0 || sy < 0.0 {
-                    rep.unmapped.push(format!(
-                        "skin '{name}' slot '{slot}' attachment '{aname}': a mirrored region (negative scale) is drawn unmirrored"
-                    ));
-                }
-                let spine = keep(m, &["rotation", "color", "sequence"]);
-                if !spine.is_empty() {
-                    att.extra.insert("spine".into(), Value::Object(spine));
-                }
+                };
                 skin.insert(slot, aname, att);
             }
         }

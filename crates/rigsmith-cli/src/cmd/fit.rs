@@ -20,8 +20,8 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use glam::Vec3;
-use rigsmith::fit::quadruped::fit_plan;
-use rigsmith::fit::{fix_model, model_check, scale_to_height, FitOptions, Template};
+use rigsmith::fit::quadruped::{fit_plan, PlanFit};
+use rigsmith::fit::{fix_model, model_check, scale_to_height, FitOptions, ModelReport, Template};
 use rigsmith::{Counts, Severity};
 
 use crate::util::{BadInput, Ctx, Outcome, Outputs};
@@ -93,15 +93,8 @@ fn parse_override(s: &str) -> Result<(String, Vec3), BadInput> {
     Ok((name.to_string(), Vec3::new(v[0], v[1], v[2])))
 }
 
-/// Runs the command.
-pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
-    let template = Template::from(a.template);
-    let overrides = a
-        .overrides
-        .iter()
-        .map(|s| parse_override(s))
-        .collect::<Result<Vec<_>, _>>()?;
-    // Every output is sorted out and checked before anything is read or written.
+/// The skeleton JSON and character outputs the flags ask for (`-o` by its extension).
+fn output_paths(a: &Args) -> anyhow::Result<(Vec<PathBuf>, Vec<PathBuf>)> {
     let is_json = |p: &PathBuf| {
         p.extension()
             .and_then(|e| e.to_str())
@@ -127,6 +120,85 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             .into());
         }
     }
+    Ok((skeleton_paths, glb_paths))
+}
+
+/// Prints the model check (`--check-only`): as JSON, or a line a finding.
+fn print_model_report(report: &ModelReport, fixed: &[String], json: bool) -> anyhow::Result<()> {
+    if json {
+        let v = serde_json::json!({ "model": report, "fixed": fixed });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).context("serializing the report")?
+        );
+    } else {
+        println!(
+            "body {:?}: height {:.3} m, floor {:.4}, centre x {:.4}, facing {}",
+            report.body, report.height, report.floor, report.center_x, report.facing
+        );
+        println!(
+            "symmetry: {:.2}% of height (general), {:.0}% of vertices mirrored exactly",
+            report.symmetry_general,
+            100.0 * report.symmetry_vertex
+        );
+        for p in &report.problems {
+            println!(
+                "problem {}: {}{}",
+                p.id,
+                p.message,
+                if p.fixable { " (--fix fixes it)" } else { "" }
+            );
+        }
+        for w in &report.warnings {
+            println!("warning: {w}");
+        }
+    }
+    Ok(())
+}
+
+/// Prints the fit: the plan, the bones, and a line a placement check.
+fn print_fit(planned: &PlanFit, template: Template, report: &ModelReport, counts: &Counts) {
+    println!("body plan {}: {}", planned.plan, planned.why);
+    println!(
+        "fitted {} bones ({} template) to {:?}: height {:.3} m, {} pose, arms {:.1} deg below horizontal",
+        planned.fit.skeleton.bones.len(),
+        if planned.plan == "biped" {
+            format!("{template:?}")
+        } else {
+            planned.plan.clone()
+        },
+        report.body,
+        planned.fit.landmarks.height,
+        planned.fit.landmarks.pose,
+        planned.fit.landmarks.arm_angle_deg
+    );
+    for k in &planned.fit.checks {
+        let mark = if k.passed { "ok  " } else { "FAIL" };
+        println!(
+            "{mark} {:<28} {:>9.3} (limit {}, {:?}) {}",
+            k.id,
+            k.value,
+            k.limit.text(),
+            k.severity,
+            k.detail
+        );
+    }
+    println!(
+        "failed: {} blocker, {} major, {} minor",
+        counts.blocker, counts.major, counts.minor
+    );
+}
+
+/// Runs the command.
+pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let template = Template::from(a.template);
+    let overrides = a
+        .overrides
+        .iter()
+        .map(|s| parse_override(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    // Every output is sorted out and checked before anything is read or written.
+    let (skeleton_paths, glb_paths) = output_paths(&a)?;
     let mut plan = Outputs::new(&[&a.input]);
     for p in skeleton_paths.iter().chain(&glb_paths) {
         plan.file(p);
@@ -166,34 +238,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
                 Outcome::CheckFailed
             });
         }
-        if a.json {
-            let v = serde_json::json!({ "model": report, "fixed": fixed });
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&v).context("serializing the report")?
-            );
-        } else {
-            println!(
-                "body {:?}: height {:.3} m, floor {:.4}, centre x {:.4}, facing {}",
-                report.body, report.height, report.floor, report.center_x, report.facing
-            );
-            println!(
-                "symmetry: {:.2}% of height (general), {:.0}% of vertices mirrored exactly",
-                report.symmetry_general,
-                100.0 * report.symmetry_vertex
-            );
-            for p in &report.problems {
-                println!(
-                    "problem {}: {}{}",
-                    p.id,
-                    p.message,
-                    if p.fixable { " (--fix fixes it)" } else { "" }
-                );
-            }
-            for w in &report.warnings {
-                println!("warning: {w}");
-            }
-        }
+        print_model_report(&report, &fixed, a.json)?;
         return Ok(if report.problems.is_empty() {
             Outcome::Ok
         } else {
@@ -216,7 +261,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     );
     pb.finish_and_clear();
     let planned = r.map_err(|e| BadInput(format!("{}: {e}", a.input.display())))?;
-    let r = planned.fit;
+    let r = &planned.fit;
     for o in &skeleton_paths {
         plan.write(
             o,
@@ -255,35 +300,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             serde_json::to_string_pretty(&v).context("serializing the result")?
         );
     } else if !ctx.quiet {
-        println!("body plan {}: {}", planned.plan, planned.why);
-        println!(
-            "fitted {} bones ({} template) to {:?}: height {:.3} m, {} pose, arms {:.1} deg below horizontal",
-            r.skeleton.bones.len(),
-            if planned.plan == "biped" {
-                format!("{template:?}")
-            } else {
-                planned.plan.clone()
-            },
-            report.body,
-            r.landmarks.height,
-            r.landmarks.pose,
-            r.landmarks.arm_angle_deg
-        );
-        for k in &r.checks {
-            let mark = if k.passed { "ok  " } else { "FAIL" };
-            println!(
-                "{mark} {:<28} {:>9.3} (limit {}, {:?}) {}",
-                k.id,
-                k.value,
-                k.limit.text(),
-                k.severity,
-                k.detail
-            );
-        }
-        println!(
-            "failed: {} blocker, {} major, {} minor",
-            counts.blocker, counts.major, counts.minor
-        );
+        print_fit(&planned, template, &report, &counts);
     }
     let blocker = r
         .checks

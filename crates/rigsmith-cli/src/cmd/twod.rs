@@ -267,40 +267,7 @@ fn art_dir(art: &Path) -> anyhow::Result<()> {
 /// Runs the command.
 pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     match a.command {
-        TwoD::Check {
-            rig,
-            json,
-            skeleton,
-            kind,
-        } => {
-            let read = read_rig(&rig, &kind)?;
-            let pivots = match &skeleton {
-                Some(svg) => Some(read_pivot_problems(&read.doc, svg)?),
-                None => None,
-            };
-            let report = check_read(&read, pivots);
-            if json {
-                println!("{}", serde_json::to_string_pretty(&report.to_value())?);
-            } else {
-                print!("{}", report.to_text());
-                if !ctx.quiet {
-                    eprintln!(
-                        "{}: {} error(s), {} warning(s)",
-                        rig.display(),
-                        report.errors(),
-                        report.warnings()
-                    );
-                    if skeleton.is_none() && read.doc.bones.iter().any(|b| b.pivot.is_some()) {
-                        eprintln!("note: bone pivots not checked (give --skeleton SVG)");
-                    }
-                }
-            }
-            Ok(if report.errors() > 0 {
-                Outcome::CheckFailed
-            } else {
-                Outcome::Ok
-            })
-        }
+        TwoD::Check { rig, json, skeleton, kind } => check(ctx, rig, json, skeleton, kind),
         TwoD::Build {
             rig,
             art,
@@ -378,77 +345,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             ));
             Ok(Outcome::Ok)
         }
-        TwoD::Affordances { rig, json } => {
-            let read = read_rig(&rig, DEFAULT_KIND)?;
-            let aff = rig_affordances(&read.doc);
-            if json {
-                let m: serde_json::Map<String, serde_json::Value> =
-                    aff.iter().map(|(k, v)| (k.clone(), v.to_value())).collect();
-                println!("{}", serde_json::to_string_pretty(&m)?);
-            } else if aff.is_empty() {
-                ctx.info(&format!(
-                    "{}: affords nothing (a {} rig with no chain linking two bones)",
-                    rig.display(),
-                    read.doc.nesting().as_str()
-                ));
-            } else {
-                for (cap, a) in &aff {
-                    println!("{cap}: count {}", a.count);
-                    println!("  keys: {}", a.keys.join(" "));
-                    for c in &a.chains {
-                        println!("  chain: {}", c.join(" > "));
-                    }
-                }
-            }
-            Ok(Outcome::Ok)
-        }
-        TwoD::Migrate {
-            rig,
-            kind,
-            list,
-            output,
-        } => {
-            if list {
-                let reg = RestPoseRegistry::default();
-                for (name, k) in &reg.kinds {
-                    println!(
-                        "{name}: version field {}, current {}, rest pose applied since {}",
-                        k.version_field,
-                        k.current,
-                        reg.since.get(name).map(String::as_str).unwrap_or("-")
-                    );
-                }
-                for (k, from, to) in reg.migrations.keys() {
-                    println!("{k}: {from} -> {to} (a posed document keeps its picture: rest_rotation: false)");
-                }
-                return Ok(Outcome::Ok);
-            }
-            let (Some(rig), Some(output)) = (rig, output) else {
-                return Err(BadInput("migrate: give RIG and -o OUTPUT, or --list".into()).into());
-            };
-            let read = read_rig(&rig, &kind)?;
-            say_rest_pose(ctx, &read);
-            let mut text = serde_json::to_string_pretty(&read.current_document())?;
-            text.push('\n');
-            write(&output, &[&rig], text.as_bytes())?;
-            let steps: Vec<String> = read
-                .steps
-                .iter()
-                .map(|(f, t)| format!("{f} -> {t}"))
-                .collect();
-            ctx.info(&format!(
-                "{}: {} {} ({})",
-                output.display(),
-                read.kind.name,
-                read.kind.current,
-                if steps.is_empty() {
-                    "no migration step".to_string()
-                } else {
-                    steps.join(", ")
-                }
-            ));
-            Ok(Outcome::Ok)
-        }
+        TwoD::Affordances { rig, json } => affordances(ctx, rig, json),
+        TwoD::Migrate { rig, kind, list, output } => migrate(ctx, rig, kind, list, output),
         TwoD::PaintOrder { rig, containers } => {
             let doc = read_rig(&rig, DEFAULT_KIND)?.doc;
             if containers {
@@ -470,94 +368,239 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             joints,
             output,
         } => {
-            plan(&output, &[&rig, &art])?;
-            let read = read_rig(&rig, DEFAULT_KIND)?;
-            let doc = &read.doc;
-            art_dir(&art)?;
-            let pose = match &pose {
-                Some(p) => {
-                    let bytes = std::fs::read(p).with_context(|| format!("{}", p.display()))?;
-                    Pose::parse(&bytes).with_context(|| format!("{}", p.display()))?
-                }
-                None => Pose::default(),
+            let opts = RenderOptions {
+                size,
+                joints,
+                ..RenderOptions::default()
             };
-            let entity = entity_of(doc, &rig, None);
-            let probe = PartProbe {
-                root: art.clone(),
-                prefix: format!("characters/{entity}/"),
-            };
-            let opts = BuildOptions {
-                probe: Some(probe.clone()),
-                interleave: true,
-                ..BuildOptions::default()
-            };
-            let built =
-                build_rig(&entity, doc, &opts).with_context(|| format!("{}", rig.display()))?;
-            say_rest_pose(ctx, &read);
-            let img = render(
-                &built.to_value(),
-                &probe,
-                &pose,
-                &RenderOptions {
-                    size,
-                    joints,
-                    ..RenderOptions::default()
-                },
-            )?;
-            for n in built.warnings.iter().chain(&img.notes) {
-                ctx.info(&format!("warning: {n}"));
-            }
-            write(&output, &[&rig, &art], &img.to_png()?)?;
-            ctx.info(&format!(
-                "{}: {} x {} px",
-                output.display(),
-                img.width,
-                img.height
-            ));
-            Ok(Outcome::Ok)
+            render_png(ctx, rig, art, pose, &opts, output)
         }
-        TwoD::ImportSpine { input, output } => {
-            plan(&output, &[&input])?;
-            crate::util::check_input(&input)?;
-            let bytes = std::fs::read(&input).with_context(|| format!("{}", input.display()))?;
-            let (doc, rep) = import_spine(&bytes).map_err(|e| e.in_file(&input))?;
-            for u in &rep.unmapped {
-                ctx.info(&format!("not mapped: {u}"));
+        TwoD::ImportSpine { input, output } => import_spine_file(ctx, input, output),
+        TwoD::ExportSpine { rig, art, output } => export_spine_file(ctx, rig, art, output),
+    }
+}
+
+/// `2d check`: the report, exit 1 on errors.
+fn check(
+    ctx: &Ctx,
+    rig: PathBuf,
+    json: bool,
+    skeleton: Option<PathBuf>,
+    kind: String,
+) -> anyhow::Result<Outcome> {
+    let read = read_rig(&rig, &kind)?;
+    let pivots = match &skeleton {
+        Some(svg) => Some(read_pivot_problems(&read.doc, svg)?),
+        None => None,
+    };
+    let report = check_read(&read, pivots);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report.to_value())?);
+    } else {
+        print!("{}", report.to_text());
+        if !ctx.quiet {
+            eprintln!(
+                "{}: {} error(s), {} warning(s)",
+                rig.display(),
+                report.errors(),
+                report.warnings()
+            );
+            if skeleton.is_none() && read.doc.bones.iter().any(|b| b.pivot.is_some()) {
+                eprintln!("note: bone pivots not checked (give --skeleton SVG)");
             }
-            write(&output, &[&input], doc.to_json().as_bytes())?;
-            ctx.info(&format!(
-                "{}: {} bone(s), {} slot(s), {} skin(s)",
-                output.display(),
-                doc.bones.len(),
-                doc.slots.len(),
-                doc.skins.len()
-            ));
-            Ok(Outcome::Ok)
-        }
-        TwoD::ExportSpine { rig, art, output } => {
-            plan(&output, &[&rig])?;
-            let read = read_rig(&rig, DEFAULT_KIND)?;
-            say_rest_pose(ctx, &read);
-            let doc = read.doc;
-            let probe = match &art {
-                Some(a) => {
-                    art_dir(a)?;
-                    Some(PartProbe {
-                        root: a.clone(),
-                        prefix: String::new(),
-                    })
-                }
-                None => None,
-            };
-            let (v, rep) =
-                export_spine(&doc, probe.as_ref()).with_context(|| format!("{}", rig.display()))?;
-            for u in &rep.unmapped {
-                ctx.info(&format!("not mapped: {u}"));
-            }
-            let mut text = serde_json::to_string_pretty(&v)?;
-            text.push('\n');
-            write(&output, &[&rig], text.as_bytes())?;
-            Ok(Outcome::Ok)
         }
     }
+    Ok(if report.errors() > 0 {
+        Outcome::CheckFailed
+    } else {
+        Outcome::Ok
+    })
+}
+
+/// `2d affordances`: what the structure affords.
+fn affordances(
+    ctx: &Ctx,
+    rig: PathBuf,
+    json: bool,
+) -> anyhow::Result<Outcome> {
+    let read = read_rig(&rig, DEFAULT_KIND)?;
+    let aff = rig_affordances(&read.doc);
+    if json {
+        let m: serde_json::Map<String, serde_json::Value> =
+            aff.iter().map(|(k, v)| (k.clone(), v.to_value())).collect();
+        println!("{}", serde_json::to_string_pretty(&m)?);
+    } else if aff.is_empty() {
+        ctx.info(&format!(
+            "{}: affords nothing (a {} rig with no chain linking two bones)",
+            rig.display(),
+            read.doc.nesting().as_str()
+        ));
+    } else {
+        for (cap, a) in &aff {
+            println!("{cap}: count {}", a.count);
+            println!("  keys: {}", a.keys.join(" "));
+            for c in &a.chains {
+                println!("  chain: {}", c.join(" > "));
+            }
+        }
+    }
+    Ok(Outcome::Ok)
+}
+
+/// `2d migrate`: the document at its kind's current version (or `--list`).
+fn migrate(
+    ctx: &Ctx,
+    rig: Option<PathBuf>,
+    kind: String,
+    list: bool,
+    output: Option<PathBuf>,
+) -> anyhow::Result<Outcome> {
+    if list {
+        let reg = RestPoseRegistry::default();
+        for (name, k) in &reg.kinds {
+            println!(
+                "{name}: version field {}, current {}, rest pose applied since {}",
+                k.version_field,
+                k.current,
+                reg.since.get(name).map(String::as_str).unwrap_or("-")
+            );
+        }
+        for (k, from, to) in reg.migrations.keys() {
+            println!("{k}: {from} -> {to} (a posed document keeps its picture: rest_rotation: false)");
+        }
+        return Ok(Outcome::Ok);
+    }
+    let (Some(rig), Some(output)) = (rig, output) else {
+        return Err(BadInput("migrate: give RIG and -o OUTPUT, or --list".into()).into());
+    };
+    let read = read_rig(&rig, &kind)?;
+    say_rest_pose(ctx, &read);
+    let mut text = serde_json::to_string_pretty(&read.current_document())?;
+    text.push('\n');
+    write(&output, &[&rig], text.as_bytes())?;
+    let steps: Vec<String> = read
+        .steps
+        .iter()
+        .map(|(f, t)| format!("{f} -> {t}"))
+        .collect();
+    ctx.info(&format!(
+        "{}: {} {} ({})",
+        output.display(),
+        read.kind.name,
+        read.kind.current,
+        if steps.is_empty() {
+            "no migration step".to_string()
+        } else {
+            steps.join(", ")
+        }
+    ));
+    Ok(Outcome::Ok)
+}
+
+/// `2d render`: the (posed) rig as a PNG.
+fn render_png(
+    ctx: &Ctx,
+    rig: PathBuf,
+    art: PathBuf,
+    pose: Option<PathBuf>,
+    opts: &RenderOptions,
+    output: PathBuf,
+) -> anyhow::Result<Outcome> {
+    plan(&output, &[&rig, &art])?;
+    let read = read_rig(&rig, DEFAULT_KIND)?;
+    let doc = &read.doc;
+    art_dir(&art)?;
+    let pose = match &pose {
+        Some(p) => {
+            let bytes = std::fs::read(p).with_context(|| format!("{}", p.display()))?;
+            Pose::parse(&bytes).with_context(|| format!("{}", p.display()))?
+        }
+        None => Pose::default(),
+    };
+    let entity = entity_of(doc, &rig, None);
+    let probe = PartProbe {
+        root: art.clone(),
+        prefix: format!("characters/{entity}/"),
+    };
+    let opts = BuildOptions {
+        probe: Some(probe.clone()),
+        interleave: true,
+        ..BuildOptions::default()
+    };
+    let built =
+        build_rig(&entity, doc, &opts).with_context(|| format!("{}", rig.display()))?;
+    say_rest_pose(ctx, &read);
+    let img = render(
+        &built.to_value(),
+        &probe,
+        &pose,
+        opts,
+    )?;
+    for n in built.warnings.iter().chain(&img.notes) {
+        ctx.info(&format!("warning: {n}"));
+    }
+    write(&output, &[&rig, &art], &img.to_png()?)?;
+    ctx.info(&format!(
+        "{}: {} x {} px",
+        output.display(),
+        img.width,
+        img.height
+    ));
+    Ok(Outcome::Ok)
+}
+
+/// `2d import-spine`: a Spine JSON skeleton as a rig document.
+fn import_spine_file(
+    ctx: &Ctx,
+    input: PathBuf,
+    output: PathBuf,
+) -> anyhow::Result<Outcome> {
+    plan(&output, &[&input])?;
+    crate::util::check_input(&input)?;
+    let bytes = std::fs::read(&input).with_context(|| format!("{}", input.display()))?;
+    let (doc, rep) = import_spine(&bytes).map_err(|e| e.in_file(&input))?;
+    for u in &rep.unmapped {
+        ctx.info(&format!("not mapped: {u}"));
+    }
+    write(&output, &[&input], doc.to_json().as_bytes())?;
+    ctx.info(&format!(
+        "{}: {} bone(s), {} slot(s), {} skin(s)",
+        output.display(),
+        doc.bones.len(),
+        doc.slots.len(),
+        doc.skins.len()
+    ));
+    Ok(Outcome::Ok)
+}
+
+/// `2d export-spine`: a rig document as Spine JSON.
+fn export_spine_file(
+    ctx: &Ctx,
+    rig: PathBuf,
+    art: Option<PathBuf>,
+    output: PathBuf,
+) -> anyhow::Result<Outcome> {
+    plan(&output, &[&rig])?;
+    let read = read_rig(&rig, DEFAULT_KIND)?;
+    say_rest_pose(ctx, &read);
+    let doc = read.doc;
+    let probe = match &art {
+        Some(a) => {
+            art_dir(a)?;
+            Some(PartProbe {
+                root: a.clone(),
+                prefix: String::new(),
+            })
+        }
+        None => None,
+    };
+    let (v, rep) =
+        export_spine(&doc, probe.as_ref()).with_context(|| format!("{}", rig.display()))?;
+    for u in &rep.unmapped {
+        ctx.info(&format!("not mapped: {u}"));
+    }
+    let mut text = serde_json::to_string_pretty(&v)?;
+    text.push('\n');
+    write(&output, &[&rig], text.as_bytes())?;
+    Ok(Outcome::Ok)
 }

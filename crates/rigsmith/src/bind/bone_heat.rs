@@ -154,47 +154,7 @@ pub fn bone_heat(
         .iter()
         .map(|p| p.map(|r| r.powf(bone_reach::THICKNESS_POWER)))
         .collect();
-    // Rays from a maximal independent set of seed vertices first; every other vertex
-    // whose seed neighbours all saw their first bone, the same one that comes first
-    // for it, takes that bone without a ray (neighbours that disagree cast their own).
-    let mut nbr: Vec<Vec<u32>> = vec![Vec::new(); k];
-    for &(i, j, _) in &lap.edges {
-        nbr[i as usize].push(j);
-        nbr[j as usize].push(i);
-    }
-    let mut seed = vec![false; k];
-    for v in 0..k {
-        seed[v] = lap.mass[v] > 0.0 && !nbr[v].iter().any(|&u| seed[u as usize]);
-    }
-    let first_pass: Vec<Option<(f32, Vec<u32>, usize)>> = (0..k)
-        .into_par_iter()
-        .map(|v| (seed[v]).then(|| nearest_visible(w.positions[v], segments, &thick, &bvh, None)))
-        .collect();
-    let near: Vec<(f32, Vec<u32>, usize)> = first_pass
-        .par_iter()
-        .enumerate()
-        .map(|(v, done)| {
-            if let Some(r) = done {
-                return r.clone();
-            }
-            if lap.mass[v] <= 0.0 {
-                return (0.0, Vec::new(), 0);
-            }
-            let mut hint: Option<u32> = None;
-            let mut agree = true;
-            for &u in &nbr[v] {
-                if let Some((_, b, rays)) = &first_pass[u as usize] {
-                    if *rays != 1 || b.len() != 1 || hint.is_some_and(|h| h != b[0]) {
-                        agree = false;
-                        break;
-                    }
-                    hint = Some(b[0]);
-                }
-            }
-            let hint = if agree { hint } else { None };
-            nearest_visible(w.positions[v], segments, &thick, &bvh, hint)
-        })
-        .collect();
+    let near = nearest_bones(&w.positions, &lap, segments, &thick, &bvh);
     let rays = near.iter().map(|x| x.2).sum();
     lap_time("visibility", &mut stages);
 
@@ -283,29 +243,7 @@ pub fn bone_heat(
             bones: segments.len(),
         })?;
         lap_time("factor and solve", &mut stages);
-        let lists: Vec<Vec<Influence>> = (0..na)
-            .into_par_iter()
-            .map(|a| {
-                let mut l: Vec<Influence> = sols
-                    .iter()
-                    .filter(|(_, x)| x[a].is_finite() && x[a] > 1e-6)
-                    .map(|(b, x)| Influence {
-                        bone: segments[*b].bone,
-                        weight: x[a].min(1.0) as f32,
-                    })
-                    .collect();
-                // As `Weights::sort` then `Weights::normalize`, per vertex.
-                l.retain(|i| i.weight > 0.0);
-                l.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
-                let s: f32 = l.iter().map(|i| i.weight).sum();
-                if s > 0.0 {
-                    for i in l.iter_mut() {
-                        i.weight /= s;
-                    }
-                }
-                l
-            })
-            .collect();
+        let lists = normalized_lists(&sols, segments, na);
         for (a, l) in lists.into_iter().enumerate() {
             per_vertex[order[a]] = l;
         }
@@ -328,6 +266,90 @@ pub fn bone_heat(
         rays,
         stages,
     })
+}
+
+/// The nearest visible bone(s) of each welded vertex, with the rays cast (see
+/// [`nearest_visible`]); a vertex without mass gets none. Rays from a maximal
+/// independent set of seed vertices come first; every other vertex whose seed
+/// neighbours all saw their first bone, the same one, tries that bone first.
+fn nearest_bones(
+    positions: &[Vec3],
+    lap: &laplacian::Laplacian,
+    segments: &[Segment],
+    thick: &[[f32; 5]],
+    bvh: &Bvh,
+) -> Vec<(f32, Vec<u32>, usize)> {
+    // Rays from a maximal independent set of seed vertices first; every other vertex
+    // whose seed neighbours all saw their first bone, the same one that comes first
+    // for it, takes that bone without a ray (neighbours that disagree cast their own).
+    let k = positions.len();
+    let mut nbr: Vec<Vec<u32>> = vec![Vec::new(); k];
+    for &(i, j, _) in &lap.edges {
+        nbr[i as usize].push(j);
+        nbr[j as usize].push(i);
+    }
+    let mut seed = vec![false; k];
+    for v in 0..k {
+        seed[v] = lap.mass[v] > 0.0 && !nbr[v].iter().any(|&u| seed[u as usize]);
+    }
+    let first_pass: Vec<Option<(f32, Vec<u32>, usize)>> = (0..k)
+        .into_par_iter()
+        .map(|v| (seed[v]).then(|| nearest_visible(positions[v], segments, thick, bvh, None)))
+        .collect();
+    first_pass
+        .par_iter()
+        .enumerate()
+        .map(|(v, done)| {
+            if let Some(r) = done {
+                return r.clone();
+            }
+            if lap.mass[v] <= 0.0 {
+                return (0.0, Vec::new(), 0);
+            }
+            let mut hint: Option<u32> = None;
+            let mut agree = true;
+            for &u in &nbr[v] {
+                if let Some((_, b, rays)) = &first_pass[u as usize] {
+                    if *rays != 1 || b.len() != 1 || hint.is_some_and(|h| h != b[0]) {
+                        agree = false;
+                        break;
+                    }
+                    hint = Some(b[0]);
+                }
+            }
+            let hint = if agree { hint } else { None };
+            nearest_visible(positions[v], segments, thick, bvh, hint)
+        })
+        .collect()
+}
+
+/// Each of the `na` solved vertices' influences from the per-bone solutions `sols`
+/// (values above 1e-6, capped at 1), sorted and normalized as `Weights::sort` and
+/// `Weights::normalize` do.
+fn normalized_lists(sols: &[(usize, Vec<f64>)], segments: &[Segment], na: usize) -> Vec<Vec<Influence>> {
+    (0..na)
+        .into_par_iter()
+        .map(|a| {
+            let mut l: Vec<Influence> = sols
+                .iter()
+                .filter(|(_, x)| x[a].is_finite() && x[a] > 1e-6)
+                .map(|(b, x)| Influence {
+                    bone: segments[*b].bone,
+                    weight: x[a].min(1.0) as f32,
+                })
+                .collect();
+            // As `Weights::sort` then `Weights::normalize`, per vertex.
+            l.retain(|i| i.weight > 0.0);
+            l.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
+            let s: f32 = l.iter().map(|i| i.weight).sum();
+            if s > 0.0 {
+                for i in l.iter_mut() {
+                    i.weight /= s;
+                }
+            }
+            l
+        })
+        .collect()
 }
 
 /// The mean length of the edges at each vertex (n; 0 for a vertex on no edge), from

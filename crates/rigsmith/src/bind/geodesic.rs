@@ -226,36 +226,13 @@ fn segment_cells(g: &Grid, s: &Segment) -> Vec<usize> {
     out
 }
 
-/// Weights every vertex of `meshes` (units of H) to the bone segments `segs` (same unit)
-/// by geodesic distance through the voxelized union of the meshes (see the module docs).
-///
-/// Errors: no bone, or no voxel size whose grid fits.
-pub fn geodesic(
-    meshes: &[MeshRef<'_>],
-    segs: &[Segment],
-    o: &GeodesicOptions,
-) -> Result<GeodesicOutcome> {
-    if segs.is_empty() {
-        return Err(Error::stage("bind", "no deform bone to weight to"));
-    }
-    let mut positions: Vec<Vec3> = Vec::new();
-    let mut triangles: Vec<[u32; 3]> = Vec::new();
-    for m in meshes {
-        let base = positions.len() as u32;
-        positions.extend_from_slice(m.positions);
-        triangles.extend(m.triangles.iter().map(|t| t.map(|i| i + base)));
-    }
-    if positions.is_empty() {
-        return Err(Error::stage("bind", "no vertex to weight"));
-    }
-    let (mut g, h, attempts) =
-        solid_grid(&positions, &triangles, segs, &GEODESIC_STEPS, MAX_SOLID)?;
-    let filled = fill_by_winding(&mut g, &positions, &triangles, segs);
-
+/// The solid cells off the grid's border (so every neighbour step stays inside) as a
+/// graph, and each bone's seed nodes (a bone through no solid cell seeds its own cells).
+fn solid_and_seeds(g: &Grid, segs: &[Segment]) -> (Solid, Vec<Vec<u32>>) {
     // Nodes: solid cells off the grid's border (so every neighbour step stays inside).
     let (dx, dy) = (g.dim.x as usize, g.dim.y as usize);
     let on_border = |k: usize| {
-        let c = coords(&g, k);
+        let c = coords(g, k);
         c.x == 0
             || c.y == 0
             || c.z == 0
@@ -274,7 +251,7 @@ pub fn geodesic(
     // Bone seeds; a bone through no solid cell seeds its own cells.
     let mut seeds: Vec<Vec<u32>> = Vec::with_capacity(segs.len());
     for s in segs {
-        let ks: Vec<usize> = segment_cells(&g, s)
+        let ks: Vec<usize> = segment_cells(g, s)
             .into_iter()
             .filter(|&k| !on_border(k))
             .collect();
@@ -306,12 +283,188 @@ pub fn geodesic(
             }
         }
     }
-    let mut solid = Solid {
+    let solid = Solid {
         id,
         cells,
         steps,
         extra: BTreeMap::new(),
     };
+    (solid, seeds)
+}
+
+/// Where each vertex reads the distance fields: per vertex, the solid nodes around it
+/// with their trilinear factors (renormalized when read), or the nearest reached node
+/// within 3 cells with the hop to it in voxels.
+struct VertexSamples {
+    /// Vertex `v`'s samples are `samples[start[v]..start[v + 1]]`.
+    start: Vec<u32>,
+    /// (node, trilinear factor, extra voxels).
+    samples: Vec<(u32, f32, f32)>,
+}
+
+impl VertexSamples {
+    /// `h`: the voxel side the grid was made with (units of H).
+    fn new(g: &Grid, h: f32, solid: &Solid, dmin: &[f32], positions: &[Vec3]) -> VertexSamples {
+        let mut start = Vec::with_capacity(positions.len() + 1);
+        let mut samples: Vec<(u32, f32, f32)> = Vec::new();
+        for p in positions {
+            start.push(samples.len() as u32);
+            let gp = (*p - g.lo) / h - Vec3::splat(0.5);
+            let base = gp.floor().as_ivec3();
+            let f = gp - base.as_vec3();
+            for corner in 0..8 {
+                let off = IVec3::new(corner & 1, (corner >> 1) & 1, (corner >> 2) & 1);
+                let c = base + off;
+                if !g.inb(c) {
+                    continue;
+                }
+                let j = solid.id[g.idx(c)];
+                if j == u32::MAX || !dmin[j as usize].is_finite() {
+                    continue;
+                }
+                let t = (if off.x == 1 { f.x } else { 1.0 - f.x })
+                    * (if off.y == 1 { f.y } else { 1.0 - f.y })
+                    * (if off.z == 1 { f.z } else { 1.0 - f.z });
+                // Corners with a vanishing share are left out, so that rounding (a vertex
+                // on a cell's centre plane) cannot add or drop one.
+                if t > 1e-3 {
+                    samples.push((j, t, 0.0));
+                }
+            }
+            if samples.len() as u32 == *start.last().expect("pushed") {
+                // The nearest reached solid cell within 3 cells, plus the hop to it.
+                if let Some((d, j)) = g.nearest_cell(*p, &solid.id, |j| dmin[j as usize].is_finite()) {
+                    samples.push((j, 1.0, d));
+                }
+            }
+        }
+        start.push(samples.len() as u32);
+        VertexSamples { start, samples }
+    }
+
+    /// The distance of each vertex in the field `dist` (voxels), for the vertices whose
+    /// samples are all reached: (vertex, distance).
+    fn read(&self, dist: &[f32]) -> Vec<(u32, f32)> {
+        let mut out = Vec::new();
+        for v in 0..self.start.len() - 1 {
+            let (a, b) = (self.start[v] as usize, self.start[v + 1] as usize);
+            if a == b {
+                continue;
+            }
+            let mut acc = 0.0f32;
+            let mut tot = 0.0f32;
+            let mut ok = true;
+            for &(j, t, add) in &self.samples[a..b] {
+                let d = dist[j as usize];
+                if !d.is_finite() {
+                    ok = false;
+                    break;
+                }
+                acc += t * (d + add);
+                tot += t;
+            }
+            if ok && tot > 0.0 {
+                out.push((v as u32, acc / tot));
+            }
+        }
+        out
+    }
+}
+
+/// The paper's falloff with its support bound (see the module docs), in units of H.
+struct Falloff {
+    alpha: f32,
+    exponent: f32,
+    reach: f32,
+    margin: f32,
+    /// Smallest distance (half a voxel).
+    floor: f32,
+}
+
+impl Falloff {
+    /// `f(d) = 1 / ((1 - α) d + α d²)^p`, `d` at least the floor.
+    fn f(&self, d: f32) -> f32 {
+        let d = d.max(self.floor);
+        ((1.0 - self.alpha) * d + self.alpha * d * d).powf(-self.exponent)
+    }
+}
+
+/// The influences of a vertex at `p` from its distances `list` (bone segment index,
+/// distance in H), before normalization; `true` when no solid cell reached it (it then
+/// takes its nearest bone in a straight line).
+fn vertex_influences(
+    list: &[(u32, f32)],
+    p: Vec3,
+    segs: &[Segment],
+    fo: &Falloff,
+) -> (Vec<Influence>, bool) {
+    let Some(dm) = list.iter().map(|x| x.1).reduce(f32::min) else {
+        // No solid cell reached the vertex: its nearest bone in a straight line.
+        let near = |s: &Segment| (s.closest(p) - p).length_squared();
+        let b = segs
+            .iter()
+            .min_by(|a, b| near(a).total_cmp(&near(b)))
+            .expect("a bone");
+        return (
+            vec![Influence {
+                bone: b.bone,
+                weight: 1.0,
+            }],
+            true,
+        );
+    };
+    let cut = fo.f(fo.reach * dm.max(fo.floor) + fo.margin);
+    let mut out: Vec<Influence> = list
+        .iter()
+        .filter_map(|&(b, d)| {
+            let w = fo.f(d) - cut;
+            (w > 0.0 && w.is_finite()).then_some(Influence {
+                bone: segs[b as usize].bone,
+                weight: w,
+            })
+        })
+        .collect();
+    if out.is_empty() {
+        // Only when every bone lies at the bound: keep the nearest.
+        let (b, _) = list
+            .iter()
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .expect("non-empty");
+        out.push(Influence {
+            bone: segs[*b as usize].bone,
+            weight: 1.0,
+        });
+    }
+    (out, false)
+}
+
+/// Weights every vertex of `meshes` (units of H) to the bone segments `segs` (same unit)
+/// by geodesic distance through the voxelized union of the meshes (see the module docs).
+///
+/// Errors: no bone, or no voxel size whose grid fits.
+pub fn geodesic(
+    meshes: &[MeshRef<'_>],
+    segs: &[Segment],
+    o: &GeodesicOptions,
+) -> Result<GeodesicOutcome> {
+    if segs.is_empty() {
+        return Err(Error::stage("bind", "no deform bone to weight to"));
+    }
+    let mut positions: Vec<Vec3> = Vec::new();
+    let mut triangles: Vec<[u32; 3]> = Vec::new();
+    for m in meshes {
+        let base = positions.len() as u32;
+        positions.extend_from_slice(m.positions);
+        triangles.extend(m.triangles.iter().map(|t| t.map(|i| i + base)));
+    }
+    if positions.is_empty() {
+        return Err(Error::stage("bind", "no vertex to weight"));
+    }
+    let (mut g, h, attempts) =
+        solid_grid(&positions, &triangles, segs, &GEODESIC_STEPS, MAX_SOLID)?;
+    let filled = fill_by_winding(&mut g, &positions, &triangles, segs);
+
+    let (mut solid, seeds) = solid_and_seeds(&g, segs);
     let n = solid.cells.len();
     let all_seeds: Vec<u32> = seeds.iter().flatten().copied().collect();
 
@@ -328,41 +481,7 @@ pub fn geodesic(
         dmin = nearest(&solid);
     }
 
-    // Samples per vertex: (node, trilinear factor, extra voxels).
-    let mut start = Vec::with_capacity(positions.len() + 1);
-    let mut samples: Vec<(u32, f32, f32)> = Vec::new();
-    for p in &positions {
-        start.push(samples.len() as u32);
-        let gp = (*p - g.lo) / h - Vec3::splat(0.5);
-        let base = gp.floor().as_ivec3();
-        let f = gp - base.as_vec3();
-        for corner in 0..8 {
-            let off = IVec3::new(corner & 1, (corner >> 1) & 1, (corner >> 2) & 1);
-            let c = base + off;
-            if !g.inb(c) {
-                continue;
-            }
-            let j = solid.id[g.idx(c)];
-            if j == u32::MAX || !dmin[j as usize].is_finite() {
-                continue;
-            }
-            let t = (if off.x == 1 { f.x } else { 1.0 - f.x })
-                * (if off.y == 1 { f.y } else { 1.0 - f.y })
-                * (if off.z == 1 { f.z } else { 1.0 - f.z });
-            // Corners with a vanishing share are left out, so that rounding (a vertex
-            // on a cell's centre plane) cannot add or drop one.
-            if t > 1e-3 {
-                samples.push((j, t, 0.0));
-            }
-        }
-        if samples.len() as u32 == *start.last().expect("pushed") {
-            // The nearest reached solid cell within 3 cells, plus the hop to it.
-            if let Some((d, j)) = g.nearest_cell(*p, &solid.id, |j| dmin[j as usize].is_finite()) {
-                samples.push((j, 1.0, d));
-            }
-        }
-    }
-    start.push(samples.len() as u32);
+    let samples = VertexSamples::new(&g, h, &solid, &dmin, &positions);
     let nv = positions.len();
 
     // Per bone: bounded Dijkstra, then its distance at every vertex (voxels).
@@ -374,28 +493,7 @@ pub fn geodesic(
             || (vec![f32::INFINITY; n], Vec::<u32>::new()),
             |(dist, touched), sd| {
                 solid.dijkstra(sd, Some((&dmin, kc, mc)), dist, touched);
-                let mut out = Vec::new();
-                for v in 0..nv {
-                    let (a, b) = (start[v] as usize, start[v + 1] as usize);
-                    if a == b {
-                        continue;
-                    }
-                    let mut acc = 0.0f32;
-                    let mut tot = 0.0f32;
-                    let mut ok = true;
-                    for &(j, t, add) in &samples[a..b] {
-                        let d = dist[j as usize];
-                        if !d.is_finite() {
-                            ok = false;
-                            break;
-                        }
-                        acc += t * (d + add);
-                        tot += t;
-                    }
-                    if ok && tot > 0.0 {
-                        out.push((v as u32, acc / tot));
-                    }
-                }
+                let out = samples.read(dist);
                 for &j in touched.iter() {
                     dist[j as usize] = f32::INFINITY;
                 }
@@ -420,54 +518,17 @@ pub fn geodesic(
             dists[v as usize].push((b as u32, (d * d + stretch * past * past).sqrt()));
         }
     }
-    let floor = 0.5 * h;
-    let f = |d: f32| {
-        let d = d.max(floor);
-        ((1.0 - o.alpha) * d + o.alpha * d * d).powf(-o.exponent)
+    let falloff = Falloff {
+        alpha: o.alpha,
+        exponent: o.exponent,
+        reach: o.reach,
+        margin: o.margin,
+        floor: 0.5 * h,
     };
     let flat: Vec<(Vec<Influence>, bool)> = dists
         .par_iter()
         .zip(positions.par_iter())
-        .map(|(list, p)| {
-            let Some(dm) = list.iter().map(|x| x.1).reduce(f32::min) else {
-                // No solid cell reached the vertex: its nearest bone in a straight line.
-                let near = |s: &Segment| (s.closest(*p) - *p).length_squared();
-                let b = segs
-                    .iter()
-                    .min_by(|a, b| near(a).total_cmp(&near(b)))
-                    .expect("a bone");
-                return (
-                    vec![Influence {
-                        bone: b.bone,
-                        weight: 1.0,
-                    }],
-                    true,
-                );
-            };
-            let cut = f(o.reach * dm.max(floor) + o.margin);
-            let mut out: Vec<Influence> = list
-                .iter()
-                .filter_map(|&(b, d)| {
-                    let w = f(d) - cut;
-                    (w > 0.0 && w.is_finite()).then_some(Influence {
-                        bone: segs[b as usize].bone,
-                        weight: w,
-                    })
-                })
-                .collect();
-            if out.is_empty() {
-                // Only when every bone lies at the bound: keep the nearest.
-                let (b, _) = list
-                    .iter()
-                    .min_by(|a, b| a.1.total_cmp(&b.1))
-                    .expect("non-empty");
-                out.push(Influence {
-                    bone: segs[*b as usize].bone,
-                    weight: 1.0,
-                });
-            }
-            (out, false)
-        })
+        .map(|(list, p)| vertex_influences(list, *p, segs, &falloff))
         .collect();
     let unreached = flat.iter().filter(|x| x.1).count();
     let mut weights = Vec::with_capacity(meshes.len());

@@ -7,6 +7,55 @@
 
 use glam::Vec3;
 
+/// The corners of a cell, as offsets from its lowest corner.
+const CORNERS: [[usize; 3]; 8] = [
+    [0, 0, 0],
+    [1, 0, 0],
+    [0, 1, 0],
+    [1, 1, 0],
+    [0, 0, 1],
+    [1, 0, 1],
+    [0, 1, 1],
+    [1, 1, 1],
+];
+
+/// The 12 edges of a cell, as pairs of [`CORNERS`].
+const EDGES: [(usize, usize); 12] = [
+    (0, 1),
+    (2, 3),
+    (4, 5),
+    (6, 7),
+    (0, 2),
+    (1, 3),
+    (4, 6),
+    (5, 7),
+    (0, 4),
+    (1, 5),
+    (2, 6),
+    (3, 7),
+];
+
+/// The mean of the points where the surface crosses a cell's edges, in the cell's
+/// unit cube, from the field at its corners `v` (`None` when it does not cross).
+fn crossing_mean(v: &[f32; 8]) -> Option<Vec3> {
+    let inside = v.iter().filter(|x| **x < 0.0).count();
+    if inside == 0 || inside == 8 {
+        return None;
+    }
+    let corner = |c: usize| Vec3::new(CORNERS[c][0] as f32, CORNERS[c][1] as f32, CORNERS[c][2] as f32);
+    let mut acc = Vec3::ZERO;
+    let mut cnt = 0.0;
+    for (a, b) in EDGES {
+        if (v[a] < 0.0) != (v[b] < 0.0) {
+            let t = v[a] / (v[a] - v[b]);
+            let (pa, pb) = (corner(a), corner(b));
+            acc += pa + (pb - pa) * t;
+            cnt += 1.0;
+        }
+    }
+    Some(acc / cnt)
+}
+
 /// Extracts the zero set of `f` sampled on the grid `origin + (i, j, k) * h`,
 /// `0 <= i < n[0]` etc. (`f` negative inside). Returns positions and triangles.
 pub(crate) fn extract(
@@ -32,58 +81,13 @@ pub(crate) fn extract(
     let cell = |i: usize, j: usize, k: usize| (k * cy + j) * cx + i;
     let mut vid = vec![u32::MAX; cx * cy * cz];
     let mut positions = Vec::new();
-    const CORNERS: [[usize; 3]; 8] = [
-        [0, 0, 0],
-        [1, 0, 0],
-        [0, 1, 0],
-        [1, 1, 0],
-        [0, 0, 1],
-        [1, 0, 1],
-        [0, 1, 1],
-        [1, 1, 1],
-    ];
-    const EDGES: [(usize, usize); 12] = [
-        (0, 1),
-        (2, 3),
-        (4, 5),
-        (6, 7),
-        (0, 2),
-        (1, 3),
-        (4, 6),
-        (5, 7),
-        (0, 4),
-        (1, 5),
-        (2, 6),
-        (3, 7),
-    ];
     for k in 0..cz {
         for j in 0..cy {
             for i in 0..cx {
                 let v: [f32; 8] = CORNERS.map(|c| s[at(i + c[0], j + c[1], k + c[2])]);
-                let inside = v.iter().filter(|x| **x < 0.0).count();
-                if inside == 0 || inside == 8 {
+                let Some(local) = crossing_mean(&v) else {
                     continue;
-                }
-                let mut acc = Vec3::ZERO;
-                let mut cnt = 0.0;
-                for (a, b) in EDGES {
-                    if (v[a] < 0.0) != (v[b] < 0.0) {
-                        let t = v[a] / (v[a] - v[b]);
-                        let pa = Vec3::new(
-                            CORNERS[a][0] as f32,
-                            CORNERS[a][1] as f32,
-                            CORNERS[a][2] as f32,
-                        );
-                        let pb = Vec3::new(
-                            CORNERS[b][0] as f32,
-                            CORNERS[b][1] as f32,
-                            CORNERS[b][2] as f32,
-                        );
-                        acc += pa + (pb - pa) * t;
-                        cnt += 1.0;
-                    }
-                }
-                let local = acc / cnt;
+                };
                 vid[cell(i, j, k)] = positions.len() as u32;
                 positions.push(origin + (Vec3::new(i as f32, j as f32, k as f32) + local) * h);
             }

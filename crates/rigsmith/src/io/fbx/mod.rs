@@ -39,7 +39,7 @@
 
 pub mod tree;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 use glam::{DMat3, DMat4, DVec3};
@@ -303,11 +303,9 @@ impl<'a> Scene<'a> {
         )
     }
 
-    /// Writes the scene as a glTF document (JSON and its one buffer) plus warnings.
-    fn to_gltf(&self) -> Result<(Json, Vec<u8>, Vec<String>)> {
-        let mut warnings = Vec::new();
-        let mut memo = HashMap::new();
-        // Skin clusters: bone -> (bind matrix); bones are limb nodes plus linked models.
+    /// The bones (limb nodes and the models skin clusters link), in file order, and the
+    /// links' bind matrices (file space).
+    fn bone_ids(&self) -> (Vec<i64>, HashMap<i64, DMat4>) {
         let mut link_bind: HashMap<i64, DMat4> = HashMap::new();
         let mut is_bone: Vec<i64> = Vec::new();
         for &id in &self.order {
@@ -326,7 +324,11 @@ impl<'a> Scene<'a> {
                 }
             }
         }
-        // Bind pose records.
+        (is_bone, link_bind)
+    }
+
+    /// The matrices of the bind pose records, by node id (the first record wins).
+    fn bind_pose_records(&self) -> HashMap<i64, DMat4> {
         let mut pose_bind: HashMap<i64, DMat4> = HashMap::new();
         for &id in &self.order {
             let n = self.objects[&id];
@@ -341,38 +343,49 @@ impl<'a> Scene<'a> {
                 }
             }
         }
-        // Bones in file order, parents first (bone parent = nearest bone ancestor).
-        let bone_set: std::collections::HashSet<i64> = is_bone.iter().copied().collect();
-        let bone_parent = |b: i64| -> Option<i64> {
-            let mut cur = b;
-            let mut steps = 0;
-            while let Some(p) = self.model_parent(cur) {
-                if bone_set.contains(&p) {
-                    return Some(p);
-                }
-                cur = p;
-                steps += 1;
-                if steps > 10_000 {
-                    break;
-                }
+        pose_bind
+    }
+
+    /// The nearest ancestor of bone `b` that is a bone (`None` for a root bone).
+    fn bone_parent(&self, b: i64, bone_set: &HashSet<i64>) -> Option<i64> {
+        let mut cur = b;
+        let mut steps = 0;
+        while let Some(p) = self.model_parent(cur) {
+            if bone_set.contains(&p) {
+                return Some(p);
             }
-            None
-        };
-        // Bind world of each bone (file space): its cluster link, its bind pose, or its
-        // parent bone's bind times its evaluated transform relative to that parent.
+            cur = p;
+            steps += 1;
+            if steps > 10_000 {
+                break;
+            }
+        }
+        None
+    }
+
+    /// Bind world of each bone (file space): its cluster link, its bind pose, or its
+    /// parent bone's bind times its evaluated transform relative to that parent.
+    fn bind_worlds(
+        &self,
+        is_bone: &[i64],
+        bone_set: &HashSet<i64>,
+        link_bind: &HashMap<i64, DMat4>,
+        memo: &mut HashMap<i64, DMat4>,
+    ) -> Result<HashMap<i64, DMat4>> {
+        let pose_bind = self.bind_pose_records();
         let mut bind: HashMap<i64, DMat4> = HashMap::new();
-        let mut pending: Vec<i64> = is_bone.clone();
+        let mut pending: Vec<i64> = is_bone.to_vec();
         let mut guard = 0;
         while !pending.is_empty() && guard <= is_bone.len() + 1 {
             guard += 1;
             pending.retain(|&b| {
                 let known = link_bind.get(&b).or(pose_bind.get(&b)).copied();
-                let w = match (known, bone_parent(b)) {
+                let w = match (known, self.bone_parent(b, bone_set)) {
                     (Some(m), _) => Some(m),
-                    (None, None) => Some(self.world(b, &mut memo)),
+                    (None, None) => Some(self.world(b, memo)),
                     (None, Some(p)) => bind.get(&p).map(|pb| {
-                        let pw = self.world(p, &mut memo);
-                        let bw = self.world(b, &mut memo);
+                        let pw = self.world(p, memo);
+                        let bw = self.world(b, memo);
                         *pb * pw.inverse() * bw
                     }),
                 };
@@ -388,6 +401,18 @@ impl<'a> Scene<'a> {
         if !pending.is_empty() {
             return Err(self.err("Connections", "the bones' parent links form a cycle"));
         }
+        Ok(bind)
+    }
+
+    /// Writes the scene as a glTF document (JSON and its one buffer) plus warnings.
+    fn to_gltf(&self) -> Result<(Json, Vec<u8>, Vec<String>)> {
+        let mut warnings = Vec::new();
+        let mut memo = HashMap::new();
+        // Bones in file order, parents first (bone parent = nearest bone ancestor).
+        let (is_bone, link_bind) = self.bone_ids();
+        let bone_set: HashSet<i64> = is_bone.iter().copied().collect();
+        let bone_parent = |b: i64| self.bone_parent(b, &bone_set);
+        let bind = self.bind_worlds(&is_bone, &bone_set, &link_bind, &mut memo)?;
 
         let mut doc = GlBuilder::default();
         let bone_index: HashMap<i64, usize> =
@@ -444,65 +469,13 @@ impl<'a> Scene<'a> {
                 .map(|&mid| name_of(self.objects[&mid]))
                 .collect();
             let geo = Geometry::read(g, &at, self)?;
-            // Skin.
-            let mut skin: Vec<Vec<(usize, f32)>> = vec![Vec::new(); geo.positions.len()];
-            let mut mesh_bind: Option<DMat4> = None;
-            let mut skinned = false;
-            for did in self.kids(gid, "Deformer") {
-                let d = self.objects[&did];
-                match kind(d) {
-                    "Skin" => {}
-                    "BlendShape" => {
-                        blend_shapes += 1;
-                        continue;
-                    }
-                    _ => continue,
-                }
-                for cid in self.kids(did, "Deformer") {
-                    let c = self.objects[&cid];
-                    let cat = format!("{at}.Skin.Cluster {:?}", name_of(c));
-                    let Some(bone) = self.kids(cid, "Model").first().copied() else {
-                        continue;
-                    };
-                    skinned = true;
-                    // `Transform` maps the geometry into the bone's bind space and
-                    // `TransformLink` is the bone's bind pose: together, the mesh at bind.
-                    if mesh_bind.is_none() {
-                        let t = c.child_value("Transform").and_then(matrix_of);
-                        let l = c.child_value("TransformLink").and_then(matrix_of);
-                        mesh_bind = t.zip(l).map(|(t, l)| l * t);
-                    }
-                    let idx = c
-                        .child_value("Indexes")
-                        .and_then(Value::ints)
-                        .unwrap_or_default();
-                    let wts = c
-                        .child_value("Weights")
-                        .and_then(Value::floats)
-                        .unwrap_or_default();
-                    if idx.len() != wts.len() {
-                        return Err(self.err(
-                            cat,
-                            format!("{} Indexes but {} Weights", idx.len(), wts.len()),
-                        ));
-                    }
-                    let bi = bone_index[&bone];
-                    let mut bad = 0usize;
-                    for (&v, &w) in idx.iter().zip(&wts) {
-                        match usize::try_from(v).ok().filter(|&v| v < skin.len()) {
-                            Some(v) if w != 0.0 => skin[v].push((bi, w as f32)),
-                            Some(_) => {}
-                            None => bad += 1,
-                        }
-                    }
-                    if bad > 0 {
-                        warnings.push(format!(
-                            "{cat}: {bad} indexes are not control points of the mesh ({} of them); skipped",
-                            skin.len()
-                        ));
-                    }
-                }
-            }
+            let GeometrySkin {
+                weights: skin,
+                mesh_bind,
+                skinned,
+                blend_shapes: shapes,
+            } = self.geometry_skin(gid, &at, geo.positions.len(), &bone_index, &mut warnings)?;
+            blend_shapes += shapes;
             // Where the geometry goes: the mesh at bind time for a skin, else the model.
             let place = if skinned {
                 mesh_bind.unwrap_or_else(|| self.world(id, &mut memo))
@@ -568,6 +541,82 @@ impl<'a> Scene<'a> {
         Ok((root, doc.bin, warnings))
     }
 
+    /// The skin of geometry `gid` (at `at` in the file, `points` control points): each
+    /// point's (bone index, weight) pairs from its skin clusters, the mesh's bind matrix,
+    /// and how many blend shape deformers it has (not read). Cluster indexes that are not
+    /// control points are skipped with a warning.
+    fn geometry_skin(
+        &self,
+        gid: i64,
+        at: &str,
+        points: usize,
+        bone_index: &HashMap<i64, usize>,
+        warnings: &mut Vec<String>,
+    ) -> Result<GeometrySkin> {
+        let mut out = GeometrySkin {
+            weights: vec![Vec::new(); points],
+            mesh_bind: None,
+            skinned: false,
+            blend_shapes: 0,
+        };
+        for did in self.kids(gid, "Deformer") {
+            let d = self.objects[&did];
+            match kind(d) {
+                "Skin" => {}
+                "BlendShape" => {
+                    out.blend_shapes += 1;
+                    continue;
+                }
+                _ => continue,
+            }
+            for cid in self.kids(did, "Deformer") {
+                let c = self.objects[&cid];
+                let cat = format!("{at}.Skin.Cluster {:?}", name_of(c));
+                let Some(bone) = self.kids(cid, "Model").first().copied() else {
+                    continue;
+                };
+                out.skinned = true;
+                // `Transform` maps the geometry into the bone's bind space and
+                // `TransformLink` is the bone's bind pose: together, the mesh at bind.
+                if out.mesh_bind.is_none() {
+                    let t = c.child_value("Transform").and_then(matrix_of);
+                    let l = c.child_value("TransformLink").and_then(matrix_of);
+                    out.mesh_bind = t.zip(l).map(|(t, l)| l * t);
+                }
+                let idx = c
+                    .child_value("Indexes")
+                    .and_then(Value::ints)
+                    .unwrap_or_default();
+                let wts = c
+                    .child_value("Weights")
+                    .and_then(Value::floats)
+                    .unwrap_or_default();
+                if idx.len() != wts.len() {
+                    return Err(self.err(
+                        cat,
+                        format!("{} Indexes but {} Weights", idx.len(), wts.len()),
+                    ));
+                }
+                let bi = bone_index[&bone];
+                let mut bad = 0usize;
+                for (&v, &w) in idx.iter().zip(&wts) {
+                    match usize::try_from(v).ok().filter(|&v| v < out.weights.len()) {
+                        Some(v) if w != 0.0 => out.weights[v].push((bi, w as f32)),
+                        Some(_) => {}
+                        None => bad += 1,
+                    }
+                }
+                if bad > 0 {
+                    warnings.push(format!(
+                        "{cat}: {bad} indexes are not control points of the mesh ({} of them); skipped",
+                        out.weights.len()
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Whether the axis system is left-handed (triangles are wound the other way).
     fn flipped(&self) -> bool {
         DMat3::from_mat4(self.axes).determinant() < 0.0
@@ -607,6 +656,81 @@ fn axis_system(doc: &Document) -> DMat4 {
 }
 
 /// A mesh's geometry as the file holds it.
+/// The polygons of `PolygonVertexIndex` (a negative index, bitwise negated, ends a
+/// polygon), each with the index of its first corner; every index must be one of the
+/// `points` control points and the last polygon closed.
+fn polygons_of(pvi: &[i64], points: usize, at: &str, s: &Scene) -> Result<Vec<(Vec<usize>, usize)>> {
+    let n = points as i64;
+    let mut polygons = Vec::new();
+    let mut cur = Vec::new();
+    let mut first = 0usize;
+    for (k, &i) in pvi.iter().enumerate() {
+        let (v, end) = if i < 0 { (!i, true) } else { (i, false) };
+        if v >= n {
+            return Err(s.err(
+                format!("{at}.PolygonVertexIndex[{k}]"),
+                format!("index {v} but the mesh has {n} vertices"),
+            ));
+        }
+        cur.push(v as usize);
+        if end {
+            polygons.push((std::mem::take(&mut cur), first));
+            first = k + 1;
+        }
+    }
+    if !cur.is_empty() {
+        return Err(s.err(
+            format!("{at}.PolygonVertexIndex"),
+            "the last polygon is not closed (its last index must be negative)",
+        ));
+    }
+    Ok(polygons)
+}
+
+/// A layer element's `MappingInformationType` (empty when it has none).
+fn mapping_of(l: &Node) -> &str {
+    l.child_value("MappingInformationType")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
+/// The material index of each of `count` polygons from `LayerElementMaterial` (0 where
+/// there is none; one for all unless mapped by polygon).
+fn polygon_materials(g: &Node, count: usize) -> Vec<usize> {
+    let mut materials = vec![0usize; count];
+    if let Some(l) = g.child("LayerElementMaterial") {
+        let mapping = mapping_of(l);
+        let m = l
+            .child_value("Materials")
+            .and_then(Value::ints)
+            .unwrap_or_default();
+        match mapping {
+            "ByPolygon" => {
+                for (p, mat) in materials.iter_mut().enumerate() {
+                    *mat = m.get(p).copied().unwrap_or(0).max(0) as usize;
+                }
+            }
+            _ => {
+                let all = m.first().copied().unwrap_or(0).max(0) as usize;
+                materials.iter_mut().for_each(|x| *x = all);
+            }
+        }
+    }
+    materials
+}
+
+/// What the skin clusters of one geometry say (see `Scene::geometry_skin`).
+struct GeometrySkin {
+    /// Per control point, (bone index, weight) pairs (zero weights dropped).
+    weights: Vec<Vec<(usize, f32)>>,
+    /// The mesh's world matrix at bind time (file space), from the first cluster.
+    mesh_bind: Option<DMat4>,
+    /// Whether any cluster links a bone.
+    skinned: bool,
+    /// Blend shape deformers found (not read).
+    blend_shapes: usize,
+}
+
 struct Geometry {
     positions: Vec<DVec3>,
     /// Polygons: control point indices and the corner index of their first corner.
@@ -654,30 +778,7 @@ impl Geometry {
                     "missing or not an array of integers",
                 )
             })?;
-        let n = positions.len() as i64;
-        let mut polygons = Vec::new();
-        let mut cur = Vec::new();
-        let mut first = 0usize;
-        for (k, &i) in pvi.iter().enumerate() {
-            let (v, end) = if i < 0 { (!i, true) } else { (i, false) };
-            if v >= n {
-                return Err(s.err(
-                    format!("{at}.PolygonVertexIndex[{k}]"),
-                    format!("index {v} but the mesh has {n} vertices"),
-                ));
-            }
-            cur.push(v as usize);
-            if end {
-                polygons.push((std::mem::take(&mut cur), first));
-                first = k + 1;
-            }
-        }
-        if !cur.is_empty() {
-            return Err(s.err(
-                format!("{at}.PolygonVertexIndex"),
-                "the last polygon is not closed (its last index must be negative)",
-            ));
-        }
+        let polygons = polygons_of(&pvi, positions.len(), at, s)?;
         let corners = pvi.len();
         let layer =
             |name: &str, data: &str, index: &str, width: usize| -> Result<Option<Vec<Vec<f64>>>> {
@@ -685,10 +786,7 @@ impl Geometry {
                     return Ok(None);
                 };
                 let lat = format!("{at}.{name}");
-                let mapping = l
-                    .child_value("MappingInformationType")
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
+                let mapping = mapping_of(l);
                 let reference = l
                     .child_value("ReferenceInformationType")
                     .and_then(Value::as_str)
@@ -746,28 +844,7 @@ impl Geometry {
         });
         let uvs = layer("LayerElementUV", "UV", "UVIndex", 2)?
             .map(|v| v.into_iter().map(|u| [u[0], u[1]]).collect());
-        let mut materials = vec![0usize; polygons.len()];
-        if let Some(l) = g.child("LayerElementMaterial") {
-            let mapping = l
-                .child_value("MappingInformationType")
-                .and_then(Value::as_str)
-                .unwrap_or("");
-            let m = l
-                .child_value("Materials")
-                .and_then(Value::ints)
-                .unwrap_or_default();
-            match mapping {
-                "ByPolygon" => {
-                    for (p, mat) in materials.iter_mut().enumerate() {
-                        *mat = m.get(p).copied().unwrap_or(0).max(0) as usize;
-                    }
-                }
-                _ => {
-                    let all = m.first().copied().unwrap_or(0).max(0) as usize;
-                    materials.iter_mut().for_each(|x| *x = all);
-                }
-            }
-        }
+        let materials = polygon_materials(g, polygons.len());
         Ok(Geometry {
             positions,
             polygons,

@@ -207,59 +207,8 @@ fn animations_of(doc: &Doc, node_bone: Vec<Option<usize>>) -> Result<Animations>
                         format!("not a sampler index (there are {})", samplers.len()),
                     )
                 })? as usize;
-            let s = &samplers[si];
             let sat = format!("{at}.samplers[{si}]");
-            let interp = s
-                .get("interpolation")
-                .and_then(Value::as_str)
-                .unwrap_or("LINEAR");
-            let acc = |k: &str| -> Result<u64> {
-                s.get(k)
-                    .and_then(Value::as_u64)
-                    .ok_or_else(|| doc.err(format!("{sat}.{k}"), "missing accessor"))
-            };
-            let times = doc.floats(acc("input")?, 1, &format!("{sat}.input"))?;
-            if times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|w| w[1] < w[0]) {
-                return Err(doc.err(
-                    format!("{sat}.input"),
-                    "key times are not finite and increasing",
-                ));
-            }
-            let raw = doc.floats(acc("output")?, comps, &format!("{sat}.output"))?;
-            let mut values: Vec<Vec4> = raw
-                .chunks_exact(comps)
-                .map(|c| {
-                    if comps == 4 {
-                        Vec4::from_slice(c)
-                    } else {
-                        Vec4::new(c[0], c[1], c[2], 0.0)
-                    }
-                })
-                .collect();
-            let step = match interp {
-                "LINEAR" => false,
-                "STEP" => true,
-                "CUBICSPLINE" => {
-                    // (in-tangent, value, out-tangent) per key: keep the values.
-                    values = values.chunks_exact(3).map(|c| c[1]).collect();
-                    false
-                }
-                other => {
-                    return Err(doc.err(
-                        format!("{sat}.interpolation"),
-                        format!("unknown interpolation {other:?}"),
-                    ))
-                }
-            };
-            if values.len() != times.len() {
-                return Err(doc.err(
-                    format!("{sat}.output"),
-                    format!("{} values for {} key times", values.len(), times.len()),
-                ));
-            }
-            if values.iter().any(|v| !v.is_finite()) {
-                return Err(doc.err(format!("{sat}.output"), "values are not finite"));
-            }
+            let (step, times, values) = sampler_keys(doc, &samplers[si], &sat, comps)?;
             channels.push(Channel {
                 node: node as usize,
                 target: kind,
@@ -295,6 +244,64 @@ fn animations_of(doc: &Doc, node_bone: Vec<Option<usize>>) -> Result<Animations>
         .map(|m| m.inverse())
         .collect();
     Ok(a)
+}
+
+/// The key times and values of animation sampler `s` (at `sat` in the file) with `comps`
+/// components a value (3 or 4; 3 are padded with a 0), and whether it steps: times finite
+/// and increasing, one finite value a time (a cubic spline's tangents dropped).
+fn sampler_keys(doc: &Doc, s: &Value, sat: &str, comps: usize) -> Result<(bool, Vec<f32>, Vec<Vec4>)> {
+    let interp = s
+        .get("interpolation")
+        .and_then(Value::as_str)
+        .unwrap_or("LINEAR");
+    let acc = |k: &str| -> Result<u64> {
+        s.get(k)
+            .and_then(Value::as_u64)
+            .ok_or_else(|| doc.err(format!("{sat}.{k}"), "missing accessor"))
+    };
+    let times = doc.floats(acc("input")?, 1, &format!("{sat}.input"))?;
+    if times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|w| w[1] < w[0]) {
+        return Err(doc.err(
+            format!("{sat}.input"),
+            "key times are not finite and increasing",
+        ));
+    }
+    let raw = doc.floats(acc("output")?, comps, &format!("{sat}.output"))?;
+    let mut values: Vec<Vec4> = raw
+        .chunks_exact(comps)
+        .map(|c| {
+            if comps == 4 {
+                Vec4::from_slice(c)
+            } else {
+                Vec4::new(c[0], c[1], c[2], 0.0)
+            }
+        })
+        .collect();
+    let step = match interp {
+        "LINEAR" => false,
+        "STEP" => true,
+        "CUBICSPLINE" => {
+            // (in-tangent, value, out-tangent) per key: keep the values.
+            values = values.chunks_exact(3).map(|c| c[1]).collect();
+            false
+        }
+        other => {
+            return Err(doc.err(
+                format!("{sat}.interpolation"),
+                format!("unknown interpolation {other:?}"),
+            ))
+        }
+    };
+    if values.len() != times.len() {
+        return Err(doc.err(
+            format!("{sat}.output"),
+            format!("{} values for {} key times", values.len(), times.len()),
+        ));
+    }
+    if values.iter().any(|v| !v.is_finite()) {
+        return Err(doc.err(format!("{sat}.output"), "values are not finite"));
+    }
+    Ok((step, times, values))
 }
 
 impl Animations {

@@ -606,49 +606,8 @@ fn skeleton(
                 [c] => Some(heads[c]),
                 [] => None,
                 _ => {
-                    let reach = kids
-                        .iter()
-                        .map(|&c| (heads[c] - head).dot(y))
-                        .fold(0.0f32, f32::max);
-                    // The child in line with the bone (its +Y, or the parent's direction).
-                    let axis = if bone_oriented && y != Vec3::ZERO {
-                        Some(y)
-                    } else {
-                        incoming
-                    };
-                    let in_line = axis.and_then(|a| {
-                        kids.iter()
-                            .map(|&c| (c, (heads[c] - head).normalize().dot(a)))
-                            .filter(|&(_, cos)| cos > 0.966)
-                            .max_by(|x, y| x.1.total_cmp(&y.1))
-                            .map(|(c, _)| c)
-                    });
-                    // A child on the joint's +Y (within 1 deg: where Blender puts a
-                    // connected child) is where the bone ends.
-                    let on_axis = (bone_oriented && y != Vec3::ZERO)
-                        .then(|| {
-                            kids.iter()
-                                .copied()
-                                .filter(|&c| {
-                                    (heads[c] - head).normalize().dot(y.normalize()) > ON_AXIS_COS
-                                })
-                                .min_by(|&a, &b| {
-                                    (heads[a] - head)
-                                        .dot(y)
-                                        .total_cmp(&(heads[b] - head).dot(y))
-                                })
-                        })
-                        .flatten();
-                    if let Some(c) = on_axis {
-                        Some(heads[c])
-                    } else if bone_oriented && y != Vec3::ZERO && reach > tiny {
-                        Some(head + y * reach)
-                    } else if let Some(c) = in_line {
-                        Some(heads[c])
-                    } else {
-                        let avg = kids.iter().map(|&c| heads[c]).sum::<Vec3>() / kids.len() as f32;
-                        ((avg - head).length() > tiny).then_some(avg)
-                    }
+                    let oriented_y = (bone_oriented && y != Vec3::ZERO).then_some(y);
+                    tail_among_children(&kids, head, oriented_y, incoming, &heads, tiny)
                 }
             };
             // A length written in the node's extras (rigsmith writes one per joint)
@@ -700,6 +659,50 @@ fn skeleton(
     }
 
     Ok(skeleton)
+}
+
+/// The tail of a bone with several children: the child on the joint's +Y, else the
+/// farthest reach along that +Y, else the child in line with the bone, else the
+/// children's mean (`None` when that is the head itself). `oriented_y` is the joint's +Y
+/// when the skeleton is bone-oriented, `incoming` the direction from the parent's head.
+fn tail_among_children(
+    kids: &[usize],
+    head: Vec3,
+    oriented_y: Option<Vec3>,
+    incoming: Option<Vec3>,
+    heads: &[Vec3],
+    tiny: f32,
+) -> Option<Vec3> {
+    // A child on the joint's +Y (within 1 deg: where Blender puts a connected child) is
+    // where the bone ends.
+    if let Some(y) = oriented_y {
+        let along = |c: usize| (heads[c] - head).dot(y);
+        let on_axis = kids
+            .iter()
+            .copied()
+            .filter(|&c| (heads[c] - head).normalize().dot(y.normalize()) > ON_AXIS_COS)
+            .min_by(|&a, &b| along(a).total_cmp(&along(b)));
+        if let Some(c) = on_axis {
+            return Some(heads[c]);
+        }
+        let reach = kids.iter().map(|&c| along(c)).fold(0.0f32, f32::max);
+        if reach > tiny {
+            return Some(head + y * reach);
+        }
+    }
+    // The child in line with the bone (its +Y, or the parent's direction).
+    let in_line = oriented_y.or(incoming).and_then(|a| {
+        kids.iter()
+            .map(|&c| (c, (heads[c] - head).normalize().dot(a)))
+            .filter(|&(_, cos)| cos > 0.966)
+            .max_by(|x, y| x.1.total_cmp(&y.1))
+            .map(|(c, _)| c)
+    });
+    if let Some(c) = in_line {
+        return Some(heads[c]);
+    }
+    let avg = kids.iter().map(|&c| heads[c]).sum::<Vec3>() / kids.len() as f32;
+    ((avg - head).length() > tiny).then_some(avg)
 }
 
 /// The largest extent of the parts (1 when they have none).

@@ -28,7 +28,7 @@ use serde_json::{json, Value};
 
 use super::WriteOptions;
 use crate::error::{Error, Result};
-use crate::model::{Character, Part};
+use crate::model::{Character, Part, Skeleton};
 
 const ARRAY_BUFFER: u32 = 34962;
 const ELEMENT_ARRAY_BUFFER: u32 = 34963;
@@ -169,8 +169,9 @@ fn pack_weights(part: &Part, slots: usize, fallback: u16) -> (Vec<u16>, Vec<f32>
     (joints, weights)
 }
 
-/// Builds the glTF document (as JSON), the binary buffer, and each bone's node index.
-pub(super) fn build_json(c: &Character, opts: &WriteOptions) -> Result<(Value, Vec<u8>, Vec<u32>)> {
+/// What the writer needs beyond [`Character::validate`]: a normal delta a vertex for
+/// every morph that has them, and at least one part.
+fn check_writable(c: &Character) -> Result<()> {
     c.validate()?;
     for p in &c.parts {
         for m in &p.morphs {
@@ -191,6 +192,113 @@ pub(super) fn build_json(c: &Character, opts: &WriteOptions) -> Result<(Value, V
     if c.parts.is_empty() {
         return Err(Error::invalid("character", "has no parts to write"));
     }
+    Ok(())
+}
+
+/// The nodes a writer adds to the scene, and which of them are bones.
+struct SceneNodes<'a> {
+    nodes: &'a mut Vec<Value>,
+    scene_nodes: &'a mut Vec<usize>,
+    bone_nodes: &'a mut Vec<u32>,
+}
+
+/// Writes one node a bone (local rest transform, bone length in the extras) into `out`
+/// and the inverse bind matrices into `b`; returns the skin.
+fn write_skeleton(sk: &Skeleton, b: &mut Builder, out: &mut SceneNodes) -> Result<Value> {
+    if sk.len() > u16::MAX as usize {
+        return Err(Error::invalid(
+            "skeleton",
+            format!("{} bones: glTF joints are written as u16", sk.len()),
+        ));
+    }
+    let rest: Vec<Mat4> = sk.rest_matrices();
+    let children = sk.children();
+    for (i, bone) in sk.bones.iter().enumerate() {
+        let local = match bone.parent {
+            Some(p) => rest[p].inverse() * rest[i],
+            None => rest[i],
+        };
+        let (_, r, t) = local.to_scale_rotation_translation();
+        let r = if r.w < 0.0 { -r } else { r }.normalize();
+        let mut node = json!({"name": bone.name});
+        // glTF has no bone tails: the length along the joint's +Y (its bone
+        // direction) is kept in the node's extras, so reading the file back gives
+        // the same bones (the same twist axes and the same checks).
+        let length = (bone.tail - bone.head).length();
+        if length.is_finite() && length > 0.0 {
+            node["extras"] = json!({ "rigsmith_bone_length": length });
+        }
+        if t != Vec3::ZERO {
+            node["translation"] = json!(t.to_array());
+        }
+        if r != Quat::IDENTITY {
+            node["rotation"] = json!(r.to_array());
+        }
+        if !children[i].is_empty() {
+            node["children"] = json!(children[i]);
+        }
+        out.nodes.push(node);
+        out.bone_nodes.push(i as u32);
+        if bone.parent.is_none() {
+            out.scene_nodes.push(i);
+        }
+    }
+    let ibm: Vec<f32> = rest
+        .iter()
+        .flat_map(|m| {
+            // Rigid inverse with an exact last row (0, 0, 0, 1), as the validator requires.
+            let mut a = m.inverse().to_cols_array();
+            a[3] = 0.0;
+            a[7] = 0.0;
+            a[11] = 0.0;
+            a[15] = 1.0;
+            a
+        })
+        .collect();
+    let ibm_acc = b.floats(&ibm, "MAT4", 16, None, false);
+    let mut s =
+        json!({"inverseBindMatrices": ibm_acc, "joints": (0..sk.len()).collect::<Vec<_>>()});
+    if sk.roots().len() == 1 {
+        s["skeleton"] = json!(sk.roots()[0]);
+    }
+    Ok(s)
+}
+
+/// The glTF material named `name`: a plain grey, with the source's double-sided and
+/// alpha flags.
+fn material_json(c: &Character, name: &str) -> Value {
+    let mut mat = json!({"name": name, "pbrMetallicRoughness": {"baseColorFactor": [0.8, 0.8, 0.8, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.8}});
+    // The source's flags survive the round trip (defaults are not written).
+    if let Some(f) = c.materials.get(name) {
+        if f.double_sided {
+            mat["doubleSided"] = json!(true);
+        }
+        match f.alpha_mode {
+            crate::model::AlphaMode::Opaque => {}
+            crate::model::AlphaMode::Mask => mat["alphaMode"] = json!("MASK"),
+            crate::model::AlphaMode::Blend => mat["alphaMode"] = json!("BLEND"),
+        }
+    }
+    mat
+}
+
+/// The morph targets of `part`, as sparse position (and normal) deltas.
+fn morph_targets(part: &Part, b: &mut Builder) -> Value {
+    let mut targets = Vec::new();
+    for mt in &part.morphs {
+        let mut t = serde_json::Map::new();
+        t.insert("POSITION".into(), json!(b.sparse_vec3(&mt.position_deltas)));
+        if let Some(nd) = &mt.normal_deltas {
+            t.insert("NORMAL".into(), json!(b.sparse_vec3(nd)));
+        }
+        targets.push(Value::Object(t));
+    }
+    json!(targets)
+}
+
+/// Builds the glTF document (as JSON), the binary buffer, and each bone's node index.
+pub(super) fn build_json(c: &Character, opts: &WriteOptions) -> Result<(Value, Vec<u8>, Vec<u32>)> {
+    check_writable(c)?;
     let slots = if opts.max_influences > 4 { 8 } else { 4 };
     let mut b = Builder {
         bin: Vec::new(),
@@ -203,63 +311,12 @@ pub(super) fn build_json(c: &Character, opts: &WriteOptions) -> Result<(Value, V
     let mut skin: Option<Value> = None;
 
     if let Some(sk) = c.skeleton.as_ref().filter(|s| !s.is_empty()) {
-        if sk.len() > u16::MAX as usize {
-            return Err(Error::invalid(
-                "skeleton",
-                format!("{} bones: glTF joints are written as u16", sk.len()),
-            ));
-        }
-        let rest: Vec<Mat4> = sk.rest_matrices();
-        let children = sk.children();
-        for (i, bone) in sk.bones.iter().enumerate() {
-            let local = match bone.parent {
-                Some(p) => rest[p].inverse() * rest[i],
-                None => rest[i],
-            };
-            let (_, r, t) = local.to_scale_rotation_translation();
-            let r = if r.w < 0.0 { -r } else { r }.normalize();
-            let mut node = json!({"name": bone.name});
-            // glTF has no bone tails: the length along the joint's +Y (its bone
-            // direction) is kept in the node's extras, so reading the file back gives
-            // the same bones (the same twist axes and the same checks).
-            let length = (bone.tail - bone.head).length();
-            if length.is_finite() && length > 0.0 {
-                node["extras"] = json!({ "rigsmith_bone_length": length });
-            }
-            if t != Vec3::ZERO {
-                node["translation"] = json!(t.to_array());
-            }
-            if r != Quat::IDENTITY {
-                node["rotation"] = json!(r.to_array());
-            }
-            if !children[i].is_empty() {
-                node["children"] = json!(children[i]);
-            }
-            nodes.push(node);
-            bone_nodes.push(i as u32);
-            if bone.parent.is_none() {
-                scene_nodes.push(i);
-            }
-        }
-        let ibm: Vec<f32> = rest
-            .iter()
-            .flat_map(|m| {
-                // Rigid inverse with an exact last row (0, 0, 0, 1), as the validator requires.
-                let mut a = m.inverse().to_cols_array();
-                a[3] = 0.0;
-                a[7] = 0.0;
-                a[11] = 0.0;
-                a[15] = 1.0;
-                a
-            })
-            .collect();
-        let ibm_acc = b.floats(&ibm, "MAT4", 16, None, false);
-        let mut s =
-            json!({"inverseBindMatrices": ibm_acc, "joints": (0..sk.len()).collect::<Vec<_>>()});
-        if sk.roots().len() == 1 {
-            s["skeleton"] = json!(sk.roots()[0]);
-        }
-        skin = Some(s);
+        let mut out = SceneNodes {
+            nodes: &mut nodes,
+            scene_nodes: &mut scene_nodes,
+            bone_nodes: &mut bone_nodes,
+        };
+        skin = Some(write_skeleton(sk, &mut b, &mut out)?);
     }
     let fallback = c
         .skeleton
@@ -332,35 +389,14 @@ pub(super) fn build_json(c: &Character, opts: &WriteOptions) -> Result<(Value, V
         if let Some(name) = &part.material {
             let next = materials.len();
             let mi = *materials.entry(name.clone()).or_insert_with(|| {
-                let mut mat = json!({"name": name, "pbrMetallicRoughness": {"baseColorFactor": [0.8, 0.8, 0.8, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.8}});
-                // The source's flags survive the round trip (defaults are not written).
-                if let Some(f) = c.materials.get(name) {
-                    if f.double_sided {
-                        mat["doubleSided"] = json!(true);
-                    }
-                    match f.alpha_mode {
-                        crate::model::AlphaMode::Opaque => {}
-                        crate::model::AlphaMode::Mask => mat["alphaMode"] = json!("MASK"),
-                        crate::model::AlphaMode::Blend => mat["alphaMode"] = json!("BLEND"),
-                    }
-                }
-                material_list.push(mat);
+                material_list.push(material_json(c, name));
                 next
             });
             prim["material"] = json!(mi);
         }
         let mut mesh = json!({"name": part.name});
         if !part.morphs.is_empty() {
-            let mut targets = Vec::new();
-            for mt in &part.morphs {
-                let mut t = serde_json::Map::new();
-                t.insert("POSITION".into(), json!(b.sparse_vec3(&mt.position_deltas)));
-                if let Some(nd) = &mt.normal_deltas {
-                    t.insert("NORMAL".into(), json!(b.sparse_vec3(nd)));
-                }
-                targets.push(Value::Object(t));
-            }
-            prim["targets"] = json!(targets);
+            prim["targets"] = morph_targets(part, &mut b);
             mesh["weights"] = json!(vec![0.0; part.morphs.len()]);
             mesh["extras"] = json!({"targetNames": part.morphs.iter().map(|m| m.name.clone()).collect::<Vec<_>>()});
         }
