@@ -18,6 +18,7 @@ mod gltf_io;
 mod gltf_read_compat;
 mod humanoid;
 mod humanoid_pin;
+mod long_functions;
 mod mannequin;
 mod mech;
 mod parts;
