@@ -11,13 +11,7 @@
 //    "meshes": {name: {"indices": [...], "frames": [[[x, y, z], ...] per time]}}}
 // Exits 1 when the file has no animation or no skinned mesh, 2 on usage or unreadable
 // files.
-import { readFile } from 'node:fs/promises';
-
-globalThis.self ??= globalThis;
-globalThis.window ??= globalThis;
-
-const THREE = await import('three');
-const { GLTFLoader } = await import('three/examples/jsm/loaders/GLTFLoader.js');
+import { THREE, loadGltf } from './three-node.mjs';
 
 const [file, stepArg, ...timeArgs] = process.argv.slice(2);
 const step = Number(stepArg);
@@ -26,18 +20,7 @@ if (!file || !(step >= 1) || times.length === 0 || times.some((t) => !Number.isF
   console.error('usage: play-gltf-animation.mjs FILE.glb STEP T1 [T2 ...]');
   process.exit(2);
 }
-let bytes;
-try {
-  bytes = await readFile(file);
-} catch (e) {
-  console.error(`${file}: ${e.message}`);
-  process.exit(2);
-}
-const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-const gltf = await new Promise((resolve, reject) => new GLTFLoader().parse(buffer, '', resolve, reject)).catch((e) => {
-  console.log(JSON.stringify({ file, error: String(e && e.message ? e.message : e) }));
-  process.exit(1);
-});
+const gltf = await loadGltf(file);
 const clip = gltf.animations[0];
 const skinned = [];
 gltf.scene.traverse((o) => { if (o.isSkinnedMesh) skinned.push(o); });

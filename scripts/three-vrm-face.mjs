@@ -16,14 +16,7 @@
 // (metres, 0 once it passes below) and the mouth gap the distance between the two lip
 // vertices.
 // Exits 0 when the file loads, 1 when it does not, 2 on usage or unreadable files.
-import { readFile } from 'node:fs/promises';
-
-globalThis.self ??= globalThis;
-globalThis.window ??= globalThis;
-
-const THREE = await import('three');
-const { GLTFLoader } = await import('three/examples/jsm/loaders/GLTFLoader.js');
-const { VRMLoaderPlugin } = await import('@pixiv/three-vrm');
+import { THREE, loadGltf } from './three-node.mjs';
 
 const file = process.argv[2];
 if (!file) {
@@ -37,20 +30,7 @@ try {
   console.error(`FACE_PROBE: ${e.message}`);
   process.exit(2);
 }
-let bytes;
-try {
-  bytes = await readFile(file);
-} catch (e) {
-  console.error(`${file}: ${e.message}`);
-  process.exit(2);
-}
-const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-const loader = new GLTFLoader();
-loader.register((parser) => new VRMLoaderPlugin(parser));
-const gltf = await new Promise((resolve, reject) => loader.parse(buffer, '', resolve, reject)).catch((e) => {
-  console.log(JSON.stringify({ file, error: String(e && e.message ? e.message : e) }));
-  process.exit(1);
-});
+const gltf = await loadGltf(file, { vrm: true });
 const vrm = gltf.userData.vrm;
 if (!vrm || !vrm.expressionManager) {
   console.log(JSON.stringify({ file, error: 'no VRM expressions in the file' }));

@@ -17,35 +17,14 @@
 // spring joint's node after the 60 steps (world, metres).
 // Exits 0 when the file loads as VRM 1.0 with springs and every result is finite,
 // 1 when not, 2 on usage or unreadable files.
-import { readFile } from 'node:fs/promises';
-
-// The loader expects a few browser globals; a GLB without textures needs no more.
-globalThis.self ??= globalThis;
-globalThis.window ??= globalThis;
-
-const THREE = await import('three');
-const { GLTFLoader } = await import('three/examples/jsm/loaders/GLTFLoader.js');
-const { VRMLoaderPlugin } = await import('@pixiv/three-vrm');
+import { THREE, loadGltf } from './three-node.mjs';
 
 const file = process.argv[2];
 if (!file) {
   console.error('usage: three-vrm-load.mjs FILE.vrm');
   process.exit(2);
 }
-let bytes;
-try {
-  bytes = await readFile(file);
-} catch (e) {
-  console.error(`${file}: ${e.message}`);
-  process.exit(2);
-}
-const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-const loader = new GLTFLoader();
-loader.register((parser) => new VRMLoaderPlugin(parser));
-const gltf = await new Promise((resolve, reject) => loader.parse(buffer, '', resolve, reject)).catch((e) => {
-  console.log(JSON.stringify({ file, error: String(e && e.message ? e.message : e) }));
-  process.exit(1);
-});
+const gltf = await loadGltf(file, { vrm: true });
 const vrm = gltf.userData.vrm;
 if (!vrm) {
   console.log(JSON.stringify({ file, error: 'no VRM in the file' }));

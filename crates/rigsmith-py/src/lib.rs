@@ -45,6 +45,20 @@ fn json_text(v: &impl serde::Serialize) -> PyResult<String> {
         .map_err(|e| PyValueError::new_err(format!("cannot serialize: {e}")))
 }
 
+/// Reads `character`, runs `f` on it (with its source) while the GIL is released, and
+/// returns the result as JSON text.
+fn json_of<T: serde::Serialize + Send>(
+    py: Python<'_>,
+    character: &Bound<'_, PyAny>,
+    f: impl FnOnce(&Source, Character) -> Result<T, rigsmith::Error> + Send,
+) -> PyResult<String> {
+    let src = Source::extract(character)?;
+    let r = py
+        .allow_threads(|| src.character().and_then(|(c, _)| f(&src, c)))
+        .map_err(py_err)?;
+    json_text(&r)
+}
+
 /// A character given as a path or as parts `(name, vertices, faces)`.
 enum Source {
     Path(PathBuf),
@@ -220,11 +234,7 @@ fn load<'py>(py: Python<'py>, character: &Bound<'py, PyAny>) -> PyResult<Bound<'
 /// `rigsmith inspect --json` as JSON text.
 #[pyfunction]
 fn inspect(py: Python<'_>, character: &Bound<'_, PyAny>) -> PyResult<String> {
-    let src = Source::extract(character)?;
-    let r = py
-        .allow_threads(|| src.character().map(|(c, _)| rigsmith::inspect::inspect(&c)))
-        .map_err(py_err)?;
-    json_text(&r)
+    json_of(py, character, |_, c| Ok(rigsmith::inspect::inspect(&c)))
 }
 
 /// Fits a skeleton: JSON `{"skeleton": {...}, "checks": [...], "humanoid": {...}}`.
@@ -378,11 +388,8 @@ fn rig<'py>(
 #[pyfunction]
 #[pyo3(signature = (character, max_influences=4))]
 fn check(py: Python<'_>, character: &Bound<'_, PyAny>, max_influences: usize) -> PyResult<String> {
-    let src = Source::extract(character)?;
-    let r = py
-        .allow_threads(|| {
-            let (c, _) = src.character()?;
-            let animated = match (&src, &c.skeleton) {
+    json_of(py, character, |src, c| {
+        let animated = match (src, &c.skeleton) {
                 (Source::Path(p), Some(s)) => {
                     Some(rigsmith::io::gltf::animation::keyed_bone_names(p, s)?)
                 }
@@ -394,9 +401,7 @@ fn check(py: Python<'_>, character: &Bound<'_, PyAny>, max_influences: usize) ->
                 ..Default::default()
             };
             rigsmith::review::check(&c, &o)
-        })
-        .map_err(py_err)?;
-    json_text(&r)
+    })
 }
 
 /// Spring-bone secondary motion (`rigsmith simulate --json`) as JSON text: the
@@ -421,10 +426,7 @@ fn simulate(
             "seconds: must be in (0, 600], got {seconds}"
         )));
     }
-    let src = Source::extract(character)?;
-    let r = py
-        .allow_threads(|| {
-            let (c, _) = src.character()?;
+    json_of(py, character, |_, c| {
             let out = rigsmith::rig(&c, &rigsmith::RigOptions::vrm(), &mut |_, _| {})?;
             rigsmith::parts::simulate_model(
                 &out.character,
@@ -433,9 +435,7 @@ fn simulate(
                 seconds,
                 SpringModel::Fitted,
             )
-        })
-        .map_err(py_err)?;
-    json_text(&r)
+    })
 }
 
 /// Weight fixes as data (no brush) on one part: `strip` takes the weights of one

@@ -604,32 +604,48 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_page_data_carries_the_poses_rotations_and_which_parts_are_skinned() {
+    /// The arm's pose with the forearm (bone 1) turned `deg` about Z, as the left-side
+    /// pose `name`.
+    fn forearm_pose(c: &Character, name: &str, deg: f32) -> NamedPose {
         use rigsmith::pose::{ops, Pose};
-        let c = arm();
         let s = c.skeleton.as_ref().unwrap();
         let mut pose = Pose::rest(s);
-        ops::rotate_world(s, &mut pose, 1, Vec3::Z, 90.0);
-        let poses = vec![NamedPose {
-            name: "elbow_90.L".into(),
-            pose: pose.clone(),
+        ops::rotate_world(s, &mut pose, 1, Vec3::Z, deg);
+        NamedPose {
+            name: name.into(),
+            pose,
             side: Side::Left,
             tests: Vec::new(),
             planted: Vec::new(),
-        }];
-        let v = Viewer {
+        }
+    }
+
+    /// A viewer of `c` labelled "arm" (LBS; no report, comparison or motion).
+    fn viewer_of<'a>(
+        c: &'a Character,
+        poses: &'a [NamedPose],
+        controls: &'a [NamedPose],
+    ) -> Viewer<'a> {
+        Viewer {
             model: ViewerModel {
                 label: "arm".into(),
-                character: &c,
-                poses: &poses,
+                character: c,
+                poses,
             },
             report: None,
             skinning: Skinning::Lbs,
             compare: None,
             motion: None,
-            controls: &[],
-        };
+            controls,
+        }
+    }
+
+    #[test]
+    fn the_page_data_carries_the_poses_rotations_and_which_parts_are_skinned() {
+        let c = arm();
+        let poses = vec![forearm_pose(&c, "elbow_90.L", 90.0)];
+        let pose = &poses[0].pose;
+        let v = viewer_of(&c, &poses, &[]);
         let (d, blob) = viewer_data(&v);
         let m = &d["models"][0];
         assert_eq!(m["skinned"], true);
@@ -653,30 +669,9 @@ mod tests {
 
     #[test]
     fn controls_travel_as_poses_the_viewer_gives_a_slider() {
-        use rigsmith::pose::{ops, Pose};
         let c = arm();
-        let s = c.skeleton.as_ref().unwrap();
-        let mut pose = Pose::rest(s);
-        ops::rotate_world(s, &mut pose, 1, Vec3::Z, 45.0);
-        let controls = vec![NamedPose {
-            name: "arm_ik.L".into(),
-            pose,
-            side: Side::Left,
-            tests: Vec::new(),
-            planted: Vec::new(),
-        }];
-        let mut v = Viewer {
-            model: ViewerModel {
-                label: "arm".into(),
-                character: &c,
-                poses: &[],
-            },
-            report: None,
-            skinning: Skinning::Lbs,
-            compare: None,
-            motion: None,
-            controls: &controls,
-        };
+        let controls = vec![forearm_pose(&c, "arm_ik.L", 45.0)];
+        let mut v = viewer_of(&c, &[], &controls);
         let (d, _) = viewer_data(&v);
         assert_eq!(d["controls"][0]["name"], "arm_ik.L");
         assert_eq!(d["controls"][0]["bones"][0][0], 1);
@@ -688,18 +683,7 @@ mod tests {
     fn a_character_without_skeleton_is_marked_static() {
         let mut c = arm();
         c.skeleton = None;
-        let v = Viewer {
-            model: ViewerModel {
-                label: "arm".into(),
-                character: &c,
-                poses: &[],
-            },
-            report: None,
-            skinning: Skinning::Lbs,
-            compare: None,
-            motion: None,
-            controls: &[],
-        };
+        let v = viewer_of(&c, &[], &[]);
         let (d, _) = viewer_data(&v);
         assert_eq!(d["models"][0]["skinned"], false);
         assert!(d["models"][0]["parts"][0].get("weights").is_none());

@@ -427,6 +427,13 @@ impl Log {
         }
     }
 
+    /// Records the reason `text` says of `count` things, when there are any.
+    fn count(&mut self, count: usize, text: impl FnOnce(usize) -> String) {
+        if count > 0 {
+            self.reasons.push(text(count));
+        }
+    }
+
     /// Seconds of the stages recorded so far.
     fn recorded(&self) -> f64 {
         self.stages.iter().map(|s| s.1).sum()
@@ -482,18 +489,8 @@ fn bone_heat_route(x: &Frame, kin: &[Vec<u32>], log: &mut Log, skin: &mut Skin) 
         skin.report = Some(rep.clone());
     }
     log.lap("weight report");
-    if out.welded > 0 {
-        log.reasons.push(format!(
-            "bone heat: welded {} coincident vertices",
-            out.welded
-        ));
-    }
-    if out.degenerate > 0 {
-        log.reasons.push(format!(
-            "bone heat: skipped {} degenerate triangles",
-            out.degenerate
-        ));
-    }
+    log.count(out.welded, |n| format!("bone heat: welded {n} coincident vertices"));
+    log.count(out.degenerate, |n| format!("bone heat: skipped {n} degenerate triangles"));
     let failed = rep.heat_failed();
     if failed && o.force_route != Some(Route::BoneHeat) {
         skin.report = None;
@@ -548,24 +545,15 @@ fn geodesic_route(x: &Frame, roles: &[PartRole], log: &mut Log, skin: &mut Skin)
         out.solid,
         1.0 / out.voxel
     ));
-    if out.filled > 0 {
-        log.reasons.push(format!(
-            "geodesic route: {} voxels inside by winding number around bones the flood fill left outside",
-            out.filled
-        ));
-    }
-    if out.bridged > 0 {
-        log.reasons.push(format!(
-            "geodesic route: {} pieces of the volume reached by no bone were joined to the nearest piece",
-            out.bridged
-        ));
-    }
-    if out.unreached > 0 {
-        log.reasons.push(format!(
-            "geodesic route: {} vertices reached by no solid voxel took their nearest bone",
-            out.unreached
-        ));
-    }
+    log.count(out.filled, |n| {
+        format!("geodesic route: {n} voxels inside by winding number around bones the flood fill left outside")
+    });
+    log.count(out.bridged, |n| {
+        format!("geodesic route: {n} pieces of the volume reached by no bone were joined to the nearest piece")
+    });
+    log.count(out.unreached, |n| {
+        format!("geodesic route: {n} vertices reached by no solid voxel took their nearest bone")
+    });
     let mut ws = out.weights.into_iter();
     let mut w = ws.next().expect("the skin's weights");
     finish_body(&mut w, &x.bpos, bm, &x.ns, o);

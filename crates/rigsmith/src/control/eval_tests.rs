@@ -21,6 +21,24 @@ fn bone(name: &str, parent: Option<&str>, head: Vec3, tail: Vec3) -> ControlBone
     }
 }
 
+/// A pose of the rig with bone `name` given transform `t`, every other at rest.
+fn posed(name: &str, t: Transform) -> ControlPose {
+    let mut p = ControlPose::default();
+    p.bones.insert(name.into(), t);
+    p
+}
+
+/// A pose of the rig with bone `name` moved to `location`, every other at rest.
+fn moved(name: &str, location: Vec3) -> ControlPose {
+    posed(
+        name,
+        Transform {
+            location,
+            ..Default::default()
+        },
+    )
+}
+
 /// Two unparented bones: `a` from the origin up one unit, `b` from `head` to `tail`.
 fn two(a: &str, b: &str, head: Vec3, tail: Vec3) -> ControlRig {
     rig(vec![
@@ -122,15 +140,8 @@ fn a_child_follows_its_rotated_parent() {
 fn ik_reaches_the_goal_with_the_knee_toward_the_pole() {
     let mut r = leg();
     set_pole_angle(&mut r, -std::f32::consts::FRAC_PI_2);
-    let mut p = ControlPose::default();
-    p.bones.insert(
-        "goal".into(),
-        Transform {
-            // Local (a, b, c) of the goal (Y along world +Z) is world (a, -c, b).
-            location: Vec3::new(0.1, 0.2, -0.3),
-            ..Default::default()
-        },
-    );
+    // Local (a, b, c) of the goal (Y along world +Z) is world (a, -c, b).
+    let p = moved("goal", Vec3::new(0.1, 0.2, -0.3));
     let out = eval(&r, &p);
     let goal = out[3].w_axis.truncate();
     let foot = out[2].transform_point3(Vec3::new(0.0, r.bones[2].length(), 0.0));
@@ -149,14 +160,7 @@ fn ik_reaches_the_goal_with_the_knee_toward_the_pole() {
 fn the_hinge_bends_only_about_x() {
     let mut r = leg();
     set_pole_angle(&mut r, -std::f32::consts::FRAC_PI_2);
-    let mut p = ControlPose::default();
-    p.bones.insert(
-        "goal".into(),
-        Transform {
-            location: Vec3::new(0.0, 0.4, 0.1),
-            ..Default::default()
-        },
-    );
+    let p = moved("goal", Vec3::new(0.0, 0.4, 0.1));
     let out = eval(&r, &p);
     // The shin's rotation relative to the thigh is about the shin's own X.
     let rel = out[1].inverse() * out[2];
@@ -206,13 +210,12 @@ fn copy_transforms_blends_by_influence() {
         )
         .influence(0.5),
     );
-    let mut p = ControlPose::default();
-    p.bones.insert(
-        "a".into(),
+    let p = posed(
+        "a",
         Transform {
-            location: Vec3::new(1.0, 0.0, 0.0),
-            rotation: Quat::from_rotation_z(1.0),
-            scale: Vec3::ONE,
+        location: Vec3::new(1.0, 0.0, 0.0),
+        rotation: Quat::from_rotation_z(1.0),
+        scale: Vec3::ONE,
         },
     );
     let out = eval(&r, &p);
@@ -257,14 +260,7 @@ fn a_property_driver_switches_a_constraint() {
             },
         }),
     );
-    let mut p = ControlPose::default();
-    p.bones.insert(
-        "a".into(),
-        Transform {
-            location: Vec3::new(0.0, 0.0, 1.0),
-            ..Default::default()
-        },
-    );
+    let mut p = moved("a", Vec3::new(0.0, 0.0, 1.0));
     let out = eval(&r, &p);
     assert!(
         (out[2].w_axis.z - 1.0).abs() < 1e-6,
@@ -446,12 +442,11 @@ fn transformation_maps_scale_to_rotation() {
         )
         .spaces(Space::Local, Space::Local),
     );
-    let mut p = ControlPose::default();
-    p.bones.insert(
-        "ctl".into(),
+    let p = posed(
+        "ctl",
         Transform {
-            scale: Vec3::new(1.0, 0.5, 1.0),
-            ..Default::default()
+        scale: Vec3::new(1.0, 0.5, 1.0),
+        ..Default::default()
         },
     );
     let out = eval(&r, &p);

@@ -70,11 +70,21 @@ fn add_cylinder(m: &mut Mesh, a: Vec3, b: Vec3, r: f32) {
 }
 
 /// The robot's joints in units of its height: name, parent, head, tail, deform.
-type BoneRow = (String, &'static str, Vec3, Vec3, bool);
+type BoneRow = (String, String, Vec3, Vec3, bool);
+
+/// The limb bones of the left side (+X; the right mirrors them, its names end in `_r`):
+/// name stem, parent (a stem of this table takes the side's suffix), head, tail.
+const LIMBS: [(&str, &str, [f32; 3], [f32; 3]); 5] = [
+    ("upperarm", "spine", [0.17, 0.82, 0.0], [0.17, 0.62, 0.0]),
+    ("lowerarm", "upperarm", [0.17, 0.62, 0.0], [0.17, 0.44, 0.01]),
+    ("thigh", "pelvis", [0.08, 0.5, 0.0], [0.08, 0.27, 0.01]),
+    ("calf", "thigh", [0.08, 0.27, 0.01], [0.08, 0.04, 0.0]),
+    ("piston", "thigh", [0.08, 0.45, 0.07], [0.08, 0.33, 0.07]),
+];
 
 fn bones() -> Vec<BoneRow> {
     let v = Vec3::new;
-    let r = |n: &str, p: &'static str, a: Vec3, b: Vec3, d: bool| (n.to_string(), p, a, b, d);
+    let r = |n: &str, p: &str, a: Vec3, b: Vec3, d: bool| (n.to_string(), p.to_string(), a, b, d);
     let mut b = vec![
         r("root", "", v(0.0, 0.0, 0.0), v(0.0, 0.0, 0.1), false),
         r("pelvis", "root", v(0.0, 0.5, 0.0), v(0.0, 0.6, 0.0), true),
@@ -96,48 +106,15 @@ fn bones() -> Vec<BoneRow> {
         ),
     ];
     for (s, x) in [("l", 1.0f32), ("r", -1.0)] {
-        let (ua, la, th, ca, pi) = if s == "l" {
-            ("upperarm_l", "lowerarm_l", "thigh_l", "calf_l", "piston_l")
-        } else {
-            ("upperarm_r", "lowerarm_r", "thigh_r", "calf_r", "piston_r")
-        };
-        b.extend([
-            r(
-                ua,
-                "spine",
-                v(0.17 * x, 0.82, 0.0),
-                v(0.17 * x, 0.62, 0.0),
-                true,
-            ),
-            r(
-                la,
-                ua,
-                v(0.17 * x, 0.62, 0.0),
-                v(0.17 * x, 0.44, 0.01),
-                true,
-            ),
-            r(
-                th,
-                "pelvis",
-                v(0.08 * x, 0.5, 0.0),
-                v(0.08 * x, 0.27, 0.01),
-                true,
-            ),
-            r(
-                ca,
-                th,
-                v(0.08 * x, 0.27, 0.01),
-                v(0.08 * x, 0.04, 0.0),
-                true,
-            ),
-            r(
-                pi,
-                th,
-                v(0.08 * x, 0.45, 0.07),
-                v(0.08 * x, 0.33, 0.07),
-                true,
-            ),
-        ]);
+        let mirror = |p: [f32; 3]| v(p[0] * x, p[1], p[2]);
+        for (stem, parent, head, tail) in LIMBS {
+            let parent = if LIMBS.iter().any(|l| l.0 == parent) {
+                format!("{parent}_{s}")
+            } else {
+                parent.to_string()
+            };
+            b.push(r(&format!("{stem}_{s}"), &parent, mirror(head), mirror(tail), true));
+        }
     }
     b
 }

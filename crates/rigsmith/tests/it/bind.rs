@@ -375,22 +375,10 @@ fn nested_boxes() -> (Character, Skeleton) {
         Vec3::new(0.15, 0.5, 0.04),
         &mut m,
     );
-    let s = Skeleton {
-        bones: vec![
-            Bone::new(
-                "pelvis",
-                None,
-                Vec3::new(0.0, 0.1, 0.0),
-                Vec3::new(0.0, 0.5, 0.0),
-            ),
-            Bone::new(
-                "spine",
-                Some(0),
-                Vec3::new(0.0, 0.5, 0.0),
-                Vec3::new(0.0, 0.9, 0.0),
-            ),
-        ],
-    };
+    let s = chain(&[
+        ("pelvis", [0.0, 0.1, 0.0], [0.0, 0.5, 0.0]),
+        ("spine", [0.0, 0.5, 0.0], [0.0, 0.9, 0.0]),
+    ]);
     (body_char(&m), s)
 }
 
@@ -432,24 +420,34 @@ fn a_hidden_island_on_a_fine_body_falls_back_from_bone_heat_to_the_volume() {
     let r = bind(&body_char(&mesh), &m.skel, &BindOptions::default()).unwrap();
     assert_eq!(r.route, Route::Volumetric, "{:?}", r.reasons);
     assert_eq!(r.report.unweighted, 0);
-    assert!(
-        r.reasons
-            .iter()
-            .any(|l| l.starts_with("route decision: bone heat")),
-        "{:?}",
-        r.reasons
-    );
-    assert!(
-        r.reasons
-            .iter()
-            .any(|l| l.contains("16 vertices unweighted")),
-        "{:?}",
-        r.reasons
-    );
+    assert_reason(&r.reasons, "route decision: bone heat");
+    assert_reason(&r.reasons, "16 vertices unweighted");
     assert!(
         r.report.route_reason.starts_with("bone heat failed"),
         "{}",
         r.report.route_reason
+    );
+}
+
+/// A chain of bones, each the child of the one before: (name, head, tail).
+fn chain(bones: &[(&str, [f32; 3], [f32; 3])]) -> Skeleton {
+    Skeleton {
+        bones: bones
+            .iter()
+            .enumerate()
+            .map(|(i, (n, h, t))| {
+                let parent = i.checked_sub(1);
+                Bone::new(*n, parent, Vec3::from_array(*h), Vec3::from_array(*t))
+            })
+            .collect(),
+    }
+}
+
+/// Asserts that one of the binder's `reasons` contains `text`.
+fn assert_reason(reasons: &[String], text: &str) {
+    assert!(
+        reasons.iter().any(|l| l.contains(text)),
+        "no reason says {text:?}: {reasons:?}"
     );
 }
 
@@ -472,18 +470,8 @@ fn an_island_that_sees_no_bone_switches_to_the_volumetric_route() {
     let r = bind(&c, &s, &BindOptions::default()).unwrap();
     assert_eq!(r.route, Route::Volumetric);
     assert_eq!(r.report.unweighted, 0);
-    assert!(
-        r.reasons
-            .iter()
-            .any(|l| l.starts_with("route decision: volumetric")),
-        "{:?}",
-        r.reasons
-    );
-    assert!(
-        r.reasons.iter().any(|l| l.contains("voxel H/180")),
-        "{:?}",
-        r.reasons
-    );
+    assert_reason(&r.reasons, "route decision: volumetric");
+    assert_reason(&r.reasons, "voxel H/180");
     // Top of the torso follows the spine, the bottom the pelvis.
     let w = r.weights[0].as_ref().unwrap();
     let top = (0..8)
@@ -625,22 +613,10 @@ fn bad_input_is_an_error_or_weighted_never_nan() {
         .contains("\"hat\""));
     // Zero-length bones and a skeleton outside the mesh: weighted, finite.
     let (boxes, _) = nested_boxes();
-    let s = Skeleton {
-        bones: vec![
-            Bone::new(
-                "a",
-                None,
-                Vec3::new(0.0, 2.0, 0.0),
-                Vec3::new(0.0, 2.0, 0.0),
-            ),
-            Bone::new(
-                "b",
-                Some(0),
-                Vec3::new(0.0, 2.0, 0.0),
-                Vec3::new(0.0, 3.0, 0.0),
-            ),
-        ],
-    };
+    let s = chain(&[
+        ("a", [0.0, 2.0, 0.0], [0.0, 2.0, 0.0]),
+        ("b", [0.0, 2.0, 0.0], [0.0, 3.0, 0.0]),
+    ]);
     let r = bind(&boxes, &s, &BindOptions::default()).unwrap();
     assert_eq!(r.report.unweighted, 0, "{:?}", r.reasons);
     assert_eq!(r.report.non_finite, 0);
@@ -1105,22 +1081,10 @@ fn bind_gives_the_seam_of_two_skin_pieces_one_weight_vector() {
         parts: vec![thigh, shin],
         ..Default::default()
     };
-    let s = Skeleton {
-        bones: vec![
-            Bone::new(
-                "thigh_l",
-                None,
-                Vec3::new(0.0, 1.0, 0.0),
-                Vec3::new(0.0, 0.5, 0.0),
-            ),
-            Bone::new(
-                "calf_l",
-                Some(0),
-                Vec3::new(0.0, 0.5, 0.0),
-                Vec3::new(0.0, 0.0, 0.0),
-            ),
-        ],
-    };
+    let s = chain(&[
+        ("thigh_l", [0.0, 1.0, 0.0], [0.0, 0.5, 0.0]),
+        ("calf_l", [0.0, 0.5, 0.0], [0.0, 0.0, 0.0]),
+    ]);
     let r = bind(
         &c,
         &s,
