@@ -268,7 +268,8 @@ impl ArtSink<'_> {
                 let info = p.inspect(&stored_src);
                 if let Some(n) = &info.note {
                     if info.exists {
-                        self.warnings.push(format!("slot '{}' attachment '{name}': {n}", slot));
+                        self.warnings
+                            .push(format!("slot '{}' attachment '{name}': {n}", slot));
                     }
                 }
                 (info.exists, info.size, info.kind)
@@ -290,7 +291,10 @@ impl ArtSink<'_> {
         }
         let texture = if exists {
             let mut alias = format!("{}/{slot}/{name}", self.entity);
-            let digest = match (&self.opts.probe, self.opts.texture_srcs.contains_key(&a.path)) {
+            let digest = match (
+                &self.opts.probe,
+                self.opts.texture_srcs.contains_key(&a.path),
+            ) {
                 (Some(p), true) => p
                     .resolve(&src)
                     .and_then(|f| std::fs::read(f).ok())
@@ -336,35 +340,35 @@ impl ArtSink<'_> {
         dname: &str,
         datt: &Attachment,
     ) -> Result<Value, RigError> {
-    let dgeom = self.geometry(slot, dname, datt)?;
-    let mut extra_geom = Map::new();
-    for (name, a) in skin.attachments(slot).unwrap_or(&[]) {
-        if name == dname {
-            continue;
+        let dgeom = self.geometry(slot, dname, datt)?;
+        let mut extra_geom = Map::new();
+        for (name, a) in skin.attachments(slot).unwrap_or(&[]) {
+            if name == dname {
+                continue;
+            }
+            let g = self.geometry(slot, name, a)?;
+            if g.box_px != dgeom.box_px || g.anchor != dgeom.anchor || g.offset != dgeom.offset {
+                extra_geom.insert(
+                    name.clone(),
+                    json!({
+                        "texture": g.texture,
+                        "box": g.box_px.map(pair),
+                        "anchor": pair(g.anchor),
+                        "offset": pair((g.offset.0 - dgeom.offset.0, g.offset.1 - dgeom.offset.1)),
+                    }),
+                );
+            }
         }
-        let g = self.geometry(slot, name, a)?;
-        if g.box_px != dgeom.box_px || g.anchor != dgeom.anchor || g.offset != dgeom.offset {
-            extra_geom.insert(
-                name.clone(),
-                json!({
-                    "texture": g.texture,
-                    "box": g.box_px.map(pair),
-                    "anchor": pair(g.anchor),
-                    "offset": pair((g.offset.0 - dgeom.offset.0, g.offset.1 - dgeom.offset.1)),
-                }),
-            );
+        let mut v = json!({
+            "attachment": dname,
+            "texture": dgeom.texture,
+            "box": dgeom.box_px.map(pair),
+            "anchor": pair(dgeom.anchor),
+            "fit": CONTAIN_FIT,
+        });
+        if !extra_geom.is_empty() {
+            v["asset_geometry"] = Value::Object(extra_geom);
         }
-    }
-    let mut v = json!({
-        "attachment": dname,
-        "texture": dgeom.texture,
-        "box": dgeom.box_px.map(pair),
-        "anchor": pair(dgeom.anchor),
-        "fit": CONTAIN_FIT,
-    });
-    if !extra_geom.is_empty() {
-        v["asset_geometry"] = Value::Object(extra_geom);
-    }
         Ok(v)
     }
 }

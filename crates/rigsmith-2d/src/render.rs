@@ -353,7 +353,10 @@ fn load_arts(
 
 /// The world-space bounds (x0, y0, x1, y1) of every part's box (`box_of`), or a
 /// 100 px square around the origin when they are empty.
-fn frame(parts: &BTreeMap<String, Part>, box_of: &dyn Fn(&Part) -> (f32, f32)) -> (f32, f32, f32, f32) {
+fn frame(
+    parts: &BTreeMap<String, Part>,
+    box_of: &dyn Fn(&Part) -> (f32, f32),
+) -> (f32, f32, f32, f32) {
     let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
     for p in parts.values() {
         let (w, h) = box_of(p);

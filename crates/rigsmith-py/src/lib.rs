@@ -390,17 +390,17 @@ fn rig<'py>(
 fn check(py: Python<'_>, character: &Bound<'_, PyAny>, max_influences: usize) -> PyResult<String> {
     json_of(py, character, |src, c| {
         let animated = match (src, &c.skeleton) {
-                (Source::Path(p), Some(s)) => {
-                    Some(rigsmith::io::gltf::animation::keyed_bone_names(p, s)?)
-                }
-                _ => None,
-            };
-            let o = rigsmith::review::CheckOptions {
-                max_influences,
-                animated_bones: animated,
-                ..Default::default()
-            };
-            rigsmith::review::check(&c, &o)
+            (Source::Path(p), Some(s)) => {
+                Some(rigsmith::io::gltf::animation::keyed_bone_names(p, s)?)
+            }
+            _ => None,
+        };
+        let o = rigsmith::review::CheckOptions {
+            max_influences,
+            animated_bones: animated,
+            ..Default::default()
+        };
+        rigsmith::review::check(&c, &o)
     })
 }
 
@@ -427,14 +427,14 @@ fn simulate(
         )));
     }
     json_of(py, character, |_, c| {
-            let out = rigsmith::rig(&c, &rigsmith::RigOptions::vrm(), &mut |_, _| {})?;
-            rigsmith::parts::simulate_model(
-                &out.character,
-                &out.sidecar,
-                m,
-                seconds,
-                SpringModel::Fitted,
-            )
+        let out = rigsmith::rig(&c, &rigsmith::RigOptions::vrm(), &mut |_, _| {})?;
+        rigsmith::parts::simulate_model(
+            &out.character,
+            &out.sidecar,
+            m,
+            seconds,
+            SpringModel::Fitted,
+        )
     })
 }
 

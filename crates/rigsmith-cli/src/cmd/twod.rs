@@ -267,7 +267,12 @@ fn art_dir(art: &Path) -> anyhow::Result<()> {
 /// Runs the command.
 pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     match a.command {
-        TwoD::Check { rig, json, skeleton, kind } => check(ctx, rig, json, skeleton, kind),
+        TwoD::Check {
+            rig,
+            json,
+            skeleton,
+            kind,
+        } => check(ctx, rig, json, skeleton, kind),
         TwoD::Build {
             rig,
             art,
@@ -346,7 +351,12 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             Ok(Outcome::Ok)
         }
         TwoD::Affordances { rig, json } => affordances(ctx, rig, json),
-        TwoD::Migrate { rig, kind, list, output } => migrate(ctx, rig, kind, list, output),
+        TwoD::Migrate {
+            rig,
+            kind,
+            list,
+            output,
+        } => migrate(ctx, rig, kind, list, output),
         TwoD::PaintOrder { rig, containers } => {
             let doc = read_rig(&rig, DEFAULT_KIND)?.doc;
             if containers {
@@ -418,11 +428,7 @@ fn check(
 }
 
 /// `2d affordances`: what the structure affords.
-fn affordances(
-    ctx: &Ctx,
-    rig: PathBuf,
-    json: bool,
-) -> anyhow::Result<Outcome> {
+fn affordances(ctx: &Ctx, rig: PathBuf, json: bool) -> anyhow::Result<Outcome> {
     let read = read_rig(&rig, DEFAULT_KIND)?;
     let aff = rig_affordances(&read.doc);
     if json {
@@ -466,7 +472,9 @@ fn migrate(
             );
         }
         for (k, from, to) in reg.migrations.keys() {
-            println!("{k}: {from} -> {to} (a posed document keeps its picture: rest_rotation: false)");
+            println!(
+                "{k}: {from} -> {to} (a posed document keeps its picture: rest_rotation: false)"
+            );
         }
         return Ok(Outcome::Ok);
     }
@@ -527,15 +535,9 @@ fn render_png(
         interleave: true,
         ..BuildOptions::default()
     };
-    let built =
-        build_rig(&entity, doc, &opts).with_context(|| format!("{}", rig.display()))?;
+    let built = build_rig(&entity, doc, &opts).with_context(|| format!("{}", rig.display()))?;
     say_rest_pose(ctx, &read);
-    let img = render(
-        &built.to_value(),
-        &probe,
-        &pose,
-        opts,
-    )?;
+    let img = render(&built.to_value(), &probe, &pose, opts)?;
     for n in built.warnings.iter().chain(&img.notes) {
         ctx.info(&format!("warning: {n}"));
     }
@@ -550,11 +552,7 @@ fn render_png(
 }
 
 /// `2d import-spine`: a Spine JSON skeleton as a rig document.
-fn import_spine_file(
-    ctx: &Ctx,
-    input: PathBuf,
-    output: PathBuf,
-) -> anyhow::Result<Outcome> {
+fn import_spine_file(ctx: &Ctx, input: PathBuf, output: PathBuf) -> anyhow::Result<Outcome> {
     plan(&output, &[&input])?;
     crate::util::check_input(&input)?;
     let bytes = std::fs::read(&input).with_context(|| format!("{}", input.display()))?;

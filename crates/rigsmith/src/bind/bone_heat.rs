@@ -326,7 +326,11 @@ fn nearest_bones(
 /// Each of the `na` solved vertices' influences from the per-bone solutions `sols`
 /// (values above 1e-6, capped at 1), sorted and normalized as `Weights::sort` and
 /// `Weights::normalize` do.
-fn normalized_lists(sols: &[(usize, Vec<f64>)], segments: &[Segment], na: usize) -> Vec<Vec<Influence>> {
+fn normalized_lists(
+    sols: &[(usize, Vec<f64>)],
+    segments: &[Segment],
+    na: usize,
+) -> Vec<Vec<Influence>> {
     (0..na)
         .into_par_iter()
         .map(|a| {

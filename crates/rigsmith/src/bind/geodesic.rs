@@ -333,7 +333,9 @@ impl VertexSamples {
             }
             if samples.len() as u32 == *start.last().expect("pushed") {
                 // The nearest reached solid cell within 3 cells, plus the hop to it.
-                if let Some((d, j)) = g.nearest_cell(*p, &solid.id, |j| dmin[j as usize].is_finite()) {
+                if let Some((d, j)) =
+                    g.nearest_cell(*p, &solid.id, |j| dmin[j as usize].is_finite())
+                {
                     samples.push((j, 1.0, d));
                 }
             }

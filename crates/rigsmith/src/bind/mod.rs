@@ -489,8 +489,12 @@ fn bone_heat_route(x: &Frame, kin: &[Vec<u32>], log: &mut Log, skin: &mut Skin) 
         skin.report = Some(rep.clone());
     }
     log.lap("weight report");
-    log.count(out.welded, |n| format!("bone heat: welded {n} coincident vertices"));
-    log.count(out.degenerate, |n| format!("bone heat: skipped {n} degenerate triangles"));
+    log.count(out.welded, |n| {
+        format!("bone heat: welded {n} coincident vertices")
+    });
+    log.count(out.degenerate, |n| {
+        format!("bone heat: skipped {n} degenerate triangles")
+    });
     let failed = rep.heat_failed();
     if failed && o.force_route != Some(Route::BoneHeat) {
         skin.report = None;

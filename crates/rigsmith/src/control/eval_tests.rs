@@ -213,9 +213,9 @@ fn copy_transforms_blends_by_influence() {
     let p = posed(
         "a",
         Transform {
-        location: Vec3::new(1.0, 0.0, 0.0),
-        rotation: Quat::from_rotation_z(1.0),
-        scale: Vec3::ONE,
+            location: Vec3::new(1.0, 0.0, 0.0),
+            rotation: Quat::from_rotation_z(1.0),
+            scale: Vec3::ONE,
         },
     );
     let out = eval(&r, &p);
@@ -445,8 +445,8 @@ fn transformation_maps_scale_to_rotation() {
     let p = posed(
         "ctl",
         Transform {
-        scale: Vec3::new(1.0, 0.5, 1.0),
-        ..Default::default()
+            scale: Vec3::new(1.0, 0.5, 1.0),
+            ..Default::default()
         },
     );
     let out = eval(&r, &p);

@@ -76,7 +76,12 @@ type BoneRow = (String, String, Vec3, Vec3, bool);
 /// name stem, parent (a stem of this table takes the side's suffix), head, tail.
 const LIMBS: [(&str, &str, [f32; 3], [f32; 3]); 5] = [
     ("upperarm", "spine", [0.17, 0.82, 0.0], [0.17, 0.62, 0.0]),
-    ("lowerarm", "upperarm", [0.17, 0.62, 0.0], [0.17, 0.44, 0.01]),
+    (
+        "lowerarm",
+        "upperarm",
+        [0.17, 0.62, 0.0],
+        [0.17, 0.44, 0.01],
+    ),
     ("thigh", "pelvis", [0.08, 0.5, 0.0], [0.08, 0.27, 0.01]),
     ("calf", "thigh", [0.08, 0.27, 0.01], [0.08, 0.04, 0.0]),
     ("piston", "thigh", [0.08, 0.45, 0.07], [0.08, 0.33, 0.07]),
@@ -113,7 +118,13 @@ fn bones() -> Vec<BoneRow> {
             } else {
                 parent.to_string()
             };
-            b.push(r(&format!("{stem}_{s}"), &parent, mirror(head), mirror(tail), true));
+            b.push(r(
+                &format!("{stem}_{s}"),
+                &parent,
+                mirror(head),
+                mirror(tail),
+                true,
+            ));
         }
     }
     b

@@ -42,7 +42,13 @@ fn crossing_mean(v: &[f32; 8]) -> Option<Vec3> {
     if inside == 0 || inside == 8 {
         return None;
     }
-    let corner = |c: usize| Vec3::new(CORNERS[c][0] as f32, CORNERS[c][1] as f32, CORNERS[c][2] as f32);
+    let corner = |c: usize| {
+        Vec3::new(
+            CORNERS[c][0] as f32,
+            CORNERS[c][1] as f32,
+            CORNERS[c][2] as f32,
+        )
+    };
     let mut acc = Vec3::ZERO;
     let mut cnt = 0.0;
     for (a, b) in EDGES {

@@ -285,8 +285,10 @@ fn allowed() -> BTreeSet<(String, String)> {
 fn no_library_function_is_longer_than_the_limit() {
     let long = long_functions();
     let allow = allowed();
-    let found: BTreeSet<(String, String)> =
-        long.iter().map(|(p, n, _)| (p.clone(), n.clone())).collect();
+    let found: BTreeSet<(String, String)> = long
+        .iter()
+        .map(|(p, n, _)| (p.clone(), n.clone()))
+        .collect();
     let unlisted: Vec<String> = long
         .iter()
         .filter(|(p, n, _)| !allow.contains(&(p.clone(), n.clone())))
@@ -338,8 +340,10 @@ fn the_scanner_measures_a_151_line_function_and_ignores_braces_in_literals() {
         "fn after() {}\n",
     ));
     let f = functions(&src);
-    let names: Vec<(&str, usize, usize)> =
-        f.iter().map(|f| (f.name.as_str(), f.line, f.lines)).collect();
+    let names: Vec<(&str, usize, usize)> = f
+        .iter()
+        .map(|f| (f.name.as_str(), f.line, f.lines))
+        .collect();
     assert_eq!(
         names,
         [("long_one", 1, 151), ("tricky", 152, 9), ("after", 165, 1)]

@@ -659,7 +659,12 @@ fn axis_system(doc: &Document) -> DMat4 {
 /// The polygons of `PolygonVertexIndex` (a negative index, bitwise negated, ends a
 /// polygon), each with the index of its first corner; every index must be one of the
 /// `points` control points and the last polygon closed.
-fn polygons_of(pvi: &[i64], points: usize, at: &str, s: &Scene) -> Result<Vec<(Vec<usize>, usize)>> {
+fn polygons_of(
+    pvi: &[i64],
+    points: usize,
+    at: &str,
+    s: &Scene,
+) -> Result<Vec<(Vec<usize>, usize)>> {
     let n = points as i64;
     let mut polygons = Vec::new();
     let mut cur = Vec::new();

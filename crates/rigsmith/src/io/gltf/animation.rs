@@ -249,7 +249,12 @@ fn animations_of(doc: &Doc, node_bone: Vec<Option<usize>>) -> Result<Animations>
 /// The key times and values of animation sampler `s` (at `sat` in the file) with `comps`
 /// components a value (3 or 4; 3 are padded with a 0), and whether it steps: times finite
 /// and increasing, one finite value a time (a cubic spline's tangents dropped).
-fn sampler_keys(doc: &Doc, s: &Value, sat: &str, comps: usize) -> Result<(bool, Vec<f32>, Vec<Vec4>)> {
+fn sampler_keys(
+    doc: &Doc,
+    s: &Value,
+    sat: &str,
+    comps: usize,
+) -> Result<(bool, Vec<f32>, Vec<Vec4>)> {
     let interp = s
         .get("interpolation")
         .and_then(Value::as_str)
