@@ -7,13 +7,20 @@ sidebar (N), tab "rigsmith", and in F3 search:
 * **Rig with rigsmith** (``rigsmith.rig``): the selected meshes are one character (each
   stays its own object); rigsmith fits a skeleton and computes weights; an armature
   is created with the fitted bones (heads, tails, rolls from the hinge axes), each mesh
-  gets one vertex group per bone and an Armature modifier, parented to it.
-* **Check rig** (``rigsmith.check``): the active armature and the meshes it deforms are
-  written to a temporary GLB and checked in test poses; the report is kept as the text
-  block ``rigsmith_report.json`` and summarised in the panel.
+  gets one vertex group per bone and an Armature modifier, parented to it. With
+  "Control rig" the control rig (IK/FK limbs, foot roll, root, settings) is built on
+  the armature by the script ``rigsmith rig --control`` writes (kept as the text block
+  ``rigsmith_control.py``).
+* **Check rig** (``rigsmith.check``): the active armature's skeleton (without the
+  control rig's MCH and control bones) and the vertex groups of the meshes it deforms
+  are checked in test poses; the report is kept as the text block
+  ``rigsmith_report.json`` and shown in the panel, the review sheets are loaded as the
+  images ``rigsmith_placement``, ``rigsmith_poses``, ``rigsmith_joints`` (panel buttons
+  open them in an Image Editor).
 * **Fix weights** (``rigsmith.fix_weights``): weight fixes as data on every mesh the
-  armature deforms: the weights of one side's bones are taken off the other half, then
-  influences below the limit are dropped, the largest four kept, renormalized.
+  armature deforms: mirror one side onto the other, take one side's bones off the other
+  half, smooth (every deform bone or the selected pose bones; every vertex or the
+  selected ones), drop influences below the limit, keep the largest, normalize.
 
 Space: Blender is Z up, rigsmith works in glTF space (Y up, facing +Z); the add-on maps
 ``(x, y, z) -> (x, z, -y)`` going in and back coming out. Meshes are read in world
@@ -32,14 +39,17 @@ bl_info = {
 }
 
 import json
-import os
-import tempfile
 
 import bpy
 import numpy as np
-from mathutils import Matrix, Vector
+from mathutils import Vector
 
-REPORT_TEXT = "rigsmith_report.json"
+from . import review
+from .review import REPORT_TEXT, report_lines, store_report
+
+CONTROL_TEXT = "rigsmith_control.py"
+# The control rig's own bones (the script puts them in these bone collections).
+CONTROL_COLLECTIONS = ("MCH", "Controls")
 
 
 def _rigsmith():
@@ -91,11 +101,19 @@ def deformed_meshes(arm):
     return sorted(out, key=lambda o: o.name)
 
 
-def skeleton_of(arm):
-    """The armature's bones as a skeleton.json dict (glTF space, world)."""
+def control_bone(b):
+    """Whether a bone is one the control rig added (mechanism or control)."""
+    return any(c.name in CONTROL_COLLECTIONS for c in b.collections)
+
+
+def skeleton_of(arm, skip_control=False):
+    """The armature's bones as a skeleton.json dict (glTF space, world); without the
+    control rig's own bones when ``skip_control`` (the skeleton a game engine gets)."""
     mw = arm.matrix_world
     bones = []
     for b in arm.data.bones:
+        if skip_control and control_bone(b):
+            continue
         head = mw @ b.head_local
         tail = mw @ b.tail_local
         x = (mw.to_3x3() @ b.matrix_local.to_3x3().col[0]).normalized()
@@ -198,6 +216,10 @@ class RIGSMITH_OT_rig(bpy.types.Operator):
         default="game",
     )
     max_influences: bpy.props.IntProperty(name="Max influences", default=4, min=1, max=8)
+    control: bpy.props.BoolProperty(
+        name="Control rig", default=False,
+        description="Also build the control rig (IK/FK limbs, foot roll, root, settings) on the armature",
+    )
 
     def execute(self, context):
         meshes = sorted((o for o in context.selected_objects if o.type == "MESH"), key=lambda o: o.name)
@@ -208,7 +230,7 @@ class RIGSMITH_OT_rig(bpy.types.Operator):
             rs = _rigsmith()
             parts = [(o.name,) + mesh_arrays(o) for o in meshes]
             out = rs.rig(parts, template=self.template, max_influences=self.max_influences,
-                         keep_origin=True)
+                         keep_origin=True, control=self.control)
         except (RuntimeError, ValueError, OSError) as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
@@ -222,7 +244,13 @@ class RIGSMITH_OT_rig(bpy.types.Operator):
             o.matrix_world = mw
             mod = next((m for m in o.modifiers if m.type == "ARMATURE"), None) or o.modifiers.new("rigsmith", "ARMATURE")
             mod.object = arm
-        _store_report(context, out["report"])
+        if out.get("control_script"):
+            try:
+                build_control_rig(context, arm, out["control_script"])
+            except Exception as e:  # noqa: BLE001 - the script's error, said to the user
+                self.report({"ERROR"}, f"the control rig script failed: {e}")
+                return {"CANCELLED"}
+        store_report(context, out["report"])
         k = out["report"]["counts"]
         self.report({"INFO"}, f"rigged: {len(names)} bones; failed checks {k['blocker']} blocker, "
                               f"{k['major']} major, {k['minor']} minor")
@@ -236,16 +264,24 @@ def _active_armature(context):
     return o if o is not None and o.type == "ARMATURE" else None
 
 
-def _store_report(context, report):
-    text = bpy.data.texts.get(REPORT_TEXT) or bpy.data.texts.new(REPORT_TEXT)
+def build_control_rig(context, arm, script):
+    """Runs the control rig's Blender script (``rig --control``'s ``OUT.control.py``) on
+    ``arm``, kept as the text block ``rigsmith_control.py``; back to Object mode."""
+    text = bpy.data.texts.get(CONTROL_TEXT) or bpy.data.texts.new(CONTROL_TEXT)
     text.clear()
-    text.write(json.dumps(report, indent=2))
-    counts = report.get("counts", {})
-    context.scene["rigsmith_counts"] = json.dumps(counts)
+    text.write(script)
+    for o in context.selected_objects:
+        o.select_set(False)
+    arm.select_set(True)
+    context.view_layer.objects.active = arm
+    exec(compile(script, CONTROL_TEXT, "exec"), {"__name__": "__main__"})
+    if arm.mode != "OBJECT":
+        bpy.ops.object.mode_set(mode="OBJECT")
+    context.view_layer.update()
 
 
 class RIGSMITH_OT_check(bpy.types.Operator):
-    """Check the active armature's rig in test poses (the rubric report)"""
+    """Check the active armature's rig in test poses: the rubric report in the panel, the review sheets as images"""
 
     bl_idname = "rigsmith.check"
     bl_label = "Check rig"
@@ -261,59 +297,98 @@ class RIGSMITH_OT_check(bpy.types.Operator):
             return {"CANCELLED"}
         try:
             rs = _rigsmith()
-            with tempfile.TemporaryDirectory() as d:
-                path = os.path.join(d, "rig.glb")
-                for o in context.selected_objects:
-                    o.select_set(False)
-                for o in [arm] + meshes:
-                    o.select_set(True)
-                bpy.ops.export_scene.gltf(filepath=path, use_selection=True, export_animations=False,
-                                          export_morph=False, export_yup=True)
-                report = rs.check(path)
+            skel = skeleton_of(arm, skip_control=True)
+            names = [b["name"] for b in skel["bones"]]
+            parts = [(o.name,) + mesh_arrays(o) for o in meshes]
+            weights = [weight_matrix(o, names) for o in meshes]
+            report, sheets = review.check_with_sheets(rs, parts, skel, weights)
         except (RuntimeError, ValueError, OSError) as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
-        _store_report(context, report)
+        store_report(context, report)
         k = report["counts"]
-        self.report({"INFO"}, f"checked: {k['blocker']} blocker, {k['major']} major, {k['minor']} minor "
-                              f"(text block {REPORT_TEXT})")
+        self.report({"INFO"}, f"checked: {k['blocker']} blocker, {k['major']} major, {k['minor']} minor; "
+                              f"{len(sheets)} sheets (images {', '.join(sheets)})")
         return {"FINISHED"}
 
 
 class RIGSMITH_OT_fix_weights(bpy.types.Operator):
-    """Weight fixes as data: strip the opposite side, drop small influences, keep the largest, renormalize"""
+    """Weight fixes as data: mirror, strip the opposite side, smooth, drop small influences, keep the largest, normalize"""
 
     bl_idname = "rigsmith.fix_weights"
     bl_label = "Fix weights"
     bl_options = {"REGISTER", "UNDO"}
 
-    limit: bpy.props.FloatProperty(name="Limit", default=0.001, min=0.0, max=0.5)
-    max_influences: bpy.props.IntProperty(name="Max influences", default=4, min=1, max=8)
+    mirror: bpy.props.EnumProperty(
+        name="Mirror",
+        items=[("NONE", "None", "No mirroring"),
+               ("LEFT", "Left to right", "The left side's weights onto the right side"),
+               ("RIGHT", "Right to left", "The right side's weights onto the left side")],
+        default="NONE",
+    )
     strip_opposite_side: bpy.props.BoolProperty(name="Strip opposite side", default=True)
+    smooth: bpy.props.IntProperty(name="Smooth passes", default=0, min=0, max=50)
+    smooth_factor: bpy.props.FloatProperty(name="Smooth factor", default=0.5, min=0.0, max=1.0)
+    smooth_bones: bpy.props.EnumProperty(
+        name="Smooth bones",
+        items=[("DEFORM", "Deform bones", "Every deform bone"),
+               ("SELECTED", "Selected bones", "The selected pose bones")],
+        default="DEFORM",
+    )
+    selected_vertices: bpy.props.BoolProperty(
+        name="Selected vertices only", default=False,
+        description="Smooth only the selected vertices (as the weight-paint vertex mask)",
+    )
+    limit: bpy.props.FloatProperty(name="Limit", default=0.001, min=0.0, max=0.5)
+    max_influences: bpy.props.IntProperty(name="Max influences", default=4, min=0, max=8,
+                                          description="0: no limit")
+    normalize: bpy.props.BoolProperty(name="Normalize", default=True)
+
+    def fix_options(self, arm):
+        """The keyword arguments of ``rigsmith.fix_weights`` these settings give."""
+        bones = None
+        if self.smooth_bones == "SELECTED":
+            bones = [b.name for b in arm.data.bones if b.select]
+        return {
+            "limit": self.limit,
+            "max_influences": self.max_influences or None,
+            "normalize": self.normalize,
+            "strip_opposite_side": self.strip_opposite_side,
+            "mirror": {"NONE": None, "LEFT": "left", "RIGHT": "right"}[self.mirror],
+            "smooth": self.smooth,
+            "smooth_factor": self.smooth_factor,
+            "smooth_bones": bones,
+        }
 
     def execute(self, context):
         arm = _active_armature(context)
         if arm is None:
             self.report({"ERROR"}, "make the rig's armature (or one of its meshes) active")
             return {"CANCELLED"}
+        totals = {}
         try:
             rs = _rigsmith()
             skel = skeleton_of(arm)
             names = [b["name"] for b in skel["bones"]]
-            stripped = changed = 0
+            opts = self.fix_options(arm)
             for o in deformed_meshes(arm):
-                V, _ = mesh_arrays(o)
+                V, F = mesh_arrays(o)
                 W = weight_matrix(o, names)
-                W2, info = rs.fix_weights(V, W, skel, limit=self.limit, max_influences=self.max_influences,
-                                          strip_opposite_side=self.strip_opposite_side)
+                mask = None
+                if self.selected_vertices:
+                    mask = np.zeros(len(V), dtype=bool)
+                    o.data.vertices.foreach_get("select", mask)
+                W2, info = rs.fix_weights(V, W, skel, faces=F, vertex_mask=mask, **opts)
                 write_weights(o, W2, names)
-                stripped += info["stripped"]
-                changed += info["changed"]
+                for k, v in info.items():
+                    totals[k] = totals.get(k, 0) + v
         except (RuntimeError, ValueError, OSError) as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
-        context.scene["rigsmith_fix"] = json.dumps({"stripped": stripped, "changed": changed})
-        self.report({"INFO"}, f"fixed weights: {changed} vertices changed, {stripped} lost opposite-side weight")
+        context.scene["rigsmith_fix"] = json.dumps(totals)
+        self.report({"INFO"}, f"fixed weights: {totals.get('changed', 0)} vertices changed "
+                              f"({totals.get('mirrored', 0)} mirrored, {totals.get('stripped', 0)} stripped, "
+                              f"{totals.get('smoothed', 0)} smoothed)")
         return {"FINISHED"}
 
 
@@ -326,27 +401,20 @@ class RIGSMITH_PT_panel(bpy.types.Panel):
     def draw(self, context):
         col = self.layout.column()
         col.operator(RIGSMITH_OT_rig.bl_idname)
+        col.operator(RIGSMITH_OT_rig.bl_idname, text="Rig with control rig").control = True
         col.operator(RIGSMITH_OT_check.bl_idname)
         col.operator(RIGSMITH_OT_fix_weights.bl_idname)
-        counts = context.scene.get("rigsmith_counts")
-        text = bpy.data.texts.get(REPORT_TEXT)
-        if counts:
-            k = json.loads(counts)
-            col.label(text=f"failed: {k.get('blocker', 0)} blocker, {k.get('major', 0)} major, "
-                           f"{k.get('minor', 0)} minor")
-        if text is not None:
-            try:
-                rep = json.loads(text.as_string())
-            except ValueError:
-                rep = {}
-            checks = rep.get("checks") or []
-            if isinstance(checks, dict):  # the rig's report holds the review's
-                checks = checks.get("checks") or []
-            for c in [c for c in checks if not c.get("passed", True)][:8]:
-                col.label(text=f"{c.get('severity', '')}: {c.get('id', '')} {c.get('detail', '')}"[:120])
+        box = col.box()
+        for line in report_lines(review.stored_report()):
+            box.label(text=line)
+        row = col.row()
+        for name in review.SHEETS:
+            if bpy.data.images.get(review.SHEET_PREFIX + name) is not None:
+                row.operator(review.RIGSMITH_OT_show_sheet.bl_idname, text=name.capitalize()).name = name
 
 
-CLASSES = (RIGSMITH_OT_rig, RIGSMITH_OT_check, RIGSMITH_OT_fix_weights, RIGSMITH_PT_panel)
+CLASSES = (RIGSMITH_OT_rig, RIGSMITH_OT_check, RIGSMITH_OT_fix_weights, review.RIGSMITH_OT_show_sheet,
+           RIGSMITH_PT_panel)
 
 
 def register():

@@ -4,7 +4,6 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use glam::Vec3;
 use rigsmith::model::Character;
 use rigsmith::review::{self, CheckReport, Skinning};
 use rigsmith_render::viewer::{viewer_section, Viewer, ViewerModel, ViewerMotion};
@@ -12,57 +11,10 @@ use rigsmith_render::Image;
 
 use crate::util::Outputs;
 
-/// One row of the pose sheet: the pose's name, every part's posed positions, and the
-/// posed bones as `(head, tail)`.
-type PoseRow = (String, Vec<Vec<Vec3>>, Vec<(Vec3, Vec3)>);
-
 /// Renders the three review sheets of a rigged character as `(name, image)`:
-/// `placement` (bones over an x-ray body: front, right, top and a head close-up),
-/// `poses` (a row per pose of the library) and `joints` (close-ups of every flagged
-/// joint). Posed with `skinning`.
+/// `placement`, `poses` and `joints` ([`rigsmith_render::review::review_sheets`]).
 pub fn render_sheets(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<(String, Image)> {
-    let Some(s) = c.skeleton.as_ref() else {
-        return Vec::new();
-    };
-    let mut out = vec![(
-        "placement".to_string(),
-        rigsmith_render::placement_sheet(c, s, 1024),
-    )];
-    let rows: Vec<PoseRow> = r
-        .poses
-        .iter()
-        .map(|p| {
-            let (parts, bones) = review::posed_character(c, p, skinning);
-            (p.name.clone(), parts, bones)
-        })
-        .collect();
-    if !rows.is_empty() {
-        out.push((
-            "poses".to_string(),
-            rigsmith_render::pose_sheet(&rows, c, 512),
-        ));
-    }
-    let items: Vec<(String, Vec<Vec<Vec3>>, Vec3, f32)> = r
-        .flagged_joints
-        .iter()
-        .filter_map(|f| {
-            let p = r.poses.iter().find(|p| p.name == f.pose)?;
-            let (parts, _) = review::posed_character(c, p, skinning);
-            Some((
-                format!("{} {}", f.pose, f.joint),
-                parts,
-                f.centre,
-                3.0 * f.radius,
-            ))
-        })
-        .collect();
-    if !items.is_empty() {
-        out.push((
-            "joints".to_string(),
-            rigsmith_render::joint_sheet(&items, c, 512),
-        ));
-    }
-    out
+    rigsmith_render::review::review_sheets(c, r, skinning)
 }
 
 /// One weight heat map per deform bone that carries weight, named `weights_<bone>`

@@ -90,22 +90,9 @@ impl Source {
             Source::Parts(parts) => {
                 let mut c = Character::default();
                 for (name, v, f) in parts {
-                    let positions = points(v);
-                    let triangles = f
-                        .chunks_exact(12)
-                        .map(|b| {
-                            let x =
-                                |k: usize| u32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
-                            [x(0), x(4), x(8)]
-                        })
-                        .collect();
                     c.parts.push(Part {
                         name: name.clone(),
-                        mesh: Mesh {
-                            positions,
-                            triangles,
-                            ..Default::default()
-                        },
+                        mesh: mesh(v, f),
                         ..Default::default()
                     });
                 }
@@ -134,6 +121,22 @@ fn route(name: Option<&str>) -> PyResult<Option<rigsmith::bind::Route>> {
             )))
         }
     })
+}
+
+/// A mesh of little-endian f32 positions (n x 3) and u32 triangles (m x 3).
+fn mesh(vertices: &[u8], faces: &[u8]) -> Mesh {
+    let triangles = faces
+        .chunks_exact(12)
+        .map(|b| {
+            let x = |k: usize| u32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
+            [x(0), x(4), x(8)]
+        })
+        .collect();
+    Mesh {
+        positions: points(vertices),
+        triangles,
+        ..Default::default()
+    }
 }
 
 /// Little-endian f32 triples (n x 3 bytes) as points.
@@ -319,7 +322,7 @@ fn weights(
 /// `report` (JSON text: the review, route, counts) and, when `output` is given, the
 /// files written (`output` .glb/.gltf and its `.rig.json` sidecar).
 #[pyfunction]
-#[pyo3(signature = (character, template="game", max_influences=4, rerig=false, route=None, height=None, output=None, keep_origin=false))]
+#[pyo3(signature = (character, template="game", max_influences=4, rerig=false, route=None, height=None, output=None, keep_origin=false, control=false))]
 fn rig<'py>(
     py: Python<'py>,
     character: &Bound<'py, PyAny>,
@@ -330,6 +333,7 @@ fn rig<'py>(
     height: Option<f32>,
     output: Option<PathBuf>,
     keep_origin: bool,
+    control: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let src = Source::extract(character)?;
     let o = rigsmith::RigOptions {
@@ -343,6 +347,7 @@ fn rig<'py>(
         route: self::route(route)?,
         height,
         keep_origin,
+        control,
         ..Default::default()
     };
     let (out, notes, written) = py
@@ -365,6 +370,13 @@ fn rig<'py>(
                 rigsmith::io::atomic::write_atomic(&side, out.sidecar.to_string().as_bytes())?;
                 written.push(path.clone());
                 written.push(side);
+                if let Some(rig) = &out.sidecar.control {
+                    // `OUT.control.py`, as the CLI writes it beside the rig.
+                    let py = path.with_extension("control.py");
+                    let text = rigsmith::control::blender::script(rig);
+                    rigsmith::io::atomic::write_atomic(&py, text.as_bytes())?;
+                    written.push(py);
+                }
             }
             Ok::<_, rigsmith::Error>((out, notes, written))
         })
@@ -380,28 +392,108 @@ fn rig<'py>(
     });
     d.set_item("report", json_text(&report)?)?;
     d.set_item("written", written)?;
+    d.set_item(
+        "control_script",
+        out.sidecar
+            .control
+            .as_ref()
+            .map(rigsmith::control::blender::script),
+    )?;
     Ok(d)
 }
 
 /// The rubric check of a rigged character in the default test poses (`rigsmith check
-/// --json`) as JSON text.
+/// --json`) as JSON text, and the review sheets written when `sheets` names a folder
+/// (`placement.png`, `poses.png`, `joints.png` when a joint is flagged; their paths).
+/// A character given as parts takes `skeleton` (skeleton.json text) and `weights`
+/// (per part the dense n x bones f32 bytes in the parsed skeleton's order, or None).
 #[pyfunction]
-#[pyo3(signature = (character, max_influences=4))]
-fn check(py: Python<'_>, character: &Bound<'_, PyAny>, max_influences: usize) -> PyResult<String> {
-    json_of(py, character, |src, c| {
-        let animated = match (src, &c.skeleton) {
-            (Source::Path(p), Some(s)) => {
-                Some(rigsmith::io::gltf::animation::keyed_bone_names(p, s)?)
+#[pyo3(signature = (character, max_influences=4, skeleton=None, weights=None, sheets=None))]
+fn check(
+    py: Python<'_>,
+    character: &Bound<'_, PyAny>,
+    max_influences: usize,
+    skeleton: Option<&str>,
+    weights: Option<Vec<Option<Vec<u8>>>>,
+    sheets: Option<PathBuf>,
+) -> PyResult<(String, Vec<PathBuf>)> {
+    let src = Source::extract(character)?;
+    let skel = skeleton
+        .map(|t| rigsmith::io::skeleton_json::parse(t, "skeleton".as_ref()))
+        .transpose()
+        .map_err(py_err)?;
+    let (r, written) = py
+        .allow_threads(|| {
+            let (mut c, _) = src.character()?;
+            if let Some(s) = skel {
+                attach_rig(&mut c, s, weights.as_deref().unwrap_or(&[]))?;
             }
-            _ => None,
+            let animated = match (&src, &c.skeleton) {
+                (Source::Path(p), Some(s)) => {
+                    Some(rigsmith::io::gltf::animation::keyed_bone_names(p, s)?)
+                }
+                _ => None,
+            };
+            let o = rigsmith::review::CheckOptions {
+                max_influences,
+                animated_bones: animated,
+                ..Default::default()
+            };
+            let r = rigsmith::review::check(&c, &o)?;
+            let written = match &sheets {
+                Some(dir) => write_sheets(dir, &c, &r, o.skinning)?,
+                None => Vec::new(),
+            };
+            Ok::<_, rigsmith::Error>((r, written))
+        })
+        .map_err(py_err)?;
+    Ok((json_text(&r)?, written))
+}
+
+/// Gives a character built from arrays its skeleton and the weights of its parts
+/// (dense f32 bytes per part, n x bones in the skeleton's order; None: unweighted).
+fn attach_rig(
+    c: &mut Character,
+    s: Skeleton,
+    weights: &[Option<Vec<u8>>],
+) -> Result<(), rigsmith::Error> {
+    let nb = s.len();
+    for (k, p) in c.parts.iter_mut().enumerate() {
+        let Some(Some(b)) = weights.get(k) else {
+            continue;
         };
-        let o = rigsmith::review::CheckOptions {
-            max_influences,
-            animated_bones: animated,
-            ..Default::default()
-        };
-        rigsmith::review::check(&c, &o)
-    })
+        let n = p.mesh.positions.len();
+        if b.len() != n * nb * 4 {
+            return Err(rigsmith::Error::invalid(
+                "weights",
+                format!(
+                    "part {:?}: expected {n} x {nb} values, got {}",
+                    p.name,
+                    b.len() / 4
+                ),
+            ));
+        }
+        p.weights = Some(sparse(b, n, nb));
+    }
+    c.skeleton = Some(s);
+    c.validate()
+}
+
+/// Writes the review sheets as PNG files into `dir`; their paths.
+fn write_sheets(
+    dir: &std::path::Path,
+    c: &Character,
+    r: &rigsmith::review::CheckReport,
+    skinning: rigsmith::review::Skinning,
+) -> Result<Vec<PathBuf>, rigsmith::Error> {
+    std::fs::create_dir_all(dir).map_err(|e| rigsmith::Error::io(dir, e))?;
+    let mut out = Vec::new();
+    for (name, img) in rigsmith_render::review::review_sheets(c, r, skinning) {
+        let path = dir.join(format!("{name}.png"));
+        rigsmith::io::atomic::write_atomic(&path, &img.to_png_bytes())?;
+        out.push(path);
+    }
+    Ok(out)
 }
 
 /// Spring-bone secondary motion (`rigsmith simulate --json`) as JSON text: the
@@ -438,14 +530,17 @@ fn simulate(
     })
 }
 
-/// Weight fixes as data (no brush) on one part: `strip` takes the weights of one
-/// side's bones off the other half of the body (`bind::strip_cross_side`), then the
-/// export cleanup drops influences below `limit`, keeps the `max_influences` largest
-/// and renormalizes (`bind::clean`). `weights`: dense n x bones f32 bytes, bones in the
-/// order of the parsed skeleton; returns the fixed bytes and how many vertices lost
-/// cross-side weight.
+/// Weight fixes as data (no brush) on one part ([`rigsmith::bind::fix::fix_weights`]):
+/// `mirror` (`"left"`: the left side's weights onto the right, `"right"`, or None),
+/// `strip` the opposite side, `smooth` passes of `smooth_factor` over the edges of
+/// `faces` (u32 bytes, m x 3) on the bones `smooth_bones` (names; None: every deform
+/// bone) and the vertices flagged in `mask` (one byte per vertex; None: all), then drop
+/// influences below `limit`, keep the `max_influences` largest (0: all), `normalize`.
+/// `weights`: dense n x bones f32 bytes in the parsed skeleton's order; returns the
+/// fixed bytes and the report as JSON text (`mirrored`, `unmatched`, `stripped`,
+/// `smoothed`, `changed`).
 #[pyfunction]
-#[pyo3(signature = (vertices, weights, skeleton, limit=0.001, max_influences=4, strip=true))]
+#[pyo3(signature = (vertices, weights, skeleton, limit=0.001, max_influences=4, strip=true, faces=None, normalize=true, mirror=None, smooth=0, smooth_factor=0.5, smooth_bones=None, mask=None))]
 fn fix_weights(
     py: Python<'_>,
     vertices: Vec<u8>,
@@ -454,7 +549,15 @@ fn fix_weights(
     limit: f32,
     max_influences: usize,
     strip: bool,
-) -> PyResult<(Py<PyBytes>, usize)> {
+    faces: Option<Vec<u8>>,
+    normalize: bool,
+    mirror: Option<&str>,
+    smooth: usize,
+    smooth_factor: f32,
+    smooth_bones: Option<Vec<String>>,
+    mask: Option<Vec<u8>>,
+) -> PyResult<(Py<PyBytes>, String)> {
+    use rigsmith::bind::fix::{SmoothFix, WeightFixes};
     let s = rigsmith::io::skeleton_json::parse(skeleton, "skeleton".as_ref()).map_err(py_err)?;
     let nb = s.len();
     let n = vertices.len() / 12;
@@ -464,23 +567,50 @@ fn fix_weights(
             weights.len() / 4
         )));
     }
-    if !(0.0..1.0).contains(&limit) || max_influences == 0 || max_influences > 8 {
+    if !(0.0..1.0).contains(&limit) || max_influences > 8 {
         return Err(PyValueError::new_err(format!(
-            "limit must be in 0..1 and max_influences in 1..8, got {limit} and {max_influences}"
+            "limit must be in 0..1 and max_influences in 0..8, got {limit} and {max_influences}"
         )));
     }
-    let (out, stripped) = py.allow_threads(|| {
-        let positions = points(&vertices);
+    let mirror = match mirror {
+        None => None,
+        Some("left" | "L") => Some(rigsmith::model::Side::Left),
+        Some("right" | "R") => Some(rigsmith::model::Side::Right),
+        Some(o) => {
+            return Err(PyValueError::new_err(format!(
+                "mirror: {o:?} is not left, right or None"
+            )))
+        }
+    };
+    let bones = smooth_bones
+        .unwrap_or_default()
+        .iter()
+        .map(|b| {
+            s.find(b).map(|i| i as u32).ok_or_else(|| {
+                PyValueError::new_err(format!("smooth_bones: no bone named {b:?} in the skeleton"))
+            })
+        })
+        .collect::<PyResult<Vec<u32>>>()?;
+    let fixes = WeightFixes {
+        mirror,
+        strip_opposite_side: strip,
+        smooth: (smooth > 0).then(|| SmoothFix {
+            iterations: smooth,
+            factor: smooth_factor,
+            bones,
+            mask: mask.map(|m| m.iter().map(|&x| x != 0).collect()),
+        }),
+        limit,
+        max_influences,
+        normalize,
+    };
+    let (out, report) = py.allow_threads(|| {
+        let m = mesh(&vertices, faces.as_deref().unwrap_or(&[]));
         let mut w = sparse(&weights, n, nb);
-        let stripped = if strip {
-            rigsmith::bind::strip_cross_side(&mut w, &positions, &s, rigsmith::bind::CENTRE_BAND)
-        } else {
-            0
-        };
-        rigsmith::bind::clean(&mut w, limit, max_influences);
-        (dense(Some(&w), n, nb), stripped)
+        let r = rigsmith::bind::fix::fix_weights(&mut w, &m, &s, &fixes);
+        (dense(Some(&w), n, nb), r)
     });
-    Ok((PyBytes::new(py, &out).unbind(), stripped))
+    Ok((PyBytes::new(py, &out).unbind(), json_text(&report)?))
 }
 
 /// Linear blend skinning of one part in a pose: `rotations` are `(bone, [w, x, y, z])`

@@ -32,7 +32,9 @@ def library(tmp_path_factory):
 
 
 def test_a_library_rigs_on_ray_as_rig_dir_writes_it(library, tmp_path):
-    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True)
+    # Workers at normal priority (Ray's default niceness 15 starves them on a busy machine).
+    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True,
+             _system_config={"worker_niceness": 0})
     try:
         out = tmp_path / "rigged"
         summary = rig_library(library, out)

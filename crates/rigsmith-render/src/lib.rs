@@ -42,6 +42,7 @@ pub mod motion;
 pub mod palette;
 pub mod raster;
 pub mod render;
+pub mod review;
 pub mod sheet;
 pub mod sheets;
 pub mod viewer;

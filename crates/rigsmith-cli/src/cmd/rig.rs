@@ -517,40 +517,73 @@ fn batch_inputs(dir: &Path) -> anyhow::Result<(Vec<PathBuf>, Skipped)> {
 fn run_batch(dir: &Path, a: &Args, opts: &RigOptions, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let (inputs, skipped) = batch_inputs(dir)?;
     if inputs.is_empty() {
-        bail!(crate::util::BadInput(format!(
-            "{}: no .glb, .gltf, .vrm, .obj or .fbx files in this folder{}",
-            dir.display(),
-            if skipped.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    " (skipped: {})",
-                    skipped
-                        .iter()
-                        .map(|(p, why)| format!(
-                            "{} ({why})",
-                            p.file_name().unwrap_or_default().to_string_lossy()
-                        ))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            }
-        )));
+        bail!(no_models(dir, &skipped));
     }
-    // Every output of every input is checked before anything is written.
+    let summary = a.output.join("summary.json");
+    let all = verify_batch_outputs(&inputs, &summary, a)?;
+    std::fs::create_dir_all(&a.output)
+        .with_context(|| format!("{}: cannot create folder", a.output.display()))?;
+    let rows = rig_all(&inputs, a, opts, ctx)?;
+    let skipped_json: Vec<serde_json::Value> = skipped
+        .iter()
+        .map(|(p, why)| serde_json::json!({"path": p.display().to_string(), "why": why}))
+        .collect();
+    let doc = serde_json::json!({"rigged": &rows, "skipped": skipped_json});
+    all.write(
+        &summary,
+        (serde_json::to_string_pretty(&doc)? + "\n").as_bytes(),
+    )?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else if !ctx.quiet {
+        print_batch(&rows, &skipped, &summary);
+    }
+    let failed = rows.iter().filter(|r| !r.ok).count();
+    Ok(if failed > 0 {
+        Outcome::CheckFailed
+    } else {
+        Outcome::Ok
+    })
+}
+
+/// The refusal of a folder with nothing to rig, listing what was skipped and why.
+fn no_models(dir: &Path, skipped: &Skipped) -> crate::util::BadInput {
+    crate::util::BadInput(format!(
+        "{}: no .glb, .gltf, .vrm, .obj or .fbx files in this folder{}",
+        dir.display(),
+        if skipped.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (skipped: {})",
+                skipped
+                    .iter()
+                    .map(|(p, why)| format!(
+                        "{} ({why})",
+                        p.file_name().unwrap_or_default().to_string_lossy()
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    ))
+}
+
+/// Checks every output of every input before anything is written; the plan that
+/// writes `summary` at the end.
+fn verify_batch_outputs(inputs: &[PathBuf], summary: &Path, a: &Args) -> anyhow::Result<Outputs> {
     if a.output.exists() && !a.output.is_dir() {
         bail!(crate::util::BadInput(format!(
             "{}: exists and is a file; a folder input writes into an output folder",
             a.output.display()
         )));
     }
-    let summary = a.output.join("summary.json");
     let mut all = Outputs::new(&[]);
-    for input in &inputs {
+    for input in inputs {
         all.input(input);
     }
-    all.file(&summary).verify()?;
-    for input in &inputs {
+    all.file(summary).verify()?;
+    for input in inputs {
         let (out_path, report_dir) = batch_paths(input, a);
         let mut p = Outputs::new(&inputs.iter().map(|p| p.as_path()).collect::<Vec<_>>());
         p.file(&out_path).file(&parts::sidecar_path(&out_path));
@@ -559,8 +592,17 @@ fn run_batch(dir: &Path, a: &Args, opts: &RigOptions, ctx: &Ctx) -> anyhow::Resu
         }
         p.verify()?;
     }
-    std::fs::create_dir_all(&a.output)
-        .with_context(|| format!("{}: cannot create folder", a.output.display()))?;
+    Ok(all)
+}
+
+/// Rigs every input on a pool of `--jobs` threads (a progress bar unless quiet); the
+/// rows sorted by input.
+fn rig_all(
+    inputs: &[PathBuf],
+    a: &Args,
+    opts: &RigOptions,
+    ctx: &Ctx,
+) -> anyhow::Result<Vec<BatchRow>> {
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
@@ -577,59 +619,15 @@ fn run_batch(dir: &Path, a: &Args, opts: &RigOptions, ctx: &Ctx) -> anyhow::Resu
     );
     let rows: Mutex<Vec<BatchRow>> = Mutex::new(Vec::new());
     pool.scope(|s| {
-        for input in &inputs {
+        for input in inputs {
             let rows = &rows;
             let bar = &bar;
             s.spawn(move |_| {
-                let t0 = Instant::now();
+                let row = batch_row(input, a, opts);
                 let stem = input
                     .file_stem()
                     .map(|s| s.to_string_lossy().to_string())
                     .unwrap_or_default();
-                let (out_path, report_dir) = batch_paths(input, a);
-                let res = (|| -> anyhow::Result<RigOutput> {
-                    let outputs = plan(&out_path, report_dir.as_deref(), &[input.as_path()])?;
-                    let (c, _) = crate::util::read_in(input, &a.space)?;
-                    let opts = &with_authored(opts, input)?;
-                    let out = pipeline::rig(&c, opts, &mut |_, _| {})?;
-                    write_outputs(
-                        &outputs,
-                        &out,
-                        input,
-                        &out_path,
-                        report_dir.as_deref(),
-                        opts,
-                    )?;
-                    Ok(out)
-                })();
-                let secs = t0.elapsed().as_secs_f64();
-                let row = match res {
-                    Ok(out) => {
-                        let k = out.counts();
-                        BatchRow {
-                            input: input.display().to_string(),
-                            output: Some(out_path.display().to_string()),
-                            ok: k.blocker == 0,
-                            blockers: k.blocker,
-                            majors: k.major,
-                            minors: k.minor,
-                            route: out.route.map(|r| format!("{r:?}")),
-                            seconds: secs,
-                            error: None,
-                        }
-                    }
-                    Err(e) => BatchRow {
-                        input: input.display().to_string(),
-                        output: None,
-                        ok: false,
-                        blockers: 0,
-                        majors: 0,
-                        minors: 0,
-                        route: None,
-                        seconds: secs,
-                        error: Some(format!("{e:#}")),
-                    },
-                };
                 bar.set_message(stem);
                 bar.inc(1);
                 rows.lock().unwrap_or_else(|p| p.into_inner()).push(row);
@@ -639,52 +637,88 @@ fn run_batch(dir: &Path, a: &Args, opts: &RigOptions, ctx: &Ctx) -> anyhow::Resu
     bar.finish_and_clear();
     let mut rows = rows.into_inner().unwrap_or_else(|p| p.into_inner());
     rows.sort_by(|x, y| x.input.cmp(&y.input));
-    let skipped_json: Vec<serde_json::Value> = skipped
-        .iter()
-        .map(|(p, why)| serde_json::json!({"path": p.display().to_string(), "why": why}))
-        .collect();
-    let doc = serde_json::json!({"rigged": &rows, "skipped": skipped_json});
-    all.write(
-        &summary,
-        (serde_json::to_string_pretty(&doc)? + "\n").as_bytes(),
-    )?;
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&doc)?);
-    } else if !ctx.quiet {
-        println!(
-            "{:<40} {:>6} {:>5} {:>5} {:>5} {:>8}  note",
-            "input", "ok", "block", "major", "minor", "seconds"
-        );
-        for r in &rows {
-            let name = Path::new(&r.input)
-                .file_name()
-                .map(|s| s.to_string_lossy().to_string())
-                .unwrap_or_default();
-            println!(
-                "{:<40} {:>6} {:>5} {:>5} {:>5} {:>8.2}  {}",
-                name,
-                if r.ok { "yes" } else { "NO" },
-                r.blockers,
-                r.majors,
-                r.minors,
-                r.seconds,
-                r.error
-                    .as_deref()
-                    .unwrap_or(r.route.as_deref().unwrap_or(""))
-            );
+    Ok(rows)
+}
+
+/// Rigs one input of a batch and writes its files; its summary row (a failure is the
+/// row's error, the batch goes on).
+fn batch_row(input: &Path, a: &Args, opts: &RigOptions) -> BatchRow {
+    let t0 = Instant::now();
+    let (out_path, report_dir) = batch_paths(input, a);
+    let res = (|| -> anyhow::Result<RigOutput> {
+        let outputs = plan(&out_path, report_dir.as_deref(), &[input])?;
+        let (c, _) = crate::util::read_in(input, &a.space)?;
+        let opts = &with_authored(opts, input)?;
+        let out = pipeline::rig(&c, opts, &mut |_, _| {})?;
+        write_outputs(
+            &outputs,
+            &out,
+            input,
+            &out_path,
+            report_dir.as_deref(),
+            opts,
+        )?;
+        Ok(out)
+    })();
+    let secs = t0.elapsed().as_secs_f64();
+    match res {
+        Ok(out) => {
+            let k = out.counts();
+            BatchRow {
+                input: input.display().to_string(),
+                output: Some(out_path.display().to_string()),
+                ok: k.blocker == 0,
+                blockers: k.blocker,
+                majors: k.major,
+                minors: k.minor,
+                route: out.route.map(|r| format!("{r:?}")),
+                seconds: secs,
+                error: None,
+            }
         }
-        for (p, why) in &skipped {
-            println!(
-                "skipped {}: {why}",
-                p.file_name().unwrap_or_default().to_string_lossy()
-            );
-        }
-        println!("summary: {}", summary.display());
+        Err(e) => BatchRow {
+            input: input.display().to_string(),
+            output: None,
+            ok: false,
+            blockers: 0,
+            majors: 0,
+            minors: 0,
+            route: None,
+            seconds: secs,
+            error: Some(format!("{e:#}")),
+        },
     }
-    let failed = rows.iter().filter(|r| !r.ok).count();
-    Ok(if failed > 0 {
-        Outcome::CheckFailed
-    } else {
-        Outcome::Ok
-    })
+}
+
+/// The batch's table on stdout: one line per input, then the skipped entries.
+fn print_batch(rows: &[BatchRow], skipped: &Skipped, summary: &Path) {
+    println!(
+        "{:<40} {:>6} {:>5} {:>5} {:>5} {:>8}  note",
+        "input", "ok", "block", "major", "minor", "seconds"
+    );
+    for r in rows {
+        let name = Path::new(&r.input)
+            .file_name()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        println!(
+            "{:<40} {:>6} {:>5} {:>5} {:>5} {:>8.2}  {}",
+            name,
+            if r.ok { "yes" } else { "NO" },
+            r.blockers,
+            r.majors,
+            r.minors,
+            r.seconds,
+            r.error
+                .as_deref()
+                .unwrap_or(r.route.as_deref().unwrap_or(""))
+        );
+    }
+    for (p, why) in skipped {
+        println!(
+            "skipped {}: {why}",
+            p.file_name().unwrap_or_default().to_string_lossy()
+        );
+    }
+    println!("summary: {}", summary.display());
 }

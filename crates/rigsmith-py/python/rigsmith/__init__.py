@@ -126,6 +126,21 @@ def _skeleton_text(skeleton: Any) -> tuple[str, list[str]]:
     return json.dumps(skeleton), names
 
 
+def _native_weights(weights: Any, n: int, order: list[str], names: list[str], what: str) -> bytes:
+    """``weights`` (n x len(order), columns in the caller's bone order), checked, as
+    little-endian f32 bytes with the columns in the native order ``names``."""
+    W = np.asarray(weights)
+    if W.dtype == object or not (np.issubdtype(W.dtype, np.floating) or np.issubdtype(W.dtype, np.integer)):
+        raise ValueError(f"{what}: dtype {W.dtype} is not a real number type")
+    if W.ndim != 2 or W.shape != (n, len(order)):
+        raise ValueError(f"{what}: expected shape ({n}, {len(order)}), got {W.shape}")
+    if not np.isfinite(W).all():
+        raise ValueError(f"{what}: holds NaN or infinite values")
+    if (W < 0).any():
+        raise ValueError(f"{what}: holds negative weights")
+    return np.ascontiguousarray(np.asarray(W, dtype="<f4")[:, [order.index(b) for b in names]]).tobytes()
+
+
 def _weights(buf: bytes | None, n: int) -> np.ndarray | None:
     if buf is None:
         return None
@@ -238,6 +253,7 @@ def rig(
     height: float | None = None,
     output: str | os.PathLike | None = None,
     keep_origin: bool = False,
+    control: bool = False,
 ) -> dict:
     """The whole job (``rigsmith rig``): model check and fix, fit, weights with
     verification and fallback, chains, review.
@@ -248,7 +264,10 @@ def rig(
     ``"written"`` (the files written when ``output`` names a ``.glb``/``.gltf``: it and
     its ``.rig.json`` sidecar). An already rigged input is refused unless ``rerig``.
     ``keep_origin``: the rig stays where the input stood (it is rigged on the floor and
-    centred, then moved back), as ``rig --keep-origin``.
+    centred, then moved back), as ``rig --keep-origin``. ``control``: the control rig
+    is built too (``rig --control``): checked in the review, and ``"control_script"``
+    holds the Blender script that builds it on the armature (written beside ``output``
+    as ``.control.py``); without it ``"control_script"`` is None.
     """
     if not isinstance(max_influences, int) or not 1 <= max_influences <= 8:
         raise ValueError(f"max_influences: must be between 1 and 8, got {max_influences!r}")
@@ -257,17 +276,74 @@ def rig(
     out = None if output is None else os.fspath(output)
     d = _rigsmith.rig(
         _source(character, faces), template, max_influences, bool(rerig), route,
-        None if height is None else float(height), out, bool(keep_origin),
+        None if height is None else float(height), out, bool(keep_origin), bool(control),
     )
-    return _character(d)
+    result = _character(d)
+    result["control_script"] = d["control_script"]
+    return result
 
 
-def check(character: Any, *, max_influences: int = 4) -> dict:
+def check(
+    character: Any,
+    faces: Any = None,
+    *,
+    skeleton: Any = None,
+    weights: Any = None,
+    max_influences: int = 4,
+    sheets: str | os.PathLike | None = None,
+) -> dict:
     """The rubric check of a rigged character in the default test poses (``rigsmith
-    check --json``): ``{"checks": [...], "counts": {...}, "not_verified": [...], ...}``."""
-    if not isinstance(character, (str, os.PathLike)):
-        raise ValueError("character: check reads a rigged file (a path)")
-    return json.loads(_rigsmith.check(os.fspath(character), max_influences))
+    check --json``): ``{"checks": [...], "counts": {...}, "not_verified": [...], ...}``.
+
+    ``character``: a rigged file (a path); the dict :func:`load` or :func:`rig` returns
+    (its parts, weights and skeleton); or arrays with ``skeleton`` (skeleton.json dict,
+    text or path) and ``weights``: ``check(V, F, skeleton=S, weights=W)`` or
+    ``check((V, F), ...)`` with W n x len(S["bones"]), or a list of parts
+    ``(name, V, F)`` with ``weights`` a list of such arrays (None for an unweighted
+    part), or parts as dicts with a ``"weights"`` key. ``sheets``: a folder where the
+    review sheets are written (``placement.png``, ``poses.png``, ``joints.png`` when a
+    joint is flagged), listed under ``"sheets"`` in the result.
+    """
+    if not isinstance(max_influences, int) or not 1 <= max_influences <= 8:
+        raise ValueError(f"max_influences: must be between 1 and 8, got {max_influences!r}")
+    text = None
+    wbufs = None
+    if isinstance(character, dict) and "parts" in character:
+        if faces is not None or weights is not None:
+            raise ValueError("character: a rig dict carries its faces and weights (give it alone)")
+        if skeleton is None:
+            skeleton = character.get("skeleton")
+        weights = [p.get("weights") for p in character["parts"]]
+        character = [(p["name"], p["vertices"], p["faces"]) for p in character["parts"]]
+    if isinstance(character, (str, os.PathLike)):
+        if skeleton is not None or weights is not None:
+            raise ValueError("skeleton: given with a file path (a rigged file carries its own)")
+        src: Any = _source(character, faces)
+    else:
+        if skeleton is None:
+            raise ValueError("skeleton: required to check arrays (a skeleton.json dict, its text or its path)")
+        src = _source(character, faces)
+        text, order = _skeleton_text(skeleton)
+        names = _rigsmith.bone_order(text)
+        # As _source reads it: an array with faces, or a (vertices, faces) pair.
+        single = faces is not None or (isinstance(character, tuple) and len(character) == 2)
+        if single:
+            weights = [weights]
+        elif weights is None and all(isinstance(p, dict) for p in character):
+            weights = [p.get("weights") for p in character]
+        if not isinstance(weights, (list, tuple)) or len(weights) != len(src):
+            raise ValueError(f"weights: expected one array (or None) per part, {len(src)} parts")
+        wbufs = []
+        for (name, vb, _), w in zip(src, weights):
+            what = "weights" if single else f"weights of part {name!r}"
+            wbufs.append(None if w is None else _native_weights(w, len(vb) // 12, order, names, what))
+        if all(w is None for w in wbufs):
+            raise ValueError("weights: no part has weights")
+    out_dir = None if sheets is None else os.fspath(sheets)
+    rep, written = _rigsmith.check(src, max_influences, text, wbufs, out_dir)
+    result = json.loads(rep)
+    result["sheets"] = [os.fspath(p) for p in written]
+    return result
 
 
 def simulate(character: Any, *, motion: str = "walk", seconds: float = 3.0) -> dict:
@@ -282,43 +358,84 @@ def fix_weights(
     weights: Any,
     skeleton: Any,
     *,
+    faces: Any = None,
     limit: float = 0.001,
-    max_influences: int = 4,
+    max_influences: int | None = 4,
+    normalize: bool = True,
     strip_opposite_side: bool = True,
+    mirror: str | None = None,
+    smooth: int = 0,
+    smooth_factor: float = 0.5,
+    smooth_bones: list[str] | None = None,
+    vertex_mask: Any = None,
 ) -> tuple[np.ndarray, dict]:
-    """Weight fixes as data (no brush) on one part.
+    """Weight fixes as data (no brush) on one part, in this order, each when asked:
 
-    ``weights``: n x len(skeleton["bones"]) (columns in that order). Takes the weights of
-    one side's bones off the other half of the body (``strip_opposite_side``), drops
-    influences below ``limit``, keeps the ``max_influences`` largest and renormalizes
-    (a vertex whose influences are all below the limit keeps its largest). Returns the
-    fixed array and ``{"stripped": vertices that lost cross-side weight, "changed":
-    vertices whose weights changed}``.
+    * ``mirror="left"`` (or ``"right"``): the weights of that side's vertices are copied
+      onto their mirror vertices of the other side, each bone renamed to its mirror
+      (``upperarm_l`` -> ``upperarm_r``); a vertex without a mirror vertex (none within
+      0.002 H of its mirror image) keeps its weights;
+    * ``strip_opposite_side``: the weights of one side's bones are taken off the other
+      half of the body;
+    * ``smooth`` passes (needs ``faces``): each moves the weights of ``smooth_bones``
+      (names; default every deform bone) by ``smooth_factor`` toward their mean over the
+      vertex and its neighbours, on the vertices of ``vertex_mask`` (n booleans, or
+      vertex indices; default all);
+    * the clean: influences below ``limit`` dropped (a vertex keeps its largest), the
+      ``max_influences`` largest kept (None: all);
+    * ``normalize``: every vertex summed to 1 (mirroring, stripping and smoothing
+      renormalize what they change; the clean alone does not).
+
+    ``weights``: n x len(skeleton["bones"]) (columns in that order). Returns the fixed
+    array and ``{"mirrored", "unmatched", "stripped", "smoothed", "changed"}`` (numbers
+    of vertices).
     """
     V = _vertices(vertices, "vertices")
-    W = np.asarray(weights)
-    if not np.issubdtype(W.dtype, np.floating):
-        raise ValueError(f"weights: dtype {W.dtype} is not a float type")
     text, order = _skeleton_text(skeleton)
-    if W.ndim != 2 or W.shape != (len(V), len(order)):
-        raise ValueError(f"weights: expected shape ({len(V)}, {len(order)}), got {W.shape}")
-    if not np.isfinite(W).all():
-        raise ValueError("weights: holds NaN or infinite values")
-    if not isinstance(max_influences, int) or not 1 <= max_influences <= 8:
-        raise ValueError(f"max_influences: must be between 1 and 8, got {max_influences!r}")
-    if not 0.0 <= limit < 1.0:
-        raise ValueError(f"limit: must be in [0, 1), got {limit!r}")
-    # To the native order (the parsed skeleton's) and back.
     names = _rigsmith.bone_order(text)
-    to_native = [order.index(n) for n in names]
-    Wn = np.ascontiguousarray(np.asarray(W, dtype="<f4")[:, to_native])
-    buf, stripped = _rigsmith.fix_weights(
-        V.tobytes(), Wn.tobytes(), text, float(limit), max_influences, bool(strip_opposite_side)
+    Wn = _native_weights(weights, len(V), order, names, "weights")
+    if max_influences is None:
+        max_influences = 0
+    elif not isinstance(max_influences, int) or not 1 <= max_influences <= 8:
+        raise ValueError(f"max_influences: must be between 1 and 8 (or None), got {max_influences!r}")
+    if not (isinstance(limit, (int, float)) and 0.0 <= limit < 1.0):
+        raise ValueError(f"limit: must be in [0, 1), got {limit!r}")
+    if mirror not in (None, "left", "right"):
+        raise ValueError(f"mirror: must be 'left', 'right' or None, got {mirror!r}")
+    if not isinstance(smooth, int) or smooth < 0:
+        raise ValueError(f"smooth: expected a whole number of passes >= 0, got {smooth!r}")
+    if not (isinstance(smooth_factor, (int, float)) and 0.0 <= smooth_factor <= 1.0):
+        raise ValueError(f"smooth_factor: must be in [0, 1], got {smooth_factor!r}")
+    fb = None
+    if faces is not None:
+        fb = _faces(faces, len(V), "faces").tobytes()
+    elif smooth > 0:
+        raise ValueError("faces: required to smooth (the edges the weights are averaged over)")
+    mask = None
+    if vertex_mask is not None:
+        m = np.asarray(vertex_mask)
+        if m.dtype == bool:
+            if m.shape != (len(V),):
+                raise ValueError(f"vertex_mask: expected {len(V)} booleans, got shape {m.shape}")
+        elif np.issubdtype(m.dtype, np.integer) and m.ndim == 1:
+            if m.size and (m.min() < 0 or m.max() >= len(V)):
+                raise ValueError(f"vertex_mask: an index is out of range for {len(V)} vertices")
+            flags = np.zeros(len(V), dtype=bool)
+            flags[m] = True
+            m = flags
+        else:
+            raise ValueError("vertex_mask: expected n booleans or a 1-D array of vertex indices")
+        mask = m.astype(np.uint8).tobytes()
+    if smooth_bones is not None:
+        smooth_bones = [str(b) for b in smooth_bones]
+    buf, rep = _rigsmith.fix_weights(
+        V.tobytes(), Wn, text, limit=float(limit), max_influences=max_influences,
+        strip=bool(strip_opposite_side), faces=fb, normalize=bool(normalize), mirror=mirror,
+        smooth=smooth, smooth_factor=float(smooth_factor), smooth_bones=smooth_bones, mask=mask,
     )
     out_native = np.frombuffer(buf, dtype="<f4").reshape(len(V), len(names))
     out = np.ascontiguousarray(out_native[:, [names.index(n) for n in order]])
-    changed = int((np.abs(out - np.asarray(W, dtype=np.float32)) > 1e-6).any(axis=1).sum())
-    return out, {"stripped": int(stripped), "changed": changed}
+    return out, json.loads(rep)
 
 
 def pose(vertices: Any, weights: Any, skeleton: Any, rotations: dict[str, Any]) -> np.ndarray:
@@ -331,16 +448,13 @@ def pose(vertices: Any, weights: Any, skeleton: Any, rotations: dict[str, Any]) 
     """
     V = _vertices(vertices, "vertices")
     text, order = _skeleton_text(skeleton)
-    W = np.asarray(weights, dtype=np.float32)
-    if W.shape != (len(V), len(order)):
-        raise ValueError(f"weights: expected shape ({len(V)}, {len(order)}), got {W.shape}")
     names = _rigsmith.bone_order(text)
-    Wn = np.ascontiguousarray(W[:, [order.index(n) for n in names]], dtype="<f4")
+    Wn = _native_weights(weights, len(V), order, names, "weights")
     rots = []
     for name, q in rotations.items():
         q = np.asarray(q, dtype=np.float64)
         if q.shape != (4,) or not np.isfinite(q).all():
             raise ValueError(f"rotations: {name!r} must be 4 finite numbers (w, x, y, z)")
         rots.append((str(name), [float(x) for x in q]))
-    buf = _rigsmith.pose_lbs(V.tobytes(), Wn.tobytes(), text, rots)
+    buf = _rigsmith.pose_lbs(V.tobytes(), Wn, text, rots)
     return np.frombuffer(buf, dtype="<f4").reshape(-1, 3).copy()

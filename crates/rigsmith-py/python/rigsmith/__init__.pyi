@@ -63,11 +63,23 @@ def rig(
     height: float | None = None,
     output: PathLike | None = None,
     keep_origin: bool = False,
+    control: bool = False,
 ) -> dict[str, Any]:
-    """The whole job: the rigged character (as ``load``) plus ``report`` and ``written``."""
+    """The whole job: the rigged character (as ``load``) plus ``report``, ``written``
+    and ``control_script`` (the Blender script of the control rig, with ``control``)."""
 
-def check(character: PathLike, *, max_influences: int = 4) -> dict[str, Any]:
-    """The rubric check of a rigged file (``rigsmith check --json``)."""
+def check(
+    character: PathLike | dict[str, Any] | CharacterIn,
+    faces: npt.ArrayLike | None = None,
+    *,
+    skeleton: dict[str, Any] | str | PathLike | None = None,
+    weights: npt.ArrayLike | Sequence[npt.ArrayLike | None] | None = None,
+    max_influences: int = 4,
+    sheets: PathLike | None = None,
+) -> dict[str, Any]:
+    """The rubric check (``rigsmith check --json``) of a rigged file, a rig dict, or
+    arrays with a skeleton and weights; ``sheets``: a folder for the review sheets
+    (their paths under ``"sheets"``)."""
 
 def simulate(character: CharacterIn, *, motion: str = "walk", seconds: float = 3.0) -> dict[str, Any]:
     """Spring-bone secondary motion (``rigsmith simulate --json``)."""
@@ -77,11 +89,19 @@ def fix_weights(
     weights: npt.ArrayLike,
     skeleton: dict[str, Any] | str | PathLike,
     *,
+    faces: npt.ArrayLike | None = None,
     limit: float = 0.001,
-    max_influences: int = 4,
+    max_influences: int | None = 4,
+    normalize: bool = True,
     strip_opposite_side: bool = True,
+    mirror: str | None = None,
+    smooth: int = 0,
+    smooth_factor: float = 0.5,
+    smooth_bones: Sequence[str] | None = None,
+    vertex_mask: npt.ArrayLike | None = None,
 ) -> tuple[np.ndarray, dict[str, int]]:
-    """Weight fixes as data: strip the opposite side, clean, renormalize."""
+    """Weight fixes as data: mirror, strip the opposite side, smooth (bones, vertex
+    mask), clean (limit, max influences), normalize."""
 
 def pose(
     vertices: npt.ArrayLike,

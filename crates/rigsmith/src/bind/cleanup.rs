@@ -23,6 +23,12 @@ use crate::model::{Mesh, Side, Skeleton, Weights};
 /// Removes influences below `limit` (a weight in 0..1) and renormalizes. A vertex whose
 /// influences are all below the limit keeps its largest one.
 pub fn drop_below(w: &mut Weights, limit: f32) {
+    drop_below_unnormalized(w, limit);
+    w.normalize();
+}
+
+/// [`drop_below`] without the renormalization (sorts each vertex).
+pub(crate) fn drop_below_unnormalized(w: &mut Weights, limit: f32) {
     w.sort();
     for list in &mut w.vertices {
         if list.is_empty() {
@@ -34,7 +40,6 @@ pub fn drop_below(w: &mut Weights, limit: f32) {
             list.push(first);
         }
     }
-    w.normalize();
 }
 
 /// Keeps the `n` largest influences of each vertex (ties by bone index), renormalizes.
@@ -63,17 +68,7 @@ pub fn strip_cross_side(
     }
     .bounds();
     let h = (hi - lo).y.max((hi - lo).max_element() * 1e-3);
-    let centre: Vec<f32> = s
-        .bones
-        .iter()
-        .filter(|b| b.side == Side::Center)
-        .map(|b| b.head.x)
-        .collect();
-    let mid = if centre.is_empty() {
-        0.0
-    } else {
-        centre.iter().sum::<f32>() / centre.len() as f32
-    };
+    let mid = mid_x(s);
     let band = centre_band * h;
     let mut stripped = 0;
     for (v, list) in w.vertices.iter_mut().enumerate() {
@@ -98,6 +93,22 @@ pub fn strip_cross_side(
     }
     w.normalize();
     stripped
+}
+
+/// The skeleton's mid-plane: the mean X of its centre bones' heads (0 when there is
+/// none).
+pub(crate) fn mid_x(s: &Skeleton) -> f32 {
+    let centre: Vec<f32> = s
+        .bones
+        .iter()
+        .filter(|b| b.side == Side::Center)
+        .map(|b| b.head.x)
+        .collect();
+    if centre.is_empty() {
+        0.0
+    } else {
+        centre.iter().sum::<f32>() / centre.len() as f32
+    }
 }
 
 /// Laplacian smoothing of the weights over the mesh's edges: each pass replaces every

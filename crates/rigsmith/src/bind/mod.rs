@@ -57,6 +57,7 @@ pub mod bone_heat;
 pub mod bone_reach;
 pub mod bones;
 pub mod cleanup;
+pub mod fix;
 pub mod geodesic;
 pub mod laplacian;
 pub mod report;

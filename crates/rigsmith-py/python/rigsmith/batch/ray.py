@@ -16,6 +16,12 @@ Ray worker can write (local for a one-machine cluster, a shared file system othe
 Failures are isolated: a character that fails (bad input, a crash of its worker) is
 retried once, then recorded with its error in its row; the others go on. The function
 returns the summary dict.
+
+Priority: Ray starts its worker processes at niceness 15 (its ``worker_niceness``), so
+on a machine that also runs other work they get a small share of the CPU (a fifth of
+the CLI's throughput was measured on a shared machine). When ``rig_library`` starts
+Ray itself it starts it with ``worker_niceness`` 0; a cluster started otherwise keeps
+its own setting (``RAY_worker_niceness=0 ray start ...`` gives workers normal priority).
 """
 from __future__ import annotations
 
@@ -89,7 +95,8 @@ def rig_library(
     """Rigs every character of ``input_dir`` into ``output_dir`` with one Ray task
     each (Ray must be initialised, or is started locally); ``options`` go to
     :func:`rigsmith.rig` (``template``, ``max_influences``, ``rerig``, ``route``,
-    ``height``). A failed task is retried ``retries`` times. Each task takes one CPU
+    ``height``). Ray is started locally when it is not initialised (workers at normal
+    priority, see the module docs). A failed task is retried ``retries`` times. Each task takes one CPU
     and rigs with ``threads`` threads (``RAYON_NUM_THREADS`` of its worker process, set
     before its first rig), so Ray's scheduling decides the parallelism. Writes and returns the summary
     (``{"rigged": [rows], "skipped": [{"path", "why"}]}``)."""
@@ -103,7 +110,9 @@ def rig_library(
         raise ValueError(f"{out_dir}: exists and is a file; a folder input writes into an output folder")
     out_dir.mkdir(parents=True, exist_ok=True)
     if not ray.is_initialized():
-        ray.init()
+        # Normal priority for the workers (Ray's default niceness 15 starves them on a
+        # machine that does anything else), no dashboard.
+        ray.init(include_dashboard=False, _system_config={"worker_niceness": 0})
     task = ray.remote(num_cpus=1, max_retries=retries, retry_exceptions=True)(rig_one)
     options = {**options, "_threads": max(1, int(threads))}
     started = []
