@@ -511,7 +511,7 @@ fn render_png(
     rig: PathBuf,
     art: PathBuf,
     pose: Option<PathBuf>,
-    opts: &RenderOptions,
+    render_opts: &RenderOptions,
     output: PathBuf,
 ) -> anyhow::Result<Outcome> {
     plan(&output, &[&rig, &art])?;
@@ -537,7 +537,7 @@ fn render_png(
     };
     let built = build_rig(&entity, doc, &opts).with_context(|| format!("{}", rig.display()))?;
     say_rest_pose(ctx, &read);
-    let img = render(&built.to_value(), &probe, &pose, opts)?;
+    let img = render(&built.to_value(), &probe, &pose, render_opts)?;
     for n in built.warnings.iter().chain(&img.notes) {
         ctx.info(&format!("warning: {n}"));
     }
