@@ -19,7 +19,8 @@ type PoseRow = (String, Vec<Vec<Vec3>>, Vec<(Vec3, Vec3)>);
 /// Renders the three review sheets of a rigged character as `(name, image)`:
 /// `placement` (bones over an x-ray body: front, right, top and a head close-up),
 /// `poses` (a row per pose of the library) and `joints` (close-ups of every flagged
-/// joint). Posed with `skinning`.
+/// joint, posed as the review played them: its fixes, else `skinning`); with the
+/// fixes on, `joints_before` draws the joints that fail without them.
 pub fn render_sheets(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<(String, Image)> {
     let Some(s) = c.skeleton.as_ref() else {
         return Vec::new();
@@ -42,28 +43,40 @@ pub fn render_sheets(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<
             rigsmith_render::pose_sheet(&rows, c, 512),
         ));
     }
-    let items: Vec<(String, Vec<Vec<Vec3>>, Vec3, f32)> = r
-        .flagged_joints
-        .iter()
-        .filter_map(|f| {
-            let p = r.poses.iter().find(|p| p.name == f.pose)?;
-            let (parts, _) = review::posed_character(c, p, skinning);
-            Some((
-                format!("{} {}", f.pose, f.joint),
-                parts,
-                f.centre,
-                3.0 * f.radius,
-            ))
-        })
-        .collect();
-    if !items.is_empty() {
-        out.push((
-            "joints".to_string(),
-            rigsmith_render::joint_sheet(&items, c, 512),
-        ));
+    let fixes = !r.runtime.correctives.is_empty() || !r.runtime.dqs_masks.is_empty();
+    let closeups = |flagged: &[review::FlaggedJoint], plain: bool, tag: &str| {
+        let items: Vec<JointItem> = flagged
+            .iter()
+            .filter_map(|f| {
+                let p = r.poses.iter().find(|p| p.name == f.pose)?;
+                let parts = if plain {
+                    review::posed_character(c, p, skinning).0
+                } else {
+                    review::posed_runtime(c, p, skinning, &r.runtime)
+                };
+                Some((
+                    format!("{} {}{tag}", f.pose, f.joint),
+                    parts,
+                    f.centre,
+                    3.0 * f.radius,
+                ))
+            })
+            .collect();
+        (!items.is_empty()).then(|| rigsmith_render::joint_sheet(&items, c, 512))
+    };
+    // With the fixes on: the joints that fail without them, drawn without them.
+    if let Some(img) = closeups(&r.flagged_before, true, ", without the fixes") {
+        out.push(("joints_before".to_string(), img));
+    }
+    let tag = if fixes { ", with the fixes" } else { "" };
+    if let Some(img) = closeups(&r.flagged_joints, false, tag) {
+        out.push(("joints".to_string(), img));
     }
     out
 }
+
+/// One joint close-up: label, posed positions per part, joint centre, radius.
+type JointItem = (String, Vec<Vec<Vec3>>, Vec3, f32);
 
 /// One weight heat map per deform bone that carries weight, named `weights_<bone>`
 /// (bone names with `:` and `/` replaced by `_`).

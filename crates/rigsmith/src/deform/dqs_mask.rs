@@ -1,10 +1,12 @@
 //! The preserve-volume mask: where dual-quaternion skinning should replace linear
 //! blend skinning, per vertex (seed P10, done for engines).
 //!
-//! DQS keeps volume in twists and bends but bulges elsewhere; LBS is what every engine
-//! runs. The mask confines DQS to where it matters: a vertex whose DQS position differs
-//! from its LBS position by more than [`DQS_MASK_H`] of the body height in any test pose
-//! gets blend weight 1; below half that it gets 0, linearly in between; then
+//! DQS keeps volume in twists and bends but bulges elsewhere (the shoulder raised);
+//! LBS is what every engine runs. The mask confines DQS to where it matters: the
+//! hinge and twist joints. Over the one-sided test poses that bend the elbow or the
+//! knee or twist the wrist ([`mask_poses`]; not the shoulder's and the hip's swings,
+//! where DQS bulges), a vertex whose DQS position differs from its LBS position by
+//! more than [`DQS_MASK_H`] of the body height in any of them gets blend weight 1; below half that it gets 0, linearly in between; then
 //! [`SMOOTH_PASSES`] passes over the mesh edges spread the weight so no seam shows
 //! (a vertex never loses weight in a pass). An engine that can blend the two skinnings
 //! plays `lerp(LBS, DQS, blend)` ([`skin_blend`]); rigsmith writes the weights as the
@@ -75,6 +77,26 @@ pub fn skin_blend(positions: &[Vec3], w: &Weights, m: &[Mat4], blend: &[f32]) ->
         .collect()
 }
 
+/// The joints whose poses decide the mask: the hinges and the twisting wrist.
+pub const MASK_JOINTS: [&str; 3] = ["elbow", "wrist", "knee"];
+
+/// The poses of `library` the mask is measured over: the one-sided ones that test a
+/// joint of [`MASK_JOINTS`] (the elbow bent, the wrist twisted, the knee bent).
+pub fn mask_poses(library: &[crate::pose::NamedPose]) -> Vec<Pose> {
+    library
+        .iter()
+        .filter(|np| {
+            np.side != crate::model::naming::Side::Center
+                && np.tests.iter().any(|t| {
+                    MASK_JOINTS
+                        .iter()
+                        .any(|j| t.joint.split('.').next() == Some(*j))
+                })
+        })
+        .map(|np| np.pose.clone())
+        .collect()
+}
+
 /// The vertices with a blend weight, as `(vertex, weight)` pairs (weights rounded to
 /// 1e-3): the sparse form the sidecar stores.
 pub fn sparse(mask: &[f32]) -> Vec<(u32, f32)> {
@@ -85,8 +107,8 @@ pub fn sparse(mask: &[f32]) -> Vec<(u32, f32)> {
         .collect()
 }
 
-/// The mask of every weighted part of `c` over the default pose library with the twist
-/// rules applied, by part name, sparse ([`sparse`]); parts flagged in `rigid` (part
+/// The mask of every weighted part of `c` over the default pose library's
+/// [`mask_poses`] with the twist rules applied, by part name, sparse ([`sparse`]); parts flagged in `rigid` (part
 /// order) and parts without a blend weight are left out.
 pub fn character_masks(
     c: &crate::model::Character,
@@ -99,10 +121,7 @@ pub fn character_masks(
     let roles = crate::humanoid::Roles::of(s, c.vrm.as_ref().map(|v| &v.humanoid));
     let rules = super::twist_rules(s, &roles);
     let (lib, _) = crate::pose::library::library_for(s, &roles);
-    let poses: Vec<Pose> = super::twist::library_with_rules(s, &rules, lib)
-        .into_iter()
-        .map(|np| np.pose)
-        .collect();
+    let poses = mask_poses(&super::twist::library_with_rules(s, &rules, lib));
     let h = c.height();
     for (k, p) in c.parts.iter().enumerate() {
         let Some(w) = p.weights.as_ref() else {

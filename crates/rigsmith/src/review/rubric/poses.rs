@@ -75,16 +75,7 @@ pub(super) fn section(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Vec<Na
     };
     let mut rest = rest_state(cx, garments, out);
     if cx.o.dqs_blend {
-        let poses: Vec<crate::pose::Pose> = library.iter().map(|p| p.pose.clone()).collect();
-        rest.blend = Some(
-            cx.c.parts
-                .iter()
-                .map(|p| match &p.weights {
-                    Some(w) => crate::deform::dqs_mask::dqs_mask(&p.mesh, w, cx.s, &poses, cx.h),
-                    None => Vec::new(),
-                })
-                .collect(),
-        );
+        rest.blend = Some(blend_masks(cx, &library));
     }
     let numbers: Vec<PoseNumbers> = library
         .par_iter()
@@ -110,6 +101,33 @@ pub(super) fn section(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Vec<Na
             .push("cross-side leak: no one-sided pose could be built".into());
     }
     library
+}
+
+/// The preserve-volume mask of every part: the file's (the options' `dqs_masks`, by
+/// part name; a part it lacks blends nothing) or, without one, measured on the rig.
+fn blend_masks(cx: &Ctx<'_>, library: &[NamedPose]) -> Vec<Vec<f32>> {
+    use crate::deform::dqs_mask::{dense, dqs_mask, mask_poses};
+    if !cx.o.dqs_masks.is_empty() {
+        return cx
+            .c
+            .parts
+            .iter()
+            .map(|p| {
+                let n = p.mesh.positions.len();
+                cx.o.dqs_masks
+                    .get(&p.name)
+                    .map_or_else(|| vec![0.0; n], |sp| dense(sp, n))
+            })
+            .collect();
+    }
+    let poses = mask_poses(library);
+    cx.c.parts
+        .iter()
+        .map(|p| match &p.weights {
+            Some(w) => dqs_mask(&p.mesh, w, cx.s, &poses, cx.h),
+            None => Vec::new(),
+        })
+        .collect()
 }
 
 fn rest_state(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Rest {
