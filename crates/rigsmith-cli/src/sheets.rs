@@ -62,7 +62,12 @@ pub fn render_sheets(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<
                 ))
             })
             .collect();
-        (!items.is_empty()).then(|| rigsmith_render::joint_sheet(&items, c, 512))
+        let across: Vec<Option<Vec3>> = flagged
+            .iter()
+            .filter(|f| r.poses.iter().any(|p| p.name == f.pose))
+            .map(|f| f.across)
+            .collect();
+        (!items.is_empty()).then(|| rigsmith_render::joint_sheet_across(&items, &across, c, 512))
     };
     // With the fixes on: the joints that fail without them, drawn without them.
     if let Some(img) = closeups(&r.flagged_before, true, ", without the fixes") {

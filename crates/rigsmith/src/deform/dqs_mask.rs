@@ -6,9 +6,10 @@
 //! hinge and twist joints. Over the one-sided test poses that bend the elbow or the
 //! knee or twist the wrist ([`mask_poses`]; not the shoulder's and the hip's swings,
 //! where DQS bulges), a vertex whose DQS position differs from its LBS position by
-//! more than [`DQS_MASK_H`] of the body height in any of them gets blend weight 1; below half that it gets 0, linearly in between; then
-//! [`SMOOTH_PASSES`] passes over the mesh edges spread the weight so no seam shows
-//! (a vertex never loses weight in a pass). An engine that can blend the two skinnings
+//! more than [`DQS_MASK_H`] of the body height in any of them gets blend weight 1;
+//! below a quarter of that it gets 0, linearly in between; then [`SMOOTH_PASSES`]
+//! passes over the mesh edges spread the weight so no seam shows (a vertex never
+//! loses weight in a pass). An engine that can blend the two skinnings
 //! plays `lerp(LBS, DQS, blend)` ([`skin_blend`]); rigsmith writes the weights as the
 //! glTF vertex attribute `_DQS_BLEND` and in the sidecar (`dqs_blend`).
 
@@ -21,7 +22,7 @@ use crate::pose::{posed_matrices, skin_dqs, skin_lbs, Pose};
 /// vertex to get the full DQS blend.
 pub const DQS_MASK_H: f32 = 0.004;
 /// Edge-smoothing passes over the mask.
-pub const SMOOTH_PASSES: usize = 2;
+pub const SMOOTH_PASSES: usize = 4;
 
 /// The blend weight (0..1) of every vertex of `mesh` with weights `w` on skeleton `s`
 /// over `poses`, for a body of height `h` metres (see the module docs).
@@ -39,7 +40,7 @@ pub fn dqs_mask(mesh: &Mesh, w: &Weights, s: &Skeleton, poses: &[Pose], h: f32) 
     let thr = DQS_MASK_H * h;
     let mut mask: Vec<f32> = far
         .iter()
-        .map(|&d| ((d - 0.5 * thr) / (0.5 * thr)).clamp(0.0, 1.0))
+        .map(|&d| ((d - 0.25 * thr) / (0.75 * thr)).clamp(0.0, 1.0))
         .collect();
     let edges = mesh.edges();
     for _ in 0..SMOOTH_PASSES {

@@ -20,7 +20,10 @@
 //!    [`REST_RELAX_PASSES`] passes relax the rest-space offsets where they are
 //!    non-zero (the inverse map amplifies in the crease);
 //! 4. **again**: a second pass targets the rest distances from the positions the
-//!    first pass gives, restoring what the fade and the relax passes left.
+//!    first pass gives, restoring what the fade and the relax passes left;
+//! 5. **no spikes**: along every edge, the two ends' offsets may differ by at most
+//!    0.3 times the edge's length; an edge over it pulls its ends together until
+//!    none is (`limit_strain`), so the shape stays within the smoothness check.
 //!
 //! The offsets become the morph target `CS_elbow_l` (...) of the skin parts. Each has a
 //! [`Driver`] ([`crate::deform::correctives`]): the angle between the two bones' axes, 0 at [`RAMP_FROM_DEG`], 1 at
@@ -38,6 +41,7 @@
 use std::collections::BTreeMap;
 
 use glam::{Mat3, Vec3};
+use rayon::prelude::*;
 
 use super::volume;
 use crate::deform::correctives::{Corrective, Driver};
@@ -81,6 +85,9 @@ pub struct BuildOptions {
     pub flat: f32,
     /// The most a vertex is pushed out, times its posed distance from the axis.
     pub max_push: f32,
+    /// The most two neighbours' rest-space offsets may differ, times their edge's
+    /// rest length ([`limit_strain`]), so the shape adds no spike.
+    pub edge_strain: f32,
 }
 
 impl Default for BuildOptions {
@@ -91,6 +98,7 @@ impl Default for BuildOptions {
             passes: 2,
             flat: 0.35,
             max_push: MAX_PUSH,
+            edge_strain: 0.3,
         }
     }
 }
@@ -149,11 +157,22 @@ struct Setup<'a> {
     /// The preserve-volume mask on the skin's vertices.
     mask: Vec<f32>,
     nb: Vec<Vec<u32>>,
+    /// The skin's edges.
+    edges: Vec<(u32, u32)>,
     rig: Roles,
     lib: Vec<crate::pose::NamedPose>,
     joints: Vec<volume::Joint>,
     o: BuildOptions,
+    /// The mid-plane's x (the pelvis head, else the middle of the skin).
+    mid_x: f32,
+    /// Per garment part: its index and, per vertex, the nearest skin vertex within
+    /// [`GARMENT_REACH_H`] (the garment follows the skin's corrective there).
+    garments: Vec<(usize, Vec<Option<u32>>)>,
 }
+
+/// How far (H) a garment vertex may lie from the skin and still follow its
+/// corrective (a shirt over the shoulder moves out with the flesh it covers).
+pub const GARMENT_REACH_H: f32 = 0.03;
 
 /// Builds the correctives of `c` (see the module docs). `masks` is the preserve-volume
 /// mask per part name (sparse, as the sidecar keeps it); empty for plain LBS.
@@ -183,8 +202,17 @@ pub fn build_correctives_with(
     let (lib, _) = crate::pose::library::library_for(s, &rig);
     let lib = crate::deform::twist::library_with_rules(s, &rules, lib);
     let joints = volume::joints(s, &rig);
-    let nb = neighbours(body.mesh.positions.len(), &body.mesh.edges());
+    let edges = body.mesh.edges();
+    let nb = neighbours(body.mesh.positions.len(), &edges);
+    let (lo, hi) = bounds(&body.mesh.positions);
+    let mid_x = rig
+        .get(Role::Pelvis)
+        .map_or(0.5 * (lo.x + hi.x), |p| s.bones[p].head.x);
+    let garments = garment_links(c, &body);
     let su = Setup {
+        edges,
+        mid_x,
+        garments,
         s,
         body,
         w,
@@ -195,10 +223,22 @@ pub fn build_correctives_with(
         joints,
         o: *o,
     };
-    for side in [Side::Left, Side::Right] {
-        for sp in specs(side) {
-            build_one(&su, side, &sp, &mut out);
-        }
+    let jobs: Vec<(Side, Spec)> = [Side::Left, Side::Right]
+        .into_iter()
+        .flat_map(|side| specs(side).map(|sp| (side, sp)))
+        .collect();
+    let parts: Vec<Built> = jobs
+        .par_iter()
+        .map(|(side, sp)| {
+            let mut one = Built::default();
+            build_one(&su, *side, sp, &mut one);
+            one
+        })
+        .collect();
+    for p in parts {
+        out.correctives.extend(p.correctives);
+        out.morphs.extend(p.morphs);
+        out.notes.extend(p.notes);
     }
     out
 }
@@ -220,6 +260,41 @@ fn skin_mask(
         }
     }
     mask
+}
+
+/// The box of `pts`.
+fn bounds(pts: &[Vec3]) -> (Vec3, Vec3) {
+    pts.iter().fold(
+        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+        |(a, b), p| (a.min(*p), b.max(*p)),
+    )
+}
+
+/// Every weighted garment part of `c` with its vertices' nearest skin vertex within
+/// [`GARMENT_REACH_H`].
+fn garment_links(c: &Character, body: &crate::model::Body) -> Vec<(usize, Vec<Option<u32>>)> {
+    let reach = GARMENT_REACH_H * body.height;
+    let grid = crate::geom::grid::Grid::new(&body.mesh.positions, reach);
+    c.parts
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| {
+            p.weights.is_some()
+                && body
+                    .roles
+                    .get(*i)
+                    .is_some_and(|r| r.class == crate::model::PartClass::Garment)
+        })
+        .map(|(i, p)| {
+            let near = p
+                .mesh
+                .positions
+                .iter()
+                .map(|q| grid.nearest_within(*q, reach).map(|v| v as u32))
+                .collect();
+            (i, near)
+        })
+        .collect()
 }
 
 /// Each vertex's neighbours over `edges`.
@@ -267,17 +342,27 @@ fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut Built) {
         return;
     };
     let m = posed_matrices(s, &np.pose);
-    let (offsets, singular) = restore_offsets(su, &fl, &m);
+    let (offsets, singular) = restore_offsets(su, &fl, &m, side);
     if singular > 0 {
         out.notes.push(format!(
             "{name}: {singular} vertices with a singular skinning map get no offset"
         ));
     }
-    for &i in &su.body.skin {
+    let skin = su.body.skin.iter().map(|&i| {
         let deltas: Vec<Vec3> = su.body.map[i]
             .iter()
             .map(|&u| offsets[u as usize])
             .collect();
+        (i, deltas)
+    });
+    let worn = su.garments.iter().map(|(i, near)| {
+        let deltas: Vec<Vec3> = near
+            .iter()
+            .map(|u| u.map_or(Vec3::ZERO, |u| offsets[u as usize]))
+            .collect();
+        (*i, deltas)
+    });
+    for (i, deltas) in skin.chain(worn) {
         if deltas.iter().any(|d| *d != Vec3::ZERO) {
             out.morphs.push((
                 i,
@@ -338,21 +423,43 @@ fn driver_for(s: &crate::model::Skeleton, a: usize, b: usize, ball: bool, pose: 
 /// `m`, and how many vertices had a singular map (see the module docs): each of the
 /// options' passes targets the rest distances from the positions the previous passes
 /// gave.
-fn restore_offsets(su: &Setup<'_>, fl: &volume::Flesh, m: &[glam::Mat4]) -> (Vec<Vec3>, usize) {
+fn restore_offsets(
+    su: &Setup<'_>,
+    fl: &volume::Flesh,
+    m: &[glam::Mat4],
+    side: Side,
+) -> (Vec<Vec3>, usize) {
     let rest = &su.body.mesh.positions;
+    // Own side only: 1 from the mid-plane outward on `side`, 0 on the other.
+    let band = 0.5 * OTHER_SIDE_H * su.body.height;
+    let own: Vec<f32> = rest
+        .iter()
+        .map(|p| {
+            let x = match side {
+                Side::Left => p.x - su.mid_x,
+                Side::Right => su.mid_x - p.x,
+                Side::Center => band,
+            };
+            (x / band).clamp(0.0, 1.0)
+        })
+        .collect();
     let mut total = vec![Vec3::ZERO; rest.len()];
     let mut singular = 0;
     for pass in 0..su.o.passes.max(1) {
         let cur: Vec<Vec3> = rest.iter().zip(&total).map(|(p, d)| *p + *d).collect();
-        let off = posed_offsets(su, fl, &cur, m);
+        let mut off = posed_offsets(su, fl, &cur, m);
+        for (o, k) in off.iter_mut().zip(&own) {
+            *o *= *k;
+        }
         let (rest_off, sing) = inverse_skin(su, &cur, &off, m);
         if pass == 0 {
             singular = sing;
         }
-        for (t, o) in total.iter_mut().zip(&rest_off) {
-            *t += *o;
+        for ((t, o), k) in total.iter_mut().zip(&rest_off).zip(&own) {
+            *t += *o * *k;
         }
     }
+    limit_strain(&mut total, rest, &su.edges, su.o.edge_strain);
     (total, singular)
 }
 
@@ -361,17 +468,30 @@ fn restore_offsets(su: &Setup<'_>, fl: &volume::Flesh, m: &[glam::Mat4]) -> (Vec
 fn posed_offsets(su: &Setup<'_>, fl: &volume::Flesh, cur: &[Vec3], m: &[glam::Mat4]) -> Vec<Vec3> {
     let (rest, h, o) = (&su.body.mesh.positions, su.body.height, &su.o);
     let n = rest.len();
-    let posed = crate::deform::dqs_mask::skin_blend(cur, &su.w, m, &su.mask);
+    // Only the flesh is skinned: the rest of the mesh keeps no offset.
+    let idx: Vec<usize> = fl.vertices.iter().map(|&(v, _)| v as usize).collect();
+    let sub = |f: &dyn Fn(usize) -> Vec3| idx.iter().map(|&v| f(v)).collect::<Vec<Vec3>>();
+    let weights = Weights {
+        vertices: idx
+            .iter()
+            .map(|&v| su.w.vertices.get(v).cloned().unwrap_or_default())
+            .collect(),
+    };
+    let blend: Vec<f32> = idx
+        .iter()
+        .map(|&v| su.mask.get(v).copied().unwrap_or(0.0))
+        .collect();
+    let posed_sub =
+        crate::deform::dqs_mask::skin_blend(&sub(&|v| cur[v]), &weights, m, &blend);
     let r_pts = fl.joint.posed(&[]);
     let p_pts = fl.joint.posed(m);
     let [ra, rc, re] = r_pts;
     let (lp, ld) = ((rc - ra).length(), (re - rc).length());
     let mut off = vec![Vec3::ZERO; n];
     let mut inside = vec![false; n];
-    for &(v, _) in &fl.vertices {
-        let v = v as usize;
+    for (&v, &pv) in idx.iter().zip(&posed_sub) {
         let (dr, s) = volume::polyline(rest[v], r_pts);
-        let (dp, _) = volume::polyline(posed[v], p_pts);
+        let (dp, _) = volume::polyline(pv, p_pts);
         if dp < 1e-6 * h {
             continue;
         }
@@ -380,14 +500,54 @@ fn posed_offsets(su: &Setup<'_>, fl: &volume::Flesh, cur: &[Vec3], m: &[glam::Ma
         let u = ((u - o.flat) / (1.0 - o.flat).max(1e-6)).max(0.0);
         let fade = 0.5 * (1.0 + (std::f32::consts::PI * u).cos());
         // The closest point on the posed axis: back along the vertex's line to it.
-        let q = closest_on(posed[v], p_pts);
-        let target = q + (posed[v] - q) * (dr / dp).min(o.max_push);
-        off[v] = fade * (target - posed[v]);
+        let q = closest_on(pv, p_pts);
+        let target = q + (pv - q) * (dr / dp).min(o.max_push);
+        off[v] = fade * (target - pv);
         inside[v] = true;
     }
     relax(&mut off, &inside, &su.nb, o.relax_passes);
     off
 }
+
+/// Bounds the offset field's strain: along every edge `(a, b)` the two offsets may
+/// differ by at most `k` times the edge's rest length; an edge over it pulls its two
+/// offsets together (an unmoved end stays put), repeated until no edge is over (at
+/// most [`STRAIN_ITERATIONS`] sweeps). A crease the inverse map amplified is flattened
+/// where it spikes and nowhere else.
+fn limit_strain(field: &mut [Vec3], rest: &[Vec3], edges: &[(u32, u32)], k: f32) {
+    let live: Vec<bool> = field.iter().map(|o| *o != Vec3::ZERO).collect();
+    for _ in 0..STRAIN_ITERATIONS {
+        let mut over = false;
+        for &(a, b) in edges {
+            let (a, b) = (a as usize, b as usize);
+            if !live[a] && !live[b] {
+                continue;
+            }
+            let d = field[a] - field[b];
+            let lim = k * (rest[a] - rest[b]).length();
+            let len = d.length();
+            if len <= lim * 1.001 {
+                continue;
+            }
+            over = true;
+            let fix = d * ((len - lim) / len);
+            match (live[a], live[b]) {
+                (true, true) => {
+                    field[a] -= 0.5 * fix;
+                    field[b] += 0.5 * fix;
+                }
+                (true, false) => field[a] -= fix,
+                _ => field[b] += fix,
+            }
+        }
+        if !over {
+            break;
+        }
+    }
+}
+
+/// Most sweeps of [`limit_strain`].
+pub const STRAIN_ITERATIONS: usize = 60;
 
 /// `passes` passes of the Smooth brush on `field` where `live`: each vertex halfway
 /// to the mean of its neighbours.

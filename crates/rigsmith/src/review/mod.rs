@@ -124,6 +124,10 @@ pub struct FlaggedJoint {
     pub centre: Vec3,
     /// Local limb radius at the joint (the spot's spread), metres.
     pub radius: f32,
+    /// The normal of the joint's bend plane in the pose (unit), when the limb is bent:
+    /// a close-up looks along it, across the bend. `None` for a straight limb or a
+    /// spot that is not a joint.
+    pub across: Option<Vec3>,
 }
 
 /// The result of [`check`]. Serializes to exactly
