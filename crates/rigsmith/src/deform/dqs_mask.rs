@@ -22,7 +22,7 @@ use crate::pose::{posed_matrices, skin_dqs, skin_lbs, Pose};
 /// vertex to get the full DQS blend.
 pub const DQS_MASK_H: f32 = 0.004;
 /// Edge-smoothing passes over the mask.
-pub const SMOOTH_PASSES: usize = 4;
+pub const SMOOTH_PASSES: usize = 6;
 
 /// The blend weight (0..1) of every vertex of `mesh` with weights `w` on skeleton `s`
 /// over `poses`, for a body of height `h` metres (see the module docs).

@@ -19,10 +19,10 @@
 //!    offset and is counted; a non-finite offset is dropped the same way; then
 //!    [`REST_RELAX_PASSES`] passes relax the rest-space offsets where they are
 //!    non-zero (the inverse map amplifies in the crease);
-//! 4. **again**: a second pass targets the rest distances from the positions the
-//!    first pass gives, restoring what the fade and the relax passes left;
+//! 4. **again**: two more passes target the rest distances from the positions the
+//!    previous ones give, restoring what the fade and the relax passes left;
 //! 5. **no spikes**: along every edge, the two ends' offsets may differ by at most
-//!    0.3 times the edge's length; an edge over it pulls its ends together until
+//!    0.4 times the edge's length; an edge over it pulls its ends together until
 //!    none is (`limit_strain`), so the shape stays within the smoothness check.
 //!
 //! The offsets become the morph target `CS_elbow_l` (...) of the skin parts. Each has a
@@ -95,10 +95,10 @@ impl Default for BuildOptions {
         BuildOptions {
             relax_passes: RELAX_PASSES,
             rest_relax_passes: REST_RELAX_PASSES,
-            passes: 2,
-            flat: 0.35,
+            passes: 3,
+            flat: 0.5,
             max_push: MAX_PUSH,
-            edge_strain: 0.3,
+            edge_strain: 0.4,
         }
     }
 }
