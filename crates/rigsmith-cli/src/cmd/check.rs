@@ -102,8 +102,9 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let r = check(&c, &o).map_err(|e| BadInput(format!("{}: {e}", a.input.display())));
     pb.finish_and_clear();
     let mut r = r?;
-    if let Some(rig) = crate::cmd::bake::control_rig(&a.input)? {
-        rigsmith::control::checks::add_to(&mut r.checks, &mut r.not_verified, &rig);
+    let control = crate::cmd::bake::control_rig(&a.input)?;
+    if let Some(rig) = &control {
+        rigsmith::control::checks::add_to(&mut r.checks, &mut r.not_verified, rig);
         r.counts = rigsmith::Counts::of(&r.checks);
     }
     let heatmaps = || {
@@ -122,16 +123,15 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
                 .to_string_lossy()
                 .to_string()
         };
-        let viewer = match (&a.compare, &other) {
-            (Some(b), Some(bc)) => crate::sheets::viewer_html(
-                &c,
-                &r,
-                o.skinning,
-                &name(&a.input),
-                Some((&name(b), bc)),
-            ),
-            _ => String::new(),
-        };
+        let b_name = a.compare.as_ref().map(name);
+        let viewer = crate::sheets::viewer_html(
+            &c,
+            &r,
+            o.skinning,
+            &name(&a.input),
+            b_name.as_deref().zip(other.as_ref()),
+            &crate::sheets::control_sweeps(&c, control.as_ref()),
+        );
         let page = Page {
             title: format!("rigsmith check: {}", name(&a.input)),
             changes: Vec::new(),
