@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use glam::Vec3;
+use rigsmith::control::sweep::ControlSweep;
 use rigsmith::model::Character;
 use rigsmith::review::{self, CheckReport, Skinning};
-use rigsmith::control::sweep::ControlSweep;
 use rigsmith_render::viewer::{viewer_section, Viewer, ViewerModel, ViewerMotion};
 use rigsmith_render::Image;
 

@@ -586,6 +586,23 @@ mod tests {
         }
     }
 
+    /// The viewer of `c` labelled `arm`, with `poses`, no report, comparison or motion.
+    fn plain<'a>(c: &'a Character, poses: &'a [NamedPose]) -> Viewer<'a> {
+        Viewer {
+            model: ViewerModel {
+                label: "arm".into(),
+                character: c,
+                poses,
+                glb: None,
+            },
+            report: None,
+            skinning: Skinning::Lbs,
+            compare: None,
+            motion: None,
+            controls: &[],
+        }
+    }
+
     #[test]
     fn the_page_data_carries_the_poses_rotations_and_which_parts_are_skinned() {
         use rigsmith::pose::{ops, Pose};
@@ -600,19 +617,7 @@ mod tests {
             tests: Vec::new(),
             planted: Vec::new(),
         }];
-        let v = Viewer {
-            model: ViewerModel {
-                label: "arm".into(),
-                character: &c,
-                poses: &poses,
-                glb: None,
-            },
-            report: None,
-            skinning: Skinning::Lbs,
-            compare: None,
-            motion: None,
-            controls: &[],
-        };
+        let v = plain(&c, &poses);
         let (d, _, glbs) = viewer_data(&v);
         let m = &d["models"][0];
         assert_eq!(m["skinned"], true);
@@ -628,9 +633,8 @@ mod tests {
         }
         assert_eq!(m["poses"][0]["focus"], 1);
         // The geometry travels as the character's GLB: read back, it is the character.
-        let back =
-            rigsmith::io::gltf::read_gltf_bytes(&glbs[0], std::path::Path::new("page.glb"))
-                .unwrap();
+        let back = rigsmith::io::gltf::read_gltf_bytes(&glbs[0], std::path::Path::new("page.glb"))
+            .unwrap();
         assert_eq!(back.parts.len(), 2);
         assert_eq!(back.parts[0].mesh.positions, c.parts[0].mesh.positions);
         assert_eq!(back.parts[0].mesh.triangles, c.parts[0].mesh.triangles);
@@ -643,19 +647,8 @@ mod tests {
     fn the_page_carries_the_glb_it_is_given_byte_for_byte() {
         let c = arm();
         let bytes = rigsmith::io::gltf::write_glb_bytes(&c, &Default::default()).unwrap();
-        let v = Viewer {
-            model: ViewerModel {
-                label: "arm".into(),
-                character: &c,
-                poses: &[],
-                glb: Some(&bytes),
-            },
-            report: None,
-            skinning: Skinning::Lbs,
-            compare: None,
-            motion: None,
-            controls: &[],
-        };
+        let mut v = plain(&c, &[]);
+        v.model.glb = Some(&bytes);
         let html = viewer_section(&v);
         let at = html.find("id=\"rs-viewer-glb-0\">").unwrap() + "id=\"rs-viewer-glb-0\">".len();
         let end = at + html[at..].find("</script>").unwrap();
@@ -678,19 +671,8 @@ mod tests {
             focus: 1,
             side: Side::Left,
         }];
-        let mut v = Viewer {
-            model: ViewerModel {
-                label: "arm".into(),
-                character: &c,
-                poses: &[],
-                glb: None,
-            },
-            report: None,
-            skinning: Skinning::Lbs,
-            compare: None,
-            motion: None,
-            controls: &controls,
-        };
+        let mut v = plain(&c, &[]);
+        v.controls = &controls;
         let (d, _, _) = viewer_data(&v);
         let k = &d["controls"][0];
         assert_eq!(k["name"], "arm_ik.L");
@@ -706,19 +688,7 @@ mod tests {
     fn a_character_without_skeleton_is_marked_static() {
         let mut c = arm();
         c.skeleton = None;
-        let v = Viewer {
-            model: ViewerModel {
-                label: "arm".into(),
-                character: &c,
-                poses: &[],
-                glb: None,
-            },
-            report: None,
-            skinning: Skinning::Lbs,
-            compare: None,
-            motion: None,
-            controls: &[],
-        };
+        let v = plain(&c, &[]);
         let (d, _, _) = viewer_data(&v);
         assert_eq!(d["models"][0]["skinned"], false);
         assert_eq!(d["models"][0]["parts"][0]["skinned"], false);

@@ -102,11 +102,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let r = check(&c, &o).map_err(|e| BadInput(format!("{}: {e}", a.input.display())));
     pb.finish_and_clear();
     let mut r = r?;
-    let control = crate::cmd::bake::control_rig(&a.input)?;
-    if let Some(rig) = &control {
-        rigsmith::control::checks::add_to(&mut r.checks, &mut r.not_verified, rig);
-        r.counts = rigsmith::Counts::of(&r.checks);
-    }
+    let control = control_checks(&a.input, &mut r)?;
     let heatmaps = || {
         if a.heatmaps {
             crate::sheets::render_heatmaps(&c)
@@ -207,4 +203,17 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     } else {
         Outcome::Ok
     })
+}
+
+/// The control rig in `input`'s sidecar, if any, with its rubric-B checks added to `r`.
+fn control_checks(
+    input: &std::path::Path,
+    r: &mut rigsmith::review::CheckReport,
+) -> anyhow::Result<Option<rigsmith::control::ControlRig>> {
+    let control = crate::cmd::bake::control_rig(input)?;
+    if let Some(rig) = &control {
+        rigsmith::control::checks::add_to(&mut r.checks, &mut r.not_verified, rig);
+        r.counts = rigsmith::Counts::of(&r.checks);
+    }
+    Ok(control)
 }

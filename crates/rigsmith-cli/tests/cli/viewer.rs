@@ -459,8 +459,18 @@ fn control_run(name: &'static str) -> &'static Option<Value> {
 fn a_rig_with_a_control_rig_has_a_slider_per_switch_and_foot_roll() {
     let (dir, _) = rigged_with_controls();
     let page = std::fs::read_to_string(dir.path().join("rep/report.html")).unwrap();
-    for c in ["arm_ik.L", "arm_ik.R", "leg_ik.L", "leg_ik.R", "foot_roll.L", "foot_roll.R"] {
-        assert!(page.contains(&format!("{{\"name\":\"{c}\"")), "no control {c}");
+    for c in [
+        "arm_ik.L",
+        "arm_ik.R",
+        "leg_ik.L",
+        "leg_ik.R",
+        "foot_roll.L",
+        "foot_roll.R",
+    ] {
+        assert!(
+            page.contains(&format!("{{\"name\":\"{c}\"")),
+            "no control {c}"
+        );
     }
     // Without a control rig the page carries no control.
     let plain = std::fs::read_to_string(rigged().0.path().join("rigrep/report.html")).unwrap();

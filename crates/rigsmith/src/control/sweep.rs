@@ -137,9 +137,27 @@ pub fn sweeps(rig: &ControlRig, s: &Skeleton) -> Result<Vec<ControlSweep>> {
     for side in [Side::Left, Side::Right] {
         let l = side.letter();
         let specs = [
-            ("arm_ik", crate::humanoid::Role::Hand(side), steps(0.0, 1.0, 5), 0.0, "FK (0) to IK (1) with the IK hand moved toward the shoulder"),
-            ("leg_ik", crate::humanoid::Role::Foot(side), steps(0.0, 1.0, 5), 1.0, "FK (0) to IK (1) with the IK foot lifted and forward"),
-            ("foot_roll", crate::humanoid::Role::Foot(side), steps(-40.0, 40.0, 9), 0.0, "the foot roll, degrees about its X axis"),
+            (
+                "arm_ik",
+                crate::humanoid::Role::Hand(side),
+                steps(0.0, 1.0, 5),
+                0.0,
+                "FK (0) to IK (1) with the IK hand moved toward the shoulder",
+            ),
+            (
+                "leg_ik",
+                crate::humanoid::Role::Foot(side),
+                steps(0.0, 1.0, 5),
+                1.0,
+                "FK (0) to IK (1) with the IK foot lifted and forward",
+            ),
+            (
+                "foot_roll",
+                crate::humanoid::Role::Foot(side),
+                steps(-40.0, 40.0, 9),
+                0.0,
+                "the foot roll, degrees about its X axis",
+            ),
         ];
         for (kind, role, values, default, what) in specs {
             let name = format!("{kind}.{l}");
