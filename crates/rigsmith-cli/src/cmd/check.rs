@@ -95,10 +95,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let r = check(&c, &o).map_err(|e| BadInput(format!("{}: {e}", a.input.display())));
     pb.finish_and_clear();
     let mut r = r?;
-    if let Some(rig) = crate::cmd::bake::control_rig(&a.input)? {
-        rigsmith::control::checks::add_to(&mut r.checks, &mut r.not_verified, &rig);
-        r.counts = rigsmith::Counts::of(&r.checks);
-    }
+    let control = control_checks(&a.input, &mut r)?;
     let out = Written {
         a: &a,
         c: &c,
@@ -106,6 +103,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         skinning: o.skinning,
         plan: &plan,
         ctx,
+        control: control.as_ref(),
     };
     let mut html_path = match &a.report {
         Some(dir) => Some(out.report_dir(dir, other.as_ref())?),
@@ -169,6 +167,7 @@ struct Written<'a> {
     skinning: Skinning,
     plan: &'a Outputs,
     ctx: &'a Ctx,
+    control: Option<&'a rigsmith::control::ControlRig>,
 }
 
 impl Written<'_> {
@@ -195,16 +194,15 @@ impl Written<'_> {
                 .to_string_lossy()
                 .to_string()
         };
-        let viewer = match (&a.compare, other) {
-            (Some(b), Some(bc)) => crate::sheets::viewer_html(
-                self.c,
-                self.r,
-                self.skinning,
-                &name(&a.input),
-                Some((&name(b), bc)),
-            ),
-            _ => String::new(),
-        };
+        let b_name = a.compare.as_ref().map(name);
+        let viewer = crate::sheets::viewer_html(
+            self.c,
+            self.r,
+            self.skinning,
+            &name(&a.input),
+            b_name.as_deref().zip(other),
+            &crate::sheets::control_sweeps(self.c, self.control),
+        );
         let page = Page {
             title: format!("rigsmith check: {}", name(&a.input)),
             changes: Vec::new(),
@@ -280,4 +278,17 @@ fn print_summary(r: &rigsmith::review::CheckReport, html: Option<&std::path::Pat
             r.not_verified.len()
         );
     }
+}
+
+/// The control rig in `input`'s sidecar, if any, with its rubric-B checks added to `r`.
+fn control_checks(
+    input: &std::path::Path,
+    r: &mut rigsmith::review::CheckReport,
+) -> anyhow::Result<Option<rigsmith::control::ControlRig>> {
+    let control = crate::cmd::bake::control_rig(input)?;
+    if let Some(rig) = &control {
+        rigsmith::control::checks::add_to(&mut r.checks, &mut r.not_verified, rig);
+        r.counts = rigsmith::Counts::of(&r.checks);
+    }
+    Ok(control)
 }
