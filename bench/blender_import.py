@@ -6,8 +6,12 @@ Run with the bpy venv (see weights_vs_blender.sh):
 For every file: import it with Blender's own glTF importer, then for every mesh
 compare each vertex's vertex-group weights with the JOINTS_n/WEIGHTS_n stored in the
 file (read here directly from the GLB), matched by position (glTF Y-up -> Blender Z-up).
-Prints per file: meshes, vertices matched, bones, and the largest weight difference.
-Exits 1 when a vertex is unmatched or a weight differs by more than 1e-3.
+Then the morph targets: every target named in the file (mesh extras.targetNames) must
+come in as a shape key of the same name with the same largest displacement (within
+1e-4 m), and the shape keys listed.
+Prints per file: meshes, vertices matched, bones, the largest weight difference and
+the shape keys. Exits 1 when a vertex is unmatched, a weight differs by more than 1e-3
+or a morph target is missing or differs.
 """
 import json
 import struct
@@ -72,6 +76,57 @@ def file_weights(doc, bin_):
     return out
 
 
+def file_targets(doc, bin_):
+    """target name -> largest position delta (metres) over the primitives that carry it"""
+    out = {}
+    for mesh in doc["meshes"]:
+        names = mesh.get("extras", {}).get("targetNames", [])
+        for prim in mesh["primitives"]:
+            for name, t in zip(names, prim.get("targets", [])):
+                if "POSITION" not in t:
+                    continue
+                a = doc["accessors"][t["POSITION"]]
+                if "bufferView" in a:
+                    d = accessor(doc, bin_, t["POSITION"])
+                    big = float(np.linalg.norm(d, axis=1).max()) if len(d) else 0.0
+                else:  # sparse only: the values are the deltas
+                    sp = a["sparse"]
+                    bv = doc["bufferViews"][sp["values"]["bufferView"]]
+                    start = bv.get("byteOffset", 0) + sp["values"].get("byteOffset", 0)
+                    d = np.frombuffer(bin_, dtype=np.float32, count=3 * sp["count"], offset=start)
+                    big = float(np.linalg.norm(d.reshape(-1, 3), axis=1).max()) if sp["count"] else 0.0
+                out[name] = max(out.get(name, 0.0), big)
+    return out
+
+
+def blender_keys(meshes):
+    """shape key name -> largest displacement from the basis (metres), over the meshes"""
+    out = {}
+    for obj in meshes:
+        keys = obj.data.shape_keys
+        if keys is None:
+            continue
+        basis = keys.reference_key
+        for k in keys.key_blocks:
+            if k == basis:
+                continue
+            big = max(((a.co - b.co).length for a, b in zip(k.data, basis.data)), default=0.0)
+            out[k.name] = max(out.get(k.name, 0.0), big)
+    return out
+
+
+def check_targets(doc, bin_, meshes):
+    """(lines, ok): every morph target of the file is a shape key of the same size"""
+    want = file_targets(doc, bin_)
+    got = blender_keys(meshes)
+    bad = [n for n in want if n not in got or abs(got[n] - want[n]) > 1e-4]
+    lines = [f"  shape keys: {len(got)} ({', '.join(sorted(got)) or 'none'}); "
+             f"{len(want)} morph targets in the file"]
+    for n in bad:
+        lines.append(f"  {n}: file {want[n]:.4f} m, Blender {got.get(n, float('nan')):.4f} m")
+    return lines, not bad
+
+
 def main(paths):
     bad = 0
     for path in paths:
@@ -116,10 +171,13 @@ def main(paths):
                 for b in set(w) | set(g):
                     worst = max(worst, abs(w.get(b, 0) / s - g.get(b, 0)))
         nb = len(arms[0].data.bones) if arms else 0
-        ok = unmatched == 0 and worst <= 1e-3 and matched > 0
+        lines, keys_ok = check_targets(doc, bin_, meshes)
+        ok = unmatched == 0 and worst <= 1e-3 and matched > 0 and keys_ok
         bad += 0 if ok else 1
         print(f"{path}: {len(meshes)} meshes, {matched} vertices matched, {unmatched} unmatched, "
               f"{nb} bones, largest weight difference {worst:.2e} -> {'OK' if ok else 'MISMATCH'}")
+        for line in lines:
+            print(line)
     sys.exit(1 if bad else 0)
 
 

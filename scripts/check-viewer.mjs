@@ -5,13 +5,17 @@
 //
 //   node scripts/check-viewer.mjs report.html out.json [--pose NAME] [--weights BONE]
 //        [--check REGEX] [--screenshot viewer.png] [--no-webgl] [--positions]
+//        [--control NAME]
 //
 // out.json holds: console errors, whether the viewer is off (and why), the pixels that
 // changed around the joint when the pose button is clicked (and around a control
 // region), the weight view's colours around the bone (and its mirror), the checks the
 // page links, and with --positions the posed vertex positions three.js computes for
 // every pose (for comparing with the review's own skinning), and when the page plays a
-// motion, the pixels two frames of it change. --check picks the failed check whose link
+// motion, the pixels two frames of it change. --control NAME moves that control's
+// slider (the control rig's FK/IK switch or foot roll) from its first step to its last
+// and records the pixels that change around the bone it moves, the positions at every
+// step and the slider's range. --check picks the failed check whose link
 // is clicked (the first whose id matches REGEX; default the first deform check). With --no-webgl the
 // browser starts with WebGL disabled and the script records what the page says.
 //
@@ -27,7 +31,7 @@ const opt = (name, dflt) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const valued = ['--pose', '--weights', '--screenshot', '--check'];
+const valued = ['--pose', '--weights', '--screenshot', '--check', '--control'];
 const [html, outPath] = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && valued.includes(args[i - 1])));
 if (!html || !outPath) {
   console.error('usage: node check-viewer.mjs report.html out.json [--pose NAME] [--weights BONE] [--screenshot PNG] [--no-webgl] [--positions]');
@@ -176,6 +180,35 @@ try {
     await grab('m1');
     out.motion_frames = n;
     out.motion_changed = await share('changed', 'm0', 'm1', [0, 0], 1e4);
+    await page.evaluate(() => window.rigsmithViewer.setPose(null));
+  }
+
+  // 3c. A control of the control rig: its slider from the first step to the last moves
+  // the pixels around its bone; the positions at every step.
+  out.controls = await page.evaluate(() => window.rigsmithViewer.controls ? window.rigsmithViewer.controls() : []);
+  out.control_sliders = await page.evaluate(() => document.querySelectorAll('input[data-control]').length);
+  const ctlName = opt('--control');
+  if (ctlName) {
+    const c = out.controls.find((x) => x.name === ctlName);
+    if (!c) throw new Error(`no control ${ctlName} in the page (it has ${out.controls.map((x) => x.name).join(', ')})`);
+    await page.evaluate(() => { window.rigsmithViewer.setPose(null); window.rigsmithViewer.view('front'); });
+    const at = await page.evaluate((b) => window.rigsmithViewer.project(window.rigsmithViewer.boneHead(b)), c.focus);
+    const last = c.values[c.values.length - 1];
+    await page.evaluate((x) => window.rigsmithViewer.setControl(x[0], x[1]), [c.name, c.values[0]]);
+    await grab('c0');
+    // Through the slider itself, as a user moves it.
+    await page.locator(`input[data-control="${c.name}"]`).fill(String(last));
+    await grab('c1');
+    const positions = [];
+    for (const v of c.values) {
+      positions.push(await page.evaluate((x) => { window.rigsmithViewer.setControl(x[0], x[1]); return window.rigsmithViewer.positions(0); }, [c.name, v]));
+    }
+    out.control = {
+      name: c.name, focus: c.focus, at, values: c.values,
+      state: await page.evaluate(() => window.rigsmithViewer.state.control),
+      changed_near: await share('changed', 'c0', 'c1', at, 40),
+      positions,
+    };
     await page.evaluate(() => window.rigsmithViewer.setPose(null));
   }
 

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use rigsmith::control::sweep::ControlSweep;
 use rigsmith::model::Character;
 use rigsmith::review::{self, CheckReport, Skinning};
 use rigsmith_render::viewer::{viewer_section, Viewer, ViewerModel, ViewerMotion};
@@ -47,13 +48,14 @@ pub fn render_heatmaps(c: &Character) -> Vec<(String, Image)> {
 
 /// The report's 3D viewer for `c` as the review `r` measured it (its poses, its failed
 /// checks), labelled `label`; with `compare`, a second character `(label, character)`
-/// beside it in the same pose and camera.
+/// beside it in the same pose and camera; `controls`: the control rig's sweeps.
 pub fn viewer_html(
     c: &Character,
     r: &CheckReport,
     skinning: Skinning,
     label: &str,
     compare: Option<(&str, &Character)>,
+    controls: &[ControlSweep],
 ) -> String {
     let other_poses = compare
         .and_then(|(_, b)| b.skeleton.as_ref())
@@ -64,6 +66,7 @@ pub fn viewer_html(
             label: label.to_string(),
             character: c,
             poses: &r.poses,
+            glb: None,
         },
         report: Some(r),
         skinning,
@@ -71,10 +74,23 @@ pub fn viewer_html(
             label: l.to_string(),
             character: b,
             poses: &other_poses,
+            glb: None,
         }),
         motion: None,
-        controls: &[],
+        controls,
     })
+}
+
+/// The sweeps the viewer gives sliders for `rig` on `c`'s skeleton (none without
+/// either). A rig the evaluator refuses gives none: the rubric's control checks say why.
+pub fn control_sweeps(
+    c: &Character,
+    rig: Option<&rigsmith::control::ControlRig>,
+) -> Vec<ControlSweep> {
+    match (rig, c.skeleton.as_ref()) {
+        (Some(rig), Some(s)) => rigsmith::control::sweep::sweeps(rig, s).unwrap_or_default(),
+        _ => Vec::new(),
+    }
 }
 
 /// Seconds of walk the rig report's viewer plays on the chains.
@@ -83,12 +99,14 @@ pub const REPORT_WALK_SECONDS: f32 = 3.0;
 /// The rig report's viewer: as [`viewer_html`], and when the sidecar has chains, the
 /// walk `simulate` computes on them (rigsmith's spring model, [`REPORT_WALK_SECONDS`]
 /// at 30 frames a second) to play with the chains swinging. A simulation that fails
-/// leaves the viewer without the motion and says why in the returned note.
+/// leaves the viewer without the motion and says why in the returned note. `glb`: the
+/// rigged file's bytes, which the page carries and builds its geometry from.
 pub fn rig_viewer_html(
     c: &Character,
     r: &CheckReport,
     label: &str,
     sidecar: &rigsmith::parts::Sidecar,
+    glb: Option<&[u8]>,
 ) -> (String, Option<String>) {
     use rigsmith::parts::{simulate_frames, Motion, SpringModel, STEPS_PER_SECOND};
     let mut note = None;
@@ -111,11 +129,13 @@ pub fn rig_viewer_html(
             }
         }
     };
+    let controls = control_sweeps(c, sidecar.control.as_ref());
     let html = viewer_section(&Viewer {
         model: ViewerModel {
             label: label.to_string(),
             character: c,
             poses: &r.poses,
+            glb,
         },
         report: Some(r),
         skinning: Skinning::Lbs,
@@ -124,7 +144,7 @@ pub fn rig_viewer_html(
             label: "walk".to_string(),
             frames: &frames,
         }),
-        controls: &[],
+        controls: &controls,
     });
     (html, note)
 }
@@ -144,6 +164,7 @@ pub fn motion_page(
                 label: title.to_string(),
                 character: c,
                 poses: &[],
+                glb: None,
             },
             report: None,
             skinning: Skinning::Lbs,
@@ -219,7 +240,7 @@ pub fn write_review_dir(
             .filter(|l| !l.is_empty())
             .unwrap_or("character")
             .to_string();
-        page.viewer = viewer_html(c, r, skinning, &label, None);
+        page.viewer = viewer_html(c, r, skinning, &label, None, &[]);
     }
     out.write(&p, review::html_page(r, &sheets, &page).as_bytes())?;
     written.push(p);

@@ -1,6 +1,8 @@
 // rigsmith report viewer: poses the rig the review measured, in the browser.
-// Reads the page's JSON (#rs-viewer-data) and binary buffer (#rs-viewer-bin, base64),
-// builds three.js skinned meshes and poses them with the review's forward kinematics:
+// Reads the page's JSON (#rs-viewer-data), each model's rigged GLB (#rs-viewer-glb-K,
+// base64: the geometry, read from its accessors) and the binary buffer (#rs-viewer-bin,
+// base64: motion frames), builds three.js skinned meshes and poses them with the
+// review's forward kinematics:
 //   W[i] = W[parent] * (R[parent]^-1 * R[i]) * T(t[i]) * rot(q[i]),  root: R[i] * T * rot
 // (R = rest matrices), skinning matrices W[i] * R[i]^-1, linear blend on the GPU.
 // Test hook: window.rigsmithViewer (ready, off, poses(), setPose(), positions(), ...).
@@ -44,13 +46,45 @@
     return;
   }
 
-  // ---- the binary buffer
-  var bin = (function () {
-    var s = atob($('rs-viewer-bin').textContent.replace(/\s+/g, ''));
+  // ---- the binary buffer and the GLBs
+  function bytesOf(id) {
+    var el = $(id);
+    var s = atob(el ? el.textContent.replace(/\s+/g, '') : '');
     var u = new Uint8Array(s.length);
     for (var i = 0; i < s.length; i++) u[i] = s.charCodeAt(i);
     return u.buffer;
-  })();
+  }
+  var bin = bytesOf('rs-viewer-bin');
+  // A GLB: its JSON chunk and its BIN chunk (an ArrayBuffer); throws naming the fault.
+  function readGlb(buf) {
+    var dv = new DataView(buf);
+    if (buf.byteLength < 20 || dv.getUint32(0, true) !== 0x46546c67) throw new Error('not a GLB');
+    var at = 12, doc = null, body = null;
+    while (at + 8 <= buf.byteLength) {
+      var len = dv.getUint32(at, true), type = dv.getUint32(at + 4, true);
+      if (type === 0x4e4f534a) doc = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, at + 8, len)));
+      else if (type === 0x004e4942) body = buf.slice(at + 8, at + 8 + len);
+      at += 8 + len;
+    }
+    if (!doc || !body) throw new Error('the GLB has no JSON or no BIN chunk');
+    return { doc: doc, bin: body };
+  }
+  var COMPS = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 };
+  var TYPES = { 5121: Uint8Array, 5123: Uint16Array, 5125: Uint32Array, 5126: Float32Array };
+  // Accessor k of a GLB as a typed array (count x components), tightly packed.
+  function accessor(glb, k, what) {
+    var a = glb.doc.accessors[k];
+    if (!a || a.bufferView === undefined || a.sparse) throw new Error(what + ': accessor ' + k + ' is missing or sparse');
+    var T = TYPES[a.componentType], c = COMPS[a.type];
+    var bv = glb.doc.bufferViews[a.bufferView];
+    var size = T.BYTES_PER_ELEMENT, start = (bv.byteOffset || 0) + (a.byteOffset || 0);
+    var stride = bv.byteStride || c * size;
+    var out = new T(a.count * c);
+    var src = new DataView(glb.bin);
+    var get = { 1: 'getUint8', 2: 'getUint16', 4: a.componentType === 5126 ? 'getFloat32' : 'getUint32' }[size];
+    for (var i = 0; i < a.count; i++) for (var j = 0; j < c; j++) out[i * c + j] = src[get](start + i * stride + j * size, true);
+    return out;
+  }
   var H = data.height > 0 ? data.height : 1;
   var BASE = [0.78, 0.74, 0.70];
   var OTHER = [[0.55, 0.62, 0.75], [0.62, 0.72, 0.55], [0.75, 0.6, 0.5], [0.65, 0.55, 0.72]];
@@ -67,6 +101,8 @@
 
   // ---- a model: bones, meshes, poses
   function buildModel(md, slot) {
+    if (md.glb_error) throw new Error(md.label + ': its GLB could not be written (' + md.glb_error + ')');
+    var glb = readGlb(bytesOf('rs-viewer-glb-' + slot));
     var nb = md.bones.length;
     var rest = md.bones.map(function (b) { return new THREE.Matrix4().fromArray(b.rest); });
     var restInv = rest.map(function (m) { return m.clone().invert(); });
@@ -94,29 +130,29 @@
     var skeleton = nb ? new THREE.Skeleton(bones, restInv.map(function (m) { return m.clone(); })) : null;
     var meshes = md.parts.map(function (p, pi) {
       var n = p.vertices;
-      var q = new Uint16Array(bin, p.position, n * 3);
-      var pos = new Float32Array(n * 3);
-      for (var v = 0; v < n; v++) {
-        for (var a = 0; a < 3; a++) pos[3 * v + a] = p.offset[a] + p.scale[a] * q[3 * v + a];
-      }
+      var gm = glb.doc.meshes[pi], prim = gm && gm.primitives[0];
+      if (!prim) throw new Error(md.label + ': the GLB has no mesh for part ' + p.name);
+      var what = md.label + ' ' + p.name;
+      var pos = accessor(glb, prim.attributes.POSITION, what + ' POSITION');
+      if (pos.length !== 3 * n) throw new Error(what + ': the GLB has ' + pos.length / 3 + ' vertices, the rig ' + n);
       var geo = new THREE.BufferGeometry();
       geo.setAttribute('position', new THREE.BufferAttribute(pos, 3));
-      if (p.index16 !== undefined) geo.setIndex(new THREE.BufferAttribute(new Uint16Array(bin, p.index16, p.triangles * 3).slice(), 1));
-      else geo.setIndex(new THREE.BufferAttribute(new Uint32Array(bin, p.index32, p.triangles * 3).slice(), 1));
-      geo.computeVertexNormals();
+      geo.setIndex(new THREE.BufferAttribute(accessor(glb, prim.indices, what + ' indices'), 1));
+      if (prim.attributes.NORMAL !== undefined) geo.setAttribute('normal', new THREE.BufferAttribute(accessor(glb, prim.attributes.NORMAL, what + ' NORMAL'), 3));
+      else geo.computeVertexNormals();
       var base = pi === 0 ? BASE : OTHER[(pi - 1) % OTHER.length];
       var col = new Float32Array(n * 3);
       geo.setAttribute('color', new THREE.BufferAttribute(col, 3));
       var mat = new THREE.MeshLambertMaterial({ vertexColors: true, side: THREE.DoubleSide, transparent: true, opacity: 1 });
       var mesh;
       var joints = null, weights = null;
-      if (p.weights !== undefined && skeleton) {
-        joints = p.joints.u8 !== undefined ? new Uint8Array(bin, p.joints.u8, n * 4) : new Uint16Array(bin, p.joints.u16, n * 4);
-        weights = new Uint16Array(bin, p.weights, n * 4);
-        var si = new Uint16Array(n * 4), sw = new Float32Array(n * 4);
-        for (var k = 0; k < n * 4; k++) { si[k] = joints[k]; sw[k] = weights[k] / 65535; }
-        geo.setAttribute('skinIndex', new THREE.BufferAttribute(si, 4));
-        geo.setAttribute('skinWeight', new THREE.BufferAttribute(sw, 4));
+      // JOINTS_0 / WEIGHTS_0 hold each vertex's 4 strongest influences (the writer sorts
+      // them strongest first), as the file gives them.
+      if (p.skinned && skeleton && prim.attributes.JOINTS_0 !== undefined && prim.attributes.WEIGHTS_0 !== undefined) {
+        joints = accessor(glb, prim.attributes.JOINTS_0, what + ' JOINTS_0');
+        weights = accessor(glb, prim.attributes.WEIGHTS_0, what + ' WEIGHTS_0');
+        geo.setAttribute('skinIndex', new THREE.BufferAttribute(new Uint16Array(joints), 4));
+        geo.setAttribute('skinWeight', new THREE.BufferAttribute(new Float32Array(weights), 4));
         mesh = new THREE.SkinnedMesh(geo, mat);
         mesh.bind(skeleton, new THREE.Matrix4());
       } else {
@@ -198,7 +234,13 @@
     return model.meshes[pi].getVertexPosition(v, out);
   }
 
-  var models = data.models.map(buildModel);
+  var models;
+  try {
+    models = data.models.map(buildModel);
+  } catch (e) {
+    viewerOff('the rig could not be read (' + e.message + ')');
+    return;
+  }
   var A = models[0], B = models[1] || null;
 
   // ---- renderer, camera, controls
@@ -275,7 +317,7 @@
   function view(name) { frame(sphere.center.toArray(), sphere.radius, VIEWS[name]); }
 
   // ---- state and colours
-  var state = { pose: null, t: 1, weightBone: -1, check: null, xray: false, picked: null };
+  var state = { pose: null, t: 1, weightBone: -1, check: null, xray: false, picked: null, control: null };
   function findPose(model, name) {
     return name === null ? null : model.md.poses.filter(function (p) { return p.name === name; })[0] || null;
   }
@@ -290,7 +332,7 @@
           if (dist && dist[u.part]) heat(dist[u.part][v] / (0.02 * H), col, 3 * v);
           else if (state.weightBone >= 0 && mi === 0) {
             var w = 0;
-            if (u.joints) for (var k = 0; k < 4; k++) if (u.joints[4 * v + k] === state.weightBone) w += u.weights[4 * v + k] / 65535;
+            if (u.joints) for (var k = 0; k < 4; k++) if (u.joints[4 * v + k] === state.weightBone) w += u.weights[4 * v + k];
             heat(w, col, 3 * v);
           } else if (mi === 0 && marked[u.part] && marked[u.part][v]) {
             col[3 * v] = 1; col[3 * v + 1] = 0.1; col[3 * v + 2] = 0.1;
@@ -333,6 +375,7 @@
   function setPose(name, t) {
     state.pose = name;
     state.t = t;
+    state.control = null;
     stopMotion();
     models.forEach(function (m) {
       if (!m.md.skinned) return;
@@ -341,6 +384,58 @@
     recolour();
     info();
     render();
+  }
+
+  // ---- the control rig's controls: poses at slider steps, interpolated between them
+  var controlsList = A.md.skinned ? (data.controls || []) : [];
+  var controlInputs = {};
+  // The pose of control c at value v: each bone's rotation slerped and translation
+  // lerped between the two steps around v (exactly the step's pose at a step).
+  function controlPose(c, v) {
+    var vals = c.values, k = 0;
+    v = Math.max(vals[0], Math.min(vals[vals.length - 1], v));
+    while (k + 2 < vals.length && vals[k + 1] <= v) k++;
+    var span = vals[k + 1] - vals[k], f = span > 0 ? (v - vals[k]) / span : 0;
+    if (f >= 1) { k++; f = 0; }
+    var n = A.md.bones.length, qa = [], qb = [], ta = [], tb = [];
+    function fill(list, q, t) {
+      (list || []).forEach(function (e) {
+        q[e[0]] = new THREE.Quaternion(e[1], e[2], e[3], e[4]);
+        t[e[0]] = new THREE.Vector3(e[5], e[6], e[7]);
+      });
+    }
+    fill(c.steps[k], qa, ta);
+    fill(c.steps[Math.min(k + 1, c.steps.length - 1)], qb, tb);
+    var bones = [];
+    for (var i = 0; i < n; i++) {
+      if (!qa[i] && !qb[i]) continue;
+      var q = (qa[i] || new THREE.Quaternion()).clone();
+      if (f > 0) q.slerp(qb[i] || new THREE.Quaternion(), f);
+      var t = (ta[i] || new THREE.Vector3()).clone();
+      if (f > 0) t.lerp(tb[i] || new THREE.Vector3(), f);
+      bones.push([i, q.x, q.y, q.z, q.w, t.x, t.y, t.z]);
+    }
+    return { name: c.name, bones: bones };
+  }
+  function setControl(name, v) {
+    var c = controlsList.filter(function (x) { return x.name === name; })[0];
+    if (!c) return null;
+    stopMotion();
+    Object.keys(poseButtons).forEach(function (k) { poseButtons[k].classList.remove('on'); });
+    state.pose = null;
+    state.check = null;
+    state.control = { name: name, value: v };
+    Object.keys(controlInputs).forEach(function (k) {
+      var ci = controlInputs[k], c2 = controlsList.filter(function (x) { return x.name === k; })[0];
+      var val = k === name ? v : c2.default;
+      ci.input.value = String(val);
+      ci.out.textContent = (Math.round(val * 100) / 100).toString();
+    });
+    applyWorld(A, poseWorld(A, controlPose(c, v), 1));
+    recolour();
+    info();
+    render();
+    return v;
   }
 
   // ---- side panel
@@ -372,7 +467,7 @@
   if (!A.md.skinned) notes.push('This file has no skin (no skeleton or no weights): the viewer shows it static; poses, weights and the skeleton need a skinned rig.');
   if (B && !B.md.skinned) notes.push(B.md.label + ' has no skin: it is shown static, at rest, beside the posed ' + A.md.label + '.');
   if (data.skinning === 'dqs') notes.push('The review measured with dual-quaternion skinning; the viewer skins with linear blend (as game engines do), so bent joints look slightly thinner here than in the measures.');
-  models.forEach(function (m) { if (m.md.over4 > 0) notes.push(m.md.label + ': ' + m.md.over4 + ' vertices carry more than 4 influences; the viewer uses the 4 strongest.'); });
+  models.forEach(function (m) { if (m.md.over4 > 0) notes.push(m.md.label + ': ' + m.md.over4 + ' vertices carry more than 4 influences; the viewer skins with the 4 strongest, as the GLB it carries holds them.'); });
 
   var poseButtons = {};
   if (A.md.skinned) {
@@ -426,8 +521,23 @@
     heading('Controls');
     var ctl = document.createElement('div');
     ctl.className = 'vlegend';
-    ctl.textContent = data.control ? '' : 'No control rig in this file: FK/IK switches and foot roll appear here when the rig carries controls.';
+    ctl.textContent = controlsList.length ? 'The control rig, evaluated by rigsmith at the slider steps (the viewer interpolates between them):' : 'No control rig in this file: FK/IK switches and foot roll appear here when the rig carries controls.';
     side.appendChild(ctl);
+    controlsList.forEach(function (c) {
+      var row = document.createElement('div');
+      row.className = 'vlegend';
+      var lo = c.values[0], hi = c.values[c.values.length - 1];
+      row.innerHTML = '<b></b> <input type="range" style="vertical-align:middle;width:120px"> <span></span>';
+      row.firstChild.textContent = c.name;
+      row.title = c.what;
+      var input = row.querySelector('input'), out = row.querySelector('span');
+      input.min = String(lo); input.max = String(hi); input.step = String((hi - lo) / 100); input.value = String(c.default);
+      input.dataset.control = c.name;
+      out.textContent = String(c.default);
+      input.addEventListener('input', function () { setControl(c.name, parseFloat(input.value)); });
+      side.appendChild(row);
+      controlInputs[c.name] = { input: input, out: out };
+    });
   }
   function choosePose(name) {
     Object.keys(poseButtons).forEach(function (k) { poseButtons[k].classList.toggle('on', k === (name || '')); });
@@ -468,6 +578,7 @@
   function info() {
     var lines = notes.slice();
     if (state.pose) lines.push('pose ' + state.pose + ' at ' + Math.round(state.t * 100) + ' %');
+    if (state.control) lines.push('control ' + state.control.name + ' at ' + (Math.round(state.control.value * 100) / 100));
     if (state.check) lines.push('check ' + state.check.id + (state.check.joint ? ' at ' + state.check.joint : '') +
       (state.check.marked ? ': ' + state.check.marked_total + ' offending vertices in red' + (state.check.marked_total > state.check.marked.length ? ' (first ' + state.check.marked.length + ')' : '') : ''));
     if (state.weightBone >= 0) lines.push('weights of ' + A.md.bones[state.weightBone].name);
@@ -479,7 +590,7 @@
       var any = false;
       if (u.joints) for (var k = 0; k < 4; k++) {
         var w = u.weights[4 * pk.vertex + k];
-        if (w > 0) { any = true; s += ' ' + m.md.bones[u.joints[4 * pk.vertex + k]].name + ' ' + (w / 65535).toFixed(3); }
+        if (w > 0) { any = true; s += ' ' + m.md.bones[u.joints[4 * pk.vertex + k]].name + ' ' + w.toFixed(3); }
       }
       lines.push(s + (any ? '' : ' no influence (static)'));
     }
@@ -575,6 +686,8 @@
   hook.motionFrame = function (k) { stopMotion(); applyWorld(A, motionWorld(k)); render(); };
   hook.motionFrames = function () { return data.motion ? data.motion.frames : 0; };
   hook.state = state;
+  hook.controls = function () { return controlsList.map(function (c) { return { name: c.name, values: c.values, default: c.default, focus: c.focus === null ? null : A.md.bones[c.focus].name }; }); };
+  hook.setControl = setControl;
 
   models.forEach(function (m) { if (m.md.skinned) applyWorld(m, poseWorld(m, null, 1)); });
   view('front');

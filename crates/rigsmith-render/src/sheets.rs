@@ -227,7 +227,7 @@ fn skipped_note(n: usize) -> String {
 pub fn pose_sheet(rows: &[PoseRow], c: &Character, size: u32) -> Image {
     let cell = cell_size(size);
     let title = format!("poses: {} ({} parts)", rows.len(), c.parts.len());
-    let mut sheet = Sheet::new(&title, 2, rows.len().max(1) as u32, cell, cell);
+    let (mut sheet, per_row) = grid_sheet(&title, rows.len(), cell);
     if rows.is_empty() {
         sheet.place(
             0,
@@ -276,10 +276,35 @@ pub fn pose_sheet(rows: &[PoseRow], c: &Character, size: u32) -> Image {
             } else {
                 format!("{name}  {}", view.name())
             };
-            sheet.place(k as u32, r as u32, &img, &caption);
+            let (col, row) = grid_cell(r, k, per_row);
+            sheet.place(col, row, &img, &caption);
         }
     }
     sheet.finish()
+}
+
+/// A grid sheet of `n` items, each two `cell` panels wide; with its items per row.
+fn grid_sheet(title: &str, n: usize, cell: u32) -> (Sheet, u32) {
+    let per_row = per_row(n);
+    let rows = grid_rows(n, per_row);
+    (Sheet::new(title, 2 * per_row, rows, cell, cell), per_row)
+}
+
+/// Items per row of a grid sheet (each item two panels wide): about twice as many
+/// columns as rows, one item per row up to two items.
+fn per_row(n: usize) -> u32 {
+    ((n as f32 / 2.0).sqrt().round() as u32).max(1)
+}
+
+/// Rows of a grid of `n` items, `per_row` a row.
+fn grid_rows(n: usize, per_row: u32) -> u32 {
+    (n.max(1) as u32).div_ceil(per_row)
+}
+
+/// The panel `(column, row)` of item `i`'s panel `k` (0 or 1).
+fn grid_cell(i: usize, k: usize, per_row: u32) -> (u32, u32) {
+    let i = i as u32;
+    (2 * (i % per_row) + k as u32, i / per_row)
 }
 
 /// Close-ups of joints: per item a front and a side view framed on the joint, with
@@ -290,9 +315,21 @@ pub fn pose_sheet(rows: &[PoseRow], c: &Character, size: u32) -> Image {
 /// metres; the radius is the flesh radius at the joint (a close-up spans 2.5 of it).
 /// The side view looks at the side the label is on (`elbow_120.L` from the left).
 pub fn joint_sheet(items: &[JointItem], c: &Character, size: u32) -> Image {
+    joint_sheet_across(items, &[], c, size)
+}
+
+/// [`joint_sheet`] whose second view of item `i` looks across its bend plane when
+/// `across[i]` holds the plane's normal (the elbow seen from the side it bends to,
+/// not along the forearm); the side view otherwise. Items are laid out as a grid.
+pub fn joint_sheet_across(
+    items: &[JointItem],
+    across: &[Option<Vec3>],
+    c: &Character,
+    size: u32,
+) -> Image {
     let cell = cell_size(size);
     let title = format!("joint close-ups: {}", items.len());
-    let mut sheet = Sheet::new(&title, 2, items.len().max(1) as u32, cell, cell);
+    let (mut sheet, per_row) = grid_sheet(&title, items.len(), cell);
     if items.is_empty() {
         sheet.place(
             0,
@@ -348,16 +385,28 @@ pub fn joint_sheet(items: &[JointItem], c: &Character, size: u32) -> Image {
             markers: vec![(*centre, [255, 230, 60])],
             ..RenderOptions::default()
         };
-        for (k, view) in [View::Front, side_view(label)].into_iter().enumerate() {
+        let second = match across.get(r).copied().flatten() {
+            Some(n) if n.length_squared() > 1e-12 => View::Custom {
+                eye_dir: n,
+                up: if n.normalize().y.abs() > 0.9 {
+                    Vec3::Z
+                } else {
+                    Vec3::Y
+                },
+            },
+            _ => side_view(label),
+        };
+        for (k, view) in [View::Front, second].into_iter().enumerate() {
             let mut cam = Camera::closeup(view, *centre, 2.5 * radius, cell, cell);
             cam.near = Some(-JOINT_NEAR * radius);
             let img = render(&parts, None, &cam, &opts);
-            let caption = if k == 0 {
-                format!("{label}  {}{}", view.name(), skipped_note(skipped))
-            } else {
-                format!("{label}  {}", view.name())
+            let caption = match (k, view) {
+                (0, _) => format!("{label}  {}{}", view.name(), skipped_note(skipped)),
+                (_, View::Custom { .. }) => format!("{label}  across the bend"),
+                _ => format!("{label}  {}", view.name()),
             };
-            sheet.place(k as u32, r as u32, &img, &caption);
+            let (col, row) = grid_cell(r, k, per_row);
+            sheet.place(col, row, &img, &caption);
         }
     }
     sheet.finish()

@@ -9,18 +9,18 @@
 //!   [`Pose`](rigsmith::pose::Pose) the review measured), the failed checks with the pose
 //!   and joint they name and the offending vertices, and the motion frames `simulate`
 //!   computed when there are some;
-//! * one binary buffer (base64) with the geometry, quantized: positions as 16-bit
-//!   integers over each part's box (error under `extent / 131070`), triangles as u16 or
-//!   u32, joints as u8 or u16, weights as 16-bit fractions (error under `1 / 131070`);
-//!   motion frames as f32 skinning matrices;
+//! * the rigged GLB of each model (base64): the bytes `rig` wrote, or the character
+//!   written by rigsmith's glTF writer; the page builds every part's geometry from its
+//!   accessors (positions, normals, triangles, joints, weights: f32, as in the file);
+//! * one binary buffer (base64) with the motion frames as f32 skinning matrices;
 //! * three.js (a pinned, minified build vendored by `scripts/vendor-three.sh`, licence in
 //!   `assets/three.LICENSE`) and the viewer script (`assets/viewer.js`).
 //!
 //! The viewer poses the rig with the review's own forward kinematics (the formula of
 //! [`rigsmith::pose::fk::world_matrices`], in double precision) and linear blend
-//! skinning on the GPU (three.js `SkinnedMesh`): four influences per vertex, the
-//! strongest, as given (not renormalized, as the review skins). A vertex with more
-//! than four is counted and the page says so. A character with no skeleton or no
+//! skinning on the GPU (three.js `SkinnedMesh`): the GLB's `JOINTS_0` / `WEIGHTS_0`,
+//! each vertex's four strongest influences (the writer sorts them strongest first). A
+//! vertex with more than four is counted and the page says so. A character with no skeleton or no
 //! weights is shown static, saying so; a browser without WebGL gets a line saying why
 //! the viewer is off, and the rest of the page is unchanged.
 //!
@@ -29,6 +29,7 @@
 use std::collections::BTreeSet;
 
 use glam::{Mat4, Vec3};
+use rigsmith::control::sweep::ControlSweep;
 use rigsmith::humanoid::{Role, Roles};
 use rigsmith::model::naming::Side;
 use rigsmith::model::Character;
@@ -60,6 +61,10 @@ pub struct ViewerModel<'a> {
     pub character: &'a Character,
     /// The poses, in the order of the list.
     pub poses: &'a [NamedPose],
+    /// The character's GLB as written (`rig` passes the rigged file's bytes); `None`:
+    /// the viewer writes it from `character` with rigsmith's glTF writer. The page
+    /// builds its geometry from these bytes.
+    pub glb: Option<&'a [u8]>,
 }
 
 /// Motion frames to play (from `simulate`): every frame's skinning matrices, one per
@@ -87,11 +92,11 @@ pub struct Viewer<'a> {
     pub compare: Option<ViewerModel<'a>>,
     /// Motion frames to play.
     pub motion: Option<ViewerMotion<'a>>,
-    /// The control rig's controls (an FK/IK switch, a foot roll), each as the pose of
-    /// the first model's skeleton the control rig evaluates at the control's full value:
-    /// the viewer gives each a slider from rest (0) to that pose (1). Empty: the panel
-    /// says the file carries no control rig.
-    pub controls: &'a [NamedPose],
+    /// The control rig's controls (an FK/IK switch, a foot roll), each sampled at slider
+    /// steps by the control rig's evaluator as poses of the first model's skeleton
+    /// ([`rigsmith::control::sweep`]): the viewer gives each a slider and interpolates
+    /// between the steps. Empty: the panel says the file carries no control rig.
+    pub controls: &'a [ControlSweep],
 }
 
 /// The binary buffer being filled: 4-byte aligned chunks.
@@ -107,14 +112,6 @@ impl Blob {
         json!(at)
     }
 
-    fn u16s(&mut self, v: &[u16]) -> Value {
-        self.push(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>())
-    }
-
-    fn u32s(&mut self, v: &[u32]) -> Value {
-        self.push(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>())
-    }
-
     fn f32s(&mut self, v: &[f32]) -> Value {
         self.push(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>())
     }
@@ -124,33 +121,36 @@ fn v3(v: Vec3) -> Value {
     json!([v.x, v.y, v.z])
 }
 
-/// Quantizes `p` to 16 bits per axis over its box: returns `(offset, scale, q)` with
-/// `p ~= offset + scale * q` (q in 0..=65535).
-pub fn quantize_positions(p: &[Vec3]) -> (Vec3, Vec3, Vec<u16>) {
-    let lo = p.iter().fold(Vec3::splat(f32::INFINITY), |a, &b| a.min(b));
-    let hi = p
-        .iter()
-        .fold(Vec3::splat(f32::NEG_INFINITY), |a, &b| a.max(b));
-    if p.is_empty() || !lo.is_finite() || !hi.is_finite() {
-        return (Vec3::ZERO, Vec3::ONE, vec![0; p.len() * 3]);
+/// The GLB the page carries for `m`: the bytes given (the file the rig wrote), else the
+/// character written by rigsmith's glTF writer with its defaults (every part one mesh
+/// with one primitive, in the character's order; each vertex's 4 strongest influences,
+/// renormalized, as a game engine limited to 4 plays the file).
+fn model_glb(m: &ViewerModel) -> Result<Vec<u8>, String> {
+    if let Some(b) = m.glb {
+        return Ok(b.to_vec());
     }
-    let ext = (hi - lo).max(Vec3::splat(1e-12));
-    let scale = ext / 65535.0;
-    let q = p
-        .iter()
-        .flat_map(|&v| {
-            let t = ((v - lo) / scale)
-                .round()
-                .clamp(Vec3::ZERO, Vec3::splat(65535.0));
-            [t.x as u16, t.y as u16, t.z as u16]
-        })
-        .collect();
-    (lo, scale, q)
+    rigsmith::io::gltf::write_glb_bytes(m.character, &Default::default()).map_err(|e| e.to_string())
 }
 
-/// The model's data: JSON, its geometry into `blob`. Returns the JSON and how many
-/// vertices carry more than four influences.
-fn model_json(m: &ViewerModel, blob: &mut Blob) -> Value {
+/// How many vertices of `c` carry more than four influences (on bones of the skeleton).
+fn count_over4(c: &Character, nb: usize) -> usize {
+    c.parts
+        .iter()
+        .filter_map(|p| p.weights.as_ref())
+        .flat_map(|w| &w.vertices)
+        .filter(|list| {
+            list.iter()
+                .filter(|i| (i.bone as usize) < nb && i.weight.is_finite() && i.weight != 0.0)
+                .count()
+                > 4
+        })
+        .count()
+}
+
+/// The model's data (JSON) and its GLB (or why there is none). The page builds every
+/// part's geometry (positions, normals, triangles, joints, weights) from the GLB's
+/// accessors: mesh `i` of the GLB is part `i`.
+fn model_json(m: &ViewerModel) -> (Value, Result<Vec<u8>, String>) {
     let c = m.character;
     let skel = c.skeleton.as_ref().filter(|s| !s.is_empty());
     let nb = skel.map_or(0, |s| s.len());
@@ -174,74 +174,66 @@ fn model_json(m: &ViewerModel, blob: &mut Blob) -> Value {
                 .collect()
         })
         .unwrap_or_default();
-    let mut over4 = 0usize;
-    let mut parts = Vec::new();
-    for p in &c.parts {
-        let mesh = &p.mesh;
-        let n = mesh.positions.len();
-        let (off, scale, q) = quantize_positions(&mesh.positions);
-        let idx: Vec<u32> = mesh.triangles.iter().flatten().copied().collect();
-        let mut pj = json!({
-            "name": p.name,
-            "vertices": n,
-            "triangles": mesh.triangles.len(),
-            "offset": v3(off),
-            "scale": v3(scale),
-            "position": blob.u16s(&q),
-        });
-        if n <= 65536 {
-            pj["index16"] = blob.u16s(&idx.iter().map(|&i| i as u16).collect::<Vec<_>>());
-        } else {
-            pj["index32"] = blob.u32s(&idx);
-        }
-        if let (Some(w), true) = (&p.weights, nb > 0) {
-            let mut joints = vec![0u16; n * 4];
-            let mut weights = vec![0u16; n * 4];
-            for (v, list) in w.vertices.iter().enumerate().take(n) {
-                let mut l: Vec<_> = list
-                    .iter()
-                    .filter(|i| (i.bone as usize) < nb && i.weight.is_finite() && i.weight != 0.0)
-                    .collect();
-                if l.len() > 4 {
-                    over4 += 1;
-                }
-                l.sort_by(|a, b| b.weight.abs().total_cmp(&a.weight.abs()));
-                for (k, inf) in l.iter().take(4).enumerate() {
-                    joints[v * 4 + k] = inf.bone as u16;
-                    weights[v * 4 + k] = (inf.weight.clamp(0.0, 1.0) * 65535.0).round() as u16;
-                }
-            }
-            pj["joints"] = if nb <= 256 {
-                let j8: Vec<u8> = joints.iter().map(|&j| j as u8).collect();
-                json!({"u8": blob.push(&j8)})
-            } else {
-                json!({"u16": blob.u16s(&joints)})
-            };
-            pj["weights"] = blob.u16s(&weights);
-        }
-        parts.push(pj);
-    }
+    let over4 = count_over4(c, nb);
+    let parts: Vec<Value> = c
+        .parts
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "vertices": p.mesh.positions.len(),
+                "triangles": p.mesh.triangles.len(),
+                "skinned": p.weights.is_some() && nb > 0,
+            })
+        })
+        .collect();
     let poses: Vec<Value> = m.poses.iter().map(|np| pose_json(np, nb)).collect();
     let skinned = nb > 0 && c.parts.iter().any(|p| p.weights.is_some());
-    json!({
+    let glb = model_glb(m);
+    let data = json!({
         "label": m.label,
         "bones": bones,
         "parts": parts,
         "poses": poses,
         "skinned": skinned,
         "over4": over4,
-    })
+        "glb_error": glb.as_ref().err(),
+    });
+    (data, glb)
 }
 
 /// A pose as the page carries it: its name, the `[bone, qx, qy, qz, qw, tx, ty, tz]` of
 /// every bone it moves (of the first `nb`), the joints it measures, the bone framed.
 fn pose_json(np: &NamedPose, nb: usize) -> Value {
+    json!({
+        "name": np.name,
+        "bones": pose_bones(&np.pose, nb),
+        "joints": np.tests.iter().map(|t| t.joint.clone()).collect::<Vec<_>>(),
+        "focus": first_moved(np, nb),
+    })
+}
+
+/// A control as the page carries it: its name, what it does, the slider's values and
+/// default, the bones of the pose at each step (as [`pose_json`]) and the bone to look
+/// at.
+fn control_json(c: &ControlSweep, nb: usize) -> Value {
+    json!({
+        "name": c.name,
+        "what": c.what,
+        "values": c.values,
+        "default": c.default,
+        "steps": c.poses.iter().map(|p| pose_bones(p, nb)).collect::<Vec<_>>(),
+        "focus": (c.focus < nb).then_some(c.focus),
+    })
+}
+
+/// The `[bone, qx, qy, qz, qw, tx, ty, tz]` of every bone `pose` moves (of the first `nb`).
+fn pose_bones(pose: &rigsmith::pose::Pose, nb: usize) -> Vec<Value> {
     let mut set = Vec::new();
-    for (i, (q, t)) in np
-        .pose
+    for (i, (q, t)) in pose
         .rotations
         .iter()
-        .zip(&np.pose.translations)
+        .zip(&pose.translations)
         .enumerate()
         .take(nb)
     {
@@ -252,12 +244,7 @@ fn pose_json(np: &NamedPose, nb: usize) -> Value {
             set.push(json!([i, q.x, q.y, q.z, q.w, t.x, t.y, t.z]));
         }
     }
-    json!({
-        "name": np.name,
-        "bones": set,
-        "joints": np.tests.iter().map(|t| t.joint.clone()).collect::<Vec<_>>(),
-        "focus": first_moved(np, nb),
-    })
+    set
 }
 
 /// The first bone (parents first) a pose moves: the joint the camera frames.
@@ -426,12 +413,16 @@ fn named_bone(s: &rigsmith::model::Skeleton, text: &str) -> Option<usize> {
         .max_by_key(|&i| s.bones[i].name.len())
 }
 
-/// The viewer's data: the JSON and the binary buffer it points into.
-pub fn viewer_data(v: &Viewer) -> (Value, Vec<u8>) {
+/// The viewer's data: the JSON, the binary buffer it points into (motion frames) and
+/// each model's GLB (empty when it could not be written: the JSON's `glb_error` says
+/// why).
+pub fn viewer_data(v: &Viewer) -> (Value, Vec<u8>, Vec<Vec<u8>>) {
     let mut blob = Blob(Vec::new());
-    let mut models = vec![model_json(&v.model, &mut blob)];
-    if let Some(b) = &v.compare {
-        models.push(model_json(b, &mut blob));
+    let (mut models, mut glbs) = (Vec::new(), Vec::new());
+    for m in std::iter::once(&v.model).chain(v.compare.as_ref()) {
+        let (j, g) = model_json(m);
+        models.push(j);
+        glbs.push(g.unwrap_or_default());
     }
     let c = v.model.character;
     let (lo, hi) = c.bounds();
@@ -458,7 +449,7 @@ pub fn viewer_data(v: &Viewer) -> (Value, Vec<u8>) {
         }))
     });
     let nb = c.skeleton.as_ref().map_or(0, |s| s.len());
-    let controls: Vec<Value> = v.controls.iter().map(|np| pose_json(np, nb)).collect();
+    let controls: Vec<Value> = v.controls.iter().map(|c| control_json(c, nb)).collect();
     let data = json!({
         "format": 1,
         "controls": controls,
@@ -469,7 +460,7 @@ pub fn viewer_data(v: &Viewer) -> (Value, Vec<u8>) {
         "checks": checks,
         "motion": motion,
     });
-    (data, blob.0)
+    (data, blob.0, glbs)
 }
 
 /// JSON safe inside a `<script>` element (no `</`, no `<!--`).
@@ -483,13 +474,19 @@ fn script_json(v: &Value) -> String {
 /// The viewer as one `<section id="viewer">` of self-contained HTML (style, data,
 /// three.js and the viewer script inline).
 pub fn viewer_section(v: &Viewer) -> String {
-    let (data, blob) = viewer_data(v);
+    let (data, blob, glbs) = viewer_data(v);
     let mut h = String::new();
     h.push_str(VIEWER_HTML);
     h.push_str("<script type=\"application/json\" id=\"rs-viewer-data\">");
     h.push_str(&script_json(&data));
     h.push_str("</script>\n<script type=\"application/octet-stream\" id=\"rs-viewer-bin\">");
     h.push_str(&rigsmith::review::html::base64(&blob));
+    for (k, g) in glbs.iter().enumerate() {
+        h.push_str(&format!(
+            "</script>\n<script type=\"model/gltf-binary\" id=\"rs-viewer-glb-{k}\">"
+        ));
+        h.push_str(&rigsmith::review::html::base64(g));
+    }
     h.push_str("</script>\n<script>\n");
     h.push_str(THREE_JS);
     h.push_str("\n</script>\n<script>\n");
@@ -538,21 +535,6 @@ const VIEWER_HTML: &str = r#"<section id="viewer">
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quantized_positions_come_back_within_half_a_step() {
-        let p = vec![
-            Vec3::new(-0.3, 0.0, 0.1),
-            Vec3::new(0.5, 1.8, -0.2),
-            Vec3::new(0.123, 0.987, 0.05),
-        ];
-        let (off, scale, q) = quantize_positions(&p);
-        for (i, v) in p.iter().enumerate() {
-            let back =
-                off + scale * Vec3::new(q[3 * i] as f32, q[3 * i + 1] as f32, q[3 * i + 2] as f32);
-            assert!((back - *v).abs().max_element() <= 0.5 * scale.max_element() * 1.001);
-        }
-    }
 
     /// A tube of two bones (upper arm, forearm along +X), skinned rigidly to the
     /// forearm beyond x = 1, and an unskinned cap.
@@ -604,53 +586,43 @@ mod tests {
         }
     }
 
-    /// The arm's pose with the forearm (bone 1) turned `deg` about Z, as the left-side
-    /// pose `name`.
-    fn forearm_pose(c: &Character, name: &str, deg: f32) -> NamedPose {
-        use rigsmith::pose::{ops, Pose};
-        let s = c.skeleton.as_ref().unwrap();
-        let mut pose = Pose::rest(s);
-        ops::rotate_world(s, &mut pose, 1, Vec3::Z, deg);
-        NamedPose {
-            name: name.into(),
-            pose,
-            side: Side::Left,
-            tests: Vec::new(),
-            planted: Vec::new(),
-        }
-    }
-
-    /// A viewer of `c` labelled "arm" (LBS; no report, comparison or motion).
-    fn viewer_of<'a>(
-        c: &'a Character,
-        poses: &'a [NamedPose],
-        controls: &'a [NamedPose],
-    ) -> Viewer<'a> {
+    /// The viewer of `c` labelled `arm`, with `poses`, no report, comparison or motion.
+    fn plain<'a>(c: &'a Character, poses: &'a [NamedPose]) -> Viewer<'a> {
         Viewer {
             model: ViewerModel {
                 label: "arm".into(),
                 character: c,
                 poses,
+                glb: None,
             },
             report: None,
             skinning: Skinning::Lbs,
             compare: None,
             motion: None,
-            controls,
+            controls: &[],
         }
     }
 
     #[test]
     fn the_page_data_carries_the_poses_rotations_and_which_parts_are_skinned() {
+        use rigsmith::pose::{ops, Pose};
         let c = arm();
-        let poses = vec![forearm_pose(&c, "elbow_90.L", 90.0)];
-        let pose = &poses[0].pose;
-        let v = viewer_of(&c, &poses, &[]);
-        let (d, blob) = viewer_data(&v);
+        let s = c.skeleton.as_ref().unwrap();
+        let mut pose = Pose::rest(s);
+        ops::rotate_world(s, &mut pose, 1, Vec3::Z, 90.0);
+        let poses = vec![NamedPose {
+            name: "elbow_90.L".into(),
+            pose: pose.clone(),
+            side: Side::Left,
+            tests: Vec::new(),
+            planted: Vec::new(),
+        }];
+        let v = plain(&c, &poses);
+        let (d, _, glbs) = viewer_data(&v);
         let m = &d["models"][0];
         assert_eq!(m["skinned"], true);
-        assert!(m["parts"][0]["weights"].is_number());
-        assert!(m["parts"][1].get("weights").is_none(), "the cap is static");
+        assert_eq!(m["parts"][0]["skinned"], true);
+        assert_eq!(m["parts"][1]["skinned"], false, "the cap is static");
         // Only the moved bone is listed, with the review's own quaternion.
         let set = m["poses"][0]["bones"].as_array().unwrap();
         assert_eq!(set.len(), 1);
@@ -660,21 +632,54 @@ mod tests {
             assert!((set[0][k + 1].as_f64().unwrap() as f32 - want).abs() < 1e-7);
         }
         assert_eq!(m["poses"][0]["focus"], 1);
-        // The weights of vertex 5 (forearm, weight 1) are 65535 on joint 1.
-        let w_at = m["parts"][0]["weights"].as_u64().unwrap() as usize + 5 * 8;
-        assert_eq!(u16::from_le_bytes([blob[w_at], blob[w_at + 1]]), 65535);
-        let j_at = m["parts"][0]["joints"]["u8"].as_u64().unwrap() as usize + 5 * 4;
-        assert_eq!(blob[j_at], 1);
+        // The geometry travels as the character's GLB: read back, it is the character.
+        let back = rigsmith::io::gltf::read_gltf_bytes(&glbs[0], std::path::Path::new("page.glb"))
+            .unwrap();
+        assert_eq!(back.parts.len(), 2);
+        assert_eq!(back.parts[0].mesh.positions, c.parts[0].mesh.positions);
+        assert_eq!(back.parts[0].mesh.triangles, c.parts[0].mesh.triangles);
+        let w = &back.parts[0].weights.as_ref().unwrap().vertices[5];
+        assert_eq!((w[0].bone, w[0].weight), (1, 1.0));
+        assert!(back.parts[1].weights.is_none());
     }
 
     #[test]
-    fn controls_travel_as_poses_the_viewer_gives_a_slider() {
+    fn the_page_carries_the_glb_it_is_given_byte_for_byte() {
         let c = arm();
-        let controls = vec![forearm_pose(&c, "arm_ik.L", 45.0)];
-        let mut v = viewer_of(&c, &[], &controls);
-        let (d, _) = viewer_data(&v);
-        assert_eq!(d["controls"][0]["name"], "arm_ik.L");
-        assert_eq!(d["controls"][0]["bones"][0][0], 1);
+        let bytes = rigsmith::io::gltf::write_glb_bytes(&c, &Default::default()).unwrap();
+        let mut v = plain(&c, &[]);
+        v.model.glb = Some(&bytes);
+        let html = viewer_section(&v);
+        let at = html.find("id=\"rs-viewer-glb-0\">").unwrap() + "id=\"rs-viewer-glb-0\">".len();
+        let end = at + html[at..].find("</script>").unwrap();
+        assert_eq!(&html[at..end], rigsmith::review::html::base64(&bytes));
+    }
+
+    #[test]
+    fn controls_travel_as_poses_at_slider_steps() {
+        use rigsmith::pose::{ops, Pose};
+        let c = arm();
+        let s = c.skeleton.as_ref().unwrap();
+        let mut pose = Pose::rest(s);
+        ops::rotate_world(s, &mut pose, 1, Vec3::Z, 45.0);
+        let controls = vec![ControlSweep {
+            name: "arm_ik.L".into(),
+            what: "switch".into(),
+            values: vec![0.0, 1.0],
+            default: 0.0,
+            poses: vec![Pose::rest(s), pose],
+            focus: 1,
+            side: Side::Left,
+        }];
+        let mut v = plain(&c, &[]);
+        v.controls = &controls;
+        let (d, _, _) = viewer_data(&v);
+        let k = &d["controls"][0];
+        assert_eq!(k["name"], "arm_ik.L");
+        assert_eq!(k["values"], json!([0.0, 1.0]));
+        assert_eq!(k["steps"][0], json!([]), "rest moves nothing");
+        assert_eq!(k["steps"][1][0][0], 1);
+        assert_eq!(k["focus"], 1);
         v.controls = &[];
         assert_eq!(viewer_data(&v).0["controls"], json!([]));
     }
@@ -683,10 +688,10 @@ mod tests {
     fn a_character_without_skeleton_is_marked_static() {
         let mut c = arm();
         c.skeleton = None;
-        let v = viewer_of(&c, &[], &[]);
-        let (d, _) = viewer_data(&v);
+        let v = plain(&c, &[]);
+        let (d, _, _) = viewer_data(&v);
         assert_eq!(d["models"][0]["skinned"], false);
-        assert!(d["models"][0]["parts"][0].get("weights").is_none());
+        assert_eq!(d["models"][0]["parts"][0]["skinned"], false);
         assert!(viewer_section(&v).contains("three.js 0.181.0"));
     }
 

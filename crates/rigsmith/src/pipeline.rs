@@ -442,11 +442,12 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
             &CheckOptions {
                 max_influences: o.max_influences,
                 self_intersections: o.self_intersections,
-                // Measured as `check` measures the written file: the twist rules on;
-                // the preserve-volume mask and the correctives are in the file for
-                // engines that play them, and `deform::` measures their effect.
-                dqs_blend: false,
-                correctives: Vec::new(),
+                // Measured as `check` measures the written file: under the runtime
+                // model its sidecar names (twist rules, the preserve-volume mask and
+                // the correctives when the rig was built here).
+                dqs_blend: !sidecar.dqs_blend.is_empty(),
+                dqs_masks: sidecar.dqs_blend.clone(),
+                correctives: sidecar.correctives.clone(),
                 ..CheckOptions::default()
             },
         )?;

@@ -47,6 +47,10 @@ pub struct Args {
     /// Measure poses with dual-quaternion skinning instead of linear blend.
     #[arg(long)]
     pub dqs: bool,
+    /// Measure plain skinning (with the twist rules): ignore the preserve-volume mask
+    /// and the corrective shapes the sidecar beside the input names.
+    #[arg(long)]
+    pub no_fixes: bool,
     /// Influence limit per vertex.
     #[arg(long, default_value_t = 4)]
     pub max_influences: usize,
@@ -86,7 +90,46 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         }
         None => None,
     };
-    let o = CheckOptions {
+    let o = options(&a, &c, ctx)?;
+    let pb = ctx.stage("checking");
+    let r = check(&c, &o).map_err(|e| BadInput(format!("{}: {e}", a.input.display())));
+    pb.finish_and_clear();
+    let mut r = r?;
+    let control = control_checks(&a.input, &mut r)?;
+    let out = Written {
+        a: &a,
+        c: &c,
+        r: &r,
+        skinning: o.skinning,
+        plan: &plan,
+        ctx,
+        control: control.as_ref(),
+    };
+    let mut html_path = match &a.report {
+        Some(dir) => Some(out.report_dir(dir, other.as_ref())?),
+        None => None,
+    };
+    if a.sheets.is_some() || a.html.is_some() {
+        if let Some(h) = out.sheets_and_html()? {
+            html_path.get_or_insert(h);
+        }
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+    } else if !ctx.quiet {
+        print_summary(&r, html_path.as_deref(), ctx);
+    }
+    Ok(if r.has_blocker() {
+        Outcome::CheckFailed
+    } else {
+        Outcome::Ok
+    })
+}
+
+/// The check's options: the runtime model the sidecar beside the input names (its
+/// preserve-volume mask and correctives, unless `--no-fixes`), the clips' keyed bones.
+fn options(a: &Args, c: &rigsmith::Character, ctx: &Ctx) -> anyhow::Result<CheckOptions> {
+    let mut o = CheckOptions {
         skinning: if a.dqs { Skinning::Dqs } else { Skinning::Lbs },
         max_influences: a.max_influences,
         animated_bones: match &c.skeleton {
@@ -98,23 +141,52 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         },
         ..CheckOptions::default()
     };
-    let pb = ctx.stage("checking");
-    let r = check(&c, &o).map_err(|e| BadInput(format!("{}: {e}", a.input.display())));
-    pb.finish_and_clear();
-    let mut r = r?;
-    if let Some(rig) = crate::cmd::bake::control_rig(&a.input)? {
-        rigsmith::control::checks::add_to(&mut r.checks, &mut r.not_verified, &rig);
-        r.counts = rigsmith::Counts::of(&r.checks);
+    let sp = rigsmith::parts::sidecar_path(&a.input);
+    if a.no_fixes || !sp.exists() {
+        return Ok(o);
     }
-    let heatmaps = || {
-        if a.heatmaps {
-            crate::sheets::render_heatmaps(&c)
+    let side = rigsmith::parts::Sidecar::read(&sp).map_err(|e| BadInput(e.to_string()))?;
+    o.dqs_blend = !side.dqs_blend.is_empty() && !a.dqs;
+    o.dqs_masks = side.dqs_blend;
+    o.correctives = side.correctives;
+    if o.dqs_blend || !o.correctives.is_empty() {
+        ctx.info(&format!(
+            "measured with the fixes {} names (the preserve-volume mask, {} correctives); --no-fixes for plain skinning",
+            sp.display(),
+            o.correctives.len()
+        ));
+    }
+    Ok(o)
+}
+
+/// What the report and the sheets are written from.
+struct Written<'a> {
+    a: &'a Args,
+    c: &'a rigsmith::Character,
+    r: &'a rigsmith::review::CheckReport,
+    skinning: Skinning,
+    plan: &'a Outputs,
+    ctx: &'a Ctx,
+    control: Option<&'a rigsmith::control::ControlRig>,
+}
+
+impl Written<'_> {
+    /// The weight heat maps when asked for.
+    fn heatmaps(&self) -> Vec<(String, rigsmith_render::Image)> {
+        if self.a.heatmaps {
+            crate::sheets::render_heatmaps(self.c)
         } else {
             Vec::new()
         }
-    };
-    let mut html_path = None;
-    if let Some(dir) = &a.report {
+    }
+
+    /// Writes the report folder (`--report`); returns the HTML page's path.
+    fn report_dir(
+        &self,
+        dir: &std::path::Path,
+        other: Option<&rigsmith::Character>,
+    ) -> anyhow::Result<PathBuf> {
+        let (a, ctx) = (self.a, self.ctx);
         let pb = ctx.stage("writing the report");
         let name = |p: &PathBuf| {
             p.file_name()
@@ -122,31 +194,30 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
                 .to_string_lossy()
                 .to_string()
         };
-        let viewer = match (&a.compare, &other) {
-            (Some(b), Some(bc)) => crate::sheets::viewer_html(
-                &c,
-                &r,
-                o.skinning,
-                &name(&a.input),
-                Some((&name(b), bc)),
-            ),
-            _ => String::new(),
-        };
+        let b_name = a.compare.as_ref().map(name);
+        let viewer = crate::sheets::viewer_html(
+            self.c,
+            self.r,
+            self.skinning,
+            &name(&a.input),
+            b_name.as_deref().zip(other),
+            &crate::sheets::control_sweeps(self.c, self.control),
+        );
         let page = Page {
             title: format!("rigsmith check: {}", name(&a.input)),
             changes: Vec::new(),
             viewer,
         };
         let files = crate::sheets::write_review_dir(
-            &plan,
+            self.plan,
             dir,
-            &c,
-            &r,
+            self.c,
+            self.r,
             crate::sheets::ReviewExtras {
                 extra: None,
                 page: &page,
-                skinning: o.skinning,
-                extra_sheets: heatmaps(),
+                skinning: self.skinning,
+                extra_sheets: self.heatmaps(),
             },
         );
         pb.finish_and_clear();
@@ -156,17 +227,20 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             files.len(),
             dir.display()
         ));
-        html_path = Some(dir.join("report.html"));
+        Ok(dir.join("report.html"))
     }
-    if a.sheets.is_some() || a.html.is_some() {
+
+    /// Writes the older `--sheets DIR` and `--html FILE`; returns the HTML's path.
+    fn sheets_and_html(&self) -> anyhow::Result<Option<PathBuf>> {
+        let (a, ctx) = (self.a, self.ctx);
         let pb = ctx.stage("drawing sheets");
-        let mut imgs = crate::sheets::render_sheets(&c, &r, o.skinning);
-        imgs.extend(heatmaps());
+        let mut imgs = crate::sheets::render_sheets(self.c, self.r, self.skinning);
+        imgs.extend(self.heatmaps());
         let mut pngs: Vec<(String, Vec<u8>)> = Vec::new();
         for (name, img) in imgs {
             let png = img.to_png_bytes();
             if let Some(dir) = &a.sheets {
-                plan.write(&dir.join(format!("{name}.png")), &png)?;
+                self.plan.write(&dir.join(format!("{name}.png")), &png)?;
             }
             pngs.push((name, png));
         }
@@ -178,33 +252,43 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
                 dir.display()
             ));
         }
-        if let Some(h) = &a.html {
-            plan.write(h, html_report(&r, &pngs).as_bytes())?;
-            ctx.info(&format!("wrote {}", h.display()));
-            html_path.get_or_insert(h.clone());
-        }
+        let Some(h) = &a.html else {
+            return Ok(None);
+        };
+        self.plan
+            .write(h, html_report(self.r, &pngs).as_bytes())?;
+        ctx.info(&format!("wrote {}", h.display()));
+        Ok(Some(h.clone()))
     }
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&r)?);
-    } else if !ctx.quiet {
-        for l in crate::summary::review_lines(&r, html_path.as_deref(), ctx.verbose > 0, "") {
-            println!("{l}");
-        }
-        println!("route: {}", r.route);
-        if ctx.verbose > 0 {
-            for n in &r.not_verified {
-                println!("not verified: {n}");
-            }
-        } else if !r.not_verified.is_empty() {
-            println!(
-                "not verified: {} items (listed with -v and in the report)",
-                r.not_verified.len()
-            );
-        }
+}
+
+/// The summary lines on stdout.
+fn print_summary(r: &rigsmith::review::CheckReport, html: Option<&std::path::Path>, ctx: &Ctx) {
+    for l in crate::summary::review_lines(r, html, ctx.verbose > 0, "") {
+        println!("{l}");
     }
-    Ok(if r.has_blocker() {
-        Outcome::CheckFailed
-    } else {
-        Outcome::Ok
-    })
+    println!("route: {}", r.route);
+    if ctx.verbose > 0 {
+        for n in &r.not_verified {
+            println!("not verified: {n}");
+        }
+    } else if !r.not_verified.is_empty() {
+        println!(
+            "not verified: {} items (listed with -v and in the report)",
+            r.not_verified.len()
+        );
+    }
+}
+
+/// The control rig in `input`'s sidecar, if any, with its rubric-B checks added to `r`.
+fn control_checks(
+    input: &std::path::Path,
+    r: &mut rigsmith::review::CheckReport,
+) -> anyhow::Result<Option<rigsmith::control::ControlRig>> {
+    let control = crate::cmd::bake::control_rig(input)?;
+    if let Some(rig) = &control {
+        rigsmith::control::checks::add_to(&mut r.checks, &mut r.not_verified, rig);
+        r.counts = rigsmith::Counts::of(&r.checks);
+    }
+    Ok(control)
 }

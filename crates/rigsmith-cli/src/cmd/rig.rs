@@ -289,8 +289,11 @@ fn write_outputs(
             .file_name()
             .unwrap_or(input.as_os_str())
             .to_string_lossy();
-        // The viewer plays the chains under a walk (the springs `simulate` runs).
-        let (viewer, note) = crate::sheets::rig_viewer_html(&out.character, r, &name, &out.sidecar);
+        // The viewer carries the rigged file (as a GLB: the bytes written for a .glb)
+        // and plays the chains under a walk (the springs `simulate` runs).
+        let glb = rigsmith::io::gltf::write_glb_bytes(&out.character, &wo)?;
+        let (viewer, note) =
+            crate::sheets::rig_viewer_html(&out.character, r, &name, &out.sidecar, Some(&glb));
         let mut changes = out.changes();
         changes.extend(note.map(|n| ("viewer".to_string(), n)));
         let page = rigsmith::review::Page {

@@ -10,6 +10,7 @@ mod face;
 mod fbx;
 mod fit;
 mod grammar;
+mod imports;
 mod inspect;
 mod outputs;
 mod rig;

@@ -371,9 +371,20 @@ fn the_rig_report_plays_the_skirt_and_hair_chains_under_a_walk() {
 }
 
 #[test]
+fn the_rig_report_carries_the_rigged_glb_byte_for_byte() {
+    let (dir, out) = rigged();
+    let page = std::fs::read_to_string(dir.path().join("rigrep/report.html")).unwrap();
+    let tag = "id=\"rs-viewer-glb-0\">";
+    let at = page.find(tag).unwrap() + tag.len();
+    let end = at + page[at..].find("</script>").unwrap();
+    let file = std::fs::read(out).unwrap();
+    assert_eq!(page[at..end], rigsmith::review::html::base64(&file));
+}
+
+#[test]
 fn the_report_of_the_13k_makehuman_body_stays_under_5_mb() {
     // The MakeHuman base body (13,380 vertices) with its artist rig: the page with the
-    // viewer (geometry quantized, three.js minified), the sheets and the tables.
+    // viewer (the rigged GLB, three.js minified), the sheets and the tables.
     let dir = tempfile::tempdir().unwrap();
     let mh = dir.path().join("mh.glb");
     assert_ok(&rigsmith(&[
@@ -396,8 +407,156 @@ fn the_report_of_the_13k_makehuman_body_stays_under_5_mb() {
     eprintln!("report.html {} bytes, viewer {} bytes", page.len(), b - a);
     assert!(page.contains("\"vertices\":13380"));
     assert!(page.len() < 5_000_000, "{} bytes", page.len());
-    // The viewer itself: three.js (~0.54 MB) and 18 bytes a vertex, 6 a triangle, as base64.
-    assert!(b - a < 1_400_000, "{} bytes", b - a);
+    // The viewer itself: three.js (~0.54 MB) and the GLB (f32 positions, normals, weights,
+    // u16 joints, u32 triangles: 1.30 MB as base64).
+    assert!(b - a < 2_100_000, "{} bytes", b - a);
+}
+
+/// The mannequin rigged with its control rig and its report (`rig --demo --control
+/// --report rep`), once: the rigged file.
+fn rigged_with_controls() -> &'static (tempfile::TempDir, PathBuf) {
+    static R: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    R.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("m.glb");
+        let rep = dir.path().join("rep");
+        let o = rigsmith(&[
+            "rig",
+            "--demo",
+            "-o",
+            s(&out),
+            "--control",
+            "--report",
+            s(&rep),
+            "-q",
+        ]);
+        assert!(
+            matches!(o.status.code(), Some(0) | Some(1)),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        (dir, out)
+    })
+}
+
+/// The control rig's report in the browser, moving the control `name` (the leg switch
+/// or the foot roll, each once).
+fn control_run(name: &'static str) -> &'static Option<Value> {
+    static LEG: OnceLock<Option<Value>> = OnceLock::new();
+    static ROLL: OnceLock<Option<Value>> = OnceLock::new();
+    let cell = if name == "leg_ik.L" { &LEG } else { &ROLL };
+    cell.get_or_init(|| {
+        let (dir, _) = rigged_with_controls();
+        browse(
+            &dir.path().join("rep/report.html"),
+            &format!("control-{name}"),
+            &["--control", name],
+        )
+    })
+}
+
+#[test]
+fn a_rig_with_a_control_rig_has_a_slider_per_switch_and_foot_roll() {
+    let (dir, _) = rigged_with_controls();
+    let page = std::fs::read_to_string(dir.path().join("rep/report.html")).unwrap();
+    for c in [
+        "arm_ik.L",
+        "arm_ik.R",
+        "leg_ik.L",
+        "leg_ik.R",
+        "foot_roll.L",
+        "foot_roll.R",
+    ] {
+        assert!(
+            page.contains(&format!("{{\"name\":\"{c}\"")),
+            "no control {c}"
+        );
+    }
+    // Without a control rig the page carries no control.
+    let plain = std::fs::read_to_string(rigged().0.path().join("rigrep/report.html")).unwrap();
+    assert!(plain.contains("\"controls\":[]"));
+    let Some(v) = control_run("leg_ik.L") else {
+        return not_on_ci();
+    };
+    assert_eq!(v["console_errors"], serde_json::json!([]), "{v:#}");
+    assert_eq!(v["page_errors"], serde_json::json!([]));
+    assert_eq!(f(&v["control_sliders"]), 6.0, "{}", v["controls"]);
+    assert!(v["side"].as_str().unwrap().contains("foot_roll.L"));
+}
+
+#[test]
+fn moving_the_leg_switch_changes_the_pixels_around_the_foot() {
+    let Some(v) = control_run("leg_ik.L") else {
+        return not_on_ci();
+    };
+    let c = &v["control"];
+    assert_eq!(c["state"]["name"], "leg_ik.L", "{c}");
+    assert_eq!(f(&c["state"]["value"]), 1.0, "{c}");
+    assert!(f(&c["changed_near"]) > 0.05, "{}", c["changed_near"]);
+}
+
+#[test]
+fn moving_the_foot_roll_changes_the_pixels_around_the_foot() {
+    let Some(v) = control_run("foot_roll.L") else {
+        return not_on_ci();
+    };
+    let c = &v["control"];
+    assert_eq!(c["state"]["name"], "foot_roll.L", "{c}");
+    assert!(f(&c["changed_near"]) > 0.05, "{}", c["changed_near"]);
+}
+
+#[test]
+fn the_pose_at_a_control_step_is_the_pose_the_control_rig_evaluates() {
+    use rigsmith::control::{sweep::sweep_pose, ControlRig, Evaluator};
+    let (dir, out) = rigged_with_controls();
+    let Some(v) = control_run("leg_ik.L") else {
+        return not_on_ci();
+    };
+    let c = rigsmith::io::gltf::read_gltf(out).unwrap();
+    let sk = c.skeleton.as_ref().unwrap();
+    let sc: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("m.rig.json")).unwrap()).unwrap();
+    let rig = ControlRig::from_json(&sc["control"].to_string(), "m.rig.json").unwrap();
+    let ev = Evaluator::new(&rig).unwrap();
+    let (lo, hi) = c.bounds();
+    let h = hi.y - lo.y;
+    let ctl = &v["control"];
+    let values = ctl["values"].as_array().unwrap();
+    assert_eq!(values.len(), 5);
+    let mut worst = 0.0f32;
+    let mut moved = 0.0f32;
+    let mut posed = Vec::new();
+    for (k, val) in values.iter().enumerate() {
+        let cp = sweep_pose(&rig, "leg_ik.L", f(val) as f32).unwrap();
+        ev.evaluate(&ev.channels(&cp).unwrap(), &mut posed);
+        // The evaluator's skinning matrices, one per skeleton bone (by name).
+        let m: Vec<glam::Mat4> = sk
+            .bones
+            .iter()
+            .map(|b| {
+                let i = ev.find(&b.name).unwrap();
+                posed[i] * ev.rest()[i].inverse()
+            })
+            .collect();
+        let page = ctl["positions"][k].as_array().unwrap();
+        for (part, got) in c.parts.iter().zip(page) {
+            let Some(w) = &part.weights else { continue };
+            let want = rigsmith::pose::skin_lbs(&part.mesh.positions, w, &m);
+            let got = got.as_array().unwrap();
+            for (i, (p, r)) in want.iter().zip(&part.mesh.positions).enumerate() {
+                let g = Vec3::new(
+                    f(&got[3 * i]) as f32,
+                    f(&got[3 * i + 1]) as f32,
+                    f(&got[3 * i + 2]) as f32,
+                );
+                worst = worst.max((g - *p).length() / h);
+                moved = moved.max((*p - *r).length() / h);
+            }
+        }
+    }
+    eprintln!("control steps vs evaluator: worst {worst:.2e} H; the foot moves {moved:.3} H");
+    assert!(moved > 0.05, "the switch moves the leg: {moved} H");
+    assert!(worst < 1e-4, "{worst:.2e} H");
 }
 
 /// The early return of a test whose browser run was skipped (Chromium missing, which

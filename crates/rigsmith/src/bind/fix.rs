@@ -251,7 +251,8 @@ fn changed(a: &Weights, b: &Weights) -> usize {
             let (x, y) = (&a.vertices[v], &b.vertices[v]);
             let mut all = bones(x);
             all.extend(bones(y));
-            all.iter().any(|&k| (a.get(v, k) - b.get(v, k)).abs() > 1e-6)
+            all.iter()
+                .any(|&k| (a.get(v, k) - b.get(v, k)).abs() > 1e-6)
         })
         .count()
 }
@@ -267,8 +268,18 @@ mod tests {
         let s = Skeleton {
             bones: vec![
                 Bone::new("spine", None, Vec3::ZERO, Vec3::Y),
-                Bone::new("arm_l", Some(0), Vec3::new(0.5, 1.0, 0.0), Vec3::new(1.0, 1.0, 0.0)),
-                Bone::new("arm_r", Some(0), Vec3::new(-0.5, 1.0, 0.0), Vec3::new(-1.0, 1.0, 0.0)),
+                Bone::new(
+                    "arm_l",
+                    Some(0),
+                    Vec3::new(0.5, 1.0, 0.0),
+                    Vec3::new(1.0, 1.0, 0.0),
+                ),
+                Bone::new(
+                    "arm_r",
+                    Some(0),
+                    Vec3::new(-0.5, 1.0, 0.0),
+                    Vec3::new(-1.0, 1.0, 0.0),
+                ),
             ],
         };
         let positions = vec![
@@ -383,7 +394,11 @@ mod tests {
         assert_eq!(r.smoothed, 1);
         // Vertex 1's ring is 0, 2, 3 and itself: arm_l's mean is 2/4 beside the
         // spine's 1, renormalized 1/3 and 2/3; half way from (0, 1): 1/6 and 5/6.
-        assert!((w.get(1, 1) - 1.0 / 6.0).abs() < 1e-6, "{:?}", w.vertices[1]);
+        assert!(
+            (w.get(1, 1) - 1.0 / 6.0).abs() < 1e-6,
+            "{:?}",
+            w.vertices[1]
+        );
         assert!((w.get(1, 0) - 5.0 / 6.0).abs() < 1e-6);
         assert_eq!(w.vertices[0], vec![inf(0, 1.0)]);
         assert_eq!(w.vertices[2], vec![inf(1, 1.0)]);

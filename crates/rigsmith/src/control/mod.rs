@@ -54,6 +54,7 @@ pub mod checks;
 pub mod eval;
 pub mod math;
 pub mod model;
+pub mod sweep;
 
 pub use build::build;
 pub use checks::checks;

@@ -11,7 +11,11 @@ use crate::model::Skeleton;
 use crate::pose::{posed_matrices, Pose};
 
 /// The driver of a corrective: the angle between the Y axes of bones `a` and `b`,
-/// mapped through the ramp.
+/// mapped through the ramp. A ball joint (the shoulder, the hip) swings in every
+/// direction, so its drivers carry a `toward` direction: the angle is then how far
+/// `b`'s axis has come toward that direction (given in the rest frame, carried by `a`)
+/// from its rest direction, 0 when it moved away; the arm raised and the arm lowered
+/// drive two different shapes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Driver {
     /// The proximal bone (`upperarm_l`).
@@ -22,6 +26,10 @@ pub struct Driver {
     pub from_deg: f32,
     /// 1 at or above this angle, degrees.
     pub to_deg: f32,
+    /// For a ball joint: the direction `b`'s axis swings toward (unit, rest frame,
+    /// carried by `a`); `None` for a hinge (the plain angle between the two axes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toward: Option<[f32; 3]>,
 }
 
 impl Driver {
@@ -40,13 +48,25 @@ impl Driver {
     pub fn angle(&self, s: &Skeleton, pose: &Pose) -> Option<f32> {
         let (a, b) = (s.find(&self.a)?, s.find(&self.b)?);
         let m = posed_matrices(s, pose);
-        let ya = m[a]
-            .transform_vector3(s.bones[a].y_axis())
-            .normalize_or_zero();
         let yb = m[b]
             .transform_vector3(s.bones[b].y_axis())
             .normalize_or_zero();
-        Some(ya.dot(yb).clamp(-1.0, 1.0).acos().to_degrees())
+        let deg = |u: Vec3, v: Vec3| u.dot(v).clamp(-1.0, 1.0).acos().to_degrees();
+        match self.toward {
+            None => {
+                let ya = m[a]
+                    .transform_vector3(s.bones[a].y_axis())
+                    .normalize_or_zero();
+                Some(deg(ya, yb))
+            }
+            Some(t) => {
+                let t = m[a].transform_vector3(Vec3::from(t)).normalize_or_zero();
+                let rest = m[a]
+                    .transform_vector3(s.bones[b].y_axis())
+                    .normalize_or_zero();
+                Some((deg(rest, t) - deg(yb, t)).max(0.0))
+            }
+        }
     }
 
     /// The corrective's weight in `pose` (0 when a bone is missing).

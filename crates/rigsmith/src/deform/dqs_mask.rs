@@ -1,12 +1,15 @@
 //! The preserve-volume mask: where dual-quaternion skinning should replace linear
 //! blend skinning, per vertex (seed P10, done for engines).
 //!
-//! DQS keeps volume in twists and bends but bulges elsewhere; LBS is what every engine
-//! runs. The mask confines DQS to where it matters: a vertex whose DQS position differs
-//! from its LBS position by more than [`DQS_MASK_H`] of the body height in any test pose
-//! gets blend weight 1; below half that it gets 0, linearly in between; then
-//! [`SMOOTH_PASSES`] passes over the mesh edges spread the weight so no seam shows
-//! (a vertex never loses weight in a pass). An engine that can blend the two skinnings
+//! DQS keeps volume in twists and bends but bulges elsewhere (the shoulder raised);
+//! LBS is what every engine runs. The mask confines DQS to where it matters: the
+//! hinge and twist joints. Over the one-sided test poses that bend the elbow or the
+//! knee or twist the wrist ([`mask_poses`]; not the shoulder's and the hip's swings,
+//! where DQS bulges), a vertex whose DQS position differs from its LBS position by
+//! more than [`DQS_MASK_H`] of the body height in any of them gets blend weight 1;
+//! below a quarter of that it gets 0, linearly in between; then [`SMOOTH_PASSES`]
+//! passes over the mesh edges spread the weight so no seam shows (a vertex never
+//! loses weight in a pass). An engine that can blend the two skinnings
 //! plays `lerp(LBS, DQS, blend)` ([`skin_blend`]); rigsmith writes the weights as the
 //! glTF vertex attribute `_DQS_BLEND` and in the sidecar (`dqs_blend`).
 
@@ -19,7 +22,7 @@ use crate::pose::{posed_matrices, skin_dqs, skin_lbs, Pose};
 /// vertex to get the full DQS blend.
 pub const DQS_MASK_H: f32 = 0.004;
 /// Edge-smoothing passes over the mask.
-pub const SMOOTH_PASSES: usize = 2;
+pub const SMOOTH_PASSES: usize = 6;
 
 /// The blend weight (0..1) of every vertex of `mesh` with weights `w` on skeleton `s`
 /// over `poses`, for a body of height `h` metres (see the module docs).
@@ -37,7 +40,7 @@ pub fn dqs_mask(mesh: &Mesh, w: &Weights, s: &Skeleton, poses: &[Pose], h: f32) 
     let thr = DQS_MASK_H * h;
     let mut mask: Vec<f32> = far
         .iter()
-        .map(|&d| ((d - 0.5 * thr) / (0.5 * thr)).clamp(0.0, 1.0))
+        .map(|&d| ((d - 0.25 * thr) / (0.75 * thr)).clamp(0.0, 1.0))
         .collect();
     let edges = mesh.edges();
     for _ in 0..SMOOTH_PASSES {
@@ -75,6 +78,26 @@ pub fn skin_blend(positions: &[Vec3], w: &Weights, m: &[Mat4], blend: &[f32]) ->
         .collect()
 }
 
+/// The joints whose poses decide the mask: the hinges and the twisting wrist.
+pub const MASK_JOINTS: [&str; 3] = ["elbow", "wrist", "knee"];
+
+/// The poses of `library` the mask is measured over: the one-sided ones that test a
+/// joint of [`MASK_JOINTS`] (the elbow bent, the wrist twisted, the knee bent).
+pub fn mask_poses(library: &[crate::pose::NamedPose]) -> Vec<Pose> {
+    library
+        .iter()
+        .filter(|np| {
+            np.side != crate::model::naming::Side::Center
+                && np.tests.iter().any(|t| {
+                    MASK_JOINTS
+                        .iter()
+                        .any(|j| t.joint.split('.').next() == Some(*j))
+                })
+        })
+        .map(|np| np.pose.clone())
+        .collect()
+}
+
 /// The vertices with a blend weight, as `(vertex, weight)` pairs (weights rounded to
 /// 1e-3): the sparse form the sidecar stores.
 pub fn sparse(mask: &[f32]) -> Vec<(u32, f32)> {
@@ -85,8 +108,8 @@ pub fn sparse(mask: &[f32]) -> Vec<(u32, f32)> {
         .collect()
 }
 
-/// The mask of every weighted part of `c` over the default pose library with the twist
-/// rules applied, by part name, sparse ([`sparse`]); parts flagged in `rigid` (part
+/// The mask of every weighted part of `c` over the default pose library's
+/// [`mask_poses`] with the twist rules applied, by part name, sparse ([`sparse`]); parts flagged in `rigid` (part
 /// order) and parts without a blend weight are left out.
 pub fn character_masks(
     c: &crate::model::Character,
@@ -99,10 +122,7 @@ pub fn character_masks(
     let roles = crate::humanoid::Roles::of(s, c.vrm.as_ref().map(|v| &v.humanoid));
     let rules = super::twist_rules(s, &roles);
     let (lib, _) = crate::pose::library::library_for(s, &roles);
-    let poses: Vec<Pose> = super::twist::library_with_rules(s, &rules, lib)
-        .into_iter()
-        .map(|np| np.pose)
-        .collect();
+    let poses = mask_poses(&super::twist::library_with_rules(s, &rules, lib));
     let h = c.height();
     for (k, p) in c.parts.iter().enumerate() {
         let Some(w) = p.weights.as_ref() else {

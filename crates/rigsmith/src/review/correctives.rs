@@ -1,13 +1,15 @@
-//! Corrective shapes by inverse skinning (seed P9), for the hinge joints the review
-//! flags: the elbow in `elbow_120` and the knee in `knee_120`, on both sides.
+//! Corrective shapes by inverse skinning, for the joints the review flags, on both
+//! sides: the elbow in `elbow_120` and the knee in `knee_120` (hinges), the shoulder
+//! with the arm raised (`arm_up`) and lowered (`arm_down`), the hip with the leg
+//! forward (`leg_forward`) (ball joints).
 //!
 //! For each joint, in its test pose as the runtime plays it (twist rules and the
 //! preserve-volume mask applied):
 //!
 //! 1. **Volume-restore target.** Every flesh vertex of the joint ([`volume::flesh`]) is
 //!    pushed along its line from the posed limb axis back to its rest distance from
-//!    the axis (at most [`MAX_PUSH`] times its posed distance), the push faded along the limb (a cosine, 1 at the joint centre, 0 half
-//!    a segment away);
+//!    the axis (at most [`MAX_PUSH`] times its posed distance), the push faded along
+//!    the limb (1 near the joint centre, then a cosine to 0 half a segment away);
 //! 2. **relax**: [`RELAX_PASSES`] passes average the posed offset field over the mesh
 //!    edges (vertices outside the flesh keep 0), so no crease spikes;
 //! 3. **inverse skinning**: the per-vertex 3x3 map from a rest offset to a posed
@@ -16,13 +18,20 @@
 //!    map's inverse applied to the posed one. A vertex whose map is singular gets no
 //!    offset and is counted; a non-finite offset is dropped the same way; then
 //!    [`REST_RELAX_PASSES`] passes relax the rest-space offsets where they are
-//!    non-zero (the inverse map amplifies in the crease).
+//!    non-zero (the inverse map amplifies in the crease);
+//! 4. **again**: two more passes target the rest distances from the positions the
+//!    previous ones give, restoring what the fade and the relax passes left;
+//! 5. **no spikes**: along every edge, the two ends' offsets may differ by at most
+//!    0.4 times the edge's length; an edge over it pulls its ends together until
+//!    none is (`limit_strain`), so the shape stays within the smoothness check.
 //!
 //! The offsets become the morph target `CS_elbow_l` (...) of the skin parts. Each has a
 //! [`Driver`] ([`crate::deform::correctives`]): the angle between the two bones' axes, 0 at [`RAMP_FROM_DEG`], 1 at
 //! [`RAMP_TO_DEG`], a smoothstep in between (flat start: it kicks in late, 0.35 at
 //! 70 deg), constant outside; a joint modelled bent starts its ramp
-//! [`REST_MARGIN_DEG`] past its rest bend. The right side is built from its own pose, so it
+//! [`REST_MARGIN_DEG`] past its rest bend. A ball joint's driver reads the swing of
+//! the distal bone toward its direction in the pose (so arm-up and arm-down drive
+//! different shapes), with the same ramp scaled to reach 1 at the pose's swing. The right side is built from its own pose, so it
 //! mirrors the left; each corrective's offsets lie on its own side.
 //!
 //! [`corrective_checks`] judges them (section E): 0 at rest, 1 at the pose and about
@@ -32,6 +41,7 @@
 use std::collections::BTreeMap;
 
 use glam::{Mat3, Vec3};
+use rayon::prelude::*;
 
 use super::volume;
 use crate::deform::correctives::{Corrective, Driver};
@@ -60,6 +70,39 @@ pub const CORRECTIVE_STRAIN_MAX: f32 = 0.5;
 /// How far past the mid-plane (H) a vertex counts as the other side.
 pub const OTHER_SIDE_H: f32 = 0.02;
 
+/// The knobs of [`build_correctives`] (the defaults are the shipped values; the
+/// calibration example sweeps them).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BuildOptions {
+    /// Relax passes over the posed offset field.
+    pub relax_passes: usize,
+    /// Relax passes over the rest-space offsets after the inverse map.
+    pub rest_relax_passes: usize,
+    /// Target-and-invert passes: each pass restores what the previous ones left.
+    pub passes: usize,
+    /// The fade along the limb is 1 within this fraction of the half segment around
+    /// the joint centre, then falls as a cosine to 0 at the half segment.
+    pub flat: f32,
+    /// The most a vertex is pushed out, times its posed distance from the axis.
+    pub max_push: f32,
+    /// The most two neighbours' rest-space offsets may differ, times their edge's
+    /// rest length ([`limit_strain`]), so the shape adds no spike.
+    pub edge_strain: f32,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            relax_passes: RELAX_PASSES,
+            rest_relax_passes: REST_RELAX_PASSES,
+            passes: 3,
+            flat: 0.5,
+            max_push: MAX_PUSH,
+            edge_strain: 0.4,
+        }
+    }
+}
+
 /// What [`build_correctives`] returns.
 #[derive(Debug, Clone, Default)]
 pub struct Built {
@@ -71,22 +114,78 @@ pub struct Built {
     pub notes: Vec<String>,
 }
 
-/// The joints that get a corrective: `(joint, pose, proximal role, distal role)`.
-fn specs(side: Side) -> [(&'static str, &'static str, Role, Role); 2] {
+/// One corrective to build.
+struct Spec {
+    /// Its name without the side (`elbow`, `arm_up`).
+    name: &'static str,
+    /// The joint whose flesh it restores (`elbow`, `shoulder`).
+    joint: &'static str,
+    /// The pose it is built in (`elbow_120`).
+    pose: &'static str,
+    /// The driver's bones: proximal, distal.
+    a: Role,
+    b: Role,
+    /// A ball joint: the driver reads the swing toward the pose's direction.
+    ball: bool,
+}
+
+/// The joints that get a corrective on `side`: the elbow and the knee bent, the
+/// shoulder with the arm raised and lowered, the hip with the leg forward.
+fn specs(side: Side) -> [Spec; 5] {
+    let sp = |name, joint, pose, a, b, ball| Spec {
+        name,
+        joint,
+        pose,
+        a,
+        b,
+        ball,
+    };
     [
-        (
-            "elbow",
-            "elbow_120",
-            Role::UpperArm(side),
-            Role::Forearm(side),
-        ),
-        ("knee", "knee_120", Role::Thigh(side), Role::Calf(side)),
+        sp("elbow", "elbow", "elbow_120", Role::UpperArm(side), Role::Forearm(side), false),
+        sp("knee", "knee", "knee_120", Role::Thigh(side), Role::Calf(side), false),
+        sp("arm_up", "shoulder", "arm_up", Role::Clavicle(side), Role::UpperArm(side), true),
+        sp("arm_down", "shoulder", "arm_down", Role::Clavicle(side), Role::UpperArm(side), true),
+        sp("leg_forward", "hip", "leg_forward", Role::Pelvis, Role::Thigh(side), true),
     ]
 }
+
+/// What every corrective of one character is built from.
+struct Setup<'a> {
+    s: &'a crate::model::Skeleton,
+    body: crate::model::Body,
+    w: Weights,
+    /// The preserve-volume mask on the skin's vertices.
+    mask: Vec<f32>,
+    nb: Vec<Vec<u32>>,
+    /// The skin's edges.
+    edges: Vec<(u32, u32)>,
+    rig: Roles,
+    lib: Vec<crate::pose::NamedPose>,
+    joints: Vec<volume::Joint>,
+    o: BuildOptions,
+    /// The mid-plane's x (the pelvis head, else the middle of the skin).
+    mid_x: f32,
+    /// Per garment part: its index and, per vertex, the nearest skin vertex within
+    /// [`GARMENT_REACH_H`] (the garment follows the skin's corrective there).
+    garments: Vec<(usize, Vec<Option<u32>>)>,
+}
+
+/// How far (H) a garment vertex may lie from the skin and still follow its
+/// corrective (a shirt over the shoulder moves out with the flesh it covers).
+pub const GARMENT_REACH_H: f32 = 0.03;
 
 /// Builds the correctives of `c` (see the module docs). `masks` is the preserve-volume
 /// mask per part name (sparse, as the sidecar keeps it); empty for plain LBS.
 pub fn build_correctives(c: &Character, masks: &BTreeMap<String, Vec<(u32, f32)>>) -> Built {
+    build_correctives_with(c, masks, &BuildOptions::default())
+}
+
+/// [`build_correctives`] with its knobs.
+pub fn build_correctives_with(
+    c: &Character,
+    masks: &BTreeMap<String, Vec<(u32, f32)>>,
+    o: &BuildOptions,
+) -> Built {
     let mut out = Built::default();
     let (Some(s), Ok(body)) = (c.skeleton.as_ref(), c.body()) else {
         out.notes.push("correctives: no skeleton or no skin".into());
@@ -97,8 +196,61 @@ pub fn build_correctives(c: &Character, masks: &BTreeMap<String, Vec<(u32, f32)>
             .push("correctives: the skin carries no weights".into());
         return out;
     };
-    let n = body.mesh.positions.len();
-    let mut mask = vec![0.0f32; n];
+    let mask = skin_mask(c, &body, masks);
+    let rig = Roles::of(s, c.vrm.as_ref().map(|v| &v.humanoid));
+    let rules = crate::deform::twist_rules(s, &rig);
+    let (lib, _) = crate::pose::library::library_for(s, &rig);
+    let lib = crate::deform::twist::library_with_rules(s, &rules, lib);
+    let joints = volume::joints(s, &rig);
+    let edges = body.mesh.edges();
+    let nb = neighbours(body.mesh.positions.len(), &edges);
+    let (lo, hi) = bounds(&body.mesh.positions);
+    let mid_x = rig
+        .get(Role::Pelvis)
+        .map_or(0.5 * (lo.x + hi.x), |p| s.bones[p].head.x);
+    let garments = garment_links(c, &body);
+    let su = Setup {
+        edges,
+        mid_x,
+        garments,
+        s,
+        body,
+        w,
+        mask,
+        nb,
+        rig,
+        lib,
+        joints,
+        o: *o,
+    };
+    let jobs: Vec<(Side, Spec)> = [Side::Left, Side::Right]
+        .into_iter()
+        .flat_map(|side| specs(side).map(|sp| (side, sp)))
+        .collect();
+    let parts: Vec<Built> = jobs
+        .par_iter()
+        .map(|(side, sp)| {
+            let mut one = Built::default();
+            build_one(&su, *side, sp, &mut one);
+            one
+        })
+        .collect();
+    for p in parts {
+        out.correctives.extend(p.correctives);
+        out.morphs.extend(p.morphs);
+        out.notes.extend(p.notes);
+    }
+    out
+}
+
+/// The preserve-volume mask on the skin's vertices (the largest over the pieces a
+/// vertex comes from).
+fn skin_mask(
+    c: &Character,
+    body: &crate::model::Body,
+    masks: &BTreeMap<String, Vec<(u32, f32)>>,
+) -> Vec<f32> {
+    let mut mask = vec![0.0f32; body.mesh.positions.len()];
     for &i in &body.skin {
         if let Some(sp) = masks.get(&c.parts[i].name) {
             let d = crate::deform::dqs_mask::dense(sp, c.parts[i].mesh.positions.len());
@@ -107,138 +259,317 @@ pub fn build_correctives(c: &Character, masks: &BTreeMap<String, Vec<(u32, f32)>
             }
         }
     }
-    let rig = Roles::of(s, c.vrm.as_ref().map(|v| &v.humanoid));
-    let rules = crate::deform::twist_rules(s, &rig);
-    let (lib, _) = crate::pose::library::library_for(s, &rig);
-    let lib = crate::deform::twist::library_with_rules(s, &rules, lib);
-    let joints = volume::joints(s, &rig);
-    let edges = body.mesh.edges();
-    let h = body.height;
-    for side in [Side::Left, Side::Right] {
-        let l = side.letter();
-        for (joint, pose, ra, rb) in specs(side) {
-            let name = format!("CS_{joint}_{}", l.to_ascii_lowercase());
-            let (Some(a), Some(b)) = (rig.get(ra), rig.get(rb)) else {
-                out.notes.push(format!(
-                    "{name} skipped: the rig has no bone for {} or {}",
-                    ra.key(),
-                    rb.key()
-                ));
-                continue;
-            };
-            let pname = format!("{pose}.{l}");
-            let jname = format!("{joint}.{l}");
-            let (Some(np), Some(j)) = (
-                lib.iter().find(|p| p.name == pname),
-                joints.iter().find(|j| j.name == jname),
-            ) else {
-                out.notes
-                    .push(format!("{name} skipped: no {pname} pose or {jname} joint"));
-                continue;
-            };
-            let Some(fl) = volume::flesh(j, &body.mesh.positions) else {
-                out.notes
-                    .push(format!("{name} skipped: {jname} has no flesh"));
-                continue;
-            };
-            let m = posed_matrices(s, &np.pose);
-            let (offsets, singular) =
-                restore_offsets(&body.mesh.positions, &w, &mask, &edges, &fl, &m, h);
-            if singular > 0 {
-                out.notes.push(format!(
-                    "{name}: {singular} vertices with a singular skinning map get no offset"
-                ));
-            }
-            for &i in &body.skin {
-                let deltas: Vec<Vec3> = body.map[i].iter().map(|&u| offsets[u as usize]).collect();
-                if deltas.iter().any(|d| *d != Vec3::ZERO) {
-                    out.morphs.push((
-                        i,
-                        MorphTarget {
-                            name: name.clone(),
-                            position_deltas: deltas,
-                            normal_deltas: None,
-                        },
-                    ));
-                }
-            }
-            out.correctives.push(Corrective {
-                name,
-                joint: jname,
-                pose: pname,
-                side,
-                driver: {
-                    let mut d = Driver {
-                        a: s.bones[a].name.clone(),
-                        b: s.bones[b].name.clone(),
-                        from_deg: RAMP_FROM_DEG,
-                        to_deg: RAMP_TO_DEG,
-                    };
-                    // A joint modelled bent starts its ramp past its rest bend.
-                    let rest = d.angle(s, &Pose::rest(s)).unwrap_or(0.0);
-                    d.from_deg = d
-                        .from_deg
-                        .max(rest + REST_MARGIN_DEG)
-                        .min(RAMP_TO_DEG - 30.0);
-                    d
+    mask
+}
+
+/// The box of `pts`.
+fn bounds(pts: &[Vec3]) -> (Vec3, Vec3) {
+    pts.iter().fold(
+        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+        |(a, b), p| (a.min(*p), b.max(*p)),
+    )
+}
+
+/// Every weighted garment part of `c` with its vertices' nearest skin vertex within
+/// [`GARMENT_REACH_H`].
+fn garment_links(c: &Character, body: &crate::model::Body) -> Vec<(usize, Vec<Option<u32>>)> {
+    let reach = GARMENT_REACH_H * body.height;
+    let grid = crate::geom::grid::Grid::new(&body.mesh.positions, reach);
+    c.parts
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| {
+            p.weights.is_some()
+                && body
+                    .roles
+                    .get(*i)
+                    .is_some_and(|r| r.class == crate::model::PartClass::Garment)
+        })
+        .map(|(i, p)| {
+            let near = p
+                .mesh
+                .positions
+                .iter()
+                .map(|q| grid.nearest_within(*q, reach).map(|v| v as u32))
+                .collect();
+            (i, near)
+        })
+        .collect()
+}
+
+/// Each vertex's neighbours over `edges`.
+fn neighbours(n: usize, edges: &[(u32, u32)]) -> Vec<Vec<u32>> {
+    let mut nb: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for &(a, b) in edges {
+        nb[a as usize].push(b);
+        nb[b as usize].push(a);
+    }
+    nb
+}
+
+/// Builds the corrective of `sp` on `side` into `out` (or a line saying why not).
+fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut Built) {
+    let (s, l) = (su.s, side.letter());
+    let name = format!("CS_{}_{}", sp.name, l.to_ascii_lowercase());
+    let (Some(a), Some(b)) = (su.rig.get(sp.a), su.rig.get(sp.b)) else {
+        out.notes.push(format!(
+            "{name} skipped: the rig has no bone for {} or {}",
+            sp.a.key(),
+            sp.b.key()
+        ));
+        return;
+    };
+    let pname = format!("{}.{l}", sp.pose);
+    let jname = format!("{}.{l}", sp.joint);
+    let (Some(np), Some(j)) = (
+        su.lib.iter().find(|p| p.name == pname),
+        su.joints.iter().find(|j| j.name == jname),
+    ) else {
+        out.notes
+            .push(format!("{name} skipped: no {pname} pose or {jname} joint"));
+        return;
+    };
+    let Some(fl) = volume::flesh(j, &su.body.mesh.positions) else {
+        out.notes
+            .push(format!("{name} skipped: {jname} has no flesh"));
+        return;
+    };
+    let Some(driver) = driver_for(s, a, b, sp.ball, &np.pose) else {
+        out.notes.push(format!(
+            "{name} skipped: {pname} swings {} less than 10 deg",
+            s.bones[b].name
+        ));
+        return;
+    };
+    let m = posed_matrices(s, &np.pose);
+    let (offsets, singular) = restore_offsets(su, &fl, &m, side);
+    if singular > 0 {
+        out.notes.push(format!(
+            "{name}: {singular} vertices with a singular skinning map get no offset"
+        ));
+    }
+    let skin = su.body.skin.iter().map(|&i| {
+        let deltas: Vec<Vec3> = su.body.map[i]
+            .iter()
+            .map(|&u| offsets[u as usize])
+            .collect();
+        (i, deltas)
+    });
+    let worn = su.garments.iter().map(|(i, near)| {
+        let deltas: Vec<Vec3> = near
+            .iter()
+            .map(|u| u.map_or(Vec3::ZERO, |u| offsets[u as usize]))
+            .collect();
+        (*i, deltas)
+    });
+    for (i, deltas) in skin.chain(worn) {
+        if deltas.iter().any(|d| *d != Vec3::ZERO) {
+            out.morphs.push((
+                i,
+                MorphTarget {
+                    name: name.clone(),
+                    position_deltas: deltas,
+                    normal_deltas: None,
                 },
-            });
+            ));
         }
     }
-    out
+    out.correctives.push(Corrective {
+        name,
+        joint: jname,
+        pose: pname,
+        side,
+        driver,
+    });
+}
+
+/// The driver of a corrective on bones `a` (proximal) and `b` built in `pose`. A
+/// hinge ramps from [`RAMP_FROM_DEG`] to [`RAMP_TO_DEG`] between the two axes, its
+/// start past the joint's rest bend; a ball joint reads the swing toward the pose's
+/// direction of `b`, its keys the 40-115 ramp scaled so that it reaches 1 at the
+/// pose's swing (when under 115 deg). `None` when a ball joint's pose swings less
+/// than 10 deg.
+fn driver_for(s: &crate::model::Skeleton, a: usize, b: usize, ball: bool, pose: &Pose) -> Option<Driver> {
+    let mut d = Driver {
+        a: s.bones[a].name.clone(),
+        b: s.bones[b].name.clone(),
+        from_deg: RAMP_FROM_DEG,
+        to_deg: RAMP_TO_DEG,
+        toward: None,
+    };
+    if !ball {
+        // A joint modelled bent starts its ramp past its rest bend.
+        let rest = d.angle(s, &Pose::rest(s)).unwrap_or(0.0);
+        d.from_deg = d
+            .from_deg
+            .max(rest + REST_MARGIN_DEG)
+            .min(RAMP_TO_DEG - 30.0);
+        return Some(d);
+    }
+    let m = posed_matrices(s, pose);
+    let yb = m[b].transform_vector3(s.bones[b].y_axis());
+    let t = m[a].inverse().transform_vector3(yb).normalize_or_zero();
+    d.toward = Some(t.to_array());
+    let swing = d.angle(s, pose)?;
+    if swing < 10.0 {
+        return None;
+    }
+    d.to_deg = swing.min(RAMP_TO_DEG);
+    d.from_deg = d.to_deg * RAMP_FROM_DEG / RAMP_TO_DEG;
+    Some(d)
 }
 
 /// The rest-space offsets (n) that restore the flesh of `fl` under skinning matrices
-/// `m`, and how many vertices had a singular map (see the module docs).
+/// `m`, and how many vertices had a singular map (see the module docs): each of the
+/// options' passes targets the rest distances from the positions the previous passes
+/// gave.
 fn restore_offsets(
-    rest: &[Vec3],
-    w: &Weights,
-    mask: &[f32],
-    edges: &[(u32, u32)],
+    su: &Setup<'_>,
     fl: &volume::Flesh,
     m: &[glam::Mat4],
-    h: f32,
+    side: Side,
 ) -> (Vec<Vec3>, usize) {
+    let rest = &su.body.mesh.positions;
+    // Own side only: 1 from the mid-plane outward on `side`, 0 on the other.
+    let band = 0.5 * OTHER_SIDE_H * su.body.height;
+    let own: Vec<f32> = rest
+        .iter()
+        .map(|p| {
+            let x = match side {
+                Side::Left => p.x - su.mid_x,
+                Side::Right => su.mid_x - p.x,
+                Side::Center => band,
+            };
+            (x / band).clamp(0.0, 1.0)
+        })
+        .collect();
+    let mut total = vec![Vec3::ZERO; rest.len()];
+    let mut singular = 0;
+    for pass in 0..su.o.passes.max(1) {
+        let cur: Vec<Vec3> = rest.iter().zip(&total).map(|(p, d)| *p + *d).collect();
+        let mut off = posed_offsets(su, fl, &cur, m);
+        for (o, k) in off.iter_mut().zip(&own) {
+            *o *= *k;
+        }
+        let (rest_off, sing) = inverse_skin(su, &cur, &off, m);
+        if pass == 0 {
+            singular = sing;
+        }
+        for ((t, o), k) in total.iter_mut().zip(&rest_off).zip(&own) {
+            *t += *o * *k;
+        }
+    }
+    limit_strain(&mut total, rest, &su.edges, su.o.edge_strain);
+    (total, singular)
+}
+
+/// The posed offsets (n) that push the flesh of `fl`, skinned from `cur`, back to its
+/// rest distance from the limb axis, faded along the limb and relaxed; 0 outside.
+fn posed_offsets(su: &Setup<'_>, fl: &volume::Flesh, cur: &[Vec3], m: &[glam::Mat4]) -> Vec<Vec3> {
+    let (rest, h, o) = (&su.body.mesh.positions, su.body.height, &su.o);
     let n = rest.len();
-    let posed = crate::deform::dqs_mask::skin_blend(rest, w, m, mask);
+    // Only the flesh is skinned: the rest of the mesh keeps no offset.
+    let idx: Vec<usize> = fl.vertices.iter().map(|&(v, _)| v as usize).collect();
+    let sub = |f: &dyn Fn(usize) -> Vec3| idx.iter().map(|&v| f(v)).collect::<Vec<Vec3>>();
+    let weights = Weights {
+        vertices: idx
+            .iter()
+            .map(|&v| su.w.vertices.get(v).cloned().unwrap_or_default())
+            .collect(),
+    };
+    let blend: Vec<f32> = idx
+        .iter()
+        .map(|&v| su.mask.get(v).copied().unwrap_or(0.0))
+        .collect();
+    let posed_sub =
+        crate::deform::dqs_mask::skin_blend(&sub(&|v| cur[v]), &weights, m, &blend);
     let r_pts = fl.joint.posed(&[]);
     let p_pts = fl.joint.posed(m);
     let [ra, rc, re] = r_pts;
     let (lp, ld) = ((rc - ra).length(), (re - rc).length());
     let mut off = vec![Vec3::ZERO; n];
     let mut inside = vec![false; n];
-    for &(v, _) in &fl.vertices {
-        let v = v as usize;
+    for (&v, &pv) in idx.iter().zip(&posed_sub) {
         let (dr, s) = volume::polyline(rest[v], r_pts);
-        let (dp, _) = volume::polyline(posed[v], p_pts);
+        let (dp, _) = volume::polyline(pv, p_pts);
         if dp < 1e-6 * h {
             continue;
         }
         let half = if s < 0.0 { 0.5 * lp } else { 0.5 * ld };
-        let u = (s / half.max(1e-9)).clamp(-1.0, 1.0);
+        let u = (s / half.max(1e-9)).abs().min(1.0);
+        let u = ((u - o.flat) / (1.0 - o.flat).max(1e-6)).max(0.0);
         let fade = 0.5 * (1.0 + (std::f32::consts::PI * u).cos());
         // The closest point on the posed axis: back along the vertex's line to it.
-        let q = closest_on(posed[v], p_pts);
-        let target = q + (posed[v] - q) * (dr / dp).min(MAX_PUSH);
-        off[v] = fade * (target - posed[v]);
+        let q = closest_on(pv, p_pts);
+        let target = q + (pv - q) * (dr / dp).min(o.max_push);
+        off[v] = fade * (target - pv);
         inside[v] = true;
     }
-    let mut nb: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for &(a, b) in edges {
-        nb[a as usize].push(b);
-        nb[b as usize].push(a);
+    relax(&mut off, &inside, &su.nb, o.relax_passes);
+    off
+}
+
+/// Bounds the offset field's strain: along every edge `(a, b)` the two offsets may
+/// differ by at most `k` times the edge's rest length; an edge over it pulls its two
+/// offsets together (an unmoved end stays put), repeated until no edge is over (at
+/// most [`STRAIN_ITERATIONS`] sweeps). A crease the inverse map amplified is flattened
+/// where it spikes and nowhere else.
+fn limit_strain(field: &mut [Vec3], rest: &[Vec3], edges: &[(u32, u32)], k: f32) {
+    let live: Vec<bool> = field.iter().map(|o| *o != Vec3::ZERO).collect();
+    for _ in 0..STRAIN_ITERATIONS {
+        let mut over = false;
+        for &(a, b) in edges {
+            let (a, b) = (a as usize, b as usize);
+            if !live[a] && !live[b] {
+                continue;
+            }
+            let d = field[a] - field[b];
+            let lim = k * (rest[a] - rest[b]).length();
+            let len = d.length();
+            if len <= lim * 1.001 {
+                continue;
+            }
+            over = true;
+            let fix = d * ((len - lim) / len);
+            match (live[a], live[b]) {
+                (true, true) => {
+                    field[a] -= 0.5 * fix;
+                    field[b] += 0.5 * fix;
+                }
+                (true, false) => field[a] -= fix,
+                _ => field[b] += fix,
+            }
+        }
+        if !over {
+            break;
+        }
     }
-    for _ in 0..RELAX_PASSES {
-        let prev = off.clone();
-        for v in 0..n {
-            if !inside[v] || nb[v].is_empty() {
+}
+
+/// Most sweeps of [`limit_strain`].
+pub const STRAIN_ITERATIONS: usize = 60;
+
+/// `passes` passes of the Smooth brush on `field` where `live`: each vertex halfway
+/// to the mean of its neighbours.
+fn relax(field: &mut [Vec3], live: &[bool], nb: &[Vec<u32>], passes: usize) {
+    for _ in 0..passes {
+        let prev = field.to_vec();
+        for v in 0..field.len() {
+            if !live[v] || nb[v].is_empty() {
                 continue;
             }
             let avg = nb[v].iter().map(|&k| prev[k as usize]).sum::<Vec3>() / nb[v].len() as f32;
-            off[v] = 0.5 * prev[v] + 0.5 * avg;
+            field[v] = 0.5 * prev[v] + 0.5 * avg;
         }
     }
-    // Inverse skinning through the measured 3x3 map of each moved vertex.
+}
+
+/// The rest-space offsets of the posed offsets `off` at rest positions `cur`, through
+/// the measured 3x3 skinning map of each moved vertex, relaxed where non-zero; and
+/// how many vertices had a singular map.
+fn inverse_skin(su: &Setup<'_>, cur: &[Vec3], off: &[Vec3], m: &[glam::Mat4]) -> (Vec<Vec3>, usize) {
+    let (w, mask, h) = (&su.w, &su.mask, su.body.height);
+    let n = cur.len();
     let moved: Vec<usize> = (0..n).filter(|&v| off[v].length() > 1e-6 * h).collect();
     let step = 1e-3 * h;
     let mut pts = Vec::with_capacity(4 * moved.len());
@@ -246,7 +577,7 @@ fn restore_offsets(
     let mut blend = Vec::with_capacity(4 * moved.len());
     for &v in &moved {
         for d in [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z] {
-            pts.push(rest[v] + d * step);
+            pts.push(cur[v] + d * step);
             lists.push(w.vertices.get(v).cloned().unwrap_or_default());
             blend.push(mask.get(v).copied().unwrap_or(0.0));
         }
@@ -275,16 +606,7 @@ fn restore_offsets(
     // The Smooth-brush pass on the rest-space field: the inverse map amplifies in the
     // crease, so the offsets are relaxed again where they are non-zero.
     let live: Vec<bool> = out.iter().map(|o| *o != Vec3::ZERO).collect();
-    for _ in 0..REST_RELAX_PASSES {
-        let prev = out.clone();
-        for v in 0..n {
-            if !live[v] || nb[v].is_empty() {
-                continue;
-            }
-            let avg = nb[v].iter().map(|&k| prev[k as usize]).sum::<Vec3>() / nb[v].len() as f32;
-            out[v] = 0.5 * prev[v] + 0.5 * avg;
-        }
-    }
+    relax(&mut out, &live, &su.nb, su.o.rest_relax_passes);
     (out, singular)
 }
 

@@ -101,27 +101,7 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
     } else {
         page.title.clone()
     };
-    let mut h = String::new();
-    h.push_str(&format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>{}</title>\n<style>\n",
-        esc(&title)
-    ));
-    h.push_str(
-        "body{font-family:system-ui,sans-serif;margin:16px 24px;color:#222;background:#fafafa}\n",
-    );
-    h.push_str("h1{font-size:22px;margin:0 0 6px 0}h2{font-size:17px;margin:14px 0 6px 0}\n");
-    h.push_str("table{border-collapse:collapse;width:100%;font-size:13px;margin-bottom:18px}\n");
-    h.push_str("th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}\n");
-    h.push_str(
-        "th{background:#eee}tr.fail td{background:#fde8e8}tr.fail.minor td{background:#fff6dc}\n",
-    );
-    h.push_str(".ok{color:#197a2c;font-weight:600}.bad{color:#b3141c;font-weight:600}\n");
-    h.push_str(".counts span{display:inline-block;margin-right:16px;font-size:16px}\n");
-    h.push_str(".verdict{font-size:18px;margin:4px 0}\n");
-    h.push_str("dl.changes{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;font-size:13px;margin:0}\ndl.changes dt{font-weight:600}dl.changes dd{margin:0}\n");
-    h.push_str("ul.worst{font-size:13px;margin:4px 0;padding-left:18px}ul.worst li{margin-bottom:2px}\n.remedy{color:#1f4e8c}\n");
-    h.push_str(".sheets{display:flex;gap:10px;flex-wrap:wrap;align-items:flex-start}\n.sheets figure{margin:0}.sheets img{height:300px;width:auto;max-width:100%;border:1px solid #ccc;background:#fff}\n.sheets figcaption{font-size:12px}\n.sheets img.top{width:300px;object-fit:cover;object-position:top;cursor:zoom-in}\n.sheets img.top:focus{width:auto;height:auto;max-width:100%;object-fit:contain;cursor:zoom-out}\n");
-    h.push_str("</style></head><body>\n");
+    let mut h = page_head(&title);
     h.push_str(&format!("<h1>{}</h1>\n", esc(&title)));
     let c = &r.counts;
     let verdict = if c.blocker > 0 {
@@ -145,6 +125,64 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
         }
         h.push_str("</dl>\n");
     }
+    h.push_str(&what_to_do(r, page));
+    h.push_str(&before_after(r));
+    h.push_str(&sheets_html(sheets));
+    h.push_str(&page.viewer);
+    if !r.parts.is_empty() {
+        h.push_str("<h2>Parts</h2>\n<table><tr><th>part</th><th>role</th><th>why</th></tr>\n");
+        for p in &r.parts {
+            h.push_str(&format!(
+                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>\n",
+                esc(&p.part),
+                esc(&p.class),
+                esc(&p.reason)
+            ));
+        }
+        h.push_str("</table>\n");
+    }
+    h.push_str(&section_tables(r, page));
+    h.push_str(&format!(
+        "<h2>F. Route</h2>\n<p>{}</p>\n<h2>F. Not verified</h2>\n<ul>\n",
+        esc(&r.route)
+    ));
+    for n in &r.not_verified {
+        h.push_str(&format!("<li>{}</li>\n", esc(n)));
+    }
+    h.push_str("</ul>\n</body></html>\n");
+    h
+}
+
+/// The page's head: title and style, up to the opened body.
+fn page_head(title: &str) -> String {
+    let mut h = String::new();
+    h.push_str(&format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>{}</title>\n<style>\n",
+        esc(title)
+    ));
+    h.push_str(
+        "body{font-family:system-ui,sans-serif;margin:16px 24px;color:#222;background:#fafafa}\n",
+    );
+    h.push_str("h1{font-size:22px;margin:0 0 6px 0}h2{font-size:17px;margin:14px 0 6px 0}\n");
+    h.push_str("table{border-collapse:collapse;width:100%;font-size:13px;margin-bottom:18px}\n");
+    h.push_str("th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}\n");
+    h.push_str(
+        "th{background:#eee}tr.fail td{background:#fde8e8}tr.fail.minor td{background:#fff6dc}\n",
+    );
+    h.push_str(".ok{color:#197a2c;font-weight:600}.bad{color:#b3141c;font-weight:600}\n");
+    h.push_str(".counts span{display:inline-block;margin-right:16px;font-size:16px}\n");
+    h.push_str(".verdict{font-size:18px;margin:4px 0}\n");
+    h.push_str("dl.changes{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;font-size:13px;margin:0}\ndl.changes dt{font-weight:600}dl.changes dd{margin:0}\n");
+    h.push_str("ul.worst{font-size:13px;margin:4px 0;padding-left:18px}ul.worst li{margin-bottom:2px}\n.remedy{color:#1f4e8c}\n");
+    h.push_str(".sheets{display:flex;gap:10px;flex-wrap:wrap;align-items:flex-start}\n.sheets figure{margin:0}.sheets img{height:300px;width:auto;max-width:100%;border:1px solid #ccc;background:#fff}\n.sheets figcaption{font-size:12px}\n.sheets img.top{width:300px;object-fit:cover;object-position:top;cursor:zoom-in}\n.sheets img.top:focus{width:auto;height:auto;max-width:100%;object-fit:contain;cursor:zoom-out}\n");
+    h.push_str("</style></head><body>\n");
+    h.push_str("table.ba{width:auto}\n");
+    h
+}
+
+/// "What to do": the worst failures of each section with their remedies.
+fn what_to_do(r: &CheckReport, page: &Page) -> String {
+    let mut h = String::new();
     let failed: Vec<_> = r.checks.iter().filter(|k| !k.passed).collect();
     if !failed.is_empty() {
         h.push_str("<h2>What to do</h2>\n<ul class=\"worst\">\n");
@@ -175,6 +213,42 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
         }
         h.push_str("</ul>\n");
     }
+    h
+}
+
+/// The joint checks measured with and without the fixes (their details end with
+/// `without the fixes X`), as one table; empty without the fixes.
+fn before_after(r: &CheckReport) -> String {
+    const TAG: &str = "; without the fixes ";
+    let rows: Vec<_> = r
+        .checks
+        .iter()
+        .filter_map(|k| {
+            let before = k.detail.rsplit_once(TAG)?.1;
+            Some((k, before))
+        })
+        .collect();
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut h = String::from("<h2>Joints before and after the fixes</h2>\n<table class=\"ba\"><tr><th>check</th><th>without the fixes</th><th>with them</th><th>limit</th></tr>\n");
+    for (k, before) in rows {
+        h.push_str(&format!(
+            "<tr><td><code>{}</code></td><td>{}</td><td>{} {}</td><td>{}</td></tr>\n",
+            esc(&k.id),
+            esc(before),
+            fmt_num(k.value),
+            if k.passed { "" } else { "(fails)" },
+            esc(&k.limit.text())
+        ));
+    }
+    h.push_str("</table>\n");
+    h
+}
+
+/// The sheets, embedded.
+fn sheets_html(sheets: &[(String, Vec<u8>)]) -> String {
+    let mut h = String::new();
     if !sheets.is_empty() {
         h.push_str("<h2>Sheets</h2>\n<div class=\"sheets\">\n");
         for (t, png) in sheets {
@@ -195,19 +269,12 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
         }
         h.push_str("</div>\n");
     }
-    h.push_str(&page.viewer);
-    if !r.parts.is_empty() {
-        h.push_str("<h2>Parts</h2>\n<table><tr><th>part</th><th>role</th><th>why</th></tr>\n");
-        for p in &r.parts {
-            h.push_str(&format!(
-                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>\n",
-                esc(&p.part),
-                esc(&p.class),
-                esc(&p.reason)
-            ));
-        }
-        h.push_str("</table>\n");
-    }
+    h
+}
+
+/// One table per section, failed checks first.
+fn section_tables(r: &CheckReport, page: &Page) -> String {
+    let mut h = String::new();
     for (sec, stitle) in SECTIONS {
         let mut rows: Vec<_> = r.checks.iter().filter(|k| k.section == sec).collect();
         if rows.is_empty() {
@@ -244,14 +311,6 @@ pub fn html_page(r: &CheckReport, sheets: &[(String, Vec<u8>)], page: &Page) -> 
         }
         h.push_str("</table>\n");
     }
-    h.push_str(&format!(
-        "<h2>F. Route</h2>\n<p>{}</p>\n<h2>F. Not verified</h2>\n<ul>\n",
-        esc(&r.route)
-    ));
-    for n in &r.not_verified {
-        h.push_str(&format!("<li>{}</li>\n", esc(n)));
-    }
-    h.push_str("</ul>\n</body></html>\n");
     h
 }
 

@@ -44,7 +44,7 @@ use glam::Vec3;
 use serde::Serialize;
 
 pub use html::{html_page, html_report, Page};
-pub use rubric::{chain_bones, check, posed_character};
+pub use rubric::{chain_bones, check, posed_character, posed_runtime};
 
 use crate::pose::NamedPose;
 use crate::report::{Check, Counts};
@@ -83,6 +83,10 @@ pub struct CheckOptions {
     /// ([`crate::deform::dqs_mask`], measured on the rig over the test poses), as an
     /// engine reading `_DQS_BLEND` does; off by default (plain [`Skinning`]).
     pub dqs_blend: bool,
+    /// The preserve-volume mask the file carries, per part name (sparse, as the
+    /// sidecar's `dqs_blend`): with `dqs_blend` on, the review plays this mask (a part
+    /// it lacks blends nothing) instead of measuring one. Empty by default.
+    pub dqs_masks: std::collections::BTreeMap<String, Vec<(u32, f32)>>,
     /// Corrective shapes the runtime plays ([`crate::deform::correctives`]): each adds
     /// the skin's morph target of its name, at its driver's value, before skinning; and
     /// each is judged (section E). Empty by default.
@@ -99,6 +103,7 @@ impl Default for CheckOptions {
             animated_bones: None,
             twist_rules: true,
             dqs_blend: false,
+            dqs_masks: Default::default(),
             correctives: Vec::new(),
         }
     }
@@ -119,6 +124,10 @@ pub struct FlaggedJoint {
     pub centre: Vec3,
     /// Local limb radius at the joint (the spot's spread), metres.
     pub radius: f32,
+    /// The normal of the joint's bend plane in the pose (unit), when the limb is bent:
+    /// a close-up looks along it, across the bend. `None` for a straight limb or a
+    /// spot that is not a joint.
+    pub across: Option<Vec3>,
 }
 
 /// The result of [`check`]. Serializes to exactly
@@ -144,10 +153,28 @@ pub struct CheckReport {
     /// failed, and where strain, self-intersection and penetration failures sit.
     #[serde(skip)]
     pub flagged_joints: Vec<FlaggedJoint>,
+    /// With the fixes on (a mask or correctives): the joints that fail without them
+    /// (plain skinning, the twist rules kept), for the "before" close-ups (not
+    /// serialized; each band and bulge check's detail gives both figures).
+    #[serde(skip)]
+    pub flagged_before: Vec<FlaggedJoint>,
+    /// The fixes the review played (not serialized: the route names them).
+    #[serde(skip)]
+    pub runtime: Runtime,
     /// Every part's role and why, in part order (not serialized: the HTML report shows
     /// it, and `rig` writes it in `report.json` beside the checks).
     #[serde(skip)]
     pub parts: Vec<PartLine>,
+}
+
+/// The fixes a review played, for drawing the poses as it measured them
+/// ([`rubric::posed_runtime`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Runtime {
+    /// The preserve-volume mask per part name (sparse); empty without the DQS blend.
+    pub dqs_masks: std::collections::BTreeMap<String, Vec<(u32, f32)>>,
+    /// The corrective shapes played.
+    pub correctives: Vec<crate::deform::correctives::Corrective>,
 }
 
 /// One part's role in the character, and why (see [`crate::model::Body`]).

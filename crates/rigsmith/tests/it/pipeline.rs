@@ -101,6 +101,10 @@ fn same_verdict_after_a_glb_round_trip(name: &str, out: &rigsmith::pipeline::Rig
         &back,
         &rigsmith::review::CheckOptions {
             self_intersections: false,
+            // The runtime model the sidecar names, as `check` reads it beside the file.
+            dqs_blend: !out.sidecar.dqs_blend.is_empty(),
+            dqs_masks: out.sidecar.dqs_blend.clone(),
+            correctives: out.sidecar.correctives.clone(),
             ..Default::default()
         },
     )

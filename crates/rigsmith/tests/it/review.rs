@@ -53,6 +53,7 @@ fn run(c: &Character, poses: &[&str], skinning: Skinning) -> CheckReport {
             animated_bones: None,
             twist_rules: true,
             dqs_blend: false,
+            dqs_masks: Default::default(),
             correctives: Vec::new(),
         },
     )

@@ -69,10 +69,10 @@ pub(super) fn route(cx: &Ctx<'_>, poses: usize, out: &mut Out) -> String {
         } else {
             String::new()
         },
-        if cx.o.dqs_blend {
-            " + DQS blend (the preserve-volume mask)"
-        } else {
-            ""
+        match (cx.o.dqs_blend, cx.o.dqs_masks.is_empty()) {
+            (false, _) => "",
+            (true, false) => " + DQS blend (the file's preserve-volume mask)",
+            (true, true) => " + DQS blend (the preserve-volume mask measured on the rig)",
         },
         if cx.o.correctives.is_empty() {
             String::new()

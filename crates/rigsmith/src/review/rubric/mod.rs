@@ -12,6 +12,7 @@
 //! * [`poses`] (D): the pose library, measured in parallel;
 //! * [`honesty`] (E, F): morph targets, the route and what was not verified.
 
+mod before_after;
 mod chains;
 mod honesty;
 mod placement;
@@ -111,6 +112,12 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
     let garments = weights::garments(&cx, &chain_bone, &mut out);
     chains::rules(&cx, &chains, &mut out);
     let library = poses::section(&cx, &garments, &mut out);
+    let fixes = o.dqs_blend || !o.correctives.is_empty();
+    let flagged_before = if fixes {
+        before_after::compare(&cx, &library, &mut out)
+    } else {
+        Vec::new()
+    };
     out.checks
         .extend(crate::review::correctives::corrective_checks(
             c,
@@ -131,6 +138,15 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
         weights: out.weights,
         poses: library,
         flagged_joints: out.flagged,
+        flagged_before,
+        runtime: super::Runtime {
+            dqs_masks: if o.dqs_blend {
+                o.dqs_masks.clone()
+            } else {
+                Default::default()
+            },
+            correctives: o.correctives.clone(),
+        },
         parts,
     })
 }
@@ -235,6 +251,42 @@ pub(crate) fn part_lines(c: &Character) -> Vec<super::PartLine> {
                 Some(bone) => format!("{} (bone {bone})", r.reason),
                 None => r.reason.clone(),
             },
+        })
+        .collect()
+}
+
+/// Posed positions (per part) of `c` in pose `p` as the runtime `rt` plays it: the
+/// correctives added before skinning, DQS blended in by the file's mask (parts by
+/// name); plain `skinning` where `rt` has nothing. For the "after" close-ups.
+pub fn posed_runtime(
+    c: &Character,
+    p: &NamedPose,
+    skinning: Skinning,
+    rt: &super::Runtime,
+) -> Vec<Vec<Vec3>> {
+    let Some(s) = &c.skeleton else {
+        return c.parts.iter().map(|p| p.mesh.positions.clone()).collect();
+    };
+    let m = posed_matrices(s, &p.pose);
+    c.parts
+        .iter()
+        .map(|part| {
+            let Some(w) = &part.weights else {
+                return part.mesh.positions.clone();
+            };
+            let morphed =
+                crate::deform::correctives::morphed_rest(part, s, &rt.correctives, &p.pose);
+            let pos = morphed.as_deref().unwrap_or(&part.mesh.positions);
+            match rt.dqs_masks.get(&part.name) {
+                Some(sp) => {
+                    let mask = crate::deform::dqs_mask::dense(sp, pos.len());
+                    crate::deform::dqs_mask::skin_blend(pos, w, &m, &mask)
+                }
+                None => match skinning {
+                    Skinning::Lbs => skin_lbs(pos, w, &m),
+                    Skinning::Dqs => skin_dqs(pos, w, &m),
+                },
+            }
         })
         .collect()
 }

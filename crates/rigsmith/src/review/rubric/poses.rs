@@ -22,8 +22,9 @@ struct PoseNumbers {
     strain: strain::Strain,
     /// Where the strained edges are (their posed midpoints).
     strained: Vec<Vec3>,
-    /// Per joint test: joint name, band ratios, posed centre, local radius.
-    bands: Vec<(String, Option<volume::Band>, Vec3, f32)>,
+    /// Per joint test: joint name, band ratios, posed centre, local radius, bend
+    /// plane normal.
+    bands: Vec<(String, Option<volume::Band>, Vec3, f32, Option<Vec3>)>,
     leak: (f32, Option<usize>),
     /// New self-intersecting triangle pairs of the body.
     new_pairs: usize,
@@ -75,16 +76,7 @@ pub(super) fn section(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Vec<Na
     };
     let mut rest = rest_state(cx, garments, out);
     if cx.o.dqs_blend {
-        let poses: Vec<crate::pose::Pose> = library.iter().map(|p| p.pose.clone()).collect();
-        rest.blend = Some(
-            cx.c.parts
-                .iter()
-                .map(|p| match &p.weights {
-                    Some(w) => crate::deform::dqs_mask::dqs_mask(&p.mesh, w, cx.s, &poses, cx.h),
-                    None => Vec::new(),
-                })
-                .collect(),
-        );
+        rest.blend = Some(blend_masks(cx, &library));
     }
     let numbers: Vec<PoseNumbers> = library
         .par_iter()
@@ -110,6 +102,33 @@ pub(super) fn section(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Vec<Na
             .push("cross-side leak: no one-sided pose could be built".into());
     }
     library
+}
+
+/// The preserve-volume mask of every part: the file's (the options' `dqs_masks`, by
+/// part name; a part it lacks blends nothing) or, without one, measured on the rig.
+fn blend_masks(cx: &Ctx<'_>, library: &[NamedPose]) -> Vec<Vec<f32>> {
+    use crate::deform::dqs_mask::{dense, dqs_mask, mask_poses};
+    if !cx.o.dqs_masks.is_empty() {
+        return cx
+            .c
+            .parts
+            .iter()
+            .map(|p| {
+                let n = p.mesh.positions.len();
+                cx.o.dqs_masks
+                    .get(&p.name)
+                    .map_or_else(|| vec![0.0; n], |sp| dense(sp, n))
+            })
+            .collect();
+    }
+    let poses = mask_poses(library);
+    cx.c.parts
+        .iter()
+        .map(|p| match &p.weights {
+            Some(w) => dqs_mask(&p.mesh, w, cx.s, &poses, cx.h),
+            None => Vec::new(),
+        })
+        .collect()
 }
 
 fn rest_state(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Rest {
@@ -194,7 +213,11 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
         .filter_map(|t| {
             let fl = rest.fleshes.iter().find(|fl| fl.joint.name == t.joint)?;
             let b = volume::band_ratio(fl, &body.mesh.positions, &posed[0], &m);
-            Some((t.joint.clone(), b, fl.joint.posed(&m)[1], fl.radius))
+            let [a, c, e] = fl.joint.posed(&m);
+            let n = (c - a).normalize_or_zero().cross((e - c).normalize_or_zero());
+            // Bent by more than about 10 degrees: a plane to look across.
+            let across = (n.length() > 0.17).then(|| n.normalize());
+            Some((t.joint.clone(), b, c, fl.radius, across))
         })
         .collect();
     let pairs = if cx.o.self_intersections {
@@ -330,6 +353,7 @@ fn flag(out: &mut Out, pose: &str, what: String, points: &[Vec3], h: f32) {
             joint: what,
             centre,
             radius,
+            across: None,
         });
     }
 }
@@ -440,7 +464,7 @@ fn judge(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose, n: &PoseNumbers, out: &mut O
 /// The band (collapse) and bulge checks of one joint test; a failed one flags the
 /// joint for a close-up.
 fn band_checks(name: &str, t: &JointTest, n: &PoseNumbers, out: &mut Out) {
-    let Some((_, band, centre, radius)) = n.bands.iter().find(|b| b.0 == t.joint) else {
+    let Some((_, band, centre, radius, across)) = n.bands.iter().find(|b| b.0 == t.joint) else {
         out.not_verified.push(format!(
             "{name}: joint {} not measurable (bones or flesh missing)",
             t.joint
@@ -465,6 +489,7 @@ fn band_checks(name: &str, t: &JointTest, n: &PoseNumbers, out: &mut Out) {
                 joint: t.joint.clone(),
                 centre: *centre,
                 radius: *radius,
+                across: *across,
             });
         }
         out.checks.push(ck);
