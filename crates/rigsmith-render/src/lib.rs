@@ -51,4 +51,7 @@ pub use camera::{Camera, View};
 pub use canvas::Image;
 pub use palette::{heat, part_colour};
 pub use render::{render, BoneStyle, Bones, DrawPart, RenderOptions};
-pub use sheets::{joint_sheet, joint_sheet_across, placement_sheet, pose_sheet, weight_heatmap, JointItem, PoseRow};
+pub use sheets::{
+    joint_sheet, joint_sheet_across, placement_sheet, pose_sheet, weight_heatmap, JointItem,
+    PoseRow,
+};

@@ -255,8 +255,7 @@ impl Written<'_> {
         let Some(h) = &a.html else {
             return Ok(None);
         };
-        self.plan
-            .write(h, html_report(self.r, &pngs).as_bytes())?;
+        self.plan.write(h, html_report(self.r, &pngs).as_bytes())?;
         ctx.info(&format!("wrote {}", h.display()));
         Ok(Some(h.clone()))
     }

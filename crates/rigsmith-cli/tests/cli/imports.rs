@@ -108,7 +108,11 @@ fn blender_imports_the_correctives_as_shape_keys() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{text}\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let keys = text
         .lines()
         .find(|l| l.contains("shape keys:"))
@@ -126,10 +130,8 @@ fn check_plays_the_fixes_the_sidecar_names_and_says_so() {
         let mut args = vec!["check", glb.to_str().unwrap(), "--json"];
         args.extend_from_slice(extra);
         let out = rigsmith(&args);
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!("{e}: {}", String::from_utf8_lossy(&out.stderr))
-        });
-        v
+        serde_json::from_slice::<serde_json::Value>(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
     };
     let with = run(&[]);
     let route = with["route"].as_str().unwrap();
@@ -139,7 +141,10 @@ fn check_plays_the_fixes_the_sidecar_names_and_says_so() {
     );
     let plain = run(&["--no-fixes"]);
     let route = plain["route"].as_str().unwrap();
-    assert!(!route.contains("DQS blend") && !route.contains("correctives"), "{route}");
+    assert!(
+        !route.contains("DQS blend") && !route.contains("correctives"),
+        "{route}"
+    );
     let band = |v: &serde_json::Value, id: &str| {
         v["checks"]
             .as_array()
@@ -151,8 +156,14 @@ fn check_plays_the_fixes_the_sidecar_names_and_says_so() {
     };
     let id = "deform.elbow_120.L.band";
     let (a, b) = (band(&plain, id), band(&with, id));
-    eprintln!("{id}: {} plain, {} with the fixes ({})", a["value"], b["value"], b["detail"]);
+    eprintln!(
+        "{id}: {} plain, {} with the fixes ({})",
+        a["value"], b["value"], b["detail"]
+    );
     assert!(b["value"].as_f64().unwrap() > a["value"].as_f64().unwrap() + 0.1);
     // The check with the fixes gives the figure without them too.
-    assert!(b["detail"].as_str().unwrap().contains("without the fixes"), "{b}");
+    assert!(
+        b["detail"].as_str().unwrap().contains("without the fixes"),
+        "{b}"
+    );
 }

@@ -250,13 +250,30 @@ fn correctives_are_zero_at_rest_one_at_their_pose_and_late_between() {
 }
 
 /// Every corrective of the demo, in the sidecar's order.
-const ALL_CORRECTIVES: [&str; 10] = ["CS_elbow_l", "CS_knee_l", "CS_arm_up_l", "CS_arm_down_l", "CS_leg_forward_l", "CS_elbow_r", "CS_knee_r", "CS_arm_up_r", "CS_arm_down_r", "CS_leg_forward_r"];
+const ALL_CORRECTIVES: [&str; 10] = [
+    "CS_elbow_l",
+    "CS_knee_l",
+    "CS_arm_up_l",
+    "CS_arm_down_l",
+    "CS_leg_forward_l",
+    "CS_elbow_r",
+    "CS_knee_r",
+    "CS_arm_up_r",
+    "CS_arm_down_r",
+    "CS_leg_forward_r",
+];
 
 #[test]
 fn the_left_corrective_moves_no_right_side_vertex_and_holds_no_nan() {
     let c = &demo().character;
     let body = &c.parts[0];
-    for name in ["CS_elbow_l", "CS_knee_l", "CS_arm_up_l", "CS_arm_down_l", "CS_leg_forward_l"] {
+    for name in [
+        "CS_elbow_l",
+        "CS_knee_l",
+        "CS_arm_up_l",
+        "CS_arm_down_l",
+        "CS_leg_forward_l",
+    ] {
         let mt = body.morphs.iter().find(|m| m.name == name).unwrap();
         let moved = mt
             .position_deltas
