@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use glam::Vec3;
+use rigsmith::control::posing::RigPoser;
+use rigsmith::control::ControlRig;
 use rigsmith::model::Character;
+use rigsmith::pose::NamedPose;
 use rigsmith::review::{self, CheckReport, Skinning};
 use rigsmith_render::viewer::{viewer_section, Viewer, ViewerModel, ViewerMotion};
 use rigsmith_render::Image;
@@ -19,10 +22,22 @@ type PoseRow = (String, Vec<Vec<Vec3>>, Vec<(Vec3, Vec3)>);
 /// Renders the three review sheets of a rigged character as `(name, image)`:
 /// `placement` (bones over an x-ray body: front, right, top and a head close-up),
 /// `poses` (a row per pose of the library) and `joints` (close-ups of every flagged
-/// joint). Posed with `skinning`.
-pub fn render_sheets(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<(String, Image)> {
+/// joint). Posed with `skinning`, and through `control` when the file has a control rig
+/// that fits its skeleton ([`RigPoser`]): the sheets then show what the rig does with
+/// each pose (twist bones turning by the rig's rule).
+pub fn render_sheets(
+    c: &Character,
+    r: &CheckReport,
+    skinning: Skinning,
+    control: Option<&ControlRig>,
+) -> Vec<(String, Image)> {
     let Some(s) = c.skeleton.as_ref() else {
         return Vec::new();
+    };
+    let poser = control.and_then(|rig| RigPoser::new(rig, s).ok());
+    let posed = |p: &NamedPose| match &poser {
+        Some(rp) => rp.posed_character(c, &p.pose, skinning),
+        None => review::posed_character(c, p, skinning),
     };
     let mut out = vec![(
         "placement".to_string(),
@@ -32,7 +47,7 @@ pub fn render_sheets(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<
         .poses
         .iter()
         .map(|p| {
-            let (parts, bones) = review::posed_character(c, p, skinning);
+            let (parts, bones) = posed(p);
             (p.name.clone(), parts, bones)
         })
         .collect();
@@ -47,7 +62,7 @@ pub fn render_sheets(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<
         .iter()
         .filter_map(|f| {
             let p = r.poses.iter().find(|p| p.name == f.pose)?;
-            let (parts, _) = review::posed_character(c, p, skinning);
+            let (parts, _) = posed(p);
             Some((
                 format!("{} {}", f.pose, f.joint),
                 parts,
@@ -215,6 +230,8 @@ pub struct ReviewExtras<'a> {
     pub skinning: Skinning,
     /// More `(name, image)` sheets to write and embed.
     pub extra_sheets: Vec<(String, Image)>,
+    /// The file's control rig: the sheets pose the character through it.
+    pub control: Option<&'a ControlRig>,
 }
 
 /// Writes `report.json` (the check report merged with `extra` fields), `report.html`
@@ -233,10 +250,11 @@ pub fn write_review_dir(
         page,
         skinning,
         extra_sheets,
+        control,
     } = more;
     std::fs::create_dir_all(dir)
         .with_context(|| format!("{}: cannot create folder", dir.display()))?;
-    let mut imgs = render_sheets(c, r, skinning);
+    let mut imgs = render_sheets(c, r, skinning, control);
     imgs.extend(extra_sheets);
     let sheets: Vec<(String, Vec<u8>)> = imgs
         .into_iter()

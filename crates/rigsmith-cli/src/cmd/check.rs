@@ -102,8 +102,9 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let r = check(&c, &o).map_err(|e| BadInput(format!("{}: {e}", a.input.display())));
     pb.finish_and_clear();
     let mut r = r?;
-    if let Some(rig) = crate::cmd::bake::control_rig(&a.input)? {
-        rigsmith::control::checks::add_to(&mut r.checks, &mut r.not_verified, &rig);
+    let control = crate::cmd::bake::control_rig(&a.input)?;
+    if let Some(rig) = &control {
+        rigsmith::control::checks::add_to(&mut r.checks, &mut r.not_verified, rig);
         r.counts = rigsmith::Counts::of(&r.checks);
     }
     let heatmaps = || {
@@ -147,6 +148,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
                 page: &page,
                 skinning: o.skinning,
                 extra_sheets: heatmaps(),
+                control: control.as_ref(),
             },
         );
         pb.finish_and_clear();
@@ -160,7 +162,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     }
     if a.sheets.is_some() || a.html.is_some() {
         let pb = ctx.stage("drawing sheets");
-        let mut imgs = crate::sheets::render_sheets(&c, &r, o.skinning);
+        let mut imgs = crate::sheets::render_sheets(&c, &r, o.skinning, control.as_ref());
         imgs.extend(heatmaps());
         let mut pngs: Vec<(String, Vec<u8>)> = Vec::new();
         for (name, img) in imgs {
