@@ -12,11 +12,14 @@ rigsmith's evaluator gave for the same pose (in POSES.json, glTF space). Writes 
 
     {"script_errors": [...], "cycles": [...], "poses": N,
      "max_error_h": E, "worst": {"pose": i, "bone": name},
-     "per_pose": [{"error_h", "bone", "errors_h": {bone: e}, "ik_residual_h"}]}
+     "per_pose": [{"error_h", "bone", "errors_h": {bone: e}, "ik_residual_h",
+                   "first_solve_residual_h"}]}
 
 "ik_residual_h" is Blender's own IK residual in that pose: the largest distance from an
-IK chain's tip to its goal, over H (Blender's iterative solver stops when its angle
-update falls under 1e-3; rigsmith's closed form has none when the goal is in reach).
+IK chain's tip to its goal, over H (rigsmith's closed form has none when the goal is in
+reach). "first_solve_residual_h" is the same for the hidden copies the script solves
+first to warm-start each chain: Blender's iterative solver stops once an iteration turns
+no joint by 1e-3 rad or more, which leaves a chain solved from rest this far off.
 
 Errors: rotation columns directly (unit axes), translations divided by the body height
 H, as rigsmith's `matrix_error` measures them.
@@ -119,16 +122,19 @@ def run(glb, script, poses_path, result):
             errors[name] = e
             if e > pose_err[0] or pose_err[1] is None:
                 pose_err = (e, name)
-        # Blender's own IK residual: how far each IK chain's tip ends from its goal.
-        residual = 0.0
+        # Blender's own IK residual: how far each IK chain's tip ends from its goal,
+        # for the rig's chains and for the hidden copies that warm-start them.
+        residual = {"rig": 0.0, "warm": 0.0}
         for pb in arm.pose.bones:
             for con in pb.constraints:
                 if con.type == "IK" and con.subtarget:
                     tip = arm.matrix_world @ pb.tail
                     goal = arm.matrix_world @ arm.pose.bones[con.subtarget].head
-                    residual = max(residual, (tip - goal).length / h)
+                    key = "warm" if "_warm" in pb.name else "rig"
+                    residual[key] = max(residual[key], (tip - goal).length / h)
         result["per_pose"].append({"error_h": pose_err[0], "bone": pose_err[1],
-                                   "errors_h": errors, "ik_residual_h": residual})
+                                   "errors_h": errors, "ik_residual_h": residual["rig"],
+                                   "first_solve_residual_h": residual["warm"]})
         if pose_err[0] >= worst[0]:
             worst = (pose_err[0], i, pose_err[1])
         result["poses"] += 1

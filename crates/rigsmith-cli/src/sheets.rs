@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use rigsmith::control::sweep::ControlSweep;
+use rigsmith::control::ControlRig;
 use rigsmith::model::Character;
+use rigsmith::pose::NamedPose;
 use rigsmith::review::{self, CheckReport, Skinning};
 use rigsmith_render::viewer::{viewer_section, Viewer, ViewerModel, ViewerMotion};
 use rigsmith_render::Image;
@@ -13,9 +15,15 @@ use rigsmith_render::Image;
 use crate::util::Outputs;
 
 /// Renders the three review sheets of a rigged character as `(name, image)`:
-/// `placement`, `poses` and `joints` ([`rigsmith_render::review::review_sheets`]).
-pub fn render_sheets(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<(String, Image)> {
-    rigsmith_render::review::review_sheets(c, r, skinning)
+/// `placement`, `poses` and `joints`, posed through `control` when the file has a
+/// control rig that fits its skeleton ([`rigsmith_render::review::review_sheets_with`]).
+pub fn render_sheets(
+    c: &Character,
+    r: &CheckReport,
+    skinning: Skinning,
+    control: Option<&ControlRig>,
+) -> Vec<(String, Image)> {
+    rigsmith_render::review::review_sheets_with(c, r, skinning, control)
 }
 
 /// One weight heat map per deform bone that carries weight, named `weights_<bone>`
@@ -188,6 +196,8 @@ pub struct ReviewExtras<'a> {
     pub skinning: Skinning,
     /// More `(name, image)` sheets to write and embed.
     pub extra_sheets: Vec<(String, Image)>,
+    /// The file's control rig: the sheets pose the character through it.
+    pub control: Option<&'a ControlRig>,
 }
 
 /// Writes `report.json` (the check report merged with `extra` fields), `report.html`
@@ -206,10 +216,11 @@ pub fn write_review_dir(
         page,
         skinning,
         extra_sheets,
+        control,
     } = more;
     std::fs::create_dir_all(dir)
         .with_context(|| format!("{}: cannot create folder", dir.display()))?;
-    let mut imgs = render_sheets(c, r, skinning);
+    let mut imgs = render_sheets(c, r, skinning, control);
     imgs.extend(extra_sheets);
     let sheets: Vec<(String, Vec<u8>)> = imgs
         .into_iter()

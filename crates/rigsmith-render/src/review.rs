@@ -2,7 +2,10 @@
 //! and the Python package returns them: placement, poses, flagged joints.
 
 use glam::Vec3;
+use rigsmith::control::posing::RigPoser;
+use rigsmith::control::ControlRig;
 use rigsmith::model::Character;
+use rigsmith::pose::NamedPose;
 use rigsmith::review::{self, CheckReport, Skinning};
 
 use crate::sheets::{JointItem, PoseRow};
@@ -15,15 +18,32 @@ use crate::{joint_sheet_across, placement_sheet, pose_sheet, Image};
 /// `skinning`; absent when none is flagged). With the fixes on, `joints_before` draws
 /// the joints that fail without them. Nothing without a skeleton.
 pub fn review_sheets(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<(String, Image)> {
+    review_sheets_with(c, r, skinning, None)
+}
+
+/// As [`review_sheets`], posed through `control` when the file has a control rig that
+/// fits its skeleton ([`RigPoser`]): the sheets then show what the rig does with each
+/// pose (twist bones turning by the rig's rule).
+pub fn review_sheets_with(
+    c: &Character,
+    r: &CheckReport,
+    skinning: Skinning,
+    control: Option<&ControlRig>,
+) -> Vec<(String, Image)> {
     let Some(s) = c.skeleton.as_ref() else {
         return Vec::new();
+    };
+    let poser = control.and_then(|rig| RigPoser::new(rig, s).ok());
+    let plain = |p: &NamedPose| match &poser {
+        Some(rp) => rp.posed_character(c, &p.pose, skinning),
+        None => review::posed_character(c, p, skinning),
     };
     let mut out = vec![("placement".to_string(), placement_sheet(c, s, 1024))];
     let rows: Vec<PoseRow> = r
         .poses
         .iter()
         .map(|p| {
-            let (parts, bones) = review::posed_character(c, p, skinning);
+            let (parts, bones) = plain(p);
             (p.name.clone(), parts, bones)
         })
         .collect();
@@ -32,54 +52,45 @@ pub fn review_sheets(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<
     }
     let fixes = !r.runtime.correctives.is_empty() || !r.runtime.dqs_masks.is_empty();
     // With the fixes on: the joints that fail without them, drawn without them.
-    if let Some(img) = closeups(
-        c,
-        r,
-        &r.flagged_before,
-        None,
-        ", without the fixes",
-        skinning,
-    ) {
+    let without = |p: &NamedPose| plain(p).0;
+    if let Some(img) = closeups(c, r, &r.flagged_before, &without, ", without the fixes") {
         out.push(("joints_before".to_string(), img));
     }
+    let with = |p: &NamedPose| match &poser {
+        Some(_) => plain(p).0,
+        None => review::posed_runtime(c, p, skinning, &r.runtime),
+    };
     let tag = if fixes { ", with the fixes" } else { "" };
-    if let Some(img) = closeups(c, r, &r.flagged_joints, Some(&r.runtime), tag, skinning) {
+    if let Some(img) = closeups(c, r, &r.flagged_joints, &with, tag) {
         out.push(("joints".to_string(), img));
     }
     out
 }
 
-/// The close-up sheet of `flagged` joints, each seen across its bend plane, posed under
-/// `runtime` (its twist rules, correctives and DQS masks) or plainly with `skinning`
-/// when `runtime` is `None`; `None` when no flagged joint has its pose in the report.
+/// The close-up sheet of `flagged` joints, each seen across its bend plane, posed by
+/// `posed` (positions per part); `None` when no flagged joint has its pose in the report.
 fn closeups(
     c: &Character,
     r: &CheckReport,
     flagged: &[review::FlaggedJoint],
-    runtime: Option<&review::Runtime>,
+    posed: &dyn Fn(&NamedPose) -> Vec<Vec<Vec3>>,
     tag: &str,
-    skinning: Skinning,
 ) -> Option<Image> {
-    let shown: Vec<&review::FlaggedJoint> = flagged
+    let shown: Vec<(&review::FlaggedJoint, &NamedPose)> = flagged
         .iter()
-        .filter(|f| r.poses.iter().any(|p| p.name == f.pose))
+        .filter_map(|f| Some((f, r.poses.iter().find(|p| p.name == f.pose)?)))
         .collect();
     let items: Vec<JointItem> = shown
         .iter()
-        .filter_map(|f| {
-            let p = r.poses.iter().find(|p| p.name == f.pose)?;
-            let parts = match runtime {
-                Some(rt) => review::posed_runtime(c, p, skinning, rt),
-                None => review::posed_character(c, p, skinning).0,
-            };
-            Some((
+        .map(|(f, p)| {
+            (
                 format!("{} {}{tag}", f.pose, f.joint),
-                parts,
+                posed(p),
                 f.centre,
                 3.0 * f.radius,
-            ))
+            )
         })
         .collect();
-    let across: Vec<Option<Vec3>> = shown.iter().map(|f| f.across).collect();
+    let across: Vec<Option<Vec3>> = shown.iter().map(|(f, _)| f.across).collect();
     (!items.is_empty()).then(|| joint_sheet_across(&items, &across, c, 512))
 }

@@ -218,6 +218,7 @@ impl Written<'_> {
                 page: &page,
                 skinning: self.skinning,
                 extra_sheets: self.heatmaps(),
+                control: self.control,
             },
         );
         pb.finish_and_clear();
@@ -234,7 +235,7 @@ impl Written<'_> {
     fn sheets_and_html(&self) -> anyhow::Result<Option<PathBuf>> {
         let (a, ctx) = (self.a, self.ctx);
         let pb = ctx.stage("drawing sheets");
-        let mut imgs = crate::sheets::render_sheets(self.c, self.r, self.skinning);
+        let mut imgs = crate::sheets::render_sheets(self.c, self.r, self.skinning, self.control);
         imgs.extend(self.heatmaps());
         let mut pngs: Vec<(String, Vec<u8>)> = Vec::new();
         for (name, img) in imgs {

@@ -311,6 +311,7 @@ fn write_outputs(
                 page: &page,
                 skinning: rigsmith::review::Skinning::Lbs,
                 extra_sheets: Vec::new(),
+                control: out.sidecar.control.as_ref(),
             },
         )?);
     }

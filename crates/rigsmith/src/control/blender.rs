@@ -5,7 +5,11 @@
 //! collections (DEF, MCH hidden, Controls, ORG), side colours and simple widgets.
 //!
 //! The script carries the rig as JSON and interprets it, so what Blender builds is
-//! exactly what the evaluator poses. Drivers use Blender's simple expressions (sums,
+//! exactly what the evaluator poses. One addition is Blender's own: each two-bone IK
+//! chain is warm-started by a hidden copy of itself that solves first (Blender's
+//! iterative solver stops about 1e-4 of a chain's length short of the goal when it
+//! starts from rest; from the copy's answer it ends on the closed form the evaluator
+//! uses). Drivers use Blender's simple expressions (sums,
 //! scaling, `clamp`), which run without Python auto-run. Axes: glTF's (x, y, z) is
 //! Blender's (x, -z, y), as Blender's glTF importer converts them.
 
@@ -113,6 +117,60 @@ def widget(kind, collection):
     return obj
 
 
+def warm_name(name):
+    for sfx in (".L", ".R"):
+        if name.endswith(sfx):
+            return name[:-2] + "_warm" + sfx
+    return name + "_warm"
+
+
+def ik_chains():
+    """(upper, lower, IK constraint) of every two-bone IK chain."""
+    out = []
+    for b in RIG["bones"]:
+        for c in b.get("constraints", []):
+            if c["type"] == "ik" and c["chain"] == 2 and b.get("parent"):
+                out.append((b["parent"], b["name"], c))
+    return out
+
+
+def add_warm_bones(eb):
+    """A hidden copy of each two-bone IK chain (edit mode): see warm_start."""
+    for upper, lower, _ in ik_chains():
+        for name in (upper, lower):
+            w = eb.get(warm_name(name)) or eb.new(warm_name(name))
+            w.use_connect = False
+            w.head, w.tail, w.roll = eb[name].head, eb[name].tail, eb[name].roll
+            w.use_deform = False
+        eb[warm_name(upper)].parent = eb[upper].parent
+        eb[warm_name(lower)].parent = eb[warm_name(upper)]
+
+
+def warm_start(obj, mch):
+    """Blender's IK solver stops once an iteration turns no joint by 1e-3 rad or more,
+    which can leave a chain's tip about 1e-4 of its length short of the goal. So each
+    two-bone chain starts from the answer of a hidden copy of itself: the copy solves
+    first, the chain copies its pose (Copy Transforms, first in its stack) and its own
+    solve starts next to the answer and ends on it."""
+    for upper, lower, c in ik_chains():
+        for name in (upper, lower):
+            w = obj.pose.bones[warm_name(name)]
+            mch.assign(obj.data.bones[w.name])
+            w.rotation_mode = "QUATERNION"
+            src = obj.pose.bones[name]
+            w.lock_ik_x, w.lock_ik_y, w.lock_ik_z = src.lock_ik_x, src.lock_ik_y, src.lock_ik_z
+            for old in list(w.constraints):
+                w.constraints.remove(old)
+        add_constraint(obj, obj.pose.bones[warm_name(lower)], c)
+        for name in (upper, lower):
+            pb = obj.pose.bones[name]
+            con = pb.constraints.new("COPY_TRANSFORMS")
+            con.name = "warm start"
+            con.target = obj
+            con.subtarget = warm_name(name)
+            pb.constraints.move(len(pb.constraints) - 1, 0)
+
+
 def build():
     obj = armature()
     bpy.context.view_layer.objects.active = obj
@@ -136,6 +194,7 @@ def build():
     for b in RIG["bones"]:
         e = eb[b["name"]]
         e.parent = eb[b["parent"]] if b.get("parent") else None
+    add_warm_bones(eb)
     bpy.ops.object.mode_set(mode="POSE")
 
     colls = {}
@@ -178,6 +237,7 @@ def build():
         pb = obj.pose.bones[b["name"]]
         for c in b.get("constraints", []):
             add_constraint(obj, pb, c)
+    warm_start(obj, colls["MCH"])
     bpy.context.view_layer.update()
     return obj, settings
 

@@ -103,6 +103,62 @@ struct Limb {
     toe: Option<usize>,
 }
 
+/// What [`Builder::foot`] built that the rest of the leg hangs on.
+struct Foot {
+    /// The IK chain's target (`MCH-leg_ik_target.L`).
+    target: String,
+    /// The knee's pole control.
+    pole: String,
+    /// The toe's IK control (`ball_ik.L`, when the leg has a toe bone).
+    ball_ik: String,
+}
+
+/// Where a foot's controls go, from its bones (glTF space, metres).
+struct FootFrame {
+    /// Ankle (the foot bone's head), ball (its tail) and toe tip.
+    ankle: Vec3,
+    ball: Vec3,
+    tip: Vec3,
+    /// Forward along the floor, and the foot's length along it (at least 0.05 H).
+    fwd: Vec3,
+    flen: f32,
+    /// Away from the body's middle, along X.
+    outward: Vec3,
+    /// A control's length: 0.04 H up.
+    up: Vec3,
+    /// The generated bones' X axis on this side.
+    x: Vec3,
+    /// The floor's height.
+    floor: f32,
+}
+
+impl FootFrame {
+    fn of(sk: &Skeleton, l: Limb, side: Side, h: f32, floor: f32) -> FootFrame {
+        let ankle = sk.bones[l.end].head;
+        let ball = sk.bones[l.end].tail;
+        let tip = l.toe.map_or(ball, |t| sk.bones[t].tail);
+        let fwd = Vec3::new(tip.x - ankle.x, 0.0, tip.z - ankle.z);
+        let flen = fwd.length().max(0.05 * h);
+        let sign = if side == Side::Right { -1.0 } else { 1.0 };
+        FootFrame {
+            ankle,
+            ball,
+            tip,
+            fwd: fwd.normalize_or(Vec3::Z),
+            flen,
+            outward: Vec3::new(sign, 0.0, 0.0),
+            up: Vec3::new(0.0, 0.04 * h, 0.0),
+            x: side_x(side),
+            floor,
+        }
+    }
+
+    /// `p` dropped to the floor.
+    fn on_floor(&self, p: Vec3) -> Vec3 {
+        Vec3::new(p.x, self.floor, p.z)
+    }
+}
+
 struct Builder<'a> {
     skel: &'a Skeleton,
     h: f32,
@@ -564,9 +620,6 @@ impl<'a> Builder<'a> {
     fn leg(&mut self, side: Side) {
         let Some(l) = self.legs[k(side)] else { return };
         let s = sfx(side);
-        let h = self.h;
-        let floor = self.floor();
-        let sk = self.skel;
         let follow = format!("leg_follow{s}");
         let parent = self.isolation(
             "thigh",
@@ -589,48 +642,98 @@ impl<'a> Builder<'a> {
         if let Some(t) = l.toe {
             self.copy(&bfk, BoneRole::Ctrl, Some(&ffk), t);
         }
-        // The foot: ankle control, roll control, pivots.
-        let ankle = sk.bones[l.end].head;
-        let ball = sk.bones[l.end].tail;
-        let tip = l.toe.map_or(ball, |t| sk.bones[t].tail);
-        let fwd = Vec3::new(tip.x - ankle.x, 0.0, tip.z - ankle.z);
-        let flen = fwd.length().max(0.05 * h);
-        let fwd = fwd.normalize_or(Vec3::Z);
-        let sign = if side == Side::Right { -1.0 } else { 1.0 };
-        let outward = Vec3::new(sign, 0.0, 0.0);
-        let on_floor = |p: Vec3| Vec3::new(p.x, floor, p.z);
-        let up = Vec3::new(0.0, 0.04 * h, 0.0);
-        let x = side_x(side);
+        let foot = self.foot(side, l);
+        self.ik_chain(["thigh", "calf"], s, l, &foot.target, &foot.pole);
+        let sp = self.src_parent(l.upper);
+        let mch = |stem: &str| format!("MCH-{stem}{s}");
+        let mut layers = vec![
+            (mch("thigh"), tfk, mch("thigh_ik"), l.upper, sp),
+            (mch("calf"), cfk, mch("calf_ik"), l.lower, mch("thigh")),
+            (mch("foot"), ffk, foot.target.clone(), l.end, mch("calf")),
+        ];
+        if let Some(t) = l.toe {
+            layers.push((mch("ball"), bfk, foot.ball_ik, t, mch("foot")));
+        }
+        for (m, fk, ik, i, parent) in layers {
+            self.layered(&m, &fk, &ik, i, &parent, &ik_prop);
+        }
+    }
+
+    /// The IK foot of leg `l`: the ankle control `foot_ik`, the roll control, the six
+    /// pivots ([`Self::foot_pivots`]), the ball control, the IK target, the toe's IK
+    /// control and the knee's pole.
+    fn foot(&mut self, side: Side, l: Limb) -> Foot {
+        let s = sfx(side);
+        let f = FootFrame::of(self.skel, l, side, self.h, self.floor());
         let fik = format!("foot_ik{s}");
         let fi = self.add(
             &fik,
             BoneRole::Ctrl,
             Some(ROOT),
-            ankle,
-            ankle + fwd * flen,
-            x,
+            f.ankle,
+            f.ankle + f.fwd * f.flen,
+            f.x,
         );
         self.bones[fi].widget = Widget::Box;
-        let heel = on_floor(ankle) - fwd * 0.25 * flen;
+        let heel = f.on_floor(f.ankle) - f.fwd * 0.25 * f.flen;
         let roll = format!("foot_roll{s}");
-        let rp = heel - fwd * 0.2 * flen;
-        self.add(&roll, BoneRole::Ctrl, Some(&fik), rp, rp + up, x);
+        let rp = heel - f.fwd * 0.2 * f.flen;
+        self.add(&roll, BoneRole::Ctrl, Some(&fik), rp, rp + f.up, f.x);
+        let toe_pivot = self.foot_pivots(side, &f, heel, &fik, &roll);
+        let ballc = format!("foot_ball{s}");
+        let bi = self.add(
+            &ballc,
+            BoneRole::Ctrl,
+            Some(&toe_pivot),
+            f.ball,
+            f.ball + f.up,
+            f.x,
+        );
+        self.bones[bi].widget = Widget::Sphere;
+        let target = format!("MCH-leg_ik_target{s}");
+        self.copy(&target, BoneRole::Mch, Some(&ballc), l.end);
+        let ball_ik = format!("ball_ik{s}");
+        if let Some(t) = l.toe {
+            self.copy(&ball_ik, BoneRole::Ctrl, Some(&toe_pivot), t);
+        }
+        let pole = format!("leg_pole{s}");
+        let pp = self.pole_at(l, Vec3::Z);
+        let pi = self.add(&pole, BoneRole::Ctrl, Some(&fik), pp, pp + f.up, f.x);
+        self.bones[pi].widget = Widget::Sphere;
+        Foot {
+            target,
+            pole,
+            ball_ik,
+        }
+    }
+
+    /// The roll pivots under `fik`, outer > inner > heel > toe, each copying the roll
+    /// control's local rotation and limited to its side. Returns the toe pivot's name.
+    fn foot_pivots(
+        &mut self,
+        side: Side,
+        f: &FootFrame,
+        heel: Vec3,
+        fik: &str,
+        roll: &str,
+    ) -> String {
+        let s = sfx(side);
         let pivots = [
-            ("outer", on_floor(ball) + outward * 0.2 * flen),
-            ("inner", on_floor(ball) - outward * 0.2 * flen),
+            ("outer", f.on_floor(f.ball) + f.outward * 0.2 * f.flen),
+            ("inner", f.on_floor(f.ball) - f.outward * 0.2 * f.flen),
             ("heel", heel),
-            ("toe", on_floor(tip)),
+            ("toe", f.on_floor(f.tip)),
         ];
-        let mut parent = fik.clone();
+        let mut parent = fik.to_string();
         for (stem, at) in pivots {
             let name = format!("MCH-foot_{stem}{s}");
-            let pi = self.add(&name, BoneRole::Mch, Some(&parent), at, at + up, x);
+            let pi = self.add(&name, BoneRole::Mch, Some(&parent), at, at + f.up, f.x);
             self.con(
                 pi,
                 Constraint::new(
                     "roll",
                     Kind::CopyRotation {
-                        target: roll.clone(),
+                        target: roll.to_string(),
                         axes: [true; 3],
                         mix: RotMix::Replace,
                     },
@@ -666,56 +769,7 @@ impl<'a> Builder<'a> {
             );
             parent = name;
         }
-        let toe_pivot = parent.clone();
-        let ballc = format!("foot_ball{s}");
-        let bi = self.add(&ballc, BoneRole::Ctrl, Some(&toe_pivot), ball, ball + up, x);
-        self.bones[bi].widget = Widget::Sphere;
-        let target = format!("MCH-leg_ik_target{s}");
-        self.copy(&target, BoneRole::Mch, Some(&ballc), l.end);
-        let bik = format!("ball_ik{s}");
-        if let Some(t) = l.toe {
-            self.copy(&bik, BoneRole::Ctrl, Some(&toe_pivot), t);
-        }
-        let pole = format!("leg_pole{s}");
-        let pp = self.pole_at(l, Vec3::Z);
-        let pi = self.add(&pole, BoneRole::Ctrl, Some(&fik), pp, pp + up, x);
-        self.bones[pi].widget = Widget::Sphere;
-        self.ik_chain(["thigh", "calf"], s, l, &target, &pole);
-        let sp = self.src_parent(l.upper);
-        self.layered(
-            &format!("MCH-thigh{s}"),
-            &tfk,
-            &format!("MCH-thigh_ik{s}"),
-            l.upper,
-            &sp,
-            &ik_prop,
-        );
-        self.layered(
-            &format!("MCH-calf{s}"),
-            &cfk,
-            &format!("MCH-calf_ik{s}"),
-            l.lower,
-            &format!("MCH-thigh{s}"),
-            &ik_prop,
-        );
-        self.layered(
-            &format!("MCH-foot{s}"),
-            &ffk,
-            &target,
-            l.end,
-            &format!("MCH-calf{s}"),
-            &ik_prop,
-        );
-        if let Some(t) = l.toe {
-            self.layered(
-                &format!("MCH-ball{s}"),
-                &bfk,
-                &bik,
-                t,
-                &format!("MCH-foot{s}"),
-                &ik_prop,
-            );
-        }
+        parent
     }
 
     /// One curl control per finger (a chain starting at a child of the hand).

@@ -558,38 +558,7 @@ impl Evaluator {
                     TransMix::AfterFull => *own * t,
                 }
             }
-            Kind::DampedTrack { head_tail, .. } => {
-                let t = self.target(c.target, *head_tail, Space::World, out);
-                let w = *own;
-                let y = w.y_axis.truncate().normalize_or_zero();
-                let to = (t.w_axis.truncate() - w.w_axis.truncate()).normalize_or_zero();
-                if y == Vec3::ZERO || to == Vec3::ZERO {
-                    return *own;
-                }
-                let q = arc(y, to);
-                let mut r = Mat4::from_quat(q) * w;
-                r.w_axis = w.w_axis;
-                r
-            }
-            Kind::StretchTo {
-                head_tail,
-                rest_length,
-                ..
-            } => {
-                let t = self.target(c.target, *head_tail, Space::World, out);
-                let w = *own;
-                let (l, r, s) = decompose(&w);
-                let d = t.w_axis.truncate() - l;
-                let dist = d.length();
-                if dist <= 0.0 || *rest_length <= 0.0 {
-                    return *own;
-                }
-                let y = d / dist;
-                let z = r.x_axis.cross(y).normalize_or_zero();
-                let x = y.cross(z);
-                let scale = Vec3::new(s.x, s.y * dist / rest_length, s.z);
-                compose(l, Mat3::from_cols(x, y, z), scale)
-            }
+            Kind::DampedTrack { .. } | Kind::StretchTo { .. } => self.track(c, own, out),
             Kind::LimitRotation { limits } => {
                 let (l, r, s) = decompose(own);
                 let mut e = to_euler(&r);
@@ -612,52 +581,103 @@ impl Evaluator {
                 }
                 m
             }
-            Kind::Transformation {
-                from,
-                to,
-                map,
-                from_min,
-                from_max,
-                to_min,
-                to_max,
-                extrapolate,
-                mix,
-                ..
-            } => {
-                let t = self.target(c.target, 0.0, ts, out);
-                let (tl, tr, tsc) = decompose(&t);
-                let src = match from {
-                    Channel::Location => tl,
-                    Channel::Rotation => to_euler(&tr),
-                    Channel::Scale => tsc,
-                };
-                let mut val = Vec3::ZERO;
-                for i in 0..3 {
-                    let k = map[i].min(2);
-                    let (a, b) = (from_min[k], from_max[k]);
-                    let mut v = src[k];
-                    if !extrapolate {
-                        v = v.clamp(a.min(b), a.max(b));
-                    }
-                    let f = if (b - a).abs() > 1e-12 {
-                        (v - a) / (b - a)
-                    } else {
-                        0.0
-                    };
-                    val[i] = to_min[i] + f * (to_max[i] - to_min[i]);
-                }
-                let (l, r, s) = decompose(own);
-                match to {
-                    Channel::Location => compose(l + val, r, s),
-                    Channel::Rotation => compose(l, mix_rot(r, from_euler(val), *mix), s),
-                    Channel::Scale => compose(l, r, val),
-                }
-            }
+            Kind::Transformation { .. } => self.transformation(c, own, out),
             Kind::ChildOf { inverse, .. } => {
                 let t = self.target(c.target, 0.0, ts, out);
                 t * *inverse * *own
             }
             Kind::Ik { .. } => *own,
+        }
+    }
+
+    /// Damped Track and Stretch To (world space, the target's point `head_tail` along
+    /// it): the owner's Y turned onto the target by the shortest arc; Stretch To also
+    /// scales Y by the distance over its rest length (no volume kept) and keeps X in
+    /// the plane of the owner's X.
+    fn track(&self, c: &Con, own: &Mat4, out: &[Mat4]) -> Mat4 {
+        match &c.kind {
+            Kind::DampedTrack { head_tail, .. } => {
+                let t = self.target(c.target, *head_tail, Space::World, out);
+                let w = *own;
+                let y = w.y_axis.truncate().normalize_or_zero();
+                let to = (t.w_axis.truncate() - w.w_axis.truncate()).normalize_or_zero();
+                if y == Vec3::ZERO || to == Vec3::ZERO {
+                    return *own;
+                }
+                let q = arc(y, to);
+                let mut r = Mat4::from_quat(q) * w;
+                r.w_axis = w.w_axis;
+                r
+            }
+            Kind::StretchTo {
+                head_tail,
+                rest_length,
+                ..
+            } => {
+                let t = self.target(c.target, *head_tail, Space::World, out);
+                let (l, r, s) = decompose(own);
+                let d = t.w_axis.truncate() - l;
+                let dist = d.length();
+                if dist <= 0.0 || *rest_length <= 0.0 {
+                    return *own;
+                }
+                let y = d / dist;
+                let z = r.x_axis.cross(y).normalize_or_zero();
+                let x = y.cross(z);
+                let scale = Vec3::new(s.x, s.y * dist / rest_length, s.z);
+                compose(l, Mat3::from_cols(x, y, z), scale)
+            }
+            _ => *own,
+        }
+    }
+
+    /// Transformation: a channel of the target (location, XYZ Euler rotation or scale,
+    /// each output axis from the input axis `map` names) mapped linearly from
+    /// `from_min..from_max` (clamped unless it extrapolates) to `to_min..to_max`, added
+    /// to the owner's location, mixed into its rotation or replacing its scale.
+    fn transformation(&self, c: &Con, own: &Mat4, out: &[Mat4]) -> Mat4 {
+        let Kind::Transformation {
+            from,
+            to,
+            map,
+            from_min,
+            from_max,
+            to_min,
+            to_max,
+            extrapolate,
+            mix,
+            ..
+        } = &c.kind
+        else {
+            return *own;
+        };
+        let t = self.target(c.target, 0.0, c.target_space, out);
+        let (tl, tr, tsc) = decompose(&t);
+        let src = match from {
+            Channel::Location => tl,
+            Channel::Rotation => to_euler(&tr),
+            Channel::Scale => tsc,
+        };
+        let mut val = Vec3::ZERO;
+        for i in 0..3 {
+            let k = map[i].min(2);
+            let (a, b) = (from_min[k], from_max[k]);
+            let mut v = src[k];
+            if !extrapolate {
+                v = v.clamp(a.min(b), a.max(b));
+            }
+            let f = if (b - a).abs() > 1e-12 {
+                (v - a) / (b - a)
+            } else {
+                0.0
+            };
+            val[i] = to_min[i] + f * (to_max[i] - to_min[i]);
+        }
+        let (l, r, s) = decompose(own);
+        match to {
+            Channel::Location => compose(l + val, r, s),
+            Channel::Rotation => compose(l, mix_rot(r, from_euler(val), *mix), s),
+            Channel::Scale => compose(l, r, val),
         }
     }
 

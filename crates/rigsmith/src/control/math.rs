@@ -64,17 +64,50 @@ pub fn quat_of(r: &Mat3) -> Quat {
 }
 
 /// Blends `a` toward `b` by `t` (0 = a, 1 = b) as Blender blends a constraint's result
-/// by its influence: rotation slerped the short way, scale and location lerped.
+/// by its influence: rotation by [`blend_rotation`], scale and location lerped.
 pub fn interp(a: &Mat4, b: &Mat4, t: f32) -> Mat4 {
     let (la, ra, sa) = decompose(a);
     let (lb, rb, sb) = decompose(b);
-    let qa = quat_of(&ra);
-    let mut qb = quat_of(&rb);
-    if qa.dot(qb) < 0.0 {
-        qb = -qb;
-    }
-    let q = qa.slerp(qb, t).normalize();
-    compose(la.lerp(lb, t), Mat3::from_quat(q), sa.lerp(sb, t))
+    let r = blend_rotation(quat_of(&ra), quat_of(&rb), t);
+    compose(la.lerp(lb, t), r, sa.lerp(sb, t))
+}
+
+/// The cosine of half the angle between two rotations above which Blender blends them
+/// component-wise.
+const LERP_ABOVE: f32 = 1.0 - 1e-4;
+
+/// The rotation `t` of the way from `a` to `b` (unit quaternions) as Blender's
+/// quaternion blend gives it: slerped the short way, except that two rotations less
+/// than about 1.6 deg apart (the cosine of half their angle above `1 - 1e-4`) are
+/// blended component-wise without renormalising, and the unit-quaternion matrix
+/// formula is applied to that shorter quaternion. The result then falls short of a
+/// rotation by up to about 1e-4 on its diagonal (a twist bone keeping part of a small
+/// twist is the common case); rigsmith keeps it too, so both pose the same bones alike.
+pub fn blend_rotation(a: Quat, b: Quat, t: f32) -> Mat3 {
+    let mut c = a.dot(b);
+    let a = if c < 0.0 {
+        c = -c;
+        -a
+    } else {
+        a
+    };
+    let (wa, wb) = if c < LERP_ABOVE {
+        let omega = c.acos();
+        let s = omega.sin();
+        (((1.0 - t) * omega).sin() / s, (t * omega).sin() / s)
+    } else {
+        (1.0 - t, t)
+    };
+    let q = a * wa + b * wb;
+    let (x2, y2, z2) = (q.x + q.x, q.y + q.y, q.z + q.z);
+    let (xx, xy, xz) = (q.x * x2, q.x * y2, q.x * z2);
+    let (yy, yz, zz) = (q.y * y2, q.y * z2, q.z * z2);
+    let (wx, wy, wz) = (q.w * x2, q.w * y2, q.w * z2);
+    Mat3::from_cols(
+        Vec3::new(1.0 - (yy + zz), xy + wz, xz - wy),
+        Vec3::new(xy - wz, 1.0 - (xx + zz), yz + wx),
+        Vec3::new(xz + wy, yz - wx, 1.0 - (xx + yy)),
+    )
 }
 
 /// The shortest rotation taking unit vector `from` to unit vector `to` (a half turn
@@ -139,5 +172,26 @@ mod tests {
         assert!((l - Vec3::new(1.0, 0.0, 0.0)).length() < 1e-6);
         assert!((s - Vec3::splat(2.0)).length() < 1e-5);
         assert!((quat_of(&r).angle_between(Quat::from_rotation_y(0.5))) < 1e-5);
+    }
+
+    #[test]
+    fn close_rotations_blend_component_wise_as_blender_does() {
+        // A base turned 2 rad, and 1 deg further: inside the component-wise range. The
+        // halfway quaternion is short of unit length by 1 - cos(0.25 deg) ~ 1e-5, and
+        // its matrix's diagonal keeps that as Blender's does.
+        let a = Quat::from_axis_angle(Vec3::new(1.0, 0.2, -0.4).normalize(), 2.0);
+        let b = a * Quat::from_axis_angle(Vec3::new(0.3, 0.5, 0.8).normalize(), 1f32.to_radians());
+        let r = blend_rotation(a, b, 0.5);
+        let exact = Mat3::from_quat(a.slerp(b, 0.5).normalize());
+        let off = (0..3)
+            .map(|i| (r.col(i) - exact.col(i)).abs().max_element())
+            .fold(0.0, f32::max);
+        assert!(off > 5e-6 && off < 1e-4, "{off}");
+        // Far apart: slerped, a rotation.
+        let b = a * Quat::from_rotation_y(10f32.to_radians());
+        let r = blend_rotation(a, b, 0.3);
+        let exact = Mat3::from_quat(a * Quat::from_rotation_y(3f32.to_radians()));
+        assert!((r.x_axis - exact.x_axis).length() < 1e-5);
+        assert!((r.y_axis.length() - 1.0).abs() < 1e-5);
     }
 }

@@ -14,6 +14,7 @@
 //! * [`checks`]: the rig test suite (rubric B), each check with its limit.
 //! * [`blender`]: the script that builds the same rig in Blender on the imported GLB.
 //! * [`bake`]: control animation (JSON) -> deform-bone animation in the GLB.
+//! * [`posing`]: a pose of the deform skeleton posed through the rig (the review sheets).
 //!
 //! ```
 //! use glam::Vec3;
@@ -54,6 +55,7 @@ pub mod checks;
 pub mod eval;
 pub mod math;
 pub mod model;
+pub mod posing;
 pub mod sweep;
 
 pub use build::build;

@@ -93,22 +93,70 @@ fn the_mannequin_control_rig_passes_every_rubric_b_check() {
     assert!(rig.bones.len() > 120, "{}", rig.bones.len());
 }
 
-#[test]
-fn every_named_makehuman_variant_passes_every_rubric_b_check() {
+/// Every named MakeHuman variant without its artist rig, by name.
+fn makehuman_variants() -> Vec<(&'static str, rigsmith::model::Character)> {
     use rigsmith::io::mpfb2::{BuildOptions, Corpus, VARIANTS};
     let corpus = Corpus::open(&common::mpfb2_dir()).unwrap();
-    for v in VARIANTS {
-        let c = corpus
-            .build(&BuildOptions {
+    VARIANTS
+        .iter()
+        .map(|v| {
+            let o = BuildOptions {
                 variant: Some(v.name.into()),
                 rig: None,
                 ..Default::default()
-            })
-            .unwrap();
+            };
+            (v.name, corpus.build(&o).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn every_named_makehuman_variant_passes_every_rubric_b_check() {
+    for (name, c) in makehuman_variants() {
         let r = fit(&c, &FitOptions::default()).unwrap();
         let rig = control::build(&r.skeleton, c.body().unwrap().height).unwrap();
-        assert!(rig.missing.is_empty(), "{}: {:?}", v.name, rig.missing);
-        assert_all_pass(&rig, v.name);
+        assert!(rig.missing.is_empty(), "{name}: {:?}", rig.missing);
+        assert_all_pass(&rig, name);
+    }
+}
+
+/// The control rig `rig --control` makes (the whole pipeline, its default twist bones
+/// included) on the mannequin and on every named MakeHuman variant: every rubric B
+/// check passes, and the review carries them.
+#[test]
+fn rig_with_control_passes_rubric_b_on_the_mannequin_and_every_variant() {
+    let o = rigsmith::RigOptions {
+        control: true,
+        ..Default::default()
+    };
+    let mut chars = vec![("mannequin", rigsmith::mannequin::build(&Default::default()))];
+    chars.extend(makehuman_variants());
+    for (name, c) in chars {
+        let out = rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap();
+        let rig = out.sidecar.control.as_ref().unwrap();
+        assert!(rig.missing.is_empty(), "{name}: {:?}", rig.missing);
+        let twist = rig
+            .bones
+            .iter()
+            .filter(|b| b.name.contains("_twist_"))
+            .count();
+        assert_eq!(twist, 8, "{name}: a twist bone a limb segment");
+        assert_all_pass(rig, name);
+        let review = out.review.as_ref().unwrap();
+        let b: Vec<_> = review
+            .checks
+            .iter()
+            .filter(|c| c.id.starts_with("control."))
+            .collect();
+        assert_eq!(b.len(), 10, "{name}: the review carries rubric B");
+        assert!(b.iter().all(|c| c.passed), "{name}");
+        println!(
+            "{name}: {} control-rig bones, root {:.1e}, pole {:.1e}, feet {:.1e}",
+            rig.bones.len(),
+            by_id(rig)["control.root_follows"].value,
+            by_id(rig)["control.pole_angle"].value,
+            by_id(rig)["control.foot_planted"].value,
+        );
     }
 }
 
@@ -265,6 +313,64 @@ fn twist_bones_follow_the_hand_and_the_upper_arm_by_their_place() {
     );
     let (a, b) = twisted("upperarm_fk.L", 60.0, "upperarm");
     assert!(a > 1.0 && b > a && b < 60.0, "upper arm twists {a} {b}");
+}
+
+#[test]
+fn review_poses_through_the_rig_keep_the_pose_and_twist_the_twist_bones() {
+    use rigsmith::control::posing::RigPoser;
+    let (s, h) = fitted(2);
+    let rig = control::build(&s, h).unwrap();
+    let poser = RigPoser::new(&rig, &s).unwrap();
+    let twist: Vec<usize> = (0..s.len())
+        .filter(|&i| s.bones[i].name.contains("_twist_"))
+        .collect();
+    assert_eq!(twist.len(), 16, "two a segment, eight segments");
+    let (library, _) = rigsmith::pose::default_library(&s);
+    assert!(library.len() > 10);
+    // Every bone the rig has a control for ends where the pose put it.
+    let mut worst = 0.0f32;
+    for p in &library {
+        let e = poser.difference_from_fk(&p.pose, h, |i| !twist.contains(&i));
+        assert!(e < 1e-4, "{}: {e}", p.name);
+        worst = worst.max(e);
+    }
+    println!(
+        "rig vs forward kinematics over {} poses: {worst:.1e}",
+        library.len()
+    );
+    // The wrist twist turns only the hand; through the rig the forearm's twist bones
+    // follow it by their place (forward kinematics leaves them at rest).
+    let p = library
+        .iter()
+        .find(|p| p.name == "wrist_twist_80.L")
+        .unwrap();
+    let m = poser.skinning(&p.pose);
+    let fk = rigsmith::pose::posed_matrices(&s, &p.pose);
+    let turned = |m: &glam::Mat4| {
+        Quat::from_mat4(m)
+            .normalize()
+            .angle_between(Quat::IDENTITY)
+            .to_degrees()
+    };
+    let (a, b) = (
+        s.find("lowerarm_twist_01_l").unwrap(),
+        s.find("lowerarm_twist_02_l").unwrap(),
+    );
+    assert!(turned(&fk[a]) < 1e-3 && turned(&fk[b]) < 1e-3);
+    let (ta, tb) = (turned(&m[a]), turned(&m[b]));
+    // The twist rule copies the hand's local rotation in the twist bone's own axes, so
+    // a pronation about the forearm reaches it fully only when the hand bone continues
+    // the forearm; the mannequin's hand bone points forward: 3 and 5 deg of 80.
+    println!("wrist_twist_80.L through the rig: forearm twist bones {ta:.1} and {tb:.1} deg");
+    assert!(
+        ta > 1.0 && tb > ta && tb < 80.0,
+        "forearm twist bones {ta} {tb}"
+    );
+    // A rig built for another skeleton is refused, naming a bone it lacks.
+    let (s0, _) = fitted(0);
+    let rig0 = control::build(&s0, h).unwrap();
+    let e = RigPoser::new(&rig0, &s).unwrap_err().to_string();
+    assert!(e.contains("_twist_"), "{e}");
 }
 
 // Positive controls: each check fires on a rig broken on purpose.
@@ -516,19 +622,28 @@ fn rigged_with_control() -> &'static rigsmith::pipeline::RigOutput {
     })
 }
 
-#[test]
-fn a_two_second_walk_bakes_into_a_valid_glb_that_replays_the_evaluator() {
+/// The built-in 2-second walk baked on the mannequin's rig into `walk.glb` in a
+/// temporary folder: (folder, file, the walk).
+fn baked_walk() -> (tempfile::TempDir, std::path::PathBuf, ControlAnimation) {
     let out = rigged_with_control();
     let rig = out.sidecar.control.as_ref().unwrap();
     let c = &out.character;
-    let skel = c.skeleton.as_ref().unwrap();
     let anim = bake::walk(rig, 2.0);
-    let baked = bake::bake(rig, skel, &anim).unwrap();
+    let baked = bake::bake(rig, c.skeleton.as_ref().unwrap(), &anim).unwrap();
     assert_eq!(baked.times.len(), 61);
     let dir = common::tmpdir();
     let path = dir.path().join("walk.glb");
     let bytes = bake::write_glb(c, &baked, &Default::default(), "walk").unwrap();
     std::fs::write(&path, &bytes).unwrap();
+    (dir, path, anim)
+}
+
+#[test]
+fn a_two_second_walk_bakes_into_a_valid_glb_that_replays_the_evaluator() {
+    let out = rigged_with_control();
+    let rig = out.sidecar.control.as_ref().unwrap();
+    let skel = out.character.skeleton.as_ref().unwrap();
+    let (_dir, path, anim) = baked_walk();
     let (errors, _) = common::validate_gltf(&path);
     assert_eq!(errors, 0);
     // Read back: the file's animation at three times gives the evaluator's skinning.
@@ -563,7 +678,24 @@ fn a_two_second_walk_bakes_into_a_valid_glb_that_replays_the_evaluator() {
     }
     assert!(worst < 1e-3, "file vs evaluator {worst}");
     assert!(moved > 0.02, "the walk moves the bones");
+}
 
+#[test]
+fn a_baked_walk_plays_in_three_js_as_rigsmith_skins_it() {
+    let node_ok = std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !node_ok {
+        println!("skipped: no `node` on PATH: three.js does not play the baked walk");
+        return;
+    }
+    let out = rigged_with_control();
+    let rig = out.sidecar.control.as_ref().unwrap();
+    let c = &out.character;
+    let skel = c.skeleton.as_ref().unwrap();
+    let (_dir, path, anim) = baked_walk();
+    let ev = Evaluator::new(rig).unwrap();
     // three.js plays the file: its skinned vertices at three frames are rigsmith's
     // linear-blend skinning of the evaluator's pose.
     let times = [7.0f32 / 30.0, 1.0, 1.7];
@@ -840,9 +972,10 @@ fn blender_builds_the_same_rig_without_cycles_and_poses_it_alike() {
     );
     assert_eq!(r["cycles"].as_array().unwrap().len(), 0, "{}", r["cycles"]);
     assert_eq!(r["poses"], 20);
-    // Deform bones an IK chain drives: Blender's iterative solver stops when its angle
-    // update falls under 1e-3, leaving the chain's tip off its goal by its residual;
-    // the closed form has none. Every other deform bone must match to 1e-4 H.
+    // Every deform bone within 1e-4 H. The IK chains included: the script warm-starts
+    // each chain from a hidden copy's solve, so Blender's iterative solver ends on the
+    // closed form (from rest it stops up to 5e-5 H short of the goal, and a lower twist
+    // bone tracking the wrist from part-way down the forearm made that 4e-4).
     let chain: Vec<&str> = rig
         .bones
         .iter()
@@ -859,42 +992,34 @@ fn blender_builds_the_same_rig_without_cycles_and_poses_it_alike() {
         })
         .map(|b| b.name.as_str())
         .collect();
-    let shortest = chain
-        .iter()
-        .map(|n| rig.bone(n).unwrap().length() / rig.height)
-        .fold(f32::INFINITY, f32::min) as f64;
     let (mut other, mut in_chain) = (0.0f64, 0.0f64);
     for p in r["per_pose"].as_array().unwrap() {
-        let residual = p["ik_residual_h"].as_f64().unwrap();
-        let allowed = 1e-4 + 2.0 * residual / shortest;
         for (bone, e) in p["errors_h"].as_object().unwrap() {
             let e = e.as_f64().unwrap();
             if chain.contains(&bone.as_str()) {
-                assert!(
-                    e < allowed,
-                    "{bone}: {e} H, Blender's IK residual {residual} H allows {allowed}"
-                );
                 in_chain = in_chain.max(e);
             } else {
                 other = other.max(e);
             }
         }
     }
-    let residual = r["per_pose"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["ik_residual_h"].as_f64().unwrap())
-        .fold(0.0, f64::max);
+    let most = |key: &str| {
+        r["per_pose"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p[key].as_f64().unwrap())
+            .fold(0.0, f64::max)
+    };
     println!(
-        "Blender vs evaluator over 20 poses: {other:.2e} H off the IK chains, {in_chain:.2e} H on them (Blender's own IK residual up to {residual:.2e} H); worst {}",
+        "Blender vs evaluator over 20 poses: {other:.2e} H off the IK chains, {in_chain:.2e} H on them; Blender's IK residual {:.2e} H after the warm start, {:.2e} H from rest; worst {}",
+        most("ik_residual_h"),
+        most("first_solve_residual_h"),
         r["worst"]
     );
-    // Measured 3.6e-4 H since the game template carries a twist bone a segment by
-    // default (the 1e-4 H is not met on those rigs).
     assert!(
-        other < 5e-4,
-        "Blender vs evaluator off the IK chains: {other} H"
+        other.max(in_chain) < 1e-4,
+        "Blender vs evaluator: {other} H off the IK chains, {in_chain} H on them"
     );
 }
 
