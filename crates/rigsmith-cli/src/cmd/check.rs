@@ -106,6 +106,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         rigsmith::control::checks::add_to(&mut r.checks, &mut r.not_verified, &rig);
         r.counts = rigsmith::Counts::of(&r.checks);
     }
+    add_face_checks(&mut r, &c, &a.input)?;
     let heatmaps = || {
         if a.heatmaps {
             crate::sheets::render_heatmaps(&c)
@@ -207,4 +208,31 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     } else {
         Outcome::Ok
     })
+}
+
+/// The face's checks (placement from the face bones, the keys, the sidecar's face
+/// controls) into the review `r`, when `c` carries a face rigsmith built.
+fn add_face_checks(
+    r: &mut rigsmith::review::CheckReport,
+    c: &rigsmith::Character,
+    input: &std::path::Path,
+) -> anyhow::Result<()> {
+    if !rigsmith::face::review::has_face(c) {
+        return Ok(());
+    }
+    let sc = rigsmith::parts::sidecar_path(input);
+    let controls = if sc.is_file() {
+        rigsmith::parts::Sidecar::read(&sc)
+            .map_err(|e| BadInput(format!("{}: {e}", sc.display())))?
+            .face_controls
+    } else {
+        Vec::new()
+    };
+    match rigsmith::face::review::file_checks(c, &controls) {
+        Ok(k) => rigsmith::face::review::add_to(r, &k),
+        Err(e) => r
+            .not_verified
+            .push(format!("E face: the face could not be measured again ({e})")),
+    }
+    Ok(())
 }
