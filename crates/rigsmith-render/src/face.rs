@@ -47,8 +47,9 @@ pub fn face_sphere(f: &FaceFit) -> Option<(Vec3, f32)> {
         |(lo, hi), p| (lo.min(*p), hi.max(*p)),
     );
     let centre = 0.5 * (lo + hi);
-    // At least a head's size (8% H across), so a face with one point still frames.
-    let r = (0.5 * (hi - lo).length() * 1.35).max(0.04 * f.height);
+    // At least a head's size (14% H across): a face without a mouth (eyes and a
+    // nose only) still shows the whole head.
+    let r = (0.5 * (hi - lo).length() * 1.35).max(0.07 * f.height);
     Some((centre, r))
 }
 

@@ -268,7 +268,8 @@ pub fn split_checks(
         }
     }
     let e = split::seam_edge_length(mesh, cx, h).unwrap_or(0.0);
-    let sd = split::seam_second_difference(mask, cx, split::SEAM_HALF_WIDTH * h, e);
+    let w = split::seam_half_width(mesh, cx, h);
+    let sd = split::seam_second_difference(mask, cx, w, e);
     vec![
         Check::new("face.lr_sum", "E", Severity::Major)
             .title("L + R at 1 equals the symmetric key")
@@ -279,8 +280,8 @@ pub fn split_checks(
             .title("Split seam invisible")
             .measure("largest second difference of the split weight at the mesh's edge length")
             .detail(format!(
-                "seam half width {}% H, edge length {:.3}% H",
-                100.0 * split::SEAM_HALF_WIDTH,
+                "seam half width {:.2}% H, edge length {:.3}% H",
+                pct(w, h),
                 pct(e, h)
             ))
             .at_most(sd as f64, split::SEAM_MAX_SECOND_DIFFERENCE as f64),

@@ -90,7 +90,8 @@ fn split_checks(k: &Keys<'_>) -> Vec<Check> {
     }
     match seam_mesh {
         Some(mesh) => {
-            checks::split_checks(&pairs, mesh, |x| split::smooth_mask(x, cx, h), cx, h)
+            let w = split::seam_half_width(mesh, cx, h);
+            checks::split_checks(&pairs, mesh, |x| split::mask_of_width(x, cx, w), cx, h)
         }
         None => Vec::new(),
     }
