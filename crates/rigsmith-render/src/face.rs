@@ -192,13 +192,19 @@ pub fn face_sheet(c: &Character, f: &FaceFit, size: u32) -> Image {
     // Both eyes, close.
     let eyes = f.eyes.as_ref().map_or(face, |e| {
         let mid = 0.5 * (e[0].centre + e[1].centre);
-        (mid, 0.5 * (e[0].centre - e[1].centre).length() + 2.0 * e[0].radius)
+        (
+            mid,
+            0.5 * (e[0].centre - e[1].centre).length() + 2.0 * e[0].radius,
+        )
     });
     let opts = RenderOptions::default();
     let mut missing = Vec::new();
     for (col, key) in FACE_SHEET_KEYS.iter().enumerate() {
         let (posed, any) = if *key == "neutral" {
-            (c.parts.iter().map(|p| p.mesh.positions.clone()).collect(), true)
+            (
+                c.parts.iter().map(|p| p.mesh.positions.clone()).collect(),
+                true,
+            )
         } else {
             with_key(c, key)
         };

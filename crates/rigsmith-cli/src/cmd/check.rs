@@ -230,9 +230,9 @@ fn add_face_checks(
     };
     match rigsmith::face::review::file_checks(c, &controls) {
         Ok(k) => rigsmith::face::review::add_to(r, &k),
-        Err(e) => r
-            .not_verified
-            .push(format!("E face: the face could not be measured again ({e})")),
+        Err(e) => r.not_verified.push(format!(
+            "E face: the face could not be measured again ({e})"
+        )),
     }
     Ok(())
 }

@@ -132,7 +132,11 @@ fn check_ids(v: &serde_json::Value) -> (Vec<String>, Vec<String>) {
     let checks = v["checks"].as_array().expect("checks");
     let id = |c: &serde_json::Value| c["id"].as_str().unwrap().to_string();
     (
-        checks.iter().filter(|c| c["passed"] == false).map(id).collect(),
+        checks
+            .iter()
+            .filter(|c| c["passed"] == false)
+            .map(id)
+            .collect(),
         checks.iter().map(id).collect(),
     )
 }
@@ -172,13 +176,19 @@ fn rig_with_a_face_writes_the_face_sheets_and_check_measures_the_face_again() {
         assert!(w >= 1024, "{f}: {w}");
     }
     let html = std::fs::read_to_string(report.join("report.html")).unwrap();
-    assert!(html.contains("face_placement"), "the report shows the face sheets");
+    assert!(
+        html.contains("face_placement"),
+        "the report shows the face sheets"
+    );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(report.join("report.json")).unwrap())
             .unwrap();
     let (failed, ids) = check_ids(&json);
     for id in ["face.blink_gap", "face.jaw_chin", "face.lids_around_eye"] {
-        assert!(ids.contains(&id.to_string()), "{id} not in the review: {ids:?}");
+        assert!(
+            ids.contains(&id.to_string()),
+            "{id} not in the review: {ids:?}"
+        );
     }
     let face_failed: Vec<&String> = failed.iter().filter(|f| f.starts_with("face.")).collect();
     assert!(face_failed.is_empty(), "{face_failed:?}");

@@ -189,7 +189,9 @@ pub fn lips(f: &FaceFit) -> Vec<Check> {
             .between(across as f64, 0.1, 0.8),
         Check::new("face.lip_corners", "A", Severity::Major)
             .title("Lip corners coincident")
-            .measure("largest distance between a side's lip bone corner ends and its corner bone, % H")
+            .measure(
+                "largest distance between a side's lip bone corner ends and its corner bone, % H",
+            )
             .at_most(pct(apart, h), 0.05),
     ]
 }

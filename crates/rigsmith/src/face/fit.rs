@@ -430,7 +430,9 @@ fn mouth(skin: &Mesh, lm: &Landmarks, eye_y: Option<f32>) -> std::result::Result
         upper_lip: at(ul),
         lower_lip: at(ll),
         crease,
-        upper_top_y: valleys.first().map_or(at(ul).y + (at(ul).y - line_y), |&k| y_at(k)),
+        upper_top_y: valleys
+            .first()
+            .map_or(at(ul).y + (at(ul).y - line_y), |&k| y_at(k)),
         lower_bottom_y: valleys
             .get(2)
             .map_or(0.5 * (at(ll).y + chin.y), |&k| y_at(k)),
@@ -464,10 +466,22 @@ fn hinge_bone(name: &str, head: Vec3, tail: Vec3) -> Bone {
 fn lip_bones(m: &Mouth, corner: Vec3, cx: f32) -> Vec<(Bone, Option<String>)> {
     let right = mirror(corner, cx);
     vec![
-        (Bone::new(names::LIP_UPPER[0], None, m.upper_lip, corner), None),
-        (Bone::new(names::LIP_UPPER[1], None, m.upper_lip, right), None),
-        (Bone::new(names::LIP_LOWER[0], None, m.lower_lip, corner), None),
-        (Bone::new(names::LIP_LOWER[1], None, m.lower_lip, right), None),
+        (
+            Bone::new(names::LIP_UPPER[0], None, m.upper_lip, corner),
+            None,
+        ),
+        (
+            Bone::new(names::LIP_UPPER[1], None, m.upper_lip, right),
+            None,
+        ),
+        (
+            Bone::new(names::LIP_LOWER[0], None, m.lower_lip, corner),
+            None,
+        ),
+        (
+            Bone::new(names::LIP_LOWER[1], None, m.lower_lip, right),
+            None,
+        ),
     ]
 }
 

@@ -171,10 +171,7 @@ fn lid_gap(k: &Keys<'_>, e: &super::fit::Eye) -> Option<(f32, f32)> {
         k.c.parts[pu].mesh.positions[vu],
         k.c.parts[pl].mesh.positions[vl],
     );
-    Some((
-        (u0 - l0).y.max(0.0),
-        (u0 + du[vu] - l0 - dl[vl]).y.max(0.0),
-    ))
+    Some(((u0 - l0).y.max(0.0), (u0 + du[vu] - l0 - dl[vl]).y.max(0.0)))
 }
 
 /// The deepest skin vertex in front of the eyeball pushed inside it by `blink`, metres.
@@ -306,7 +303,11 @@ pub fn fit_of_file(c: &Character) -> Result<FaceFit> {
         .skeleton
         .as_ref()
         .is_some_and(|s| s.find("lip_upper_l").is_some());
-    let mode = if full { FaceMode::Full } else { FaceMode::Basic };
+    let mode = if full {
+        FaceMode::Full
+    } else {
+        FaceMode::Basic
+    };
     let mut f = super::fit_face(c, &body.mesh, &lm, mode);
     let Some(s) = c.skeleton.as_ref() else {
         return Ok(f);

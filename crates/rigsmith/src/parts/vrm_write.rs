@@ -209,10 +209,7 @@ fn springs_json(
         };
         let mut joints: Vec<Value> = Vec::with_capacity(ch.bones.len() + 1);
         for (k, b) in ch.bones.iter().enumerate() {
-            joints.push(joint(
-                bn.nodes[skel.find(b).expect("checked")] as usize,
-                k,
-            ));
+            joints.push(joint(bn.nodes[skel.find(b).expect("checked")] as usize, k));
         }
         joints.push(joint(end, ch.bones.len()));
         let gs: Vec<usize> = groups

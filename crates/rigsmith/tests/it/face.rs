@@ -465,7 +465,12 @@ fn face_checks_join_the_review_and_a_failed_one_counts() {
     .unwrap();
     let mut r = out.review.expect("review");
     let ids: Vec<&str> = r.checks.iter().map(|c| c.id.as_str()).collect();
-    for id in ["face.blink_gap", "face.jaw_chin", "face.combinations", "face.lid_order"] {
+    for id in [
+        "face.blink_gap",
+        "face.jaw_chin",
+        "face.combinations",
+        "face.lid_order",
+    ] {
         assert!(ids.contains(&id), "{id}: {ids:?}");
     }
     assert_eq!(r.counts, rigsmith::Counts::of(&r.checks));
@@ -490,7 +495,10 @@ fn a_rigged_file_is_measured_again_from_its_face_bones() {
     assert!((e0.upper - e1.upper).length() < 1e-6, "{e0:?} {e1:?}");
     let k = face::review::file_checks(&out.character, &f.controls).unwrap();
     let ids: Vec<&str> = k.iter().map(|c| c.id.as_str()).collect();
-    assert!(ids.contains(&"face.blink_gap") && ids.contains(&"face.jaw_hinge"), "{ids:?}");
+    assert!(
+        ids.contains(&"face.blink_gap") && ids.contains(&"face.jaw_hinge"),
+        "{ids:?}"
+    );
     // Positive control: the file's lid bone moved off the eye fails the lid check.
     let s = out.character.skeleton.as_mut().unwrap();
     let i = s.find("lid_upper_l").unwrap();
