@@ -26,6 +26,25 @@ pub fn render_sheets(
     rigsmith_render::review::review_sheets_with(c, r, skinning, control)
 }
 
+/// The face's sheets when `out` built a face: `face_placement` (a head close-up
+/// with the face bones and the fitted points) and `face` (neutral, blink, aa and
+/// happy from the front, the right and close on the eyes).
+pub fn face_sheets(out: &rigsmith::RigOutput) -> Vec<(String, Image)> {
+    let (Some(f), Some(s)) = (&out.face, out.character.skeleton.as_ref()) else {
+        return Vec::new();
+    };
+    vec![
+        (
+            "face_placement".to_string(),
+            rigsmith_render::face_placement_sheet(&out.character, s, &f.fit, 1024),
+        ),
+        (
+            "face".to_string(),
+            rigsmith_render::face_sheet(&out.character, &f.fit, 1536),
+        ),
+    ]
+}
+
 /// One weight heat map per deform bone that carries weight, named `weights_<bone>`
 /// (bone names with `:` and `/` replaced by `_`).
 pub fn render_heatmaps(c: &Character) -> Vec<(String, Image)> {

@@ -189,12 +189,14 @@ pub struct Outputs {
 }
 
 /// The files [`crate::sheets::write_review_dir`] can write into a report folder.
-pub const REPORT_FILES: [&str; 5] = [
+pub const REPORT_FILES: [&str; 7] = [
     "report.html",
     "report.json",
     "placement.png",
     "poses.png",
     "joints.png",
+    "face_placement.png",
+    "face.png",
 ];
 
 impl Outputs {

@@ -12,7 +12,8 @@
 //!   [`placement_sheet`] (bones over an x-ray body: front, right, top, head close-up),
 //!   [`pose_sheet`] (a row per pose, front and side), [`joint_sheet`] (close-ups of
 //!   flagged joints), [`weight_heatmap`] (one bone's weights as colour, front and back)
-//!   and [`motion::motion_sheet`] (frames of a spring simulation).
+//!   [`motion::motion_sheet`] (frames of a spring simulation), and the face's
+//!   [`face_placement_sheet`] and [`face_sheet`] (neutral, blink, aa, happy).
 //! * [`Image`]: RGBA8 pixels with PNG output ([`Image::save_png`], [`Image::to_png_bytes`]).
 //! * [`viewer`]: the report's interactive 3D view (three.js in the browser, inline and
 //!   offline): the review's poses, weights, skeleton overlay, check links, motion frames.
@@ -36,6 +37,7 @@ pub mod bones;
 pub mod camera;
 pub mod canvas;
 pub mod demo;
+pub mod face;
 pub mod font;
 pub mod lines;
 pub mod motion;
@@ -49,6 +51,7 @@ pub mod viewer;
 
 pub use camera::{Camera, View};
 pub use canvas::Image;
+pub use face::{face_placement_sheet, face_sheet};
 pub use palette::{heat, part_colour};
 pub use render::{render, BoneStyle, Bones, DrawPart, RenderOptions};
 pub use sheets::{

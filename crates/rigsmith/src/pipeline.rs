@@ -421,7 +421,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
     };
 
     let mut notes: Vec<String> = bound.plan.iter().cloned().collect();
-    let face = build_face(&mut c, o, &mut bound, &mut st)?;
+    let mut face = build_face(&mut c, o, &mut bound, &mut st)?;
     let Secondary {
         chains,
         sidecar,
@@ -435,7 +435,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         notes.extend(f.notes.iter().cloned());
     }
 
-    let review = if o.review {
+    let mut review = if o.review {
         st.start("review");
         let r = review::check(
             &c,
@@ -457,8 +457,14 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         None
     };
 
+    if let (Some(r), Some(f)) = (review.as_mut(), &face) {
+        crate::face::review::add_to(r, &f.checks);
+    }
     if let Some(m) = back {
         c.transform(m);
+        if let Some(f) = face.as_mut() {
+            f.fit.transform(m);
+        }
     }
     let part_roles = part_roles(&c, &bound.roles, &chains);
     let parts = match &review {

@@ -96,6 +96,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     pb.finish_and_clear();
     let mut r = r?;
     let control = control_checks(&a.input, &mut r)?;
+    add_face_checks(&mut r, &c, &a.input)?;
     let out = Written {
         a: &a,
         c: &c,
@@ -291,4 +292,31 @@ fn control_checks(
         r.counts = rigsmith::Counts::of(&r.checks);
     }
     Ok(control)
+}
+
+/// The face's checks (placement from the face bones, the keys, the sidecar's face
+/// controls) into the review `r`, when `c` carries a face rigsmith built.
+fn add_face_checks(
+    r: &mut rigsmith::review::CheckReport,
+    c: &rigsmith::Character,
+    input: &std::path::Path,
+) -> anyhow::Result<()> {
+    if !rigsmith::face::review::has_face(c) {
+        return Ok(());
+    }
+    let sc = rigsmith::parts::sidecar_path(input);
+    let controls = if sc.is_file() {
+        rigsmith::parts::Sidecar::read(&sc)
+            .map_err(|e| BadInput(format!("{}: {e}", sc.display())))?
+            .face_controls
+    } else {
+        Vec::new()
+    };
+    match rigsmith::face::review::file_checks(c, &controls) {
+        Ok(k) => rigsmith::face::review::add_to(r, &k),
+        Err(e) => r.not_verified.push(format!(
+            "E face: the face could not be measured again ({e})"
+        )),
+    }
+    Ok(())
 }

@@ -310,7 +310,7 @@ fn write_outputs(
                 extra: Some(out.report_json()),
                 page: &page,
                 skinning: rigsmith::review::Skinning::Lbs,
-                extra_sheets: Vec::new(),
+                extra_sheets: crate::sheets::face_sheets(out),
                 control: out.sidecar.control.as_ref(),
             },
         )?);

@@ -126,3 +126,86 @@ fn expressions_without_a_face_is_bad_usage() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("--face"));
 }
+
+/// The ids of the failed and of all checks in a report's JSON `checks`.
+fn check_ids(v: &serde_json::Value) -> (Vec<String>, Vec<String>) {
+    let checks = v["checks"].as_array().expect("checks");
+    let id = |c: &serde_json::Value| c["id"].as_str().unwrap().to_string();
+    (
+        checks
+            .iter()
+            .filter(|c| c["passed"] == false)
+            .map(id)
+            .collect(),
+        checks.iter().map(id).collect(),
+    )
+}
+
+#[test]
+fn rig_with_a_face_writes_the_face_sheets_and_check_measures_the_face_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("mh.glb");
+    let out = dir.path().join("rigged.glb");
+    let report = dir.path().join("review");
+    let data = mpfb2_dir();
+    assert_ok(&rigsmith(&[
+        "corpus",
+        "mpfb2",
+        "--data",
+        data.to_str().unwrap(),
+        "--unrigged",
+        "--parts",
+        "body,eyes,eyelashes,teeth,tongue",
+        "-o",
+        glb.to_str().unwrap(),
+    ]));
+    assert_ok(&rigsmith(&[
+        "rig",
+        glb.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--face",
+        "basic",
+        "--report",
+        report.to_str().unwrap(),
+    ]));
+    for f in ["face.png", "face_placement.png"] {
+        let png = std::fs::read(report.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+        assert_eq!(&png[1..4], b"PNG", "{f}");
+        let w = u32::from_be_bytes(png[16..20].try_into().unwrap());
+        assert!(w >= 1024, "{f}: {w}");
+    }
+    let html = std::fs::read_to_string(report.join("report.html")).unwrap();
+    assert!(
+        html.contains("face_placement"),
+        "the report shows the face sheets"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("report.json")).unwrap())
+            .unwrap();
+    let (failed, ids) = check_ids(&json);
+    for id in ["face.blink_gap", "face.jaw_chin", "face.lids_around_eye"] {
+        assert!(
+            ids.contains(&id.to_string()),
+            "{id} not in the review: {ids:?}"
+        );
+    }
+    let face_failed: Vec<&String> = failed.iter().filter(|f| f.starts_with("face.")).collect();
+    assert!(face_failed.is_empty(), "{face_failed:?}");
+    // `check` on the written file measures the face again from its bones and keys.
+    let r = rigsmith(&["check", out.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let (failed, ids) = check_ids(&v);
+    for id in [
+        "face.blink_gap",
+        "face.blink_clear",
+        "face.jaw_chin",
+        "face.jaw_upper_lip",
+        "face.lr_sum",
+        "face.jaw_hinge",
+    ] {
+        assert!(ids.contains(&id.to_string()), "{id} not checked: {ids:?}");
+    }
+    let face_failed: Vec<&String> = failed.iter().filter(|f| f.starts_with("face.")).collect();
+    assert!(face_failed.is_empty(), "{face_failed:?}");
+}

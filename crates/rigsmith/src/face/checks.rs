@@ -8,7 +8,9 @@
 //! | `face.lid_order` | upper margin's elevation minus the lower's, deg | at least 5 | major |
 //! | `face.jaw_hinge` | the jaw pivot's height between the lips' line (0) and the eyes (1) | 0.1 to 0.7 | major |
 //! | `face.jaw_inside` | jaw pivot outside the head (1) or inside (0) | 0 | major |
-//! | `face.surface` | largest distance of the nose tip and the chin from the skin, % H | at most 0.5 | minor |
+//! | `face.surface` | largest distance of the nose tip, the chin and the lip bones' heads from the skin, % H | at most 0.5 | minor |
+//! | `face.lip_mid` | lip bone heads' height across their lip, lips' line (0) to the lip's edge (1), the farthest from the middle ([`super::FaceMode::Full`]) | 0.1 to 0.8 | major |
+//! | `face.lip_corners` | largest distance between a side's upper and lower lip bones' corner ends and its corner bone, % H | at most 0.05 | major |
 //! | `face.controls_rest` | largest key value with every control at rest | 0 | major |
 //! | `face.controls_travel` | largest `1 - value` of a driven key at full travel and at 3x travel | at most 1e-6 | major |
 //! | `face.opposing` | largest `min` of two keys one control channel drives, over a sweep of 3x travel | 0 | major |
@@ -26,7 +28,7 @@ use std::collections::HashSet;
 
 use glam::Vec3;
 
-use super::fit::FaceFit;
+use super::fit::{names, FaceFit};
 use super::split;
 use crate::model::Mesh;
 use crate::parts::face_controls::FaceControl;
@@ -106,17 +108,92 @@ pub fn placement(f: &FaceFit, skin: &Mesh) -> Vec<Check> {
         .nose_tip
         .into_iter()
         .chain(f.mouth.map(|m| m.chin))
+        .chain(lip_bones(f).iter().map(|b| b.head))
         .collect();
     if !pts.is_empty() {
         let d = pts.iter().map(|p| near(*p)).fold(0.0f32, f32::max);
         out.push(
             Check::new("face.surface", "A", Severity::Minor)
-                .title("Nose and chin on the surface")
+                .title("Nose, chin and lips on the surface")
                 .measure("largest distance from the skin, % H")
                 .at_most(pct(d, h), 0.5),
         );
     }
+    out.extend(lips(f));
     out
+}
+
+/// The lip bones among the fit's bones ([`super::FaceMode::Full`]): upper left and
+/// right, then lower left and right.
+fn lip_bones(f: &FaceFit) -> Vec<&crate::model::Bone> {
+    names::LIP_UPPER
+        .iter()
+        .chain(&names::LIP_LOWER)
+        .filter_map(|n| f.bones.iter().find(|(b, _)| b.name == *n).map(|(b, _)| b))
+        .collect()
+}
+
+/// The lip bones' checks (rubric A, "lip bones mid-lip, corners coincident"), when
+/// the face has lip bones and a mouth: `face.lip_mid`, the height of each lip bone's
+/// head across its lip, from the lips' line (0) to the lip's outer edge (1: the
+/// hollow under the nose for the upper lip, above the chin for the lower), the one
+/// farthest from the middle; `face.lip_corners`, the largest distance between the
+/// corner ends of a side's upper and lower lip bones and its corner bone's head.
+pub fn lips(f: &FaceFit) -> Vec<Check> {
+    let (Some(m), h) = (&f.mouth, f.height) else {
+        return Vec::new();
+    };
+    let bone = |n: &str| f.bones.iter().find(|(b, _)| b.name == n).map(|(b, _)| b);
+    let mut across: Option<f32> = None;
+    let mut worst = |frac: f32| {
+        if across.map_or(true, |a| (frac - 0.45).abs() > (a - 0.45).abs()) {
+            across = Some(frac);
+        }
+    };
+    for k in 0..2 {
+        if let Some(b) = bone(names::LIP_UPPER[k]) {
+            worst((b.head.y - m.line_y) / (m.upper_top_y - m.line_y).max(1e-9));
+        }
+        if let Some(b) = bone(names::LIP_LOWER[k]) {
+            worst((m.line_y - b.head.y) / (m.line_y - m.lower_bottom_y).max(1e-9));
+        }
+    }
+    let Some(across) = across else {
+        return Vec::new();
+    };
+    let mut apart = 0.0f32;
+    for k in 0..2 {
+        let ends: Vec<Vec3> = [
+            bone(names::LIP_UPPER[k]).map(|b| b.tail),
+            bone(names::LIP_LOWER[k]).map(|b| b.tail),
+            bone(names::LIP_CORNER[k]).map(|b| b.head),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        for a in &ends {
+            for b in &ends {
+                apart = apart.max((*a - *b).length());
+            }
+        }
+    }
+    vec![
+        Check::new("face.lip_mid", "A", Severity::Major)
+            .title("Lip bones mid-lip")
+            .measure("lip bone head's height across its lip, lips' line (0) to the lip's edge (1)")
+            .detail(format!(
+                "upper lip {:.2}% H tall, lower lip {:.2}% H",
+                pct(m.upper_top_y - m.line_y, h),
+                pct(m.line_y - m.lower_bottom_y, h)
+            ))
+            .between(across as f64, 0.1, 0.8),
+        Check::new("face.lip_corners", "A", Severity::Major)
+            .title("Lip corners coincident")
+            .measure(
+                "largest distance between a side's lip bone corner ends and its corner bone, % H",
+            )
+            .at_most(pct(apart, h), 0.05),
+    ]
 }
 
 /// Control checks (rubric E): rest, full travel, opposing keys.
@@ -193,7 +270,8 @@ pub fn split_checks(
         }
     }
     let e = split::seam_edge_length(mesh, cx, h).unwrap_or(0.0);
-    let sd = split::seam_second_difference(mask, cx, split::SEAM_HALF_WIDTH * h, e);
+    let w = split::seam_half_width(mesh, cx, h);
+    let sd = split::seam_second_difference(mask, cx, w, e);
     vec![
         Check::new("face.lr_sum", "E", Severity::Major)
             .title("L + R at 1 equals the symmetric key")
@@ -204,8 +282,8 @@ pub fn split_checks(
             .title("Split seam invisible")
             .measure("largest second difference of the split weight at the mesh's edge length")
             .detail(format!(
-                "seam half width {}% H, edge length {:.3}% H",
-                100.0 * split::SEAM_HALF_WIDTH,
+                "seam half width {:.2}% H, edge length {:.3}% H",
+                pct(w, h),
                 pct(e, h)
             ))
             .at_most(sd as f64, split::SEAM_MAX_SECOND_DIFFERENCE as f64),

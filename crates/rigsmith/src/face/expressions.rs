@@ -30,7 +30,7 @@ use std::path::Path;
 use glam::{Quat, Vec3};
 
 use super::fit::FaceFit;
-use super::split::{left_mask, split_lr};
+use super::split::{mask_of_width, seam_half_width, split_lr};
 use super::weights::FaceBones;
 use crate::error::{Error, Result};
 use crate::model::{Body, Character, MorphTarget};
@@ -369,7 +369,13 @@ pub fn build(
             let Some(s) = morph(c, pi, src).map(<[Vec3]>::to_vec) else {
                 continue;
             };
-            let mask = left_mask(&c.parts[pi].mesh.positions, f.center_x, h);
+            let mesh = &c.parts[pi].mesh;
+            let w = seam_half_width(mesh, f.center_x, h);
+            let mask: Vec<f32> = mesh
+                .positions
+                .iter()
+                .map(|p| mask_of_width(p.x, f.center_x, w))
+                .collect();
             let (dl, dr) = split_lr(&s, &mask);
             put_morph(c, pi, l, dl);
             put_morph(c, pi, r, dr);

@@ -8,7 +8,8 @@
 //!
 //! * **Eyes.** The centre is the eye landmark (the mean of an eye part's vertices, else
 //!   in front of the socket's deepest point); the radius is the median distance of the
-//!   eye part's vertices from it, else [`SOCKET_EYE_RADIUS`] H. No eye part and no
+//!   eye part's vertices from it, else [`SOCKET_EYE_RADIUS_OF_SPACING`] of the
+//!   distance between the eye centres. No eye part and no
 //!   socket: no eye bones (a note says so).
 //! * **Lids.** Looking from the eye centre, skin vertices in front of the eyeball
 //!   (within 1.6 radii, not inside the eyeball, within 0.2 radii of the eye's vertical
@@ -39,8 +40,13 @@ use super::FaceMode;
 use crate::fit::Landmarks;
 use crate::model::{Bone, Character, Mesh};
 
-/// Eye radius assumed when the eye has no part (from a socket), in units of H.
+/// A typical adult eyeball radius, in units of H (bounds searches near the eyes).
 pub const SOCKET_EYE_RADIUS: f32 = 0.009;
+/// The eyeball radius of an eye without a part (from a socket), as a fraction of the
+/// distance between the eye centres: the eye parts of the MakeHuman variants measure
+/// 0.24 to 0.29 (adults and children) and 0.35 (the baby), whose eyes are large for
+/// its height, so a fixed fraction of H would miss a baby's lids.
+pub const SOCKET_EYE_RADIUS_OF_SPACING: f32 = 0.27;
 /// The lids' estimated margin angle above and below the eye's axis, degrees, when the
 /// skin shows no eye opening.
 pub const LID_ANGLE_DEG: f32 = 18.0;
@@ -93,6 +99,12 @@ pub struct Mouth {
     pub lower_lip: Vec3,
     /// Depth of the lips' crease, metres.
     pub crease: f32,
+    /// Height of the upper lip's top: the hollow between the nose and the upper lip
+    /// on the profile, metres.
+    pub upper_top_y: f32,
+    /// Height of the lower lip's bottom: the hollow between the lower lip and the
+    /// chin on the profile (halfway to the chin when the profile shows none), metres.
+    pub lower_bottom_y: f32,
 }
 
 /// What the face fit found.
@@ -116,6 +128,43 @@ pub struct FaceFit {
     pub notes: Vec<String>,
 }
 
+impl FaceFit {
+    /// Moves every measured point by `m` (a rigid move: the pipeline's move back to
+    /// the input's origin), so the fit stays on the moved character. The centre
+    /// plane's `x` and the lips' height move with `m`'s translation.
+    pub fn transform(&mut self, m: glam::Mat4) {
+        let t = |p: &mut Vec3| *p = m.transform_point3(*p);
+        if let Some(e) = &mut self.eyes {
+            for e in e {
+                t(&mut e.centre);
+                t(&mut e.upper);
+                t(&mut e.lower);
+            }
+        }
+        if let Some(mo) = &mut self.mouth {
+            for p in [
+                &mut mo.pivot,
+                &mut mo.chin,
+                &mut mo.upper_lip,
+                &mut mo.lower_lip,
+            ] {
+                t(p);
+            }
+            mo.line_y += m.w_axis.y;
+            mo.upper_top_y += m.w_axis.y;
+            mo.lower_bottom_y += m.w_axis.y;
+        }
+        if let Some(n) = &mut self.nose_tip {
+            t(n);
+        }
+        for (b, _) in &mut self.bones {
+            t(&mut b.head);
+            t(&mut b.tail);
+        }
+        self.center_x += m.w_axis.x;
+    }
+}
+
 /// Bone names the face adds.
 pub mod names {
     /// The jaw.
@@ -126,6 +175,13 @@ pub mod names {
     pub const LID_UPPER: [&str; 2] = ["lid_upper_l", "lid_upper_r"];
     /// Lower lids, left and right.
     pub const LID_LOWER: [&str; 2] = ["lid_lower_l", "lid_lower_r"];
+    /// Upper lip bones ([`super::FaceMode::Full`]): mid-lip to the corner, left and
+    /// right.
+    pub const LIP_UPPER: [&str; 2] = ["lip_upper_l", "lip_upper_r"];
+    /// Lower lip bones, left and right.
+    pub const LIP_LOWER: [&str; 2] = ["lip_lower_l", "lip_lower_r"];
+    /// Mouth-corner bones, left and right.
+    pub const LIP_CORNER: [&str; 2] = ["lip_corner_l", "lip_corner_r"];
 }
 
 fn mirror(p: Vec3, cx: f32) -> Vec3 {
@@ -152,7 +208,7 @@ pub fn fit_face(c: &Character, skin: &Mesh, lm: &Landmarks, mode: FaceMode) -> F
     let eye_method = lm.points.get("eye_l").map(|l| l.method.as_str());
     match (lm.get("eye_l"), eye_method) {
         (Some(e), Some(m)) if !m.starts_with("estimate") => {
-            let radius = eye_radius(c, e, cx).unwrap_or(SOCKET_EYE_RADIUS * h);
+            let radius = eye_radius(c, e, cx).unwrap_or_else(|| socket_eye_radius(e, cx, h));
             let left = lids(skin, e, radius, h);
             if !left.measured_lids {
                 out.notes.push(format!(
@@ -179,6 +235,14 @@ pub fn fit_face(c: &Character, skin: &Mesh, lm: &Landmarks, mode: FaceMode) -> F
     }
     out.bones = bones(&out, skin, mode);
     out
+}
+
+/// The eyeball radius of an eye found from its socket: [`SOCKET_EYE_RADIUS_OF_SPACING`]
+/// of the distance between the eye centres (`centre` mirrored about `cx`), at least
+/// half of [`SOCKET_EYE_RADIUS`] H.
+fn socket_eye_radius(centre: Vec3, cx: f32, h: f32) -> f32 {
+    let spacing = 2.0 * (centre.x - cx).abs();
+    (SOCKET_EYE_RADIUS_OF_SPACING * spacing).max(0.5 * SOCKET_EYE_RADIUS * h)
 }
 
 /// The eye part's radius around `centre` (left side: vertices with x > cx).
@@ -366,6 +430,12 @@ fn mouth(skin: &Mesh, lm: &Landmarks, eye_y: Option<f32>) -> std::result::Result
         upper_lip: at(ul),
         lower_lip: at(ll),
         crease,
+        upper_top_y: valleys
+            .first()
+            .map_or(at(ul).y + (at(ul).y - line_y), |&k| y_at(k)),
+        lower_bottom_y: valleys
+            .get(2)
+            .map_or(0.5 * (at(ll).y + chin.y), |&k| y_at(k)),
     })
 }
 
@@ -387,6 +457,32 @@ fn hinge_bone(name: &str, head: Vec3, tail: Vec3) -> Bone {
         b.x_axis = x.normalize();
     }
     b
+}
+
+/// The lip bones of [`FaceMode::Full`], as Rigify lays them: each lip's bone runs from
+/// the middle of the lip on the centre plane (its most forward point on the profile)
+/// to the mouth corner, so the upper and lower bones of a side meet at the corner
+/// `corner` (left; the right mirrors it).
+fn lip_bones(m: &Mouth, corner: Vec3, cx: f32) -> Vec<(Bone, Option<String>)> {
+    let right = mirror(corner, cx);
+    vec![
+        (
+            Bone::new(names::LIP_UPPER[0], None, m.upper_lip, corner),
+            None,
+        ),
+        (
+            Bone::new(names::LIP_UPPER[1], None, m.upper_lip, right),
+            None,
+        ),
+        (
+            Bone::new(names::LIP_LOWER[0], None, m.lower_lip, corner),
+            None,
+        ),
+        (
+            Bone::new(names::LIP_LOWER[1], None, m.lower_lip, right),
+            None,
+        ),
+    ]
 }
 
 /// The bones of the face (see the module docs).
@@ -426,6 +522,7 @@ fn bones(f: &FaceFit, skin: &Mesh, mode: FaceMode) -> Vec<(Bone, Option<String>)
         if let Some(m) = &f.mouth {
             if let Some(p) = surface_at(skin, cx + 0.8 * (e.centre.x - cx), m.line_y, h) {
                 left.push(("lip_corner".into(), p));
+                out.extend(lip_bones(m, p, cx));
             }
         }
         if let (Some(top), Some(tip)) = (surface_at(skin, cx, e.centre.y, h), f.nose_tip) {

@@ -16,7 +16,8 @@
 //!    smooth seam ([`split`]);
 //! 4. [`controls`] (kept with the sidecar, in [`crate::parts`]): the on-face controls for the split smile/frown keys, as data for
 //!    the sidecar;
-//! 5. [`checks`]: rubric A placement and rubric E checks on what was built.
+//! 5. [`checks`]: rubric A placement and rubric E checks on what was built
+//!    ([`review`] measures the keys, and puts the face's checks into the review).
 //!
 //! A head without a mouth opening gets no jaw (a note says so); eyes without eye parts
 //! or sockets get no eye or lid bones.
@@ -38,6 +39,7 @@
 pub mod checks;
 pub mod expressions;
 pub mod fit;
+pub mod review;
 pub mod split;
 pub mod weights;
 
@@ -53,7 +55,7 @@ pub use fit::{fit_face, FaceFit};
 
 use crate::error::{Error, Result};
 use crate::fit::Landmarks;
-use crate::model::{Body, Character};
+use crate::model::Character;
 use crate::report::Check;
 use weights::FaceBones;
 
@@ -161,7 +163,7 @@ pub fn build(c: &mut Character, lm: &Landmarks, head: &str, o: &FaceOptions) -> 
     notes.extend(built.notes.iter().cloned());
     let controls = face_controls(c, &f, head, &body.mesh);
     let mut checks = checks::placement(&f, &body.mesh);
-    checks.extend(key_checks(c, &body, &f, &controls));
+    checks.extend(review::key_checks(c, &body, &f, &controls));
     Ok(FaceOutput {
         fit: f,
         bones: added,
@@ -204,183 +206,6 @@ fn face_controls(
             &frown,
             0.01 * h,
         ));
-    }
-    out
-}
-
-/// Finds the skin vertex nearest `p`: `(part, vertex)`.
-fn nearest_skin(c: &Character, body: &Body, p: Vec3) -> Option<(usize, usize)> {
-    let mut best: Option<(f32, usize, usize)> = None;
-    for &pi in &body.skin {
-        for (v, q) in c.parts[pi].mesh.positions.iter().enumerate() {
-            let d = (*q - p).length_squared();
-            if best.map_or(true, |b| d < b.0) {
-                best = Some((d, pi, v));
-            }
-        }
-    }
-    best.map(|b| (b.1, b.2))
-}
-
-fn key<'a>(c: &'a Character, pi: usize, name: &str) -> Option<&'a [glam::Vec3]> {
-    c.parts[pi]
-        .morphs
-        .iter()
-        .find(|m| m.name == name)
-        .map(|m| m.position_deltas.as_slice())
-}
-
-/// The rubric-E checks of the keys and controls built.
-fn key_checks(c: &Character, body: &Body, f: &FaceFit, ctrls: &[FaceControl]) -> Vec<Check> {
-    let h = f.height;
-    let mut out = checks::controls(ctrls);
-    // L + R == S and the seam, on every part carrying a split pair.
-    let mut pairs = Vec::new();
-    let mut seam_mesh = None;
-    for (pi, p) in c.parts.iter().enumerate() {
-        for (s, l, r) in [
-            ("blink", "blinkLeft", "blinkRight"),
-            ("mouth_smile", "mouth_smile.L", "mouth_smile.R"),
-            ("mouth_frown", "mouth_frown.L", "mouth_frown.R"),
-        ] {
-            if let (Some(s), Some(l), Some(r)) = (key(c, pi, s), key(c, pi, l), key(c, pi, r)) {
-                pairs.push((l, r, s));
-                if body.is_skin(pi) && seam_mesh.is_none() {
-                    seam_mesh = Some(&p.mesh);
-                }
-            }
-        }
-    }
-    if let Some(mesh) = seam_mesh {
-        let cx = f.center_x;
-        out.extend(checks::split_checks(
-            &pairs,
-            mesh,
-            |x| split::smooth_mask(x, cx, h),
-            cx,
-            h,
-        ));
-    }
-    // Region: every key on every skin part.
-    if let (Some(eyes), Some(chin_y)) = (
-        &f.eyes,
-        f.mouth
-            .map(|m| m.chin.y)
-            .or(f.nose_tip.map(|n| n.y - 0.05 * h)),
-    ) {
-        let mid = 0.5 * (eyes[0].centre + eyes[1].centre);
-        let mut keys = Vec::new();
-        for &pi in &body.skin {
-            for m in &c.parts[pi].morphs {
-                keys.push((
-                    c.parts[pi].mesh.positions.as_slice(),
-                    m.position_deltas.as_slice(),
-                ));
-            }
-        }
-        if !keys.is_empty() {
-            out.push(checks::region(&keys, chin_y, mid, h));
-        }
-    }
-    // Jaw open on aa.
-    if let Some(m) = &f.mouth {
-        let at = |p: Vec3| -> Option<f32> {
-            let (pi, v) = nearest_skin(c, body, p)?;
-            Some(key(c, pi, "aa")?[v].length())
-        };
-        if let (Some(chin), Some(ul)) = (at(m.chin), at(m.upper_lip)) {
-            let mut teeth: Option<f32> = None;
-            for p in &c.parts {
-                let n = p.name.to_ascii_lowercase();
-                if !(n.contains("teeth") || n.contains("tooth")) {
-                    continue;
-                }
-                if let Some(d) = p.morphs.iter().find(|k| k.name == "aa") {
-                    let low: Vec<f32> = p
-                        .mesh
-                        .positions
-                        .iter()
-                        .zip(&d.position_deltas)
-                        .filter(|(q, _)| q.y < m.line_y - 0.005 * h)
-                        .map(|(_, d)| d.length())
-                        .collect();
-                    if !low.is_empty() {
-                        teeth = Some(low.iter().sum::<f32>() / low.len() as f32);
-                    }
-                }
-            }
-            out.extend(checks::jaw_open(chin, ul, teeth, h));
-        }
-    }
-    // Blink: the lid gap and the eyeball clearance.
-    if let Some(eyes) = &f.eyes {
-        let mut gap = (0.0f32, 0.0f32);
-        let mut inside = 0.0f32;
-        let mut ok = true;
-        for e in eyes {
-            let (Some((pu, vu)), Some((pl, vl))) = (
-                nearest_skin(c, body, e.upper),
-                nearest_skin(c, body, e.lower),
-            ) else {
-                ok = false;
-                break;
-            };
-            let (Some(du), Some(dl)) = (key(c, pu, "blink"), key(c, pl, "blink")) else {
-                ok = false;
-                break;
-            };
-            let (u0, l0) = (
-                c.parts[pu].mesh.positions[vu],
-                c.parts[pl].mesh.positions[vl],
-            );
-            gap.0 = gap.0.max((u0 - l0).y.max(0.0));
-            gap.1 = gap.1.max((u0 + du[vu] - l0 - dl[vl]).y.max(0.0));
-            for &pi in &body.skin {
-                let Some(d) = key(c, pi, "blink") else {
-                    continue;
-                };
-                for (p, dp) in c.parts[pi].mesh.positions.iter().zip(d) {
-                    let q = *p - e.centre;
-                    if q.z > 0.0 && q.length() >= e.radius && q.length() < 1.6 * e.radius {
-                        inside = inside.max(e.radius - (*p + *dp - e.centre).length());
-                    }
-                }
-            }
-        }
-        if ok {
-            out.extend(checks::blink(gap.0, gap.1, inside, h));
-        }
-    }
-    // Combinations on the first skin part carrying the keys.
-    for &pi in &body.skin {
-        let p = &c.parts[pi];
-        let pair = |a: &str, b: &str| -> Option<(String, Vec<Vec3>, Vec<Vec3>)> {
-            Some((
-                format!("{a} + {b}"),
-                key(c, pi, a)?.to_vec(),
-                key(c, pi, b)?.to_vec(),
-            ))
-        };
-        let combos: Vec<(String, Vec<Vec3>, Vec<Vec3>)> = if key(c, pi, "happy").is_some() {
-            [pair("happy", "aa"), pair("blink", "relaxed")]
-                .into_iter()
-                .flatten()
-                .collect()
-        } else {
-            pair("blink", "aa").into_iter().collect()
-        };
-        if combos.is_empty() {
-            continue;
-        }
-        let face: Vec<bool> = (0..p.mesh.positions.len())
-            .map(|v| {
-                p.morphs
-                    .iter()
-                    .any(|m| m.position_deltas[v].length() > 1e-5 * h)
-            })
-            .collect();
-        out.push(checks::combinations(&p.mesh, &face, &combos));
-        break;
     }
     out
 }

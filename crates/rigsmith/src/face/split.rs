@@ -21,6 +21,22 @@ use crate::model::Mesh;
 pub const SEAM_HALF_WIDTH: f32 = 0.01;
 /// The largest second difference of the split mask that passes (see the module docs).
 pub const SEAM_MAX_SECOND_DIFFERENCE: f32 = 0.25;
+/// The seam spans at least this many of the mesh's edges each side of the centre
+/// ([`seam_half_width`]): a coarse mesh (the mannequin's head, edges 0.8% H) gets a
+/// wider seam, so its second difference stays under the threshold.
+pub const SEAM_MIN_EDGES: f32 = 3.0;
+
+/// The seam's half width on `mesh`, metres: [`SEAM_HALF_WIDTH`] H, or
+/// [`SEAM_MIN_EDGES`] of its edges in the seam band when that is wider.
+pub fn seam_half_width(mesh: &Mesh, cx: f32, h: f32) -> f32 {
+    let e = seam_edge_length(mesh, cx, h).unwrap_or(0.0);
+    (SEAM_HALF_WIDTH * h).max(SEAM_MIN_EDGES * e)
+}
+
+/// The split weight at `x` for a seam of half width `w` metres about `cx`.
+pub fn mask_of_width(x: f32, cx: f32, w: f32) -> f32 {
+    smoothstep(cx - w, cx + w, x)
+}
 
 /// 0 below `e0`, 1 above `e1`, the cubic `3t^2 - 2t^3` between.
 pub(crate) fn smoothstep(e0: f32, e1: f32, x: f32) -> f32 {

@@ -31,7 +31,7 @@ use super::{Collider, ColliderShape, Sidecar, SpringParams};
 use crate::error::{Error, Result};
 use crate::humanoid::missing_required;
 use crate::io::gltf::{build_document, WriteOptions};
-use crate::model::Character;
+use crate::model::{Character, Skeleton};
 
 /// VRM 1.0 meta: who made the avatar and what others may do with it.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,13 +80,15 @@ fn arr(a: [f32; 3]) -> Value {
     json!([r4(a[0]), r4(a[1]), r4(a[2])])
 }
 
-/// Builds the VRM 1.0 GLB bytes (see the module docs).
-pub fn vrm_bytes(
-    c: &Character,
+/// Refuses what a VRM cannot hold (see the module docs): no skeleton, sidecar bones
+/// missing from it, cloth under a limb, required humanoid bones not mapped, a meta
+/// without a name or an author. Returns the skeleton.
+fn check_exportable<'a>(
+    c: &'a Character,
     humanoid: &BTreeMap<String, String>,
     sc: &Sidecar,
     meta: &VrmMeta,
-) -> Result<Vec<u8>> {
+) -> Result<&'a Skeleton> {
     let skel = c
         .skeleton
         .as_ref()
@@ -116,23 +118,49 @@ pub fn vrm_bytes(
             "needs a name and at least one author",
         ));
     }
-    let (root, bin, bone_nodes) = build_document(c, &WriteOptions::default())?;
-    let mut doc =
-        serde_json::to_value(&root).map_err(|e| Error::invalid("glTF document", e.to_string()))?;
-    let node_of = |name: &str| -> Result<usize> {
-        let i = skel.find(name).ok_or_else(|| {
+    Ok(skel)
+}
+
+/// The skeleton's bones as glTF nodes.
+struct BoneNodes<'a> {
+    skel: &'a Skeleton,
+    /// The node of each bone, in skeleton order.
+    nodes: &'a [u32],
+}
+
+impl BoneNodes<'_> {
+    /// The node of bone `name`; an error naming it when the skeleton has no such bone.
+    fn node_of(&self, name: &str) -> Result<usize> {
+        let i = self.skel.find(name).ok_or_else(|| {
             Error::invalid(
                 "VRM export",
                 format!("bone {name:?} is not in the skeleton"),
             )
         })?;
-        Ok(bone_nodes[i] as usize)
-    };
-    let mut human = serde_json::Map::new();
-    for (vrm, bone) in humanoid {
-        human.insert(vrm.clone(), json!({"node": node_of(bone)?}));
+        Ok(self.nodes[i] as usize)
     }
-    // End nodes at the last tip of every spring chain.
+}
+
+/// The collider group names, in the order their first collider comes.
+fn group_names(sc: &Sidecar) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for col in &sc.colliders {
+        if !names.contains(&col.group) {
+            names.push(col.group.clone());
+        }
+    }
+    names
+}
+
+/// One `VRMC_springBone` spring per spring chain of `sc`; each chain gets an end node
+/// at its last tip, added to `doc`'s nodes under the chain's last bone.
+fn springs_json(
+    doc: &mut Value,
+    bn: &BoneNodes<'_>,
+    sc: &Sidecar,
+    groups: &[String],
+) -> Result<Vec<Value>> {
+    let skel = bn.skel;
     let nodes = doc["nodes"]
         .as_array_mut()
         .ok_or_else(|| Error::invalid("glTF document", "no nodes"))?;
@@ -143,12 +171,6 @@ pub fn vrm_bytes(
     };
     let scale = h / 1.7;
     let mut springs = Vec::new();
-    let mut group_names: Vec<String> = Vec::new();
-    for col in &sc.colliders {
-        if !group_names.contains(&col.group) {
-            group_names.push(col.group.clone());
-        }
-    }
     for ch in sc.chains.iter().filter(|c| c.springs()) {
         let p = sc
             .springs
@@ -156,7 +178,7 @@ pub fn vrm_bytes(
             .cloned()
             .unwrap_or_else(|| SpringParams::for_class(&ch.class));
         let last = ch.bones.last().expect("validated chains have bones");
-        let parent_node = bone_nodes[skel.find(last).expect("checked")] as usize;
+        let parent_node = bn.nodes[skel.find(last).expect("checked")] as usize;
         let end = nodes.len();
         let tip = *ch.tips.last().expect("validated");
         nodes.push(json!({"name": format!("{last}_end"), "translation": arr(tip)}));
@@ -187,26 +209,33 @@ pub fn vrm_bytes(
         };
         let mut joints: Vec<Value> = Vec::with_capacity(ch.bones.len() + 1);
         for (k, b) in ch.bones.iter().enumerate() {
-            joints.push(joint(
-                bone_nodes[skel.find(b).expect("checked")] as usize,
-                k,
-            ));
+            joints.push(joint(bn.nodes[skel.find(b).expect("checked")] as usize, k));
         }
         joints.push(joint(end, ch.bones.len()));
-        let groups: Vec<usize> = group_names
+        let gs: Vec<usize> = groups
             .iter()
             .enumerate()
             .filter(|(_, g)| p.collider_groups.contains(g))
             .map(|(i, _)| i)
             .collect();
-        let mut spring = json!({"name": ch.bones[0], "joints": joints, "colliderGroups": groups});
+        let mut spring = json!({"name": ch.bones[0], "joints": joints, "colliderGroups": gs});
         if p.center {
             if let Some(rp) = &ch.root_parent {
-                spring["center"] = json!(node_of(rp)?);
+                spring["center"] = json!(bn.node_of(rp)?);
             }
         }
         springs.push(spring);
     }
+    Ok(springs)
+}
+
+/// The colliders and collider groups of `sc`, and whether any needs the
+/// extended-collider extension.
+fn colliders_json(
+    bn: &BoneNodes<'_>,
+    sc: &Sidecar,
+    group_names: &[String],
+) -> Result<(Vec<Value>, Vec<Value>, bool)> {
     let mut colliders = Vec::new();
     let mut groups: Vec<Value> = group_names
         .iter()
@@ -214,7 +243,7 @@ pub fn vrm_bytes(
         .collect();
     let mut extended = false;
     for (i, col) in sc.colliders.iter().enumerate() {
-        let (entry, ext) = collider_json(col, node_of(&col.bone)?);
+        let (entry, ext) = collider_json(col, bn.node_of(&col.bone)?);
         extended |= ext;
         colliders.push(entry);
         let g = group_names
@@ -226,27 +255,57 @@ pub fn vrm_bytes(
             .expect("array")
             .push(json!(i));
     }
+    Ok((colliders, groups, extended))
+}
+
+/// The `VRMC_vrm.meta` object.
+fn meta_json(meta: &VrmMeta) -> Value {
+    json!({
+        "name": meta.name,
+        "version": meta.version,
+        "authors": meta.authors,
+        "licenseUrl": meta.license_url,
+        "avatarPermission": meta.avatar_permission,
+        "allowExcessivelyViolentUsage": false,
+        "allowExcessivelySexualUsage": false,
+        "commercialUsage": meta.commercial_usage,
+        "allowPoliticalOrReligiousUsage": false,
+        "allowAntisocialOrHateUsage": false,
+        "creditNotation": meta.credit_notation,
+        "allowRedistribution": meta.allow_redistribution,
+        "modification": meta.modification,
+    })
+}
+
+/// Builds the VRM 1.0 GLB bytes (see the module docs).
+pub fn vrm_bytes(
+    c: &Character,
+    humanoid: &BTreeMap<String, String>,
+    sc: &Sidecar,
+    meta: &VrmMeta,
+) -> Result<Vec<u8>> {
+    let skel = check_exportable(c, humanoid, sc, meta)?;
+    let (root, bin, bone_nodes) = build_document(c, &WriteOptions::default())?;
+    let mut doc =
+        serde_json::to_value(&root).map_err(|e| Error::invalid("glTF document", e.to_string()))?;
+    let bn = BoneNodes {
+        skel,
+        nodes: &bone_nodes,
+    };
+    let mut human = serde_json::Map::new();
+    for (vrm, bone) in humanoid {
+        human.insert(vrm.clone(), json!({"node": bn.node_of(bone)?}));
+    }
+    let group_names = group_names(sc);
+    let springs = springs_json(&mut doc, &bn, sc, &group_names)?;
+    let (colliders, groups, extended) = colliders_json(&bn, sc, &group_names)?;
     let constrained = roll_constraints(&mut doc, skel, sc, &bone_nodes);
     let part_nodes = super::vrm_face::part_nodes(&doc, c.parts.len());
     let (expressions, look_at) = super::vrm_face::vrm_face(c, &part_nodes, humanoid);
     doc["extensions"] = json!({
         "VRMC_vrm": {
             "specVersion": "1.0",
-            "meta": {
-                "name": meta.name,
-                "version": meta.version,
-                "authors": meta.authors,
-                "licenseUrl": meta.license_url,
-                "avatarPermission": meta.avatar_permission,
-                "allowExcessivelyViolentUsage": false,
-                "allowExcessivelySexualUsage": false,
-                "commercialUsage": meta.commercial_usage,
-                "allowPoliticalOrReligiousUsage": false,
-                "allowAntisocialOrHateUsage": false,
-                "creditNotation": meta.credit_notation,
-                "allowRedistribution": meta.allow_redistribution,
-                "modification": meta.modification,
-            },
+            "meta": meta_json(meta),
             "humanoid": {"humanBones": Value::Object(human)},
         },
         "VRMC_springBone": {

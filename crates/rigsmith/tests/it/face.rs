@@ -78,6 +78,12 @@ fn face_fit_of_the_baby_finds_its_mouth_below_a_lip_more_forward_than_the_nose()
     assert!(jaw < 1.0 && eye < 0.05, "{jaw} {eye}");
 }
 
+#[test]
+fn face_fit_of_the_baby_from_its_sockets_puts_the_lids_within_one_percent() {
+    let (_, _, up, low) = fit_errors("baby", &["body"]);
+    assert!(up < 1.0 && low < 1.0, "{up} {low}");
+}
+
 /// MakeHuman's eye closure as morphs of the base body: (positions, left, right).
 fn eye_closure() -> (rigsmith::Mesh, Vec<Vec3>, Vec<Vec3>, f32) {
     let k = corpus();
@@ -409,4 +415,95 @@ fn combination_check_fires_when_two_keys_together_push_through_another_sheet() {
     assert!(alone.passed, "{alone:?}");
     let k = checks::combinations(&mesh, &flags, &[("a + b".into(), a.clone(), a)]);
     assert!(!k.passed && k.value > 0.0, "{k:?}");
+}
+
+#[test]
+fn lip_checks_fire_when_a_lip_bone_leaves_mid_lip_and_the_corners_part() {
+    let k = corpus();
+    let c = head_parts(&k, "base");
+    let lm = find_landmarks(&c, &LandmarkOptions::default()).unwrap();
+    let skin = c.body().unwrap().mesh;
+    let mut f = face::fit_face(&c, &skin, &lm, FaceMode::Full);
+    let placed = checks::placement(&f, &skin);
+    for id in ["face.lip_mid", "face.lip_corners", "face.surface"] {
+        let k = placed.iter().find(|c| c.id == id).expect(id);
+        assert!(k.passed, "{k:?}");
+    }
+    let m = f.mouth.unwrap();
+    for (b, _) in &mut f.bones {
+        // The upper lip's bone up under the nose, the lower lip's right bone off the corner.
+        if b.name == "lip_upper_l" {
+            b.head.y = m.upper_top_y + 0.1 * (m.upper_top_y - m.line_y);
+        }
+        if b.name == "lip_lower_r" {
+            b.tail.y -= 0.005 * f.height;
+        }
+    }
+    let bad: Vec<String> = checks::placement(&f, &skin)
+        .into_iter()
+        .filter(|c| !c.passed)
+        .map(|c| c.id)
+        .collect();
+    assert!(bad.contains(&"face.lip_mid".to_string()), "{bad:?}");
+    assert!(bad.contains(&"face.lip_corners".to_string()), "{bad:?}");
+}
+
+#[test]
+fn face_checks_join_the_review_and_a_failed_one_counts() {
+    let c = head_parts(&corpus(), "base");
+    let out = rigsmith::rig(
+        &c,
+        &RigOptions {
+            face: FaceOptions {
+                mode: FaceMode::Basic,
+                recipes: None,
+            },
+            ..RigOptions::default()
+        },
+        &mut |_, _| {},
+    )
+    .unwrap();
+    let mut r = out.review.expect("review");
+    let ids: Vec<&str> = r.checks.iter().map(|c| c.id.as_str()).collect();
+    for id in [
+        "face.blink_gap",
+        "face.jaw_chin",
+        "face.combinations",
+        "face.lid_order",
+    ] {
+        assert!(ids.contains(&id), "{id}: {ids:?}");
+    }
+    assert_eq!(r.counts, rigsmith::Counts::of(&r.checks));
+    // Positive control: a failed face check counts once, replacing the passed one.
+    let before = r.counts.major;
+    let bad = face::checks::blink(0.01, 0.008, 0.0, 1.7);
+    face::review::add_to(&mut r, &bad);
+    assert_eq!(r.counts.major, before + 1);
+    assert_eq!(
+        r.checks.iter().filter(|c| c.id == "face.blink_gap").count(),
+        1
+    );
+}
+
+#[test]
+fn a_rigged_file_is_measured_again_from_its_face_bones() {
+    let c = head_parts(&corpus(), "base");
+    let mut out = rig_face(&c);
+    let f = out.face.take().unwrap();
+    let again = face::review::fit_of_file(&out.character).unwrap();
+    let (e0, e1) = (f.fit.eyes.unwrap()[0], again.eyes.unwrap()[0]);
+    assert!((e0.upper - e1.upper).length() < 1e-6, "{e0:?} {e1:?}");
+    let k = face::review::file_checks(&out.character, &f.controls).unwrap();
+    let ids: Vec<&str> = k.iter().map(|c| c.id.as_str()).collect();
+    assert!(
+        ids.contains(&"face.blink_gap") && ids.contains(&"face.jaw_hinge"),
+        "{ids:?}"
+    );
+    // Positive control: the file's lid bone moved off the eye fails the lid check.
+    let s = out.character.skeleton.as_mut().unwrap();
+    let i = s.find("lid_upper_l").unwrap();
+    s.bones[i].tail += Vec3::Y * 0.05;
+    let k = face::review::file_checks(&out.character, &f.controls).unwrap();
+    let lid = k.iter().find(|c| c.id == "face.lids_around_eye").unwrap();
+    assert!(!lid.passed, "{lid:?}");
 }
