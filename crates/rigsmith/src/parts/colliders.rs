@@ -285,6 +285,29 @@ pub fn measure_colliders(c: &Character) -> Vec<Collider> {
     out
 }
 
+/// Capsules along whole bones, measured as the leg colliders are (the 85th percentile
+/// of the distances of the body points each bone owns): `(bone, name, group)` each;
+/// a bone with too few points near it gets none.
+pub(crate) fn bone_capsules(c: &Character, wanted: &[(usize, String, &str)]) -> Vec<Collider> {
+    let Some(skel) = &c.skeleton else {
+        return Vec::new();
+    };
+    let pts = body_points(c);
+    let h = c.height();
+    if pts.is_empty() || h <= 0.0 {
+        return Vec::new();
+    }
+    let owned = Owned::measure(skel, &pts, h);
+    wanted
+        .iter()
+        .filter(|(i, _, _)| *i < skel.len())
+        .filter_map(|(i, name, group)| {
+            let b = &skel.bones[*i];
+            owned.capsule(&owned.owned[*i], *i, (b.head, b.tail), (0.0, 1.0), name.clone(), group)
+        })
+        .collect()
+}
+
 /// The body points each bone owns: per point the nearest segment over the bones that
 /// are not cosmetic and longer than 0.01 H, with the distance and the parameter along
 /// the bone (0 = head, 1 = tail).
