@@ -79,7 +79,10 @@ pub fn mech_sheet(c: &Character, sidecar: &rigsmith::parts::Sidecar) -> Vec<(Str
             (p.name.clone(), parts, bones)
         })
         .collect();
-    vec![("mech".to_string(), rigsmith_render::pose_sheet(&rows, c, 384))]
+    vec![(
+        "mech".to_string(),
+        rigsmith_render::pose_sheet(&rows, c, 384),
+    )]
 }
 
 /// One weight heat map per deform bone that carries weight, named `weights_<bone>`

@@ -160,7 +160,11 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         }
         plan(&a.output, a.report.as_deref(), &[])?;
         let (c, own) = rigsmith::mannequin::robot::build(1.8);
-        let mech = rigsmith::mech::MechSpec::of(&c, &own, vec![rigsmith::mannequin::robot::visor_action(1.8)]);
+        let mech = rigsmith::mech::MechSpec::of(
+            &c,
+            &own,
+            vec![rigsmith::mannequin::robot::visor_action(1.8)],
+        );
         let opts = RigOptions {
             mech: Some(mech),
             ..opts

@@ -252,20 +252,7 @@ pub fn model_check(c: &Character) -> ModelReport {
             fixable: true,
         });
     }
-    if lo.y.abs() > MODEL_TOL_H * h {
-        r.problems.push(Problem {
-            id: "model.floor".into(),
-            message: format!("the feet are at y = {:.4}, not 0", lo.y),
-            fixable: true,
-        });
-    }
-    if r.center_x.abs() > MODEL_TOL_H * h {
-        r.problems.push(Problem {
-            id: "model.center".into(),
-            message: format!("the body centre is at x = {:.4}, not 0", r.center_x),
-            fixable: true,
-        });
-    }
+    r.problems.extend(floor_and_centre(lo.y, r.center_x, h));
     if r.facing == "+Z" && r.mid_foot_z.abs() > MODEL_TOL_H * h {
         r.problems.push(Problem {
             id: "model.mid_foot".into(),
@@ -288,6 +275,27 @@ pub fn model_check(c: &Character) -> ModelReport {
     r.problems.extend(parts_apart(c, lo, hi, h));
     r.problems.sort_by(|a, b| a.id.cmp(&b.id));
     r
+}
+
+/// `model.floor` and `model.center` when the lowest point `floor` or the centre
+/// `center_x` is off 0 by more than [`MODEL_TOL_H`] of the height `h`.
+pub(crate) fn floor_and_centre(floor: f32, center_x: f32, h: f32) -> Vec<Problem> {
+    let mut out = Vec::new();
+    if floor.abs() > MODEL_TOL_H * h {
+        out.push(Problem {
+            id: "model.floor".into(),
+            message: format!("the feet are at y = {floor:.4}, not 0"),
+            fixable: true,
+        });
+    }
+    if center_x.abs() > MODEL_TOL_H * h {
+        out.push(Problem {
+            id: "model.center".into(),
+            message: format!("the body centre is at x = {center_x:.4}, not 0"),
+            fixable: true,
+        });
+    }
+    out
 }
 
 /// `model.part_apart` for every part that is not skin and lies entirely outside the

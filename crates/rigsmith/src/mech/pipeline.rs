@@ -13,7 +13,11 @@ use crate::review::CheckReport;
 
 /// The weights stage of a mechanical character: every island on one bone at 1.0
 /// ([`MechSpec::bind`]) of the character's own skeleton; no fit.
-pub(crate) fn bind_mech(c: &mut Character, spec: &MechSpec, st: &mut Stages<'_, '_>) -> Result<Bound> {
+pub(crate) fn bind_mech(
+    c: &mut Character,
+    spec: &MechSpec,
+    st: &mut Stages<'_, '_>,
+) -> Result<Bound> {
     st.start("weights");
     let s = c
         .skeleton

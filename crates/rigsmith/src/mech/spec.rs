@@ -138,7 +138,11 @@ pub fn test_poses(s: &Skeleton, actions: &[Action]) -> Vec<NamedPose> {
 /// The review of a mechanical rig: `mech.rigid` over [`test_poses`], the islands
 /// worst first, and the islands that interpenetrate at rest as notes (never a
 /// failure).
-pub fn review(c: &Character, s: &Skeleton, spec: &MechSpec) -> (Check, Vec<IslandStrain>, Vec<String>) {
+pub fn review(
+    c: &Character,
+    s: &Skeleton,
+    spec: &MechSpec,
+) -> (Check, Vec<IslandStrain>, Vec<String>) {
     let poses = test_poses(s, &spec.actions);
     let (check, per) = rigid_check(c, s, &poses);
     let notes = rest_overlaps(c)

@@ -110,7 +110,21 @@ pub fn animal_chains(c: &Character, existing: &[Chain]) -> Option<AnimalChains> 
             wanted.push((n, format!("neck.{k}"), ANIMAL_NECK));
         }
     }
-    out.colliders = bone_capsules(c, &wanted);
+    // The tail and the ears (chained here or by name) are not the body they hit.
+    let mut swinging = vec![false; skel.len()];
+    for &i in roles
+        .tail
+        .iter()
+        .chain(roles.ears.iter().flat_map(|(_, e)| e))
+    {
+        swinging[i] = true;
+    }
+    for ch in existing.iter().filter(|ch| ch.springs()) {
+        for b in ch.bones.iter().filter_map(|b| skel.find(b)) {
+            swinging[b] = true;
+        }
+    }
+    out.colliders = bone_capsules(c, &wanted, &swinging);
     let groups = |g: &str| -> Vec<String> {
         if out.colliders.iter().any(|c| c.group == g) {
             vec![g.to_string()]

@@ -193,7 +193,11 @@ pub fn chains_from_skeleton(c: &Character) -> Vec<Chain> {
 
 /// Chains of the given bones (`lists`: bone indices, root first; `classes`: one class
 /// per list), with their tips, hulls and neighbours measured from the parts' weights.
-pub(crate) fn measure_chains(c: &Character, bone_lists: &[Vec<usize>], classes: &[&str]) -> Vec<Chain> {
+pub(crate) fn measure_chains(
+    c: &Character,
+    bone_lists: &[Vec<usize>],
+    classes: &[&str],
+) -> Vec<Chain> {
     let Some(skel) = &c.skeleton else {
         return Vec::new();
     };

@@ -358,7 +358,11 @@ pub fn spring_system(c: &Character, sc: &Sidecar, model: SpringModel) -> Result<
 /// in every body collider: `[chain][joint][collider][probe]`.
 type RestDepth = Vec<Vec<Vec<[f32; 2]>>>;
 
-fn rest_depths(sys: &SpringSystem, body_cols: &[(super::colliders::Collider, usize)], skel: &crate::model::Skeleton) -> RestDepth {
+fn rest_depths(
+    sys: &SpringSystem,
+    body_cols: &[(super::colliders::Collider, usize)],
+    skel: &crate::model::Skeleton,
+) -> RestDepth {
     let rest_body = sys_world(body_cols, skel, &vec![Mat4::IDENTITY; skel.len()]);
     sys.chains
         .iter()
@@ -430,7 +434,11 @@ impl Tally {
                 }
                 self.probe(sys, w, (ci, k), class, (head, p), j.bone);
                 let cloth = super::chains::is_cloth_class(class);
-                if cloth && w.web_frame.and_then(|f| f.gap(p)).is_some_and(|g| g.between()) {
+                if cloth
+                    && w.web_frame
+                        .and_then(|f| f.gap(p))
+                        .is_some_and(|g| g.between())
+                {
                     if self.between.is_empty() {
                         let q = w.skin[w.roles.hips.unwrap_or(0)]
                             .inverse()
@@ -502,7 +510,14 @@ impl Tally {
         }
     }
 
-    fn report(self, sys: &SpringSystem, (motion, model): (Motion, SpringModel), seconds: f32, steps: usize, h: f32) -> SimReport {
+    fn report(
+        self,
+        sys: &SpringSystem,
+        (motion, model): (Motion, SpringModel),
+        seconds: f32,
+        steps: usize,
+        h: f32,
+    ) -> SimReport {
         let stable = !self.infinite && self.max_speed.is_finite() && self.max_speed < 40.0;
         let mm = self.worst.0 / h * 1.7 * 1000.0;
         SimReport {

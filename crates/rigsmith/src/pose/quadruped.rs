@@ -421,13 +421,10 @@ pub const HOCK_BEND_DEG: f32 = 40.0;
 /// `BackUpperLeg`, `BackLowerLeg`: the hock is `BackLowerLeg`'s head).
 pub fn hock_bone(s: &Skeleton, leg: &LegChain, forward: Vec3) -> Option<usize> {
     let k = leg.bones.iter().position(|&b| b == leg.swing)?;
-    leg.bones[k + 1..]
-        .iter()
-        .copied()
-        .min_by(|&a, &b| {
-            let (fa, fb) = (s.bones[a].head.dot(forward), s.bones[b].head.dot(forward));
-            fa.total_cmp(&fb)
-        })
+    leg.bones[k + 1..].iter().copied().min_by(|&a, &b| {
+        let (fa, fb) = (s.bones[a].head.dot(forward), s.bones[b].head.dot(forward));
+        fa.total_cmp(&fb)
+    })
 }
 
 /// `1` or `-1`: the sense of a turn about `axis` that takes bone `i`'s tail toward its

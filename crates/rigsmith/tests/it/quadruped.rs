@@ -453,7 +453,10 @@ fn the_hock_bend_closes_the_hock_on_the_fox_artist_skeleton() {
     let c = fox();
     for (name, rest, posed) in hock_angles(c.skeleton.as_ref().unwrap()) {
         // 40 deg about the lateral axis: a little less when the leg is splayed.
-        assert!((30.0..=40.5).contains(&(rest - posed)), "{name}: {rest} -> {posed}");
+        assert!(
+            (30.0..=40.5).contains(&(rest - posed)),
+            "{name}: {rest} -> {posed}"
+        );
     }
 }
 
@@ -462,7 +465,10 @@ fn the_hock_bend_closes_the_hock_on_the_fitted_wolf() {
     let c = animal::build(&wolf());
     let s = fit_as(&c, Plan::Quadruped(Kind::Wolf)).fit.skeleton;
     for (name, rest, posed) in hock_angles(&s) {
-        assert!((30.0..=40.5).contains(&(rest - posed)), "{name}: {rest} -> {posed}");
+        assert!(
+            (30.0..=40.5).contains(&(rest - posed)),
+            "{name}: {rest} -> {posed}"
+        );
     }
 }
 
@@ -478,7 +484,10 @@ fn assert_tail_and_ears_swing_against_the_body(out: &rigsmith::RigOutput) {
         ("tail", rigsmith::parts::animal::HAUNCHES),
         ("ear", rigsmith::parts::animal::ANIMAL_NECK),
     ] {
-        let p = sc.springs.get(class).unwrap_or_else(|| panic!("no {class} springs"));
+        let p = sc
+            .springs
+            .get(class)
+            .unwrap_or_else(|| panic!("no {class} springs"));
         assert_eq!(p.collider_groups, vec![group.to_string()], "{class}");
         let cols: Vec<_> = sc.colliders.iter().filter(|c| c.group == group).collect();
         assert!(!cols.is_empty(), "{class}: no {group} colliders");
@@ -530,14 +539,25 @@ fn rig_reads_the_body_plan_by_default_and_says_why() {
     let m = rigsmith::mannequin::build(&Default::default());
     let out = rigsmith::rig(&m, &o, &mut |_, _| {}).expect("rig the mannequin");
     assert!(
-        out.notes.iter().any(|n| n.starts_with("body plan biped: biped: ")),
+        out.notes
+            .iter()
+            .any(|n| n.starts_with("body plan biped: biped: ")),
         "{:?}",
         out.notes
     );
-    assert!(out.character.skeleton.as_ref().unwrap().find("pelvis").is_some());
+    assert!(out
+        .character
+        .skeleton
+        .as_ref()
+        .unwrap()
+        .find("pelvis")
+        .is_some());
     assert_eq!(out.model.plan, None);
     let out = rigsmith::rig(&animal::build(&wolf()), &o, &mut |_, _| {}).expect("rig the wolf");
-    assert!(out.notes.iter().any(|n| n.starts_with("body plan quadruped")));
+    assert!(out
+        .notes
+        .iter()
+        .any(|n| n.starts_with("body plan quadruped")));
     assert_eq!(out.model.plan.as_deref(), Some("quadruped"));
 }
 
@@ -558,7 +578,11 @@ fn the_quadruped_model_check_does_not_ask_an_animal_to_stand_and_turns_one_facin
     });
     let r = rigsmith::fit::quadruped::quadruped_model_check(&w);
     assert!(r.has("model.facing"), "{:?}", r.problems);
-    let k = r.checks().into_iter().find(|k| k.id == "model.facing").unwrap();
+    let k = r
+        .checks()
+        .into_iter()
+        .find(|k| k.id == "model.facing")
+        .unwrap();
     assert!(!k.passed);
     let fixes = rigsmith::fit::fix_model(&mut w, &r);
     assert!(fixes.iter().any(|f| f.starts_with("turned")), "{fixes:?}");

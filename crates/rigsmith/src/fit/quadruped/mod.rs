@@ -144,7 +144,7 @@ pub fn fit_plan(c: &Character, o: &FitOptions, plan: Plan) -> Result<PlanFit> {
                 (Plan::Auto, BodyPlan::Biped) => biped(cls.why),
                 (Plan::Auto, BodyPlan::Neither) if upright_unsure(&body, &cls) => {
                     let why = format!(
-                        "{}; the body stands upright and its sections show neither 3 nor 4 nor                          5 or more legs: fitted as a biped",
+                        "{}; the body stands upright as a biped does: fitted as a biped",
                         cls.why
                     );
                     fit(c, o)
@@ -157,7 +157,7 @@ pub fn fit_plan(c: &Character, o: &FitOptions, plan: Plan) -> Result<PlanFit> {
                             Error::stage(
                                 "fit",
                                 format!(
-                                    "body plan of {what}: {why}: {e}; `--template chain` fits a                                      chain instead"
+                                    "body plan of {what}: {why}: {e}; `--template chain` fits a chain instead"
                                 ),
                             )
                         })
@@ -182,13 +182,15 @@ pub fn fit_plan(c: &Character, o: &FitOptions, plan: Plan) -> Result<PlanFit> {
 }
 
 /// Whether a body the sections call neither may still be a biped they could not read
-/// (legs joined by a garment, a figure in a long dress, legs in an unusual stance): it
-/// stands upright (height at least half its width and its length, as a biped does)
-/// and shows no other body plan's leg count (3, 4, 5 or more).
+/// (legs joined by a garment, a figure in a long dress, boots modelled as shells over
+/// the legs): it stands upright (height at least half its width and its length, as a
+/// biped does) and either shows at most two leg sections or is wider across X than
+/// long along Z (arms out, as a biped stands; a four-legged animal is longer than
+/// wide).
 fn upright_unsure(body: &Mesh, cls: &Classification) -> bool {
     let (lo, hi) = body.bounds();
     let ext = hi - lo;
-    ext.y >= 0.5 * ext.x.max(ext.z) && !matches!(cls.legs, 3..)
+    ext.y >= 0.5 * ext.x.max(ext.z) && (cls.legs <= 2 || ext.x >= ext.z)
 }
 
 fn lopts(o: &FitOptions) -> LandmarkOptions {

@@ -18,7 +18,7 @@
 use super::classify::{classify, BodyPlan};
 use super::landmarks::head_end;
 use crate::fit::landmarks::{body_mesh, LandmarkOptions};
-use crate::fit::model_check::{parts_apart, symmetry, ModelReport, Problem, MODEL_TOL_H};
+use crate::fit::model_check::{floor_and_centre, parts_apart, symmetry, ModelReport, Problem};
 use crate::fit::sections::bounds;
 use crate::model::Character;
 
@@ -78,20 +78,7 @@ pub fn quadruped_model_check(c: &Character) -> ModelReport {
         .collect();
     let (flo, fhi) = bounds(&feet);
     r.mid_foot_z = 0.5 * (flo.z + fhi.z);
-    if lo.y.abs() > MODEL_TOL_H * h {
-        r.problems.push(Problem {
-            id: "model.floor".into(),
-            message: format!("the feet are at y = {:.4}, not 0", lo.y),
-            fixable: true,
-        });
-    }
-    if r.center_x.abs() > MODEL_TOL_H * h {
-        r.problems.push(Problem {
-            id: "model.center".into(),
-            message: format!("the body centre is at x = {:.4}, not 0", r.center_x),
-            fixable: true,
-        });
-    }
+    r.problems.extend(floor_and_centre(lo.y, r.center_x, h));
     (r.symmetry_general, r.symmetry_vertex) = symmetry(&m.positions, r.center_x, h);
     r.problems.extend(parts_apart(c, lo, hi, h));
     r.problems.sort_by(|a, b| a.id.cmp(&b.id));
