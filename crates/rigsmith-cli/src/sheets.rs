@@ -45,6 +45,26 @@ pub fn face_sheets(out: &rigsmith::RigOutput) -> Vec<(String, Image)> {
     ]
 }
 
+/// A mechanical character's own sheet (`mech`): a row per test pose
+/// ([`rigsmith::mech::test_poses`]: each bone bent, each action at half and full
+/// travel), LBS; empty when the sidecar has no mechanical spec.
+pub fn mech_sheet(c: &Character, sidecar: &rigsmith::parts::Sidecar) -> Vec<(String, Image)> {
+    let (Some(spec), Some(s)) = (&sidecar.mech, &c.skeleton) else {
+        return Vec::new();
+    };
+    let rows: Vec<PoseRow> = rigsmith::mech::test_poses(s, &spec.actions)
+        .iter()
+        .map(|p| {
+            let (parts, bones) = review::posed_character(c, p, Skinning::Lbs);
+            (p.name.clone(), parts, bones)
+        })
+        .collect();
+    vec![(
+        "mech".to_string(),
+        rigsmith_render::pose_sheet(&rows, c, 384),
+    )]
+}
+
 /// One weight heat map per deform bone that carries weight, named `weights_<bone>`
 /// (bone names with `:` and `/` replaced by `_`).
 pub fn render_heatmaps(c: &Character) -> Vec<(String, Image)> {

@@ -67,8 +67,10 @@ pub enum Rigged {
 pub struct RigOptions {
     /// The skeleton template (naming scheme).
     pub template: Template,
-    /// The body plan: biped templates only (default), read from the sections (`Auto`),
-    /// a quadruped build or a chain ([`fit::quadruped::fit_plan`]).
+    /// The body plan: read from the sections (`Auto`, the default: a biped fits
+    /// `template`), biped templates only, a quadruped build or a chain
+    /// ([`fit::quadruped::fit_plan`]). The model check is the plan's own
+    /// ([`fit::quadruped::model_check_for`]).
     pub plan: fit::quadruped::Plan,
     /// Twist bones per limb segment (upper arm, forearm, thigh, calf): 1 by default,
     /// following by the rules of [`crate::deform::twist`]; 0 for none.
@@ -111,13 +113,17 @@ pub struct RigOptions {
     /// Build the control rig ([`crate::control::build`]): into the sidecar, its checks
     /// (rubric B) into the review.
     pub control: bool,
+    /// A mechanical character ([`crate::mech::MechSpec`]): no fit; its own skeleton is
+    /// kept and every island bound to one bone at 1.0; the spec goes into the sidecar
+    /// and the review adds the rigid check and the islands that interpenetrate at rest.
+    pub mech: Option<crate::mech::MechSpec>,
 }
 
 impl Default for RigOptions {
     fn default() -> Self {
         RigOptions {
             template: Template::Game,
-            plan: fit::quadruped::Plan::Biped,
+            plan: fit::quadruped::Plan::Auto,
             twist: 1,
             max_influences: 4,
             rigged: Rigged::Refuse,
@@ -133,6 +139,7 @@ impl Default for RigOptions {
             route: None,
             face: crate::face::FaceOptions::default(),
             control: false,
+            mech: None,
         }
     }
 }
@@ -145,6 +152,7 @@ impl RigOptions {
     pub fn vrm() -> Self {
         RigOptions {
             template: Template::Vrm,
+            plan: fit::quadruped::Plan::Biped,
             twist: 0,
             rigged: Rigged::Keep,
             fix: false,
@@ -227,7 +235,10 @@ impl RigOutput {
     /// The route in words (`bone_heat: reasons...`), or that the rig was kept.
     pub fn route_text(&self) -> String {
         let Some(r) = self.route else {
-            return "kept the input's weights".to_string();
+            return match self.route_reasons.first() {
+                Some(why) if self.rigged_here => why.clone(),
+                _ => "kept the input's weights".to_string(),
+            };
         };
         format!(
             "{r:?}{}",
@@ -328,18 +339,18 @@ impl RigOutput {
 pub type Progress<'a> = &'a mut dyn FnMut(&str, Option<f64>);
 
 /// Stage timing and progress notification.
-struct Stages<'p, 'a> {
+pub(crate) struct Stages<'p, 'a> {
     timings: Vec<StageTiming>,
     progress: &'p mut dyn FnMut(&str, Option<f64>),
     current: Option<(&'a str, Instant)>,
 }
 
 impl<'a> Stages<'_, 'a> {
-    fn start(&mut self, name: &'a str) {
+    pub(crate) fn start(&mut self, name: &'a str) {
         (self.progress)(name, None);
         self.current = Some((name, Instant::now()));
     }
-    fn done(&mut self) {
+    pub(crate) fn done(&mut self) {
         if let Some((name, t0)) = self.current.take() {
             let secs = t0.elapsed().as_secs_f64();
             (self.progress)(name, Some(secs));
@@ -352,16 +363,16 @@ impl<'a> Stages<'_, 'a> {
 }
 
 /// What the fit and weights stages produced (nothing for a kept rig).
-struct Bound {
-    placement: Vec<Check>,
-    humanoid: BTreeMap<String, String>,
-    route: Option<Route>,
-    reasons: Vec<String>,
-    report: Option<crate::bind::WeightReport>,
-    roles: Vec<Option<PartRole>>,
-    landmarks: Option<crate::fit::Landmarks>,
+pub(crate) struct Bound {
+    pub(crate) placement: Vec<Check>,
+    pub(crate) humanoid: BTreeMap<String, String>,
+    pub(crate) route: Option<Route>,
+    pub(crate) reasons: Vec<String>,
+    pub(crate) report: Option<crate::bind::WeightReport>,
+    pub(crate) roles: Vec<Option<PartRole>>,
+    pub(crate) landmarks: Option<crate::fit::Landmarks>,
     /// The body plan fitted and why, when it was read from the sections or asked for.
-    plan: Option<String>,
+    pub(crate) plan: Option<String>,
 }
 
 /// Rigs `input` (see the module docs).
@@ -384,7 +395,10 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
             )
         })?);
     }
-    let model = fit::model_check(&c);
+    let model = match o.plan {
+        fit::quadruped::Plan::Biped => fit::model_check(&c),
+        _ => fit::quadruped::model_check_for(&c),
+    };
     // With `keep_origin` the character is rigged and reviewed on the floor and
     // centred, and the rigged result is moved back to where the input stood.
     let mut back = None;
@@ -416,6 +430,8 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
             landmarks: None,
             plan: None,
         }
+    } else if let Some(spec) = &o.mech {
+        crate::mech::pipeline::bind_mech(&mut c, spec, &mut st)?
     } else {
         fit_and_bind(&mut c, o, &mut st)?
     };
@@ -456,6 +472,10 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
     } else {
         None
     };
+    let mut review = review;
+    if let Some(spec) = &o.mech {
+        crate::mech::pipeline::review_mech(&c, spec, review.as_mut(), &mut notes, &mut sidecar);
+    }
 
     if let (Some(r), Some(f)) = (review.as_mut(), &face) {
         crate::face::review::add_to(r, &f.checks);
@@ -558,7 +578,13 @@ fn start(input: &Character, o: &RigOptions) -> Result<(Character, bool)> {
     let mut c = input.clone();
     c.body_options = o.parts.clone();
     let mut keep = false;
-    if let Some(s) = &c.skeleton {
+    if o.mech.is_some() && c.skeleton.is_none() {
+        return Err(Error::invalid(
+            "mech",
+            "a mechanical character is bound on its own skeleton: the character has none",
+        ));
+    }
+    if let (Some(s), None) = (&c.skeleton, &o.mech) {
         match o.rigged {
             Rigged::Refuse => return Err(Error::AlreadyRigged { joints: s.len() }),
             Rigged::Keep => keep = true,
@@ -699,16 +725,29 @@ fn chains_and_sidecar(
         }
         st.done();
     }
+    // A four-legged rig's tail and ears swing against colliders on its body.
+    let animal = if o.chains {
+        parts::animal::animal_chains(c, &chains)
+    } else {
+        None
+    };
+    if let Some(a) = &animal {
+        chains.extend(a.chains.iter().cloned());
+        notes.extend(a.notes.iter().cloned());
+    }
     st.start("sidecar");
     let colliders = parts::measure_colliders(c);
     let mut sidecar = Sidecar::build(c, &chains, &colliders);
+    if let Some(a) = &animal {
+        a.apply(&mut sidecar);
+    }
     if let (true, Some(skel)) = (o.clear_rest_pose, &c.skeleton) {
         for n in parts::clear_rest_pose(&mut sidecar, skel) {
             notes.push(format!("collider clears the springs' rest pose: {n}"));
         }
     }
     sidecar.set_source(source);
-    if !keep {
+    if !keep && o.mech.is_none() {
         // The preserve-volume mask of the parts rigged here (rigid parts stay rigid).
         let rigid: Vec<bool> = bound
             .roles

@@ -37,8 +37,9 @@ pub struct Args {
     /// The unrigged character: .glb, .gltf, .vrm, .obj or .fbx.
     pub input: PathBuf,
     /// Naming scheme of the skeleton: game, basic, mixamo or vrm (bipeds); quadruped,
-    /// horse, wolf, cat; auto (biped or quadruped, read from the sections); chain.
-    #[arg(long, value_enum, ignore_case = true, default_value = "game")]
+    /// horse, wolf, cat; auto (the default: biped with game names or quadruped, read
+    /// from the sections, saying why); chain.
+    #[arg(long, value_enum, ignore_case = true, default_value = "auto")]
     pub template: crate::util::TemplateArg,
     /// Twist bones per limb segment (upper arm, forearm, thigh, calf).
     #[arg(long, default_value_t = 0)]
@@ -211,6 +212,11 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     for n in &notes {
         ctx.info(n);
     }
+    // The body plan's own model check (a quadruped's when the sections show one).
+    let model_check = |c: &rigsmith::Character| match a.template.plan() {
+        rigsmith::fit::quadruped::Plan::Biped => model_check(c),
+        _ => rigsmith::fit::quadruped::model_check_for(c),
+    };
     let mut report = model_check(&c);
     let mut fixed = Vec::new();
     if a.fix {

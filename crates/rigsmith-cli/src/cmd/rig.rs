@@ -35,8 +35,9 @@ pub struct Args {
     #[arg(short = 'o', long)]
     pub output: PathBuf,
     /// Skeleton template: game, basic, mixamo or vrm (bipeds); quadruped, horse, wolf,
-    /// cat; auto (biped or quadruped, from the sections); chain.
-    #[arg(long, value_enum, ignore_case = true, default_value = "game")]
+    /// cat; auto (the default: biped with game names or quadruped, read from the
+    /// sections, saying why); chain.
+    #[arg(long, value_enum, ignore_case = true, default_value = "auto")]
     pub template: crate::util::TemplateArg,
     /// Twist bones per limb segment (upper arm, forearm, thigh, calf), following the
     /// hand, foot, clavicle or pelvis by rules written to the sidecar [default: 1 for
@@ -55,6 +56,11 @@ pub struct Args {
     /// Rig the built-in mannequin (no input needed).
     #[arg(long)]
     pub demo: bool,
+    /// Rig the built-in robot (no input needed): every hard-surface island on one bone
+    /// of its own skeleton, its visor action in the sidecar, the rigid check in the
+    /// review and a sheet of its test poses (`mech.png`).
+    #[arg(long, conflicts_with = "demo")]
+    pub robot: bool,
     /// Replace the skeleton and weights of an input that is already rigged.
     #[arg(long)]
     pub rerig: bool,
@@ -148,6 +154,23 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             ctx,
         );
     }
+    if a.robot {
+        if a.input.is_some() {
+            bail!("--robot rigs the built-in robot: give no input with it");
+        }
+        plan(&a.output, a.report.as_deref(), &[])?;
+        let (c, own) = rigsmith::mannequin::robot::build(1.8);
+        let mech = rigsmith::mech::MechSpec::of(
+            &c,
+            &own,
+            vec![rigsmith::mannequin::robot::visor_action(1.8)],
+        );
+        let opts = RigOptions {
+            mech: Some(mech),
+            ..opts
+        };
+        return rig_one_and_report(&c, &[], Path::new("robot (built-in)"), &a, &opts, ctx);
+    }
     let Some(input) = a.input.clone() else {
         bail!("give a character file or folder, or --demo for the built-in mannequin");
     };
@@ -170,6 +193,8 @@ fn with_authored(opts: &RigOptions, input: &Path) -> anyhow::Result<RigOptions> 
             rigsmith::parts::Sidecar::read(&path)
                 .with_context(|| format!("{}: cannot read the sidecar", path.display()))?,
         );
+        // A mechanical character's sidecar: its islands are bound on its own skeleton.
+        o.mech = o.authored.as_ref().and_then(|a| a.mech.clone());
     }
     Ok(o)
 }
@@ -310,7 +335,11 @@ fn write_outputs(
                 extra: Some(out.report_json()),
                 page: &page,
                 skinning: rigsmith::review::Skinning::Lbs,
-                extra_sheets: crate::sheets::face_sheets(out),
+                extra_sheets: {
+                    let mut sheets = crate::sheets::face_sheets(out);
+                    sheets.extend(crate::sheets::mech_sheet(&out.character, &out.sidecar));
+                    sheets
+                },
                 control: out.sidecar.control.as_ref(),
             },
         )?);

@@ -352,6 +352,24 @@ pub fn volumetric_at(
     })
 }
 
+/// How far over the solid budget the enclosed volume alone must be before a voxel
+/// size is refused without building its grid (the volume of a mesh that is not closed
+/// is only an estimate).
+const VOLUME_MARGIN: f32 = 2.0;
+
+/// The volume a mesh encloses (divergence theorem over its triangles, absolute value),
+/// in the positions' unit cubed.
+fn enclosed_volume(positions: &[Vec3], triangles: &[[u32; 3]]) -> f32 {
+    let v: f64 = triangles
+        .iter()
+        .filter_map(|t| {
+            let [a, b, c] = t.map(|i| positions.get(i as usize).map(|p| p.as_dvec3()));
+            Some(a?.dot(b?.cross(c?)))
+        })
+        .sum();
+    (v / 6.0).abs() as f32
+}
+
 /// The solid of a mesh: voxel sides `steps` (fractions of the mesh unit) tried in order
 /// until at least 90% of the bones' middles fall in solid cells, skipping grids whose
 /// solid exceeds `max_solid` cells; when no listed size fits at all, coarser ones
@@ -371,9 +389,20 @@ pub(super) fn solid_grid(
         .iter()
         .copied()
         .chain((1..6).map(|k| last * (1 << k) as f32));
+    let enclosed = enclosed_volume(positions, triangles);
     for (step, h_frac) in sizes.enumerate() {
         if step >= steps.len() && chosen.is_some() {
             break;
+        }
+        // The solid covers at least the enclosed volume: a size whose volume alone is
+        // well over the budget would be built only to be refused.
+        let least = enclosed / (h_frac * h_frac * h_frac);
+        if least > VOLUME_MARGIN * max_solid as f32 {
+            attempts.push(format!(
+                "voxel H/{:.0}: the enclosed volume alone is {least:.0} cells, over the {max_solid} budget",
+                1.0 / h_frac
+            ));
+            continue;
         }
         let Some(g) = voxelize(positions, triangles, segs, h_frac) else {
             attempts.push(format!("voxel H/{:.0}: grid too large", 1.0 / h_frac));

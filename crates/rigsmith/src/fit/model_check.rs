@@ -80,6 +80,10 @@ pub struct ModelReport {
     pub problems: Vec<Problem>,
     /// Warnings that do not stop rigging.
     pub warnings: Vec<String>,
+    /// The body plan measured for when it is not a biped (`quadruped`:
+    /// [`crate::fit::quadruped::quadruped_model_check`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plan: Option<String>,
 }
 
 /// How far (fraction of the height) the feet may sit off y = 0, the centre off x = 0
@@ -111,11 +115,17 @@ impl ModelReport {
         let h = self.height.max(1e-12) as f64;
         let pct = |x: f32| 100.0 * x.abs() as f64 / h;
         let tol = 100.0 * MODEL_TOL_H as f64;
-        let mut out = vec![Check::new("model.standing", "A", Severity::Blocker)
-            .title("The model stands along +Y")
-            .measure("height over the larger of width and depth")
-            .at_least(self.standing as f64, 0.5)
-            .detail(msg("model.up"))];
+        let mut out = Vec::new();
+        // A four-legged body is longer than it is tall: no standing check.
+        if self.plan.is_none() {
+            out.push(
+                Check::new("model.standing", "A", Severity::Blocker)
+                    .title("The model stands along +Y")
+                    .measure("height over the larger of width and depth")
+                    .at_least(self.standing as f64, 0.5)
+                    .detail(msg("model.up")),
+            );
+        }
         if self.has("model.up") {
             return out;
         }
@@ -242,20 +252,7 @@ pub fn model_check(c: &Character) -> ModelReport {
             fixable: true,
         });
     }
-    if lo.y.abs() > MODEL_TOL_H * h {
-        r.problems.push(Problem {
-            id: "model.floor".into(),
-            message: format!("the feet are at y = {:.4}, not 0", lo.y),
-            fixable: true,
-        });
-    }
-    if r.center_x.abs() > MODEL_TOL_H * h {
-        r.problems.push(Problem {
-            id: "model.center".into(),
-            message: format!("the body centre is at x = {:.4}, not 0", r.center_x),
-            fixable: true,
-        });
-    }
+    r.problems.extend(floor_and_centre(lo.y, r.center_x, h));
     if r.facing == "+Z" && r.mid_foot_z.abs() > MODEL_TOL_H * h {
         r.problems.push(Problem {
             id: "model.mid_foot".into(),
@@ -275,11 +272,41 @@ pub fn model_check(c: &Character) -> ModelReport {
             r.symmetry_general
         ));
     }
+    r.problems.extend(parts_apart(c, lo, hi, h));
+    r.problems.sort_by(|a, b| a.id.cmp(&b.id));
+    r
+}
+
+/// `model.floor` and `model.center` when the lowest point `floor` or the centre
+/// `center_x` is off 0 by more than [`MODEL_TOL_H`] of the height `h`.
+pub(crate) fn floor_and_centre(floor: f32, center_x: f32, h: f32) -> Vec<Problem> {
+    let mut out = Vec::new();
+    if floor.abs() > MODEL_TOL_H * h {
+        out.push(Problem {
+            id: "model.floor".into(),
+            message: format!("the feet are at y = {floor:.4}, not 0"),
+            fixable: true,
+        });
+    }
+    if center_x.abs() > MODEL_TOL_H * h {
+        out.push(Problem {
+            id: "model.center".into(),
+            message: format!("the body centre is at x = {center_x:.4}, not 0"),
+            fixable: true,
+        });
+    }
+    out
+}
+
+/// `model.part_apart` for every part that is not skin and lies entirely outside the
+/// body's bounds `lo`-`hi` (with a margin of 5% of the height `h`).
+pub(crate) fn parts_apart(c: &Character, lo: Vec3, hi: Vec3, h: f32) -> Vec<Problem> {
     let skin: Vec<usize> = if c.parts.len() == 1 {
         vec![0]
     } else {
         c.body().map(|b| b.skin).unwrap_or_default()
     };
+    let mut out = Vec::new();
     for (i, p) in c.parts.iter().enumerate() {
         if skin.contains(&i) || p.mesh.positions.is_empty() {
             continue;
@@ -293,7 +320,7 @@ pub fn model_check(c: &Character) -> ModelReport {
             || phi.z < lo.z - margin
             || plo.z > hi.z + margin
         {
-            r.problems.push(Problem {
+            out.push(Problem {
                 id: "model.part_apart".into(),
                 message: format!(
                     "part {:?} lies outside the body's bounds: moved without the body?",
@@ -303,14 +330,13 @@ pub fn model_check(c: &Character) -> ModelReport {
             });
         }
     }
-    r.problems.sort_by(|a, b| a.id.cmp(&b.id));
-    r
+    out
 }
 
 /// Symmetry about `x = center_x` of the points `pts` (a sample of about 2,000): the
 /// mean distance of a mirror image to the nearest point, % of `h`, and the share of
 /// points whose mirror image lands within 0.1 % of `h` of a point.
-fn symmetry(pts: &[Vec3], center_x: f32, h: f32) -> (f32, f32) {
+pub(crate) fn symmetry(pts: &[Vec3], center_x: f32, h: f32) -> (f32, f32) {
     let cell = 0.01 * h;
     let grid = crate::geom::grid::Grid::new(pts, cell);
     let step = (pts.len() / 2000).max(1);

@@ -27,6 +27,11 @@
 //! assert!(check.passed, "{}", check.detail);
 //! ```
 
+pub(crate) mod pipeline;
+mod spec;
+
+pub use spec::{review, test_poses, MechSpec, OwnIsland, TEST_BEND_DEG};
+
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 

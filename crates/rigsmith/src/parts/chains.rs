@@ -35,9 +35,9 @@ use crate::model::{Character, Skeleton};
 pub const FACE_CLASSES: [&str; 2] = ["face", "eye"];
 
 /// The classes that get secondary motion (springs).
-pub const SPRING_CLASSES: [&str; 13] = [
+pub const SPRING_CLASSES: [&str; 14] = [
     "hair", "skirt", "cloth", "ribbon", "tail", "cape", "coat", "scarf", "breast", "bust",
-    "feather", "strap", "antenna",
+    "feather", "strap", "antenna", "ear",
 ];
 
 /// The cloth classes the three rules apply to (a sleeve rides its arm by design).
@@ -184,6 +184,24 @@ pub fn chains_from_skeleton(c: &Character) -> Vec<Chain> {
         }
         bone_lists.push(list);
     }
+    let classes: Vec<&str> = bone_lists
+        .iter()
+        .map(|l| class[l[0]].unwrap_or("cloth"))
+        .collect();
+    measure_chains(c, &bone_lists, &classes)
+}
+
+/// Chains of the given bones (`lists`: bone indices, root first; `classes`: one class
+/// per list), with their tips, hulls and neighbours measured from the parts' weights.
+pub(crate) fn measure_chains(
+    c: &Character,
+    bone_lists: &[Vec<usize>],
+    classes: &[&str],
+) -> Vec<Chain> {
+    let Some(skel) = &c.skeleton else {
+        return Vec::new();
+    };
+    let n = skel.len();
     // Dominant bone per vertex, and per-bone vertex lists over all weighted parts.
     let mut dominated: Vec<Vec<Vec3>> = vec![Vec::new(); n];
     for p in &c.parts {
@@ -206,7 +224,7 @@ pub fn chains_from_skeleton(c: &Character) -> Vec<Chain> {
             chain_of[b] = Some(ci);
         }
     }
-    let neighbours = shared_weights(c, &bone_lists, &chain_of);
+    let neighbours = shared_weights(c, bone_lists, &chain_of);
     bone_lists
         .iter()
         .enumerate()
@@ -236,7 +254,7 @@ pub fn chains_from_skeleton(c: &Character) -> Vec<Chain> {
                 );
             }
             Chain {
-                class: class[list[0]].unwrap_or("cloth").to_string(),
+                class: classes[ci].to_string(),
                 root_parent: skel.bones[list[0]]
                     .parent
                     .map(|p| skel.bones[p].name.clone()),

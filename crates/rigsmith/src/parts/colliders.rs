@@ -285,6 +285,51 @@ pub fn measure_colliders(c: &Character) -> Vec<Collider> {
     out
 }
 
+/// Capsules along whole bones, measured as the leg colliders are (the 85th percentile
+/// of the distances of the body points each bone owns): `(bone, name, group)` each;
+/// a bone with too few points near it gets none. The body points are every weighted
+/// vertex whose largest weight is on a bone not in `swinging` (per bone: the chains
+/// that will swing against the capsules are not the body).
+pub(crate) fn bone_capsules(
+    c: &Character,
+    wanted: &[(usize, String, &str)],
+    swinging: &[bool],
+) -> Vec<Collider> {
+    let Some(skel) = &c.skeleton else {
+        return Vec::new();
+    };
+    let mut pts = Vec::new();
+    for p in &c.parts {
+        let Some(w) = &p.weights else { continue };
+        for (v, list) in p.mesh.positions.iter().zip(&w.vertices) {
+            let top = list.iter().max_by(|a, b| a.weight.total_cmp(&b.weight));
+            if top.is_some_and(|i| !swinging.get(i.bone as usize).copied().unwrap_or(true)) {
+                pts.push(*v);
+            }
+        }
+    }
+    let h = c.height();
+    if pts.is_empty() || h <= 0.0 {
+        return Vec::new();
+    }
+    let owned = Owned::measure(skel, &pts, h);
+    wanted
+        .iter()
+        .filter(|(i, _, _)| *i < skel.len())
+        .filter_map(|(i, name, group)| {
+            let b = &skel.bones[*i];
+            owned.capsule(
+                &owned.owned[*i],
+                *i,
+                (b.head, b.tail),
+                (0.0, 1.0),
+                name.clone(),
+                group,
+            )
+        })
+        .collect()
+}
+
 /// The body points each bone owns: per point the nearest segment over the bones that
 /// are not cosmetic and longer than 0.01 H, with the distance and the parameter along
 /// the bone (0 = head, 1 = tail).

@@ -35,6 +35,7 @@
 //! Everything is measured in units of the body height H, so a 0.5 m figure and a
 //! figure in centimetres behave like a 1.8 m one.
 
+pub mod animal;
 mod chain_build;
 mod chains;
 mod colliders;

@@ -169,6 +169,10 @@ pub struct Sidecar {
     /// The control rig (`rig --control`), when built.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control: Option<crate::control::ControlRig>,
+    /// A mechanical character's own-bone islands and keyed actions
+    /// ([`crate::mech::MechSpec`]), when it was rigged as one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mech: Option<crate::mech::MechSpec>,
 }
 
 /// Cloth chains longer than this (units of H) get a larger hit radius.
@@ -260,6 +264,7 @@ impl Sidecar {
             springs,
             face_controls: Vec::new(),
             control: None,
+            mech: None,
         }
     }
 

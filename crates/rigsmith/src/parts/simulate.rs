@@ -354,6 +354,198 @@ pub fn spring_system(c: &Character, sc: &Sidecar, model: SpringModel) -> Result<
     Ok(setup(c, sc, &roles, model)?.sys)
 }
 
+/// Rest depth of every probe (the tail; the bone's deepest point) of every chain joint
+/// in every body collider: `[chain][joint][collider][probe]`.
+type RestDepth = Vec<Vec<Vec<[f32; 2]>>>;
+
+fn rest_depths(
+    sys: &SpringSystem,
+    body_cols: &[(super::colliders::Collider, usize)],
+    skel: &crate::model::Skeleton,
+) -> RestDepth {
+    let rest_body = sys_world(body_cols, skel, &vec![Mat4::IDENTITY; skel.len()]);
+    sys.chains
+        .iter()
+        .map(|(_, joints)| {
+            joints
+                .iter()
+                .map(|j| {
+                    rest_body
+                        .iter()
+                        .map(|s| {
+                            [
+                                (-s.signed_distance(j.rest_tail)).max(0.0),
+                                (-s.segment_depth(j.rest_head, j.rest_tail).1).max(0.0),
+                            ]
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The worst values seen over a run's steps.
+#[derive(Default)]
+struct Tally {
+    worst: (f32, String),
+    worst_collider: (f32, String),
+    worst_other: (f32, String),
+    between: std::collections::BTreeSet<(usize, usize)>,
+    between_at: String,
+    in_head: std::collections::BTreeSet<(usize, usize)>,
+    max_speed: f32,
+    max_swing: f32,
+    infinite: bool,
+}
+
+/// One step's world: the skinning matrices, the colliders at their measured size
+/// (`bshapes`) and as the sidecar has them (`shapes`), the web between the legs.
+struct StepWorld<'a> {
+    skel: &'a crate::model::Skeleton,
+    roles: &'a Roles,
+    h: f32,
+    t: f32,
+    skin: &'a [Mat4],
+    bshapes: &'a [WorldShape],
+    shapes: &'a [WorldShape],
+    web_frame: Option<&'a super::leg_gap::WebFrame>,
+    rest_depth: &'a RestDepth,
+}
+
+impl Tally {
+    /// Measures every chain joint of `sys` after one step.
+    fn step(&mut self, sys: &SpringSystem, w: &StepWorld<'_>, tails: &[Vec<Vec3>]) {
+        for (ci, (class, joints)) in sys.chains.iter().enumerate() {
+            for (k, j) in joints.iter().enumerate() {
+                let p = tails[ci][k];
+                if !p.is_finite() {
+                    self.infinite = true;
+                    continue;
+                }
+                // Swing angle against the rest direction after the parent's motion.
+                let sp = j.parent.map_or(Mat4::IDENTITY, |q| w.skin[q]);
+                let head = sp.transform_point3(j.rest_head);
+                let rest = sp.transform_vector3(j.rest_tail - j.rest_head);
+                if let (Some(a), Some(b)) = ((p - head).try_normalize(), rest.try_normalize()) {
+                    self.max_swing = self
+                        .max_swing
+                        .max(a.dot(b).clamp(-1.0, 1.0).acos().to_degrees());
+                }
+                self.probe(sys, w, (ci, k), class, (head, p), j.bone);
+                let cloth = super::chains::is_cloth_class(class);
+                if cloth
+                    && w.web_frame
+                        .and_then(|f| f.gap(p))
+                        .is_some_and(|g| g.between())
+                {
+                    if self.between.is_empty() {
+                        let q = w.skin[w.roles.hips.unwrap_or(0)]
+                            .inverse()
+                            .transform_point3(p);
+                        self.between_at = format!(
+                            "{} at {:.2} s (hips frame {:.3} {:.3} {:.3})",
+                            w.skel.bones[j.bone].name, w.t, q.x, q.y, q.z
+                        );
+                    }
+                    self.between.insert((ci, k));
+                }
+            }
+        }
+    }
+
+    /// Probes: the tail; for a bone below the chain's root, the whole bone (its deepest
+    /// point), its head where the solver put its parent.
+    fn probe(
+        &mut self,
+        sys: &SpringSystem,
+        w: &StepWorld<'_>,
+        (ci, k): (usize, usize),
+        class: &str,
+        (head, p): (Vec3, Vec3),
+        bone: usize,
+    ) {
+        let cloth = super::chains::is_cloth_class(class);
+        for (ci2, (col, _)) in sys.colliders.iter().enumerate() {
+            let measured = sys.chain_colliders[ci].contains(&ci2)
+                || (cloth && col.group == "legs")
+                || (class == "hair" && col.group == "head");
+            if col.inside || !measured {
+                continue;
+            }
+            for pi in 0..1 + usize::from(k > 0) {
+                let depth_in = |s: &WorldShape| {
+                    if pi == 0 {
+                        -s.signed_distance(p)
+                    } else {
+                        -s.segment_depth(head, p).1
+                    }
+                };
+                let depth = depth_in(&w.shapes[ci2]);
+                let at = || {
+                    format!(
+                        "{}{} in {} at {:.2} s",
+                        w.skel.bones[bone].name,
+                        if pi == 1 { " (bone)" } else { "" },
+                        col.name,
+                        w.t
+                    )
+                };
+                let slot = if cloth {
+                    &mut self.worst_collider
+                } else {
+                    &mut self.worst_other
+                };
+                if depth > slot.0 {
+                    *slot = (depth, at());
+                }
+                let entry = depth_in(&w.bshapes[ci2]) - w.rest_depth[ci][k][ci2][pi];
+                if cloth && entry > self.worst.0 {
+                    self.worst = (entry, at());
+                }
+                if class == "hair" && col.group == "head" && entry > 0.003 * w.h {
+                    self.in_head.insert((ci, k));
+                }
+            }
+        }
+    }
+
+    fn report(
+        self,
+        sys: &SpringSystem,
+        (motion, model): (Motion, SpringModel),
+        seconds: f32,
+        steps: usize,
+        h: f32,
+    ) -> SimReport {
+        let stable = !self.infinite && self.max_speed.is_finite() && self.max_speed < 40.0;
+        let mm = self.worst.0 / h * 1.7 * 1000.0;
+        SimReport {
+            motion,
+            model,
+            seconds,
+            steps,
+            height: h,
+            chains: sys.chains.len(),
+            joints: sys.chains.iter().map(|c| c.1.len()).sum(),
+            worst_penetration_m: self.worst.0,
+            worst_penetration_mm_at_1_7m: mm,
+            worst_at: self.worst.1,
+            worst_collider_mm_at_1_7m: self.worst_collider.0 / h * 1.7 * 1000.0,
+            worst_collider_at: self.worst_collider.1,
+            worst_other_mm_at_1_7m: self.worst_other.0 / h * 1.7 * 1000.0,
+            worst_other_at: self.worst_other.1,
+            skirt_joints_between_legs: self.between.len(),
+            between_at: self.between_at,
+            hair_in_head: self.in_head.len(),
+            max_speed_h: self.max_speed,
+            max_swing_deg: self.max_swing,
+            stable,
+            passed: stable && mm < 5.0 && self.between.is_empty() && self.in_head.is_empty(),
+        }
+    }
+}
+
 fn run(
     c: &Character,
     sc: &Sidecar,
@@ -387,38 +579,8 @@ fn run(
         vrm_cols: vrm_colliders,
         web,
     } = setup(c, sc, &roles, model)?;
-    // Rest depth of every probe (the tail; the bone's deepest point) in every body
-    // collider.
-    let rest_body = sys_world(&body_cols, skel, &vec![Mat4::IDENTITY; skel.len()]);
-    let rest_depth: Vec<Vec<Vec<[f32; 2]>>> = sys
-        .chains
-        .iter()
-        .map(|(_, joints)| {
-            joints
-                .iter()
-                .map(|j| {
-                    rest_body
-                        .iter()
-                        .map(|s| {
-                            [
-                                (-s.signed_distance(j.rest_tail)).max(0.0),
-                                (-s.segment_depth(j.rest_head, j.rest_tail).1).max(0.0),
-                            ]
-                        })
-                        .collect()
-                })
-                .collect()
-        })
-        .collect();
-    let mut worst = (0.0f32, String::new());
-    let mut worst_collider = (0.0f32, String::new());
-    let mut worst_other = (0.0f32, String::new());
-    let mut between: std::collections::BTreeSet<(usize, usize)> = Default::default();
-    let mut between_at = String::new();
-    let mut in_head: std::collections::BTreeSet<(usize, usize)> = Default::default();
-    let mut max_speed = 0.0f32;
-    let mut max_swing = 0.0f32;
-    let mut finite = true;
+    let rest_depth = rest_depths(&sys, &body_cols, skel);
+    let mut tally = Tally::default();
     let mut prev_tails: Option<Vec<Vec<Vec3>>> = None;
     for s in 0..steps {
         let t = (s + 1) as f32 * dt;
@@ -441,85 +603,21 @@ fn run(
         let web_frame = web.as_ref().map(|w| w.frame(&bshapes, &skin));
         let shapes = sys_world(&vrm_colliders, skel, &skin);
         let tails = sys.tails().to_vec();
-        for (ci, (class, joints)) in sys.chains.iter().enumerate() {
-            let cloth = super::chains::is_cloth_class(class);
-            for (k, j) in joints.iter().enumerate() {
-                let p = tails[ci][k];
-                if !p.is_finite() {
-                    finite = false;
-                    continue;
-                }
-                // Swing angle against the rest direction after the parent's motion.
-                let sp = j.parent.map_or(Mat4::IDENTITY, |q| skin[q]);
-                let head = sp.transform_point3(j.rest_head);
-                let rest = sp.transform_vector3(j.rest_tail - j.rest_head);
-                if let (Some(a), Some(b)) = ((p - head).try_normalize(), rest.try_normalize()) {
-                    max_swing = max_swing.max(a.dot(b).clamp(-1.0, 1.0).acos().to_degrees());
-                }
-                // Probes: the tail; for a bone below the chain's root, the whole bone
-                // (its deepest point), its head where the solver put its parent.
-                for (ci2, (col, _)) in sys.colliders.iter().enumerate() {
-                    let measured = sys.chain_colliders[ci].contains(&ci2)
-                        || (cloth && col.group == "legs")
-                        || (class == "hair" && col.group == "head");
-                    if col.inside || !measured {
-                        continue;
-                    }
-                    for pi in 0..1 + usize::from(k > 0) {
-                        let depth_in = |s: &WorldShape| {
-                            if pi == 0 {
-                                -s.signed_distance(p)
-                            } else {
-                                -s.segment_depth(head, p).1
-                            }
-                        };
-                        let depth = depth_in(&shapes[ci2]);
-                        let at = || {
-                            format!(
-                                "{}{} in {} at {:.2} s",
-                                skel.bones[j.bone].name,
-                                if pi == 1 { " (bone)" } else { "" },
-                                col.name,
-                                t
-                            )
-                        };
-                        let slot = if cloth {
-                            &mut worst_collider
-                        } else {
-                            &mut worst_other
-                        };
-                        if depth > slot.0 {
-                            *slot = (depth, at());
-                        }
-                        let entry = depth_in(&bshapes[ci2]) - rest_depth[ci][k][ci2][pi];
-                        if cloth && entry > worst.0 {
-                            worst = (entry, at());
-                        }
-                        if class == "hair" && col.group == "head" && entry > 0.003 * h {
-                            in_head.insert((ci, k));
-                        }
-                    }
-                }
-                if cloth
-                    && web_frame
-                        .as_ref()
-                        .and_then(|w| w.gap(p))
-                        .is_some_and(|g| g.between())
-                {
-                    if between.is_empty() {
-                        let q = skin[roles.hips.unwrap_or(0)].inverse().transform_point3(p);
-                        between_at = format!(
-                            "{} at {:.2} s (hips frame {:.3} {:.3} {:.3})",
-                            skel.bones[j.bone].name, t, q.x, q.y, q.z
-                        );
-                    }
-                    between.insert((ci, k));
-                }
-            }
-        }
+        let w = StepWorld {
+            skel,
+            roles: &roles,
+            h,
+            t,
+            skin: &skin,
+            bshapes: &bshapes,
+            shapes: &shapes,
+            web_frame: web_frame.as_ref(),
+            rest_depth: &rest_depth,
+        };
+        tally.step(&sys, &w, &tails);
         if let Some(pt) = &prev_tails {
             for (a, b) in pt.iter().flatten().zip(tails.iter().flatten()) {
-                max_speed = max_speed.max((*b - *a).length() / dt / h);
+                tally.max_speed = tally.max_speed.max((*b - *a).length() / dt / h);
             }
         }
         sink(&SimFrame {
@@ -529,31 +627,7 @@ fn run(
         });
         prev_tails = Some(tails);
     }
-    let stable = finite && max_speed.is_finite() && max_speed < 40.0;
-    let mm = worst.0 / h * 1.7 * 1000.0;
-    Ok(SimReport {
-        motion,
-        model,
-        seconds,
-        steps,
-        height: h,
-        chains: sys.chains.len(),
-        joints: sys.chains.iter().map(|c| c.1.len()).sum(),
-        worst_penetration_m: worst.0,
-        worst_penetration_mm_at_1_7m: mm,
-        worst_at: worst.1,
-        worst_collider_mm_at_1_7m: worst_collider.0 / h * 1.7 * 1000.0,
-        worst_collider_at: worst_collider.1,
-        worst_other_mm_at_1_7m: worst_other.0 / h * 1.7 * 1000.0,
-        worst_other_at: worst_other.1,
-        skirt_joints_between_legs: between.len(),
-        between_at,
-        hair_in_head: in_head.len(),
-        max_speed_h: max_speed,
-        max_swing_deg: max_swing,
-        stable,
-        passed: stable && mm < 5.0 && between.is_empty() && in_head.is_empty(),
-    })
+    Ok(tally.report(&sys, (motion, model), seconds, steps, h))
 }
 
 /// The world shapes of `cols` (collider and bone index) for skinning matrices `skin`.

@@ -17,7 +17,7 @@
 //! |---|---|---|
 //! | `leg_forward.hind.L/R`, `leg_forward.front.L/R` | the leg's swing bone 35 deg forward | L/R |
 //! | `leg_back.hind.L/R`, `leg_back.front.L/R` | the swing bone 35 deg back | L/R |
-//! | `hock_bend.L/R` | the bone below the hock hinged 40 deg (the hock closes) | L/R |
+//! | `hock_bend.L/R` | the bone below the hock ([`hock_bone`]) hinged 40 deg so the hock closes | L/R |
 //! | `graze` | the neck 60 deg down, spread over its bones, the head 20 deg more | - |
 //! | `head_turn` | neck and head 50 deg about the vertical, spread | - |
 //! | `spine_arch` | the spine 25 deg, spread (the back rounds up) | - |
@@ -71,6 +71,71 @@ impl QuadRoles {
     /// Reads the roles (see the module docs); `None` when the deform bones do not end
     /// in exactly four leg chains under two branches.
     pub fn of(s: &Skeleton) -> Option<QuadRoles> {
+        let t = Tree::of(s)?;
+        let Legs {
+            legs,
+            hind_b,
+            front_b,
+            forward,
+        } = t.legs()?;
+        let spine = t.spine(hind_b, front_b)?;
+        let f = Found {
+            legs: &legs,
+            forward,
+        };
+        let (head, neck) = t.head_and_neck(&f, front_b)?;
+        let tail = t.tail(&f, hind_b, front_b, &spine);
+        let ears = t.ears(&f, head, &neck);
+        Some(QuadRoles {
+            legs,
+            spine,
+            neck,
+            head,
+            tail,
+            ears,
+            forward,
+        })
+    }
+}
+
+/// The deform bones of the main tree, read once: each bone's nearest deform ancestor,
+/// its deform children, the leaves and the skeleton's vertical and lateral extent.
+struct Tree<'a> {
+    s: &'a Skeleton,
+    deform: Vec<bool>,
+    kids: Vec<Vec<usize>>,
+    leaves: Vec<usize>,
+    /// The lowest point of the deform bones.
+    lo: f32,
+    /// Their height (positive).
+    h: f32,
+    /// The centre plane's x.
+    cx: f32,
+}
+
+/// The four leg chains, the branches they hang from and the facing.
+struct Legs {
+    legs: Vec<LegChain>,
+    hind_b: usize,
+    front_b: usize,
+    forward: Vec3,
+}
+
+/// What the later steps need of the legs.
+struct Found<'l> {
+    legs: &'l [LegChain],
+    forward: Vec3,
+}
+
+impl Found<'_> {
+    fn in_legs(&self, i: usize) -> bool {
+        self.legs.iter().any(|l| l.bones.contains(&i))
+    }
+}
+
+impl<'a> Tree<'a> {
+    /// `None` when the main tree has fewer than 8 deform bones.
+    fn of(s: &'a Skeleton) -> Option<Tree<'a>> {
         let n = s.len();
         let main = main_tree(s);
         let deform: Vec<bool> = s
@@ -82,28 +147,26 @@ impl QuadRoles {
         if deform.iter().filter(|d| **d).count() < 8 {
             return None;
         }
-        // Nearest deform ancestor, deform children.
-        let dparent = |mut i: usize| -> Option<usize> {
-            while let Some(p) = s.bones[i].parent {
-                if deform[p] {
-                    return Some(p);
-                }
-                i = p;
-            }
-            None
+        let mut t = Tree {
+            s,
+            deform,
+            kids: vec![Vec::new(); n],
+            leaves: Vec::new(),
+            lo: 0.0,
+            h: 0.0,
+            cx: 0.0,
         };
-        let mut kids = vec![Vec::new(); n];
         for i in 0..n {
-            if deform[i] {
-                if let Some(p) = dparent(i) {
-                    kids[p].push(i);
+            if t.deform[i] {
+                if let Some(p) = t.dparent(i) {
+                    t.kids[p].push(i);
                 }
             }
         }
         let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
         let mut xs = (f32::INFINITY, f32::NEG_INFINITY);
         for (i, b) in s.bones.iter().enumerate() {
-            if deform[i] {
+            if t.deform[i] {
                 for p in [b.head, b.tail] {
                     lo = lo.min(p.y);
                     hi = hi.max(p.y);
@@ -111,27 +174,58 @@ impl QuadRoles {
                 }
             }
         }
-        let h = (hi - lo).max(1e-9);
-        let cx = 0.5 * (xs.0 + xs.1);
-        let leaves: Vec<usize> = (0..n)
-            .filter(|&i| deform[i] && kids[i].is_empty())
+        t.lo = lo;
+        t.h = (hi - lo).max(1e-9);
+        t.cx = 0.5 * (xs.0 + xs.1);
+        t.leaves = (0..n)
+            .filter(|&i| t.deform[i] && t.kids[i].is_empty())
             .collect();
-        let feet: Vec<usize> = leaves
+        Some(t)
+    }
+
+    /// The nearest deform ancestor.
+    fn dparent(&self, mut i: usize) -> Option<usize> {
+        while let Some(p) = self.s.bones[i].parent {
+            if self.deform[p] {
+                return Some(p);
+            }
+            i = p;
+        }
+        None
+    }
+
+    fn centred(&self, i: usize) -> bool {
+        (self.s.bones[i].tail.x - self.cx).abs() < 0.05 * self.h
+    }
+
+    fn left(&self, i: usize, forward: Vec3) -> Side {
+        if (self.s.bones[i].tail.x - self.cx) * forward.z > 0.0 {
+            Side::Left
+        } else {
+            Side::Right
+        }
+    }
+
+    /// The leaves in the lowest fifth end the four legs; each chain runs up to the
+    /// branch it hangs from; the branch that descends from the other is the front.
+    fn legs(&self) -> Option<Legs> {
+        let s = self.s;
+        let feet: Vec<usize> = self
+            .leaves
             .iter()
             .copied()
-            .filter(|&i| s.bones[i].tail.y.min(s.bones[i].head.y) < lo + 0.2 * h)
+            .filter(|&i| s.bones[i].tail.y.min(s.bones[i].head.y) < self.lo + 0.2 * self.h)
             .collect();
         if feet.len() != 4 {
             return None;
         }
-        // Chains up to the branch each hangs from.
         let mut chains: Vec<(Vec<usize>, usize)> = Vec::new();
         for &f in &feet {
             let mut chain = vec![f];
             let mut cur = f;
             let branch = loop {
-                let p = dparent(cur)?;
-                if kids[p].len() > 1 {
+                let p = self.dparent(cur)?;
+                if self.kids[p].len() > 1 {
                     break p;
                 }
                 chain.push(p);
@@ -160,42 +254,55 @@ impl QuadRoles {
             -Vec3::Z
         };
         let mut legs = Vec::new();
-        for (chain, br) in &chains {
-            let hind = *br == hind_b;
+        for (chain, br) in chains {
             let top_y = s.bones[chain[0]].head.y;
             let swing = chain
                 .iter()
                 .copied()
-                .find(|&i| s.bones[i].head.y < top_y - 0.15 * (top_y - lo))
+                .find(|&i| s.bones[i].head.y < top_y - 0.15 * (top_y - self.lo))
                 .unwrap_or(chain[0]);
-            let tip = s.bones[*chain.last().unwrap()].tail;
-            let left = (tip.x - cx) * forward.z > 0.0;
+            let side = self.left(*chain.last()?, forward);
             legs.push(LegChain {
-                bones: chain.clone(),
+                bones: chain,
                 swing,
-                hind,
-                side: if left { Side::Left } else { Side::Right },
+                hind: br == hind_b,
+                side,
             });
         }
         legs.sort_by_key(|l| (!l.hind, l.side != Side::Left));
         if legs.iter().filter(|l| l.hind).count() != 2 {
             return None;
         }
-        let in_legs = |i: usize| legs.iter().any(|l| l.bones.contains(&i));
-        let centred = |i: usize| (s.bones[i].tail.x - cx).abs() < 0.05 * h;
-        let fwd = |i: usize| s.bones[i].tail.dot(forward);
-        // Spine: the front branch up to the hind branch.
+        Some(Legs {
+            legs,
+            hind_b,
+            front_b,
+            forward,
+        })
+    }
+
+    /// From the hind branch to the front branch.
+    fn spine(&self, hind_b: usize, front_b: usize) -> Option<Vec<usize>> {
         let mut spine = vec![front_b];
         let mut cur = front_b;
         while cur != hind_b {
-            cur = dparent(cur)?;
+            cur = self.dparent(cur)?;
             spine.push(cur);
         }
         spine.reverse();
-        let mut head = leaves
+        Some(spine)
+    }
+
+    /// The head (the front-most centred leaf under the front branch, or the parent of
+    /// a jaw there) and the neck bones between it and the branch.
+    fn head_and_neck(&self, f: &Found<'_>, front_b: usize) -> Option<(usize, Vec<usize>)> {
+        let s = self.s;
+        let fwd = |i: usize| s.bones[i].tail.dot(f.forward);
+        let mut head = self
+            .leaves
             .iter()
             .copied()
-            .filter(|&i| !in_legs(i) && centred(i) && s.is_ancestor(front_b, i))
+            .filter(|&i| !f.in_legs(i) && self.centred(i) && s.is_ancestor(front_b, i))
             .max_by(|&i, &j| fwd(i).total_cmp(&fwd(j)))?;
         // A jaw hangs under the head and reaches further forward: the head is its parent.
         let lower = s.bones[head].name.to_ascii_lowercase();
@@ -203,11 +310,11 @@ impl QuadRoles {
             .iter()
             .any(|w| lower.contains(w))
         {
-            head = dparent(head)?;
+            head = self.dparent(head)?;
         }
         let mut neck = Vec::new();
         let mut cur = head;
-        while let Some(p) = dparent(cur) {
+        while let Some(p) = self.dparent(cur) {
             if p == front_b {
                 break;
             }
@@ -215,18 +322,29 @@ impl QuadRoles {
             cur = p;
         }
         neck.reverse();
-        let tail_leaf = leaves
+        Some((head, neck))
+    }
+
+    /// The back-most centred leaf of the hind branch and the bones up to the spine.
+    fn tail(&self, f: &Found<'_>, hind_b: usize, front_b: usize, spine: &[usize]) -> Vec<usize> {
+        let s = self.s;
+        let fwd = |i: usize| s.bones[i].tail.dot(f.forward);
+        let tail_leaf = self
+            .leaves
             .iter()
             .copied()
             .filter(|&i| {
-                !in_legs(i) && centred(i) && s.is_ancestor(hind_b, i) && !s.is_ancestor(front_b, i)
+                !f.in_legs(i)
+                    && self.centred(i)
+                    && s.is_ancestor(hind_b, i)
+                    && !s.is_ancestor(front_b, i)
             })
             .min_by(|&i, &j| fwd(i).total_cmp(&fwd(j)));
         let mut tail = Vec::new();
         if let Some(t) = tail_leaf {
             let mut cur = t;
             tail.push(t);
-            while let Some(p) = dparent(cur) {
+            while let Some(p) = self.dparent(cur) {
                 if p == hind_b || spine.contains(&p) {
                     break;
                 }
@@ -235,15 +353,20 @@ impl QuadRoles {
             }
             tail.reverse();
         }
+        tail
+    }
+
+    /// The side leaves that hang from the head or the neck, with their chains.
+    fn ears(&self, f: &Found<'_>, head: usize, neck: &[usize]) -> Vec<(Side, Vec<usize>)> {
         let mut ears = Vec::new();
-        for &leaf in &leaves {
-            if in_legs(leaf) || centred(leaf) || leaf == head {
+        for &leaf in &self.leaves {
+            if f.in_legs(leaf) || self.centred(leaf) || leaf == head {
                 continue;
             }
             let mut chain = vec![leaf];
             let mut cur = leaf;
             let mut anchored = false;
-            while let Some(p) = dparent(cur) {
+            while let Some(p) = self.dparent(cur) {
                 if p == head || neck.contains(&p) {
                     anchored = true;
                     break;
@@ -253,19 +376,10 @@ impl QuadRoles {
             }
             if anchored {
                 chain.reverse();
-                let left = (s.bones[leaf].tail.x - cx) * forward.z > 0.0;
-                ears.push((if left { Side::Left } else { Side::Right }, chain));
+                ears.push((self.left(leaf, f.forward), chain));
             }
         }
-        Some(QuadRoles {
-            legs,
-            spine,
-            neck,
-            head,
-            tail,
-            ears,
-            forward,
-        })
+        ears
     }
 }
 
@@ -296,6 +410,38 @@ pub fn quadruped_library(s: &Skeleton) -> Option<(Vec<NamedPose>, Vec<String>)> 
     Some(library_on(s, &r))
 }
 
+/// How far `hock_bend` closes the hock, degrees.
+pub const HOCK_BEND_DEG: f32 = 40.0;
+
+/// The bone below a hind leg's hock: of the chain's bones below the swing bone, the
+/// one whose head lies furthest back (the hock points back, the knee forward, the paw
+/// stands under or ahead of the hock). A leg that ends at its swing bone has none.
+/// The same rule reads the fitted templates (`shin`, `foot`, `toe`: the hock is
+/// `foot`'s head) and an artist's rig whose swing bone is read lower down (the fox's
+/// `BackUpperLeg`, `BackLowerLeg`: the hock is `BackLowerLeg`'s head).
+pub fn hock_bone(s: &Skeleton, leg: &LegChain, forward: Vec3) -> Option<usize> {
+    let k = leg.bones.iter().position(|&b| b == leg.swing)?;
+    leg.bones[k + 1..].iter().copied().min_by(|&a, &b| {
+        let (fa, fb) = (s.bones[a].head.dot(forward), s.bones[b].head.dot(forward));
+        fa.total_cmp(&fb)
+    })
+}
+
+/// `1` or `-1`: the sense of a turn about `axis` that takes bone `i`'s tail toward its
+/// parent's head (the joint at `i`'s head closes).
+fn closing_sign(s: &Skeleton, i: usize, axis: Vec3) -> f32 {
+    let b = &s.bones[i];
+    let Some(p) = b.parent else { return 1.0 };
+    let up = s.bones[p].head - b.head;
+    let v = b.tail - b.head;
+    let turned = |deg: f32| glam::Quat::from_axis_angle(axis.normalize(), deg.to_radians()) * v;
+    if turned(HOCK_BEND_DEG).dot(up) >= turned(-HOCK_BEND_DEG).dot(up) {
+        1.0
+    } else {
+        -1.0
+    }
+}
+
 fn spread(s: &Skeleton, p: &mut Pose, bones: &[usize], axis: Vec3, deg: f32) {
     let n = bones.len().max(1) as f32;
     for &b in bones {
@@ -324,11 +470,11 @@ pub fn library_on(s: &Skeleton, r: &QuadRoles) -> (Vec<NamedPose>, Vec<String>) 
             out.push(np(format!("{name}.{which}.{l}"), p, leg.side));
         }
         if leg.hind {
-            let k = leg.bones.iter().position(|&b| b == leg.swing).unwrap_or(0);
-            match leg.bones.get(k + 2) {
-                Some(&foot) => {
+            match hock_bone(s, leg, r.forward) {
+                Some(foot) => {
                     let mut p = Pose::rest(s);
-                    ops::rotate_world(s, &mut p, foot, lateral, 40.0);
+                    let deg = HOCK_BEND_DEG * closing_sign(s, foot, lateral);
+                    ops::rotate_world(s, &mut p, foot, lateral, deg);
                     out.push(np(format!("hock_bend.{l}"), p, leg.side));
                 }
                 None => skipped.push(format!("hock_bend.{l}: no bone below the hock")),

@@ -17,6 +17,25 @@ fn bound_robot() -> Character {
     c
 }
 
+/// Asserts every vertex of island `i` is on one bone at 1.0; returns the bone.
+fn one_bone(c: &Character, i: &rigsmith::mech::Island) -> u32 {
+    let w = c.parts[i.part].weights.as_ref().unwrap();
+    let b = w.vertices[i.vertices[0] as usize][0].bone;
+    for &v in &i.vertices {
+        assert_eq!(
+            w.vertices[v as usize],
+            vec![Influence {
+                bone: b,
+                weight: 1.0
+            }],
+            "{}#{}",
+            c.parts[i.part].name,
+            i.index
+        );
+    }
+    b
+}
+
 #[test]
 fn every_robot_island_gets_one_bone_at_full_weight() {
     let c = bound_robot();
@@ -25,17 +44,7 @@ fn every_robot_island_gets_one_bone_at_full_weight() {
     // body: 3 blocks + 2 x 5 limb blocks; visor 1; plates 2; hinges 4; pistons 4.
     assert_eq!(isl.len(), 13 + 1 + 2 + 4 + 4);
     for i in &isl {
-        let w = c.parts[i.part].weights.as_ref().unwrap();
-        let b = w.vertices[i.vertices[0] as usize][0].bone;
-        for &v in &i.vertices {
-            assert_eq!(
-                w.vertices[v as usize],
-                vec![Influence {
-                    bone: b,
-                    weight: 1.0
-                }]
-            );
-        }
+        one_bone(&c, i);
     }
     // Own bones: the visor on `visor`, the left piston's cylinder on `piston_l`, its rod
     // on the calf.
@@ -145,4 +154,121 @@ fn half_the_lever_travel_gives_half_the_rotation() {
     let json = serde_json::to_string(&a).unwrap();
     let back: rigsmith::mech::Action = serde_json::from_str(&json).unwrap();
     assert_eq!(back, a);
+}
+
+/// The robot rigged by `rig` as a mechanical character (its own skeleton, its visor
+/// action).
+fn rigged_robot() -> rigsmith::RigOutput {
+    let (c, own) = robot::build(1.8);
+    let spec = rigsmith::mech::MechSpec::of(&c, &own, vec![robot::visor_action(1.8)]);
+    let o = rigsmith::RigOptions {
+        mech: Some(spec),
+        self_intersections: false,
+        ..Default::default()
+    };
+    rigsmith::rig(&c, &o, &mut |_, _| {}).expect("rig the robot")
+}
+
+#[test]
+fn rig_binds_every_robot_island_to_one_bone_its_own_when_it_moves_on_its_own() {
+    let out = rigged_robot();
+    let c = &out.character;
+    let s = c.skeleton.as_ref().unwrap();
+    let isl = islands(c);
+    assert_eq!(isl.len(), 24);
+    let bone_of = |part: &str, island: usize| {
+        let pi = c.find_part(part).unwrap();
+        let i = isl
+            .iter()
+            .find(|x| x.part == pi && x.index == island)
+            .unwrap();
+        s.bones[one_bone(c, i) as usize].name.clone()
+    };
+    assert_eq!(bone_of("visor", 0), "visor");
+    assert_eq!(bone_of("pistons", 0), "piston_l");
+    assert_eq!(bone_of("pistons", 1), "calf_l");
+    assert_eq!(bone_of("plates", 0), "upperarm_l");
+    assert!(
+        out.route_text().starts_with("mechanical"),
+        "{}",
+        out.route_text()
+    );
+}
+
+#[test]
+fn rig_reviews_the_robot_rigid_in_every_test_pose_and_reports_rest_overlaps() {
+    let out = rigged_robot();
+    let r = out.review.as_ref().expect("review");
+    let k = r
+        .checks
+        .iter()
+        .find(|k| k.id == "mech.rigid")
+        .expect("mech.rigid");
+    assert!(k.passed, "{}", k.detail);
+    assert!(k.value < RIGID_TOL, "{}", k.value);
+    // Every bent bone and the action at half and full travel: 14 + 2 poses.
+    let s = out.character.skeleton.as_ref().unwrap();
+    let poses = rigsmith::mech::test_poses(s, &out.sidecar.mech.as_ref().unwrap().actions);
+    assert!(poses.len() >= 14, "{}", poses.len());
+    assert!(
+        k.detail.contains(&format!("over {} poses", poses.len())),
+        "{}",
+        k.detail
+    );
+    // The piston rods inside their cylinders: reported, not failed.
+    assert!(
+        out.notes
+            .iter()
+            .any(|n| n.contains("interpenetrate at rest")
+                && n.contains("pistons#1 inside pistons#0")),
+        "{:?}",
+        out.notes
+    );
+}
+
+#[test]
+fn the_robot_action_is_stored_in_the_sidecar_and_half_travel_gives_half_the_rotation() {
+    let out = rigged_robot();
+    let text = out.sidecar.to_string();
+    let back: rigsmith::parts::Sidecar = serde_json::from_str(&text).expect("sidecar json");
+    let mech = back.mech.expect("mech in the sidecar");
+    assert_eq!(mech.own.len(), 5);
+    let a = &mech.actions[0];
+    assert_eq!(a.name, "visor_open");
+    let s = out.character.skeleton.as_ref().unwrap();
+    // Evaluated from the read sidecar: each driven bone turns exactly half at half travel.
+    for key in &a.keys {
+        let i = s.find(&key.bone).unwrap();
+        let angle = |f: f32| {
+            let mut p = rigsmith::pose::Pose::rest(s);
+            a.apply(s, &mut p, f * a.travel);
+            p.rotations[i].to_axis_angle().1.to_degrees()
+        };
+        let (half, full) = (angle(0.5), angle(1.0));
+        assert!(
+            (full - key.degrees.abs()).abs() < 1e-3,
+            "{}: {full}",
+            key.bone
+        );
+        assert!(
+            (half - 0.5 * full).abs() < 1e-4,
+            "{}: {half} of {full}",
+            key.bone
+        );
+    }
+}
+
+#[test]
+fn a_mechanical_rig_without_a_skeleton_is_refused() {
+    let (mut c, own) = robot::build(1.8);
+    let spec = rigsmith::mech::MechSpec::of(&c, &own, vec![]);
+    c.skeleton = None;
+    let o = rigsmith::RigOptions {
+        mech: Some(spec),
+        ..Default::default()
+    };
+    let e = rigsmith::rig(&c, &o, &mut |_, _| {})
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("own skeleton"), "{e}");
 }

@@ -417,3 +417,174 @@ fn rig_auto_rigs_the_fox_with_a_tail_spring_chain_and_no_blocker() {
     assert!(out.sidecar.chains.iter().any(|ch| ch.class == "tail"));
     assert!(!out.sidecar.colliders.is_empty());
 }
+
+/// The hock angle (between the bone above the hock and the bone below it, degrees) of
+/// every `hock_bend` pose of `s`, at rest and posed; asserts there is one per hind leg.
+fn hock_angles(s: &Skeleton) -> Vec<(String, f32, f32)> {
+    let r = QuadRoles::of(s).expect("quadruped roles");
+    let (lib, skipped) = quadruped_library(s).expect("quadruped");
+    assert!(
+        skipped.iter().all(|k| !k.starts_with("hock_bend")),
+        "{skipped:?}"
+    );
+    let mut out = Vec::new();
+    for leg in r.legs.iter().filter(|l| l.hind) {
+        let name = format!("hock_bend.{}", leg.side.letter());
+        let p = lib.iter().find(|p| p.name == name).expect("hock bend pose");
+        let foot = rigsmith::pose::quadruped::hock_bone(s, leg, r.forward).expect("hock bone");
+        let above = s.bones[foot].parent.unwrap();
+        let m = rigsmith::pose::posed_matrices(s, &p.pose);
+        let angle = |knee: Vec3, hock: Vec3, paw: Vec3| (knee - hock).angle_between(paw - hock);
+        let b = &s.bones[foot];
+        let rest = angle(s.bones[above].head, b.head, b.tail);
+        let posed = angle(
+            m[above].transform_point3(s.bones[above].head),
+            m[foot].transform_point3(b.head),
+            m[foot].transform_point3(b.tail),
+        );
+        out.push((name, rest.to_degrees(), posed.to_degrees()));
+    }
+    assert_eq!(out.len(), 2, "{out:?}");
+    out
+}
+
+#[test]
+fn the_hock_bend_closes_the_hock_on_the_fox_artist_skeleton() {
+    let c = fox();
+    for (name, rest, posed) in hock_angles(c.skeleton.as_ref().unwrap()) {
+        // 40 deg about the lateral axis: a little less when the leg is splayed.
+        assert!(
+            (30.0..=40.5).contains(&(rest - posed)),
+            "{name}: {rest} -> {posed}"
+        );
+    }
+}
+
+#[test]
+fn the_hock_bend_closes_the_hock_on_the_fitted_wolf() {
+    let c = animal::build(&wolf());
+    let s = fit_as(&c, Plan::Quadruped(Kind::Wolf)).fit.skeleton;
+    for (name, rest, posed) in hock_angles(&s) {
+        assert!(
+            (30.0..=40.5).contains(&(rest - posed)),
+            "{name}: {rest} -> {posed}"
+        );
+    }
+}
+
+/// Asserts `out`'s sidecar has a tail chain and two ear chains that swing (spring
+/// parameters per class), each class colliding with measured capsules on body bones.
+fn assert_tail_and_ears_swing_against_the_body(out: &rigsmith::RigOutput) {
+    let sc = &out.sidecar;
+    let s = out.character.skeleton.as_ref().unwrap();
+    assert_eq!(sc.chains.iter().filter(|c| c.class == "tail").count(), 1);
+    assert_eq!(sc.chains.iter().filter(|c| c.class == "ear").count(), 2);
+    let roles = QuadRoles::of(s).expect("quadruped");
+    for (class, group) in [
+        ("tail", rigsmith::parts::animal::HAUNCHES),
+        ("ear", rigsmith::parts::animal::ANIMAL_NECK),
+    ] {
+        let p = sc
+            .springs
+            .get(class)
+            .unwrap_or_else(|| panic!("no {class} springs"));
+        assert_eq!(p.collider_groups, vec![group.to_string()], "{class}");
+        let cols: Vec<_> = sc.colliders.iter().filter(|c| c.group == group).collect();
+        assert!(!cols.is_empty(), "{class}: no {group} colliders");
+        for col in cols {
+            let b = s.find(&col.bone).expect("collider bone");
+            // On the body: a hind leg's swing bone for the tail, a neck bone for the ears.
+            let on_body = if class == "tail" {
+                roles.legs.iter().any(|l| l.hind && l.swing == b)
+            } else {
+                roles.neck.contains(&b)
+            };
+            assert!(on_body, "{class}: collider {} on {}", col.name, col.bone);
+            let rigsmith::parts::ColliderShape::Capsule { radius, .. } = col.shape else {
+                panic!("{}: not a capsule", col.name);
+            };
+            assert!(radius > 0.005 * sc.height, "{}: radius {radius}", col.name);
+        }
+    }
+}
+
+#[test]
+fn rig_gives_the_fox_tail_and_ears_spring_chains_against_colliders_on_its_body() {
+    let o = rigsmith::RigOptions {
+        rigged: rigsmith::Rigged::Replace,
+        review: false,
+        ..Default::default()
+    };
+    let out = rigsmith::rig(&fox(), &o, &mut |_, _| {}).expect("rig");
+    assert_tail_and_ears_swing_against_the_body(&out);
+}
+
+#[test]
+fn rig_gives_the_built_in_wolf_tail_and_ears_spring_chains_against_colliders_on_its_body() {
+    let o = rigsmith::RigOptions {
+        review: false,
+        ..Default::default()
+    };
+    let out = rigsmith::rig(&animal::build(&wolf()), &o, &mut |_, _| {}).expect("rig");
+    assert_tail_and_ears_swing_against_the_body(&out);
+}
+
+#[test]
+fn rig_reads_the_body_plan_by_default_and_says_why() {
+    assert_eq!(rigsmith::RigOptions::default().plan, Plan::Auto);
+    let o = rigsmith::RigOptions {
+        review: false,
+        ..Default::default()
+    };
+    let m = rigsmith::mannequin::build(&Default::default());
+    let out = rigsmith::rig(&m, &o, &mut |_, _| {}).expect("rig the mannequin");
+    assert!(
+        out.notes
+            .iter()
+            .any(|n| n.starts_with("body plan biped: biped: ")),
+        "{:?}",
+        out.notes
+    );
+    assert!(out
+        .character
+        .skeleton
+        .as_ref()
+        .unwrap()
+        .find("pelvis")
+        .is_some());
+    assert_eq!(out.model.plan, None);
+    let out = rigsmith::rig(&animal::build(&wolf()), &o, &mut |_, _| {}).expect("rig the wolf");
+    assert!(out
+        .notes
+        .iter()
+        .any(|n| n.starts_with("body plan quadruped")));
+    assert_eq!(out.model.plan.as_deref(), Some("quadruped"));
+}
+
+#[test]
+fn the_quadruped_model_check_does_not_ask_an_animal_to_stand_and_turns_one_facing_back() {
+    let c = fox();
+    // The biped check calls the fox lying down; the quadruped's has no standing check.
+    assert!(rigsmith::fit::model_check(&c).has("model.up"));
+    let r = rigsmith::fit::quadruped::model_check_for(&c);
+    assert_eq!(r.plan.as_deref(), Some("quadruped"));
+    assert!(!r.has("model.up"), "{:?}", r.problems);
+    assert!(r.checks().iter().all(|k| k.id != "model.standing"));
+    assert_eq!(r.facing, "+Z");
+    // Positive control: a wolf facing -Z is found by its head and turned.
+    let mut w = animal::build(&AnimalOptions {
+        facing_back: true,
+        ..wolf()
+    });
+    let r = rigsmith::fit::quadruped::quadruped_model_check(&w);
+    assert!(r.has("model.facing"), "{:?}", r.problems);
+    let k = r
+        .checks()
+        .into_iter()
+        .find(|k| k.id == "model.facing")
+        .unwrap();
+    assert!(!k.passed);
+    let fixes = rigsmith::fit::fix_model(&mut w, &r);
+    assert!(fixes.iter().any(|f| f.starts_with("turned")), "{fixes:?}");
+    assert!(!rigsmith::fit::quadruped::quadruped_model_check(&w).has("model.facing"));
+}

@@ -157,153 +157,199 @@ pub(crate) fn quadruped_checks_with(
     body: &Mesh,
     solid: Option<&Solid>,
 ) -> Vec<Check> {
-    let (lo, hi) = bounds(&body.positions);
-    let h = (hi.y - lo.y).max(1e-9);
-    let cx = 0.5 * (lo.x + hi.x);
-    let bone = |n: &str| s.find(n).map(|i| &s.bones[i]);
-    let forward = match (bone("spine"), bone("head")) {
-        (Some(a), Some(b)) if b.tail.z < a.head.z => -Vec3::Z,
-        _ => Vec3::Z,
-    };
+    let m = Measured::of(s, body, solid);
     let mut out = Vec::new();
     for r in RULES {
-        let mk = |id: String| {
+        let mk = |id: String, (detail, v): (String, f64)| {
             Check::new(id, "A", r.severity)
                 .title(r.title)
                 .measure(r.measure)
+                .detail(detail)
+                .judge(v, r.limit)
         };
         match r.test {
-            Test::Inside => {
-                let Some(solid) = solid else { continue };
-                let out_names: Vec<&str> = s
-                    .bones
-                    .iter()
-                    .filter(|b| b.deform && !solid.contains(b.middle()))
-                    .map(|b| b.name.as_str())
-                    .collect();
-                out.push(
-                    mk(r.id.into())
-                        .detail(if out_names.is_empty() {
-                            "every deform bone's middle is inside".to_string()
-                        } else {
-                            format!("outside: {}", out_names.join(", "))
-                        })
-                        .judge(out_names.len() as f64, r.limit),
-                );
-            }
-            Test::Legs => {
-                let mut n = 0;
-                for side in ["L", "R"] {
-                    for chain in [["thigh", "shin", "foot"], ["upper_arm", "forearm", "hand"]] {
-                        if chain
-                            .iter()
-                            .all(|b| bone(&format!("{b}.{side}")).is_some_and(|b| b.deform))
-                        {
-                            n += 1;
-                        }
-                    }
-                }
-                // An artist's rig with its own names: the legs read from its structure.
-                let by_structure =
-                    crate::pose::quadruped::QuadRoles::of(s).map_or(0, |q| q.legs.len());
-                let n = n.max(by_structure);
-                out.push(
-                    mk(r.id.into())
-                        .detail(format!("{n} of 4 leg chains complete"))
-                        .judge(n as f64, r.limit),
-                );
-            }
             Test::Bend {
                 upper,
                 lower,
                 front,
             } => {
-                for side in ["L", "R"] {
-                    let (Some(a), Some(b)) = (
-                        bone(&format!("{upper}.{side}")),
-                        bone(&format!("{lower}.{side}")),
-                    ) else {
-                        continue;
-                    };
-                    let dir = if front { forward } else { -forward };
-                    let deg = bend_toward(a.head, a.tail, b.tail, dir);
-                    out.push(
-                        mk(format!("{}.{side}", r.id))
-                            .detail(format!("{upper}.{side} -> {lower}.{side}: {deg:.1} deg"))
-                            .judge(deg as f64, r.limit),
-                    );
+                for (side, d) in m.bends(upper, lower, front) {
+                    out.push(mk(format!("{}.{side}", r.id), d));
                 }
             }
-            Test::OnFloor => {
-                let tips: Vec<(&str, f32)> = s
-                    .bones
-                    .iter()
-                    .filter(|b| {
-                        let stem = b.name.trim_end_matches(".L").trim_end_matches(".R");
-                        TOES.contains(&stem)
-                    })
-                    .map(|b| (b.name.as_str(), 100.0 * (b.tail.y - lo.y) / h))
-                    .collect();
-                if tips.is_empty() {
-                    continue;
+            t => {
+                if let Some(d) = m.single(t) {
+                    out.push(mk(r.id.into(), d));
                 }
-                let worst = tips
-                    .iter()
-                    .copied()
-                    .max_by(|a, b| a.1.total_cmp(&b.1))
-                    .unwrap();
-                out.push(
-                    mk(r.id.into())
-                        .detail(format!("highest: {} at {:.2}% H", worst.0, worst.1))
-                        .judge(worst.1 as f64, r.limit),
-                );
-            }
-            Test::Symmetry => {
-                let mut worst = (0.0f32, String::new());
-                let mut pairs = 0;
-                for b in &s.bones {
-                    let Some(stem) = b.name.strip_suffix(".L") else {
-                        continue;
-                    };
-                    let Some(m) = bone(&format!("{stem}.R")) else {
-                        continue;
-                    };
-                    pairs += 1;
-                    let mir = |p: Vec3| Vec3::new(2.0 * cx - p.x, p.y, p.z);
-                    let d = (mir(b.head) - m.head)
-                        .length()
-                        .max((mir(b.tail) - m.tail).length());
-                    if d > worst.0 || worst.1.is_empty() {
-                        worst = (d, stem.to_string());
-                    }
-                }
-                let v = 100.0 * worst.0 / h;
-                out.push(
-                    mk(r.id.into())
-                        .detail(if pairs == 0 {
-                            "no paired bones".to_string()
-                        } else {
-                            format!("{pairs} pairs; worst: {} ({v:.2}% H)", worst.1)
-                        })
-                        .judge(v as f64, r.limit),
-                );
-            }
-            Test::Tail => {
-                let n = s
-                    .bones
-                    .iter()
-                    .filter(|b| b.name == "tail" || b.name.starts_with("tail."))
-                    .count();
-                if n == 0 {
-                    continue;
-                }
-                out.push(
-                    mk(r.id.into())
-                        .detail(format!("{n} tail bones"))
-                        .judge(n as f64, r.limit),
-                );
             }
         }
     }
     out
+}
+
+/// What the rules read: the skeleton, the body's solid, floor, height, centre plane
+/// and the facing.
+struct Measured<'a> {
+    s: &'a Skeleton,
+    solid: Option<&'a Solid>,
+    floor: f32,
+    h: f32,
+    cx: f32,
+    forward: Vec3,
+}
+
+impl<'a> Measured<'a> {
+    fn of(s: &'a Skeleton, body: &Mesh, solid: Option<&'a Solid>) -> Measured<'a> {
+        let (lo, hi) = bounds(&body.positions);
+        let bone = |n: &str| s.find(n).map(|i| &s.bones[i]);
+        let forward = match (bone("spine"), bone("head")) {
+            (Some(a), Some(b)) if b.tail.z < a.head.z => -Vec3::Z,
+            _ => Vec3::Z,
+        };
+        Measured {
+            s,
+            solid,
+            floor: lo.y,
+            h: (hi.y - lo.y).max(1e-9),
+            cx: 0.5 * (lo.x + hi.x),
+            forward,
+        }
+    }
+
+    fn bone(&self, n: &str) -> Option<&'a crate::model::Bone> {
+        self.s.find(n).map(|i| &self.s.bones[i])
+    }
+
+    /// A rule's detail and value; `None` when it does not apply (no solid, no toes, no
+    /// tail). [`Test::Bend`] is [`Measured::bends`].
+    fn single(&self, t: Test) -> Option<(String, f64)> {
+        match t {
+            Test::Inside => self.inside(),
+            Test::Legs => Some(self.legs()),
+            Test::OnFloor => self.on_floor(),
+            Test::Symmetry => Some(self.symmetry()),
+            Test::Tail => self.tail(),
+            Test::Bend { .. } => None,
+        }
+    }
+
+    fn inside(&self) -> Option<(String, f64)> {
+        let solid = self.solid?;
+        let out_names: Vec<&str> = self
+            .s
+            .bones
+            .iter()
+            .filter(|b| b.deform && !solid.contains(b.middle()))
+            .map(|b| b.name.as_str())
+            .collect();
+        Some((
+            if out_names.is_empty() {
+                "every deform bone's middle is inside".to_string()
+            } else {
+                format!("outside: {}", out_names.join(", "))
+            },
+            out_names.len() as f64,
+        ))
+    }
+
+    fn legs(&self) -> (String, f64) {
+        let mut n = 0;
+        for side in ["L", "R"] {
+            for chain in [["thigh", "shin", "foot"], ["upper_arm", "forearm", "hand"]] {
+                if chain
+                    .iter()
+                    .all(|b| self.bone(&format!("{b}.{side}")).is_some_and(|b| b.deform))
+                {
+                    n += 1;
+                }
+            }
+        }
+        // An artist's rig with its own names: the legs read from its structure.
+        let by_structure =
+            crate::pose::quadruped::QuadRoles::of(self.s).map_or(0, |q| q.legs.len());
+        let n = n.max(by_structure);
+        (format!("{n} of 4 leg chains complete"), n as f64)
+    }
+
+    /// Per side with both bones: the bend of `upper` -> `lower` toward the front (or
+    /// the back).
+    fn bends(&self, upper: &str, lower: &str, front: bool) -> Vec<(&'static str, (String, f64))> {
+        let mut out = Vec::new();
+        for side in ["L", "R"] {
+            let (Some(a), Some(b)) = (
+                self.bone(&format!("{upper}.{side}")),
+                self.bone(&format!("{lower}.{side}")),
+            ) else {
+                continue;
+            };
+            let dir = if front { self.forward } else { -self.forward };
+            let deg = bend_toward(a.head, a.tail, b.tail, dir);
+            out.push((
+                side,
+                (
+                    format!("{upper}.{side} -> {lower}.{side}: {deg:.1} deg"),
+                    deg as f64,
+                ),
+            ));
+        }
+        out
+    }
+
+    fn on_floor(&self) -> Option<(String, f64)> {
+        let tips: Vec<(&str, f32)> = self
+            .s
+            .bones
+            .iter()
+            .filter(|b| {
+                let stem = b.name.trim_end_matches(".L").trim_end_matches(".R");
+                TOES.contains(&stem)
+            })
+            .map(|b| (b.name.as_str(), 100.0 * (b.tail.y - self.floor) / self.h))
+            .collect();
+        let worst = tips.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1))?;
+        Some((
+            format!("highest: {} at {:.2}% H", worst.0, worst.1),
+            worst.1 as f64,
+        ))
+    }
+
+    fn symmetry(&self) -> (String, f64) {
+        let mut worst = (0.0f32, String::new());
+        let mut pairs = 0;
+        let mir = |p: Vec3| Vec3::new(2.0 * self.cx - p.x, p.y, p.z);
+        for b in &self.s.bones {
+            let Some(stem) = b.name.strip_suffix(".L") else {
+                continue;
+            };
+            let Some(m) = self.bone(&format!("{stem}.R")) else {
+                continue;
+            };
+            pairs += 1;
+            let d = (mir(b.head) - m.head)
+                .length()
+                .max((mir(b.tail) - m.tail).length());
+            if d > worst.0 || worst.1.is_empty() {
+                worst = (d, stem.to_string());
+            }
+        }
+        let v = 100.0 * worst.0 / self.h;
+        (
+            if pairs == 0 {
+                "no paired bones".to_string()
+            } else {
+                format!("{pairs} pairs; worst: {} ({v:.2}% H)", worst.1)
+            },
+            v as f64,
+        )
+    }
+
+    fn tail(&self) -> Option<(String, f64)> {
+        let n = self
+            .s
+            .bones
+            .iter()
+            .filter(|b| b.name == "tail" || b.name.starts_with("tail."))
+            .count();
+        (n > 0).then(|| (format!("{n} tail bones"), n as f64))
+    }
 }

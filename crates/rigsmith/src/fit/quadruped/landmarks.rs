@@ -229,22 +229,51 @@ fn leg_joints(
     }
 }
 
-/// Finds the quadruped landmarks of `body` (classified as a quadruped by `cls`).
-/// Returns the landmarks (in the body's space) and the measuring frame.
-pub(crate) fn find(body: &Mesh, cls: &Classification, kind: Kind) -> Result<(Landmarks, Frame)> {
-    let (lo, hi) = bounds(&body.positions);
-    let ext = hi - lo;
-    let h = ext.y;
-    let cx = 0.5 * (lo.x + hi.x);
-    let cz = 0.5 * (lo.z + hi.z);
-    let mut lm = Lm {
-        points: BTreeMap::new(),
-        notes: Vec::new(),
-    };
-    // Facing: the end beyond the legs with the highest point holds the head.
+/// The body in the measuring frame and the measures every step reads.
+struct Scene<'a> {
+    m: &'a Mesh,
+    slicer: &'a Slicer<'a>,
+    frame: Frame,
+    /// Height, floor and top.
+    h: f32,
+    floor: f32,
+    top: f32,
+    /// The centre plane's x.
+    cx: f32,
+    /// The body's length along Z.
+    lb: f32,
+}
+
+/// The four legs tracked up from the floor: (section centre, stations), hind left and
+/// right, front left and right; and the lower of the hind and front leg tops.
+struct Tracked {
+    hind: Vec<(Vec3, Vec<Station>)>,
+    front: Vec<(Vec3, Vec<Station>)>,
+    leg_top: f32,
+}
+
+/// The trunk along Z and the spine points from the sacrum to the chest.
+struct Trunk {
+    z_hip: f32,
+    z_sh: f32,
+    /// `z_sh - z_hip` (positive).
+    len: f32,
+    /// Sacrum, three points along the trunk, chest.
+    spine: Vec<Vec3>,
+}
+
+fn top_of(st: &[Station]) -> Vec3 {
+    st[st.len() - 1].center
+}
+
+/// The head end: the end beyond the legs (along Z) with the highest point. Returns
+/// whether it is toward -Z and the highest points beyond the +Z and the -Z legs.
+pub(crate) fn head_end(body: &Mesh, cls: &Classification) -> (bool, f32, f32) {
     let mut zs: Vec<f32> = cls.leg_centres.iter().map(|c| c.z).collect();
     zs.sort_by(f32::total_cmp);
-    let (z_back, z_front) = (zs[0], zs[zs.len() - 1]);
+    let (Some(&z_back), Some(&z_front)) = (zs.first(), zs.last()) else {
+        return (false, 0.0, 0.0);
+    };
     let top_beyond = |front: bool| {
         body.positions
             .iter()
@@ -252,8 +281,15 @@ pub(crate) fn find(body: &Mesh, cls: &Classification, kind: Kind) -> Result<(Lan
             .fold(f32::NEG_INFINITY, |a, p| a.max(p.y))
     };
     let (tf, tb) = (top_beyond(true), top_beyond(false));
-    let flip = tb > tf;
-    let frame = Frame { flip, cx, cz };
+    (tb > tf, tf, tb)
+}
+
+/// Facing: the end beyond the legs with the highest point holds the head. Returns the
+/// frame and the facing's confidence.
+fn facing(body: &Mesh, cls: &Classification, lo: Vec3, hi: Vec3, lm: &mut Lm) -> (Frame, f32) {
+    let h = hi.y - lo.y;
+    let (cx, cz) = (0.5 * (lo.x + hi.x), 0.5 * (lo.z + hi.z));
+    let (flip, tf, tb) = head_end(body, cls);
     let facing_conf = ((tf - tb).abs() / (0.1 * h)).clamp(0.2, 1.0);
     lm.notes.push(format!(
         "facing {}: the highest point beyond the front legs is {:.3} and beyond the back legs \
@@ -262,274 +298,334 @@ pub(crate) fn find(body: &Mesh, cls: &Classification, kind: Kind) -> Result<(Lan
         tf,
         tb
     ));
+    (Frame { flip, cx, cz }, facing_conf)
+}
+
+/// Finds the quadruped landmarks of `body` (classified as a quadruped by `cls`).
+/// Returns the landmarks (in the body's space) and the measuring frame.
+pub(crate) fn find(body: &Mesh, cls: &Classification, kind: Kind) -> Result<(Landmarks, Frame)> {
+    let (lo, hi) = bounds(&body.positions);
+    let mut lm = Lm {
+        points: BTreeMap::new(),
+        notes: Vec::new(),
+    };
+    let (frame, facing_conf) = facing(body, cls, lo, hi, &mut lm);
     let m = Mesh {
         positions: body.positions.iter().map(|p| frame.map(*p)).collect(),
         triangles: body.triangles.clone(),
         normals: None,
         uvs: None,
     };
-    let floor = lo.y;
     let slicer = Slicer::new(&m, Vec3::Y, 256);
-    let y0 = floor + cls.level * h;
-    // The four legs, tracked.
-    let mut legs: Vec<(Vec3, Vec<Station>)> = Vec::new();
-    for c in &cls.leg_centres {
-        let s = frame.map(*c);
-        let st = track::leg(&slicer, s, y0, floor, h, cx);
-        if st.len() < 3 {
+    let sc = Scene {
+        m: &m,
+        slicer: &slicer,
+        frame,
+        h: hi.y - lo.y,
+        floor: lo.y,
+        top: hi.y,
+        cx: frame.cx,
+        lb: hi.z - lo.z,
+    };
+    let legs = sc.track_legs(cls)?;
+    let trunk = sc.trunk(&legs, &mut lm);
+    let plantigrade = sc.leg_landmarks(&legs, &trunk, kind, &mut lm);
+    let snout = sc.head(&legs, &trunk, &mut lm)?;
+    let tail_bones = sc.tail(&trunk, kind, &mut lm);
+    let mut out = sc.finish(lm, &trunk, plantigrade);
+    out.points.insert(
+        "facing".into(),
+        Landmark {
+            position: frame.map(snout),
+            method: "the head end: the higher end beyond the legs".into(),
+            confidence: facing_conf,
+        },
+    );
+    out.notes.push(format!("tail: {tail_bones} bones"));
+    Ok((out, frame))
+}
+
+impl Scene<'_> {
+    /// A loop that spans the centre plane.
+    fn centred(&self, l: &Loop) -> bool {
+        l.lo.x <= self.cx + 1e-4 * self.h && l.hi.x >= self.cx - 1e-4 * self.h
+    }
+
+    /// The four legs, tracked up and down from their sections and sorted.
+    fn track_legs(&self, cls: &Classification) -> Result<Tracked> {
+        let y0 = self.floor + cls.level * self.h;
+        let mut legs: Vec<(Vec3, Vec<Station>)> = Vec::new();
+        for c in &cls.leg_centres {
+            let s = self.frame.map(*c);
+            let st = track::leg(self.slicer, s, y0, self.floor, self.h, self.cx);
+            if st.len() < 3 {
+                return Err(Error::stage(
+                    "fit",
+                    format!(
+                        "legs: the leg section at {} could not be followed up the leg",
+                        fmt(*c)
+                    ),
+                ));
+            }
+            legs.push((s, st));
+        }
+        // Sort: hind left, hind right, front left, front right.
+        legs.sort_by(|a, b| a.0.z.total_cmp(&b.0.z));
+        let (mut hind, mut front) = (legs[..2].to_vec(), legs[2..].to_vec());
+        hind.sort_by(|a, b| b.0.x.total_cmp(&a.0.x));
+        front.sort_by(|a, b| b.0.x.total_cmp(&a.0.x));
+        let leg_top = top_of(&hind[0].1).y.min(top_of(&front[0].1).y);
+        Ok(Tracked {
+            hind,
+            front,
+            leg_top,
+        })
+    }
+
+    /// Hip and shoulder joints along the body: 18% of the trunk's length from the rump
+    /// and 17% from the chest's front, the trunk read on a horizontal cut a little above
+    /// where the legs join it (below the tail and the neck); the spine 62% of the way
+    /// from the belly to the back on the centre plane.
+    fn trunk(&self, legs: &Tracked, lm: &mut Lm) -> Trunk {
+        let (cx, h, leg_top) = (self.cx, self.h, legs.leg_top);
+        let (hind, front) = (&legs.hind, &legs.front);
+        let spine_guess = leg_top + 0.3 * (self.top - leg_top);
+        let (z_rear, z_chest) =
+            trunk_extent(self.slicer, leg_top + 0.3 * (spine_guess - leg_top), cx).unwrap_or((
+                0.5 * (top_of(&hind[0].1).z + top_of(&hind[1].1).z),
+                0.5 * (top_of(&front[0].1).z + top_of(&front[1].1).z),
+            ));
+        let z_hip = z_rear + 0.18 * (z_chest - z_rear);
+        let z_sh = z_chest - 0.17 * (z_chest - z_rear);
+        let len = (z_sh - z_hip).max(1e-6);
+        let spine_at = |z: f32| -> (Vec3, bool) {
+            match belly_back(self.m, cx, z, leg_top - 0.05 * h) {
+                Some((b, t)) => (Vec3::new(cx, b + 0.62 * (t - b), z), true),
+                None => (Vec3::new(cx, leg_top + 0.1 * h, z), false),
+            }
+        };
+        let spine_names = ["sacrum", "spine_1", "spine_2", "spine_3", "chest"];
+        let spine_z = [
+            z_hip - 0.15 * len,
+            z_hip + 0.05 * len,
+            z_hip + 0.38 * len,
+            z_hip + 0.7 * len,
+            z_sh,
+        ];
+        let mut spine = Vec::new();
+        for (n, z) in spine_names.iter().zip(spine_z) {
+            let (p, ok) = spine_at(z);
+            lm.put(
+                n,
+                p,
+                if ok {
+                    "sections: 62% from belly to back on the centre plane"
+                } else {
+                    "estimate: above the leg tops (the cut missed the centre plane)"
+                },
+                if ok { 0.9 } else { 0.4 },
+            );
+            spine.push(p);
+        }
+        Trunk {
+            z_hip,
+            z_sh,
+            len,
+            spine,
+        }
+    }
+
+    /// Legs: each side measured, the right mirrored onto the left and averaged; the
+    /// pelvis wing and the scapula beside the spine. Returns whether both hind feet are
+    /// plantigrade.
+    fn leg_landmarks(&self, legs: &Tracked, t: &Trunk, kind: Kind, lm: &mut Lm) -> bool {
+        let cx = self.cx;
+        let f = fractions(kind);
+        let mir = |p: Vec3| Vec3::new(2.0 * cx - p.x, p.y, p.z);
+        let mut plantigrade = false;
+        for (pair, hind_leg, names) in [
+            (&legs.hind, true, ["hip", "knee", "hock", "paw", "toe"]),
+            (
+                &legs.front,
+                false,
+                ["shoulder", "elbow", "wrist", "front_paw", "front_toe"],
+            ),
+        ] {
+            let sy = if hind_leg { t.spine[1].y } else { t.spine[4].y };
+            let jz = if hind_leg { t.z_hip } else { t.z_sh };
+            let mut one = |st: &[Station]| {
+                leg_joints(
+                    self.m,
+                    st,
+                    self.floor,
+                    cx,
+                    sy,
+                    jz,
+                    hind_leg,
+                    f,
+                    &mut lm.notes,
+                )
+            };
+            let l = one(&pair[0].1);
+            let r = one(&pair[1].1);
+            plantigrade |= l.plantigrade && r.plantigrade;
+            let avg = |a: Vec3, b: Vec3| 0.5 * (a + mir(b));
+            let pts = [
+                avg(l.top, r.top),
+                avg(l.upper, r.upper),
+                avg(l.low, r.low),
+                avg(l.ball, r.ball),
+                avg(l.tip, r.tip),
+            ];
+            let methods = [
+                "sections: above where the leg joins the trunk, 55% of the way to the spine; along the body 18% (17% front) of the trunk from its end",
+                "sections: leg centre at its fraction of the leg, pre-bent",
+                "sections: leg centre at its fraction of the leg, pre-bent",
+                "sections: leg centre near the floor",
+                "sections: the foot's front near the floor",
+            ];
+            for (k, n) in names.iter().enumerate() {
+                let conf = if k == 1 || k == 2 { 0.7 } else { 0.85 };
+                lm.put(&format!("{n}_l"), pts[k], methods[k], conf);
+                lm.put(&format!("{n}_r"), mir(pts[k]), methods[k], conf);
+            }
+            // Where the scapula / pelvis wing starts: on the spine, toward the leg.
+            let anchor = if hind_leg { t.spine[1] } else { t.spine[4] };
+            let wing = Vec3::new(
+                cx + 0.35 * (pts[0].x - cx),
+                anchor.y,
+                anchor.z + if hind_leg { 0.0 } else { -0.12 * t.len },
+            );
+            let n = if hind_leg { "pelvis_wing" } else { "scapula" };
+            let how = "estimate: beside the spine above the joint";
+            lm.put(&format!("{n}_l"), wing, how, 0.6);
+            lm.put(&format!("{n}_r"), mir(wing), how, 0.6);
+        }
+        plantigrade
+    }
+
+    /// Neck and head: marched back from the snout tip (the front-most point above the
+    /// legs) toward the chest; the jaw, the chin and the ears. Returns the snout.
+    fn head(&self, legs: &Tracked, t: &Trunk, lm: &mut Lm) -> Result<Vec3> {
+        let (m, cx, h, lb) = (self.m, self.cx, self.h, self.lb);
+        let tip = m
+            .positions
+            .iter()
+            .copied()
+            .filter(|p| p.y > legs.leg_top)
+            .max_by(|a, b| a.z.total_cmp(&b.z))
+            .unwrap_or(t.spine[4]);
+        let chest = t.spine[4];
+        let track = track::march(m, tip, chest - tip, 0.015 * lb, 200, 2.2, &|l: &Loop| {
+            self.centred(l) && l.center.z > chest.z
+        });
+        if track.len() < 4 {
             return Err(Error::stage(
                 "fit",
                 format!(
-                    "legs: the leg section at {} could not be followed up the leg",
-                    fmt(*c)
+                    "head: no neck and head could be followed from the front-most point {} back to \
+                     the chest {}",
+                    fmt(self.frame.map(tip)),
+                    fmt(self.frame.map(chest))
                 ),
             ));
         }
-        legs.push((s, st));
+        // The head pivot: the narrowest section behind the skull (the widest section of
+        // the first 60% of the way back), before 90% of the way.
+        let n = track.len();
+        let skull = (0..((n as f32 * 0.6) as usize).max(1))
+            .max_by(|&i, &j| track[i].perimeter.total_cmp(&track[j].perimeter))
+            .unwrap_or(0);
+        let b = ((n as f32 * 0.9) as usize).max(skull + 2).min(n);
+        let pk = (skull + 1..b)
+            .min_by(|&i, &j| track[i].perimeter.total_cmp(&track[j].perimeter))
+            .unwrap_or(n / 2);
+        let pivot = track[pk].center;
+        let head_r = track[..pk.max(1)]
+            .iter()
+            .fold(0.0f32, |acc, s| acc.max(s.radius));
+        lm.put(
+            "head",
+            pivot,
+            "sections: narrowest cut behind the skull's widest, marched back from the snout",
+            0.8,
+        );
+        let snout = Vec3::new(cx, track[0].center.y, tip.z);
+        lm.put(
+            "snout",
+            snout,
+            "sections: the front-most point above the legs",
+            0.9,
+        );
+        // Neck points: chest to pivot along the track.
+        let mut neck: Vec<Vec3> = track[pk..].iter().map(|s| s.center).collect();
+        neck.reverse();
+        neck.insert(0, chest);
+        neck.push(pivot);
+        let np = track::resample(&neck, 3);
+        lm.put(
+            "neck_1",
+            np[1],
+            "sections: neck centre line, a third up",
+            0.8,
+        );
+        lm.put(
+            "neck_2",
+            np[2],
+            "sections: neck centre line, two thirds up",
+            0.8,
+        );
+        // Jaw: a hinge below and ahead of the pivot, to under the snout.
+        let below = |k: usize| {
+            let s = track[k.min(n - 1)];
+            s.center - Vec3::Y * 0.45 * s.radius
+        };
+        lm.put(
+            "jaw",
+            below((0.6 * pk as f32) as usize),
+            "estimate: in the lower half of the head's section, 40% of the way from the pivot to the snout",
+            0.4,
+        );
+        lm.put(
+            "chin",
+            below((0.15 * pk as f32) as usize),
+            "estimate: in the lower half of the snout's section near its tip",
+            0.4,
+        );
+        // Ears: separate loops each side of the centre above the head, followed down
+        // from the top until they join the skull.
+        let head_lo_z = pivot.z - head_r;
+        ears(m, self.slicer, pivot, head_lo_z, tip.z, cx, h, lm);
+        Ok(snout)
     }
-    // Sort: hind left, hind right, front left, front right.
-    legs.sort_by(|a, b| a.0.z.total_cmp(&b.0.z));
-    let (mut hind, mut front) = (legs[..2].to_vec(), legs[2..].to_vec());
-    hind.sort_by(|a, b| b.0.x.total_cmp(&a.0.x));
-    front.sort_by(|a, b| b.0.x.total_cmp(&a.0.x));
-    let top = |st: &[Station]| st[st.len() - 1].center;
-    let leg_top = top(&hind[0].1).y.min(top(&front[0].1).y);
-    // Hip and shoulder joints along the body: 18% of the trunk's length from the rump
-    // and 17% from the chest's front, the trunk read on a horizontal cut a little above
-    // where the legs join it (below the tail and the neck).
-    let spine_guess = leg_top + 0.3 * (hi.y - leg_top);
-    let (z_rear, z_chest) = trunk_extent(&slicer, leg_top + 0.3 * (spine_guess - leg_top), cx)
-        .unwrap_or((
-            0.5 * (top(&hind[0].1).z + top(&hind[1].1).z),
-            0.5 * (top(&front[0].1).z + top(&front[1].1).z),
-        ));
-    let z_hip = z_rear + 0.18 * (z_chest - z_rear);
-    let z_sh = z_chest - 0.17 * (z_chest - z_rear);
-    let trunk = (z_sh - z_hip).max(1e-6);
-    // The spine: 62% of the way from the belly to the back on the centre plane.
-    let spine_at = |z: f32| -> (Vec3, bool) {
-        match belly_back(&m, cx, z, leg_top - 0.05 * h) {
-            Some((b, t)) => (Vec3::new(cx, b + 0.62 * (t - b), z), true),
-            None => (Vec3::new(cx, leg_top + 0.1 * h, z), false),
+
+    /// Tail: marched back from the sacrum; the rump's loops give way to the tail's.
+    /// Returns the number of tail bones (0 without a tail).
+    fn tail(&self, t: &Trunk, kind: Kind, lm: &mut Lm) -> usize {
+        let lb = self.lb;
+        let sacrum = t.spine[0];
+        let tail = track::march_from(
+            self.m,
+            sacrum,
+            -Vec3::Z,
+            0.015 * lb,
+            0.3 * self.h,
+            300,
+            2.0,
+            &|l: &Loop| self.centred(l),
+        );
+        let rump_end = tail
+            .iter()
+            .position(|s| s.perimeter < 0.5 * tail[0].perimeter)
+            .unwrap_or(tail.len());
+        let mut tail_pts: Vec<Vec3> = vec![sacrum];
+        tail_pts.extend(tail[rump_end.min(tail.len())..].iter().map(|s| s.center));
+        let tail_len = track::length(&tail_pts[1.min(tail_pts.len())..]);
+        if !(tail.len() > rump_end + 2 && tail_len > 0.05 * lb) {
+            lm.notes
+                .push("no tail: the sections behind the rump end within 5% of the length".into());
+            return 0;
         }
-    };
-    let spine_names = ["sacrum", "spine_1", "spine_2", "spine_3", "chest"];
-    let spine_z = [
-        z_hip - 0.15 * trunk,
-        z_hip + 0.05 * trunk,
-        z_hip + 0.38 * trunk,
-        z_hip + 0.7 * trunk,
-        z_sh,
-    ];
-    let mut spine = Vec::new();
-    for (n, z) in spine_names.iter().zip(spine_z) {
-        let (p, ok) = spine_at(z);
-        lm.put(
-            n,
-            p,
-            if ok {
-                "sections: 62% from belly to back on the centre plane"
-            } else {
-                "estimate: above the leg tops (the cut missed the centre plane)"
-            },
-            if ok { 0.9 } else { 0.4 },
-        );
-        spine.push(p);
-    }
-    let spine_y_hip = spine[1].y;
-    let spine_y_sh = spine[4].y;
-    // Legs: each side measured, the right mirrored onto the left and averaged.
-    let f = fractions(kind);
-    let mir = |p: Vec3| Vec3::new(2.0 * cx - p.x, p.y, p.z);
-    let mut plantigrade = false;
-    for (pair, hind_leg, names) in [
-        (&hind, true, ["hip", "knee", "hock", "paw", "toe"]),
-        (
-            &front,
-            false,
-            ["shoulder", "elbow", "wrist", "front_paw", "front_toe"],
-        ),
-    ] {
-        let sy = if hind_leg { spine_y_hip } else { spine_y_sh };
-        let jz = if hind_leg { z_hip } else { z_sh };
-        let l = leg_joints(
-            &m,
-            &pair[0].1,
-            floor,
-            cx,
-            sy,
-            jz,
-            hind_leg,
-            f,
-            &mut lm.notes,
-        );
-        let r = leg_joints(
-            &m,
-            &pair[1].1,
-            floor,
-            cx,
-            sy,
-            jz,
-            hind_leg,
-            f,
-            &mut lm.notes,
-        );
-        plantigrade |= l.plantigrade && r.plantigrade;
-        let avg = |a: Vec3, b: Vec3| 0.5 * (a + mir(b));
-        let pts = [
-            avg(l.top, r.top),
-            avg(l.upper, r.upper),
-            avg(l.low, r.low),
-            avg(l.ball, r.ball),
-            avg(l.tip, r.tip),
-        ];
-        let methods = [
-            "sections: above where the leg joins the trunk, 55% of the way to the spine; along the body 18% (17% front) of the trunk from its end",
-            "sections: leg centre at its fraction of the leg, pre-bent",
-            "sections: leg centre at its fraction of the leg, pre-bent",
-            "sections: leg centre near the floor",
-            "sections: the foot's front near the floor",
-        ];
-        for (k, n) in names.iter().enumerate() {
-            let conf = if k == 1 || k == 2 { 0.7 } else { 0.85 };
-            lm.put(&format!("{n}_l"), pts[k], methods[k], conf);
-            lm.put(&format!("{n}_r"), mir(pts[k]), methods[k], conf);
-        }
-        // Where the scapula / pelvis wing starts: on the spine, toward the leg.
-        let anchor = if hind_leg { spine[1] } else { spine[4] };
-        let wing = Vec3::new(
-            cx + 0.35 * (pts[0].x - cx),
-            anchor.y,
-            anchor.z + if hind_leg { 0.0 } else { -0.12 * trunk },
-        );
-        let n = if hind_leg { "pelvis_wing" } else { "scapula" };
-        lm.put(
-            &format!("{n}_l"),
-            wing,
-            "estimate: beside the spine above the joint",
-            0.6,
-        );
-        lm.put(
-            &format!("{n}_r"),
-            mir(wing),
-            "estimate: beside the spine above the joint",
-            0.6,
-        );
-    }
-    // Neck and head: marched back from the snout tip (the front-most point above the
-    // legs) toward the chest.
-    let lb = ext.z;
-    let tip = m
-        .positions
-        .iter()
-        .copied()
-        .filter(|p| p.y > leg_top)
-        .max_by(|a, b| a.z.total_cmp(&b.z))
-        .unwrap_or(spine[4]);
-    let chest = spine[4];
-    let centred = |l: &Loop| l.lo.x <= cx + 1e-4 * h && l.hi.x >= cx - 1e-4 * h;
-    let track = track::march(&m, tip, chest - tip, 0.015 * lb, 200, 2.2, &|l: &Loop| {
-        centred(l) && l.center.z > chest.z
-    });
-    if track.len() < 4 {
-        return Err(Error::stage(
-            "fit",
-            format!(
-                "head: no neck and head could be followed from the front-most point {} back to \
-                 the chest {}",
-                fmt(frame.map(tip)),
-                fmt(frame.map(chest))
-            ),
-        ));
-    }
-    // The head pivot: the narrowest section behind the skull (the widest section of
-    // the first 60% of the way back), before 90% of the way.
-    let n = track.len();
-    let skull = (0..((n as f32 * 0.6) as usize).max(1))
-        .max_by(|&i, &j| track[i].perimeter.total_cmp(&track[j].perimeter))
-        .unwrap_or(0);
-    let b = ((n as f32 * 0.9) as usize).max(skull + 2).min(n);
-    let pk = (skull + 1..b)
-        .min_by(|&i, &j| track[i].perimeter.total_cmp(&track[j].perimeter))
-        .unwrap_or(n / 2);
-    let pivot = track[pk].center;
-    let head_r = track[..pk.max(1)]
-        .iter()
-        .fold(0.0f32, |acc, s| acc.max(s.radius));
-    lm.put(
-        "head",
-        pivot,
-        "sections: narrowest cut behind the skull's widest, marched back from the snout",
-        0.8,
-    );
-    lm.put(
-        "snout",
-        Vec3::new(cx, track[0].center.y, tip.z),
-        "sections: the front-most point above the legs",
-        0.9,
-    );
-    // Neck points: chest to pivot along the track.
-    let mut neck: Vec<Vec3> = track[pk..].iter().map(|s| s.center).collect();
-    neck.reverse();
-    neck.insert(0, chest);
-    neck.push(pivot);
-    let np = track::resample(&neck, 3);
-    lm.put(
-        "neck_1",
-        np[1],
-        "sections: neck centre line, a third up",
-        0.8,
-    );
-    lm.put(
-        "neck_2",
-        np[2],
-        "sections: neck centre line, two thirds up",
-        0.8,
-    );
-    // Jaw: a hinge below and ahead of the pivot, to under the snout.
-    let snout = Vec3::new(cx, track[0].center.y, tip.z);
-    let up = Vec3::Y;
-    let below = |k: usize| {
-        let s = track[k.min(n - 1)];
-        s.center - up * 0.45 * s.radius
-    };
-    lm.put(
-        "jaw",
-        below((0.6 * pk as f32) as usize),
-        "estimate: in the lower half of the head's section, 40% of the way from the pivot to the snout",
-        0.4,
-    );
-    lm.put(
-        "chin",
-        below((0.15 * pk as f32) as usize),
-        "estimate: in the lower half of the snout's section near its tip",
-        0.4,
-    );
-    // Ears: separate loops each side of the centre above the head, followed down from
-    // the top until they join the skull.
-    let head_lo_z = pivot.z - head_r;
-    ears(&m, &slicer, pivot, head_lo_z, tip.z, cx, h, &mut lm);
-    // Tail: marched back from the sacrum; the rump's loops give way to the tail's.
-    let sacrum = spine[0];
-    let tail = track::march_from(
-        &m,
-        sacrum,
-        -Vec3::Z,
-        0.015 * lb,
-        0.3 * h,
-        300,
-        2.0,
-        &|l: &Loop| centred(l),
-    );
-    let rump_end = tail
-        .iter()
-        .position(|s| s.perimeter < 0.5 * tail[0].perimeter)
-        .unwrap_or(tail.len());
-    let mut tail_pts: Vec<Vec3> = vec![sacrum];
-    tail_pts.extend(tail[rump_end.min(tail.len())..].iter().map(|s| s.center));
-    let tail_len = track::length(&tail_pts[1.min(tail_pts.len())..]);
-    let mut tail_bones = 0;
-    if tail.len() > rump_end + 2 && tail_len > 0.05 * lb {
         // Extend to the tip: the last station plus half a step along the last direction.
         let k = tail_pts.len();
         let d = (tail_pts[k - 1] - tail_pts[k - 2]).normalize_or_zero();
@@ -539,7 +635,8 @@ pub(crate) fn find(body: &Mesh, cls: &Classification, kind: Kind) -> Result<(Lan
             Kind::Wolf | Kind::Cat => (4, 8),
             Kind::Quadruped | Kind::Horse => (3, 6),
         };
-        tail_bones = ((track::length(&tail_pts) / (0.07 * lb)).round() as usize).clamp(lo_n, hi_n);
+        let tail_bones =
+            ((track::length(&tail_pts) / (0.07 * lb)).round() as usize).clamp(lo_n, hi_n);
         let tp = track::resample(&tail_pts, tail_bones);
         for (k, p) in tp.iter().enumerate() {
             lm.put(
@@ -553,58 +650,53 @@ pub(crate) fn find(body: &Mesh, cls: &Classification, kind: Kind) -> Result<(Lan
                 0.85,
             );
         }
-    } else {
-        lm.notes
-            .push("no tail: the sections behind the rump end within 5% of the length".into());
+        tail_bones
     }
-    // The root on the floor under the trunk's middle, forward.
-    let root = Vec3::new(cx, floor, 0.5 * (z_hip + z_sh));
-    lm.put("root", root, "floor below the trunk's middle", 1.0);
-    lm.put(
-        "root_front",
-        root + Vec3::Z * 0.1 * trunk,
-        "forward of the root",
-        1.0,
-    );
-    // Everything back into the body's space.
-    let points: BTreeMap<String, Landmark> = lm
-        .points
-        .into_iter()
-        .map(|(k, mut l)| {
-            l.position = frame.map(l.position);
-            (k, l)
-        })
-        .collect();
-    let mut axes = BTreeMap::new();
-    axes.insert("forward".to_string(), if flip { -Vec3::Z } else { Vec3::Z });
-    let mut out = Landmarks {
-        height: h,
-        floor,
-        center_x: cx,
-        pose: format!(
-            "quadruped, facing {}{}",
-            if flip { "-Z" } else { "+Z" },
-            if plantigrade {
-                ", plantigrade hind feet"
-            } else {
-                ", digitigrade hind feet"
-            }
-        ),
-        arm_angle_deg: 0.0,
-        points,
-        axes,
-        notes: lm.notes,
-    };
-    out.points.insert(
-        "facing".into(),
-        Landmark {
-            position: frame.map(snout),
-            method: "the head end: the higher end beyond the legs".into(),
-            confidence: facing_conf,
-        },
-    );
-    out.notes.push(format!("tail: {tail_bones} bones"));
-    Ok((out, frame))
+
+    /// The root on the floor under the trunk's middle; everything back into the body's
+    /// space.
+    fn finish(&self, mut lm: Lm, t: &Trunk, plantigrade: bool) -> Landmarks {
+        let root = Vec3::new(self.cx, self.floor, 0.5 * (t.z_hip + t.z_sh));
+        lm.put("root", root, "floor below the trunk's middle", 1.0);
+        lm.put(
+            "root_front",
+            root + Vec3::Z * 0.1 * t.len,
+            "forward of the root",
+            1.0,
+        );
+        let frame = self.frame;
+        let points: BTreeMap<String, Landmark> = lm
+            .points
+            .into_iter()
+            .map(|(k, mut l)| {
+                l.position = frame.map(l.position);
+                (k, l)
+            })
+            .collect();
+        let facing = if frame.flip { "-Z" } else { "+Z" };
+        let mut axes = BTreeMap::new();
+        axes.insert(
+            "forward".to_string(),
+            if frame.flip { -Vec3::Z } else { Vec3::Z },
+        );
+        Landmarks {
+            height: self.h,
+            floor: self.floor,
+            center_x: self.cx,
+            pose: format!(
+                "quadruped, facing {facing}{}",
+                if plantigrade {
+                    ", plantigrade hind feet"
+                } else {
+                    ", digitigrade hind feet"
+                }
+            ),
+            arm_angle_deg: 0.0,
+            points,
+            axes,
+            notes: lm.notes,
+        }
+    }
 }
 
 /// Ears: at the top of the head, a loop each side of the centre plane, followed down

@@ -45,6 +45,7 @@
 mod checks;
 mod classify;
 mod landmarks;
+mod model;
 mod template;
 mod track;
 
@@ -55,6 +56,7 @@ pub(crate) use checks::quadruped_checks_with;
 pub use checks::{quadruped_checks, Rule, Test, RULES};
 pub use classify::{classify, BodyPlan, Classification};
 pub use landmarks::MIN_BEND_DEG;
+pub use model::{model_check_for, quadruped_model_check, QUADRUPED_PLAN};
 pub use template::{rows, tail_name, Row};
 
 use super::fitting::{fit, FitOptions, FitResult};
@@ -140,6 +142,26 @@ pub fn fit_plan(c: &Character, o: &FitOptions, plan: Plan) -> Result<PlanFit> {
             let cls = classify(&body);
             match (plan, cls.plan) {
                 (Plan::Auto, BodyPlan::Biped) => biped(cls.why),
+                (Plan::Auto, BodyPlan::Neither) if upright_unsure(&body, &cls) => {
+                    let why = format!(
+                        "{}; the body stands upright as a biped does: fitted as a biped",
+                        cls.why
+                    );
+                    fit(c, o)
+                        .map(|fit| PlanFit {
+                            fit,
+                            plan: "biped".into(),
+                            why: why.clone(),
+                        })
+                        .map_err(|e| {
+                            Error::stage(
+                                "fit",
+                                format!(
+                                    "body plan of {what}: {why}: {e}; `--template chain` fits a chain instead"
+                                ),
+                            )
+                        })
+                }
                 (Plan::Auto, BodyPlan::Quadruped) => quad(c, &body, &cls, o, Kind::Quadruped),
                 (Plan::Quadruped(k), BodyPlan::Quadruped) => quad(c, &body, &cls, o, k),
                 _ => Err(Error::stage(
@@ -157,6 +179,18 @@ pub fn fit_plan(c: &Character, o: &FitOptions, plan: Plan) -> Result<PlanFit> {
             }
         }
     }
+}
+
+/// Whether a body the sections call neither may still be a biped they could not read
+/// (legs joined by a garment, a figure in a long dress, boots modelled as shells over
+/// the legs): it stands upright (height at least half its width and its length, as a
+/// biped does) and either shows at most two leg sections or is wider across X than
+/// long along Z (arms out, as a biped stands; a four-legged animal is longer than
+/// wide).
+fn upright_unsure(body: &Mesh, cls: &Classification) -> bool {
+    let (lo, hi) = body.bounds();
+    let ext = hi - lo;
+    ext.y >= 0.5 * ext.x.max(ext.z) && (cls.legs <= 2 || ext.x >= ext.z)
 }
 
 fn lopts(o: &FitOptions) -> LandmarkOptions {
