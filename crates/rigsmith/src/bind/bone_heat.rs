@@ -171,7 +171,9 @@ pub fn bone_heat(
     }
     let first_pass: Vec<Option<(f32, Vec<u32>, usize)>> = (0..k)
         .into_par_iter()
-        .map(|v| (seed[v]).then(|| nearest_visible(w.positions[v], v, segments, &thick, &sight, None)))
+        .map(|v| {
+            (seed[v]).then(|| nearest_visible(w.positions[v], v, segments, &thick, &sight, None))
+        })
         .collect();
     let near: Vec<(f32, Vec<u32>, usize)> = first_pass
         .par_iter()

@@ -110,7 +110,14 @@ pub fn carried_thickness_in(
 /// Distance along the ray `o + u d` (`u` in `(0, far]`) to where it leaves the flesh:
 /// the nearest first hit among the pieces that hold `o` (`holders`, indices into
 /// `pieces`), else the first hit on `bvh`.
-fn flesh_length(bvh: &Bvh, pieces: &[Bvh], holders: &[usize], o: Vec3, d: Vec3, far: f32) -> Option<f32> {
+fn flesh_length(
+    bvh: &Bvh,
+    pieces: &[Bvh],
+    holders: &[usize],
+    o: Vec3,
+    d: Vec3,
+    far: f32,
+) -> Option<f32> {
     let end = o + d * far;
     let own = holders
         .iter()

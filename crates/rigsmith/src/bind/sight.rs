@@ -120,8 +120,20 @@ mod tests {
         // arm bone crosses the arm's wall: blocked on the whole skin, seen on the
         // torso's own island.
         let (mut p, mut t) = (Vec::new(), Vec::new());
-        cuboid(Vec3::new(-1.0, 0.0, -0.5), Vec3::new(1.0, 2.0, 0.5), 0, &mut p, &mut t);
-        cuboid(Vec3::new(0.5, 1.5, -0.2), Vec3::new(3.0, 1.9, 0.2), 8, &mut p, &mut t);
+        cuboid(
+            Vec3::new(-1.0, 0.0, -0.5),
+            Vec3::new(1.0, 2.0, 0.5),
+            0,
+            &mut p,
+            &mut t,
+        );
+        cuboid(
+            Vec3::new(0.5, 1.5, -0.2),
+            Vec3::new(3.0, 1.9, 0.2),
+            8,
+            &mut p,
+            &mut t,
+        );
         let all = Bvh::build(&p, &t);
         let sight = Sight::new(&p, &t, &all);
         assert_eq!(sight.islands(), 2);

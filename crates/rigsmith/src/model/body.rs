@@ -1190,7 +1190,10 @@ fn grow_skin(
     };
     let area = |parts: &[usize]| parts.iter().map(|&i| c.parts[i].mesh.area()).sum::<f32>();
     let pieces = Pieces {
-        cs: comps.iter().map(|parts| Piece::of(c, geoms, parts)).collect(),
+        cs: comps
+            .iter()
+            .map(|parts| Piece::of(c, geoms, parts))
+            .collect(),
         ext_y,
     };
     let cs = &pieces.cs;
