@@ -37,7 +37,9 @@
 //! order); a vertex whose seed neighbours all saw their first bone with one ray, the
 //! same bone that comes first (untied) for it, takes it without a ray; every other
 //! vertex casts its own. Rays are tested against the bound mesh only, on its own
-//! [`Bvh`].
+//! [`Bvh`]; a ray to a bone point inside the vertex's own island of the mesh only
+//! against that island ([`super::sight`]: a skin piece sunk into another does not hide
+//! the bones inside it).
 
 use glam::{DVec3, Vec3};
 use rayon::prelude::*;
@@ -138,6 +140,7 @@ pub fn bone_heat(
     let dpos: Vec<DVec3> = w.positions.iter().map(|p| p.as_dvec3()).collect();
     let lap = laplacian::cotangent(&dpos, &w.triangles);
     let bvh = Bvh::build(&w.positions, &w.triangles);
+    let sight = super::sight::Sight::new(&w.positions, &w.triangles, &bvh);
     lap_time("weld, laplacian, bvh", &mut stages);
 
     // Nearest visible bone(s) of each welded vertex.
@@ -147,14 +150,14 @@ pub fn bone_heat(
     );
     let far = (hi - lo).length().max(f32::MIN_POSITIVE);
     let thick0 = match kin {
-        Some(k) => bone_reach::carried_thickness(&bvh, segments, k, far),
+        Some(k) => bone_reach::carried_thickness_in(&bvh, sight.pieces(), segments, k, far),
         None => bone_reach::bone_thickness(&bvh, segments, far),
     };
     let thick: Vec<[f32; 5]> = thick0
         .iter()
         .map(|p| p.map(|r| r.powf(bone_reach::THICKNESS_POWER)))
         .collect();
-    let near = nearest_bones(&w.positions, &lap, segments, &thick, &bvh);
+    let near = nearest_bones(&w.positions, &lap, segments, &thick, &sight);
     let rays = near.iter().map(|x| x.2).sum();
     lap_time("visibility", &mut stages);
 
@@ -277,7 +280,7 @@ fn nearest_bones(
     lap: &laplacian::Laplacian,
     segments: &[Segment],
     thick: &[[f32; 5]],
-    bvh: &Bvh,
+    sight: &super::sight::Sight,
 ) -> Vec<(f32, Vec<u32>, usize)> {
     // Rays from a maximal independent set of seed vertices first; every other vertex
     // whose seed neighbours all saw their first bone, the same one that comes first
@@ -294,7 +297,7 @@ fn nearest_bones(
     }
     let first_pass: Vec<Option<(f32, Vec<u32>, usize)>> = (0..k)
         .into_par_iter()
-        .map(|v| (seed[v]).then(|| nearest_visible(positions[v], segments, thick, bvh, None)))
+        .map(|v| (seed[v]).then(|| nearest_visible(positions[v], v, segments, thick, sight, None)))
         .collect();
     first_pass
         .par_iter()
@@ -318,7 +321,7 @@ fn nearest_bones(
                 }
             }
             let hint = if agree { hint } else { None };
-            nearest_visible(positions[v], segments, thick, bvh, hint)
+            nearest_visible(positions[v], v, segments, thick, sight, hint)
         })
         .collect()
 }
@@ -374,14 +377,16 @@ fn mean_edge_length(pos: &[DVec3], edges: &[(u32, u32, f64)]) -> Vec<f64> {
         .collect()
 }
 
-/// Distance to the nearest visible bone by reach ([`bone_reach`]), the bones tied with
+/// Distance to the nearest visible bone by reach ([`bone_reach`]) from welded vertex `v`
+/// at `p` (rays tested as [`super::sight::Sight::blocked`] says), the bones tied with
 /// it, rays cast. `seen`: a bone the neighbours see; when it comes first for `p` too
 /// (no tie), it is taken without a ray.
 fn nearest_visible(
     p: Vec3,
+    v: usize,
     segments: &[Segment],
     thick: &[[f32; 5]],
-    bvh: &Bvh,
+    sight: &super::sight::Sight,
     seen: Option<u32>,
 ) -> (f32, Vec<u32>, usize) {
     let mut cand: Vec<(f32, u32, bone_reach::Reach)> = segments
@@ -433,7 +438,7 @@ fn nearest_visible(
         }
         rays += 1;
         let t_end = 1.0 - (END_TOL / r.dist.max(1e-12)).min(0.5);
-        if !bvh.segment_blocked(p, r.closest, 1e-4, t_end) {
+        if !sight.blocked(v, p, r.closest, 1e-4, t_end) {
             if best.is_none() {
                 best = Some((d, r.dist));
             }

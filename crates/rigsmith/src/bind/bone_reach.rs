@@ -68,7 +68,7 @@ pub const OVERSHOOT: f32 = 1.5;
 /// Every other bone is a neighbour here: see [`carried_thickness`] for the thickness
 /// that stops where the flesh of a bone that is not its parent or child begins.
 pub fn bone_thickness(bvh: &Bvh, segments: &[Segment], far: f32) -> Vec<[f32; 5]> {
-    thickness(bvh, segments, None, far)
+    thickness(bvh, &[], segments, None, far)
 }
 
 /// The flesh each bone carries: [`bone_thickness`], with each ray stopped where a
@@ -84,7 +84,47 @@ pub fn carried_thickness(
     kin: &[Vec<u32>],
     far: f32,
 ) -> Vec<[f32; 5]> {
-    thickness(bvh, segments, Some(kin), far)
+    thickness(bvh, &[], segments, Some(kin), far)
+}
+
+/// [`carried_thickness`] of a skin made of closed `pieces` that may interpenetrate (an
+/// arm sunk into the torso; one tree per island of the skin, `bvh` the tree over all
+/// of them): a ray from a point inside some pieces stops at the first wall of a piece
+/// that holds the point; the walls of pieces that do not hold it are sunk into its
+/// flesh and do not end it. A game character's shoulder bone starts inside the torso,
+/// beside the sunk end of its arm piece, whose wall a few centimetres away is not
+/// where the shoulder's flesh ends. A ray from a point no piece holds stops at the
+/// first wall, as with one piece. (The farthest wall of the holders, the union of
+/// their solids, was measured too: a chibi's neck, held by its torso and its head,
+/// then took the top of the torso.)
+pub fn carried_thickness_in(
+    bvh: &Bvh,
+    pieces: &[Bvh],
+    segments: &[Segment],
+    kin: &[Vec<u32>],
+    far: f32,
+) -> Vec<[f32; 5]> {
+    thickness(bvh, pieces, segments, Some(kin), far)
+}
+
+/// Distance along the ray `o + u d` (`u` in `(0, far]`) to where it leaves the flesh:
+/// the nearest first hit among the pieces that hold `o` (`holders`, indices into
+/// `pieces`), else the first hit on `bvh`.
+fn flesh_length(
+    bvh: &Bvh,
+    pieces: &[Bvh],
+    holders: &[usize],
+    o: Vec3,
+    d: Vec3,
+    far: f32,
+) -> Option<f32> {
+    let end = o + d * far;
+    let own = holders
+        .iter()
+        .filter_map(|&k| pieces[k].first_hit(o, end, 0.0, 1.0))
+        .fold(None, |m: Option<f32>, t| Some(m.map_or(t, |m| m.min(t))));
+    own.or_else(|| bvh.first_hit(o, end, 0.0, 1.0))
+        .map(|t| t * far)
 }
 
 /// A child bone whose head projects onto its parent farther than this fraction of the
@@ -171,7 +211,13 @@ fn carried_length(
     hit
 }
 
-fn thickness(bvh: &Bvh, segments: &[Segment], kin: Option<&[Vec<u32>]>, far: f32) -> Vec<[f32; 5]> {
+fn thickness(
+    bvh: &Bvh,
+    pieces: &[Bvh],
+    segments: &[Segment],
+    kin: Option<&[Vec<u32>]>,
+    far: f32,
+) -> Vec<[f32; 5]> {
     let mut prof: Vec<[Option<f32>; 3]> = segments
         .iter()
         .enumerate()
@@ -183,11 +229,14 @@ fn thickness(bvh: &Bvh, segments: &[Segment], kin: Option<&[Vec<u32>]>, far: f32
             let v = a.cross(u);
             THICKNESS_AT.map(|t| {
                 let o = s.head + axis * t;
+                let holders: Vec<usize> = (0..pieces.len())
+                    .filter(|&k| pieces[k].contains(o))
+                    .collect();
                 let mut d: Vec<f32> = (0..THICKNESS_RAYS)
                     .filter_map(|k| {
                         let ang = k as f32 * std::f32::consts::TAU / THICKNESS_RAYS as f32;
                         let unit = u * ang.cos() + v * ang.sin();
-                        let hit = bvh.first_hit(o, o + unit * far, 0.0, 1.0)? * far;
+                        let hit = flesh_length(bvh, pieces, &holders, o, unit, far)?;
                         Some(match kin {
                             Some(k) => carried_length(segments, i, &k[i], o, unit, hit),
                             None => hit,

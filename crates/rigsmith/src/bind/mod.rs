@@ -63,6 +63,7 @@ pub mod laplacian;
 pub mod report;
 pub mod rigid;
 pub mod route_choice;
+pub mod sight;
 pub mod solve;
 pub mod transfer;
 pub mod volumetric;

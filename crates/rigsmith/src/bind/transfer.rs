@@ -282,6 +282,29 @@ pub fn transfer_robust(body: &BodySurface, garment: &Mesh, o: &TransferOptions) 
     };
 
     // Inpainting over the garment's own surface.
+    let (mut weights, inpainted) = inpaint(garment, &matched, &copy, &mut stats);
+    weights.sort();
+    weights.normalize();
+    RobustTransfer {
+        weights,
+        matched,
+        inpainted,
+        stats,
+    }
+}
+
+/// The inpainting step of [`transfer_robust`]: the unmatched vertices of a garment
+/// island that has matched ones take the harmonic interpolation of the matched
+/// vertices' copies over the garment (`matched`: per vertex, `copy`: the plain copy);
+/// the others keep the copy. Returns the weights and which vertices were inpainted,
+/// and fills the inpainted and fallback counts of `stats`.
+fn inpaint(
+    garment: &Mesh,
+    matched: &[bool],
+    copy: &Weights,
+    stats: &mut GarmentTransfer,
+) -> (Weights, Vec<bool>) {
+    let n = garment.positions.len();
     let mut weights = copy.clone();
     let mut inpainted = vec![false; n];
     if stats.matched < n {
@@ -314,7 +337,7 @@ pub fn transfer_robust(body: &BodySurface, garment: &Mesh, o: &TransferOptions) 
             seen.iter().filter(|&&s| s).count()
         };
         if !unknown.is_empty() {
-            let solved = harmonic(&lap, &unknown, &matched, &copy).or_else(|_| {
+            let solved = harmonic(&lap, &unknown, matched, copy).or_else(|_| {
                 // Uniform weights: an M-matrix, definite whenever each unknown
                 // reaches a matched vertex.
                 let mut uni = lap.clone();
@@ -324,7 +347,7 @@ pub fn transfer_robust(body: &BodySurface, garment: &Mesh, o: &TransferOptions) 
                     uni.diag[e.0 as usize] += 1.0;
                     uni.diag[e.1 as usize] += 1.0;
                 }
-                harmonic(&uni, &unknown, &matched, &copy)
+                harmonic(&uni, &unknown, matched, copy)
             });
             if let Ok(rows) = solved {
                 for (&v, row) in unknown.iter().zip(rows) {
@@ -339,14 +362,7 @@ pub fn transfer_robust(body: &BodySurface, garment: &Mesh, o: &TransferOptions) 
         // Unknowns the solve could not weight keep the copy: they are fallbacks too.
         stats.fallback += unknown.len() - stats.inpainted;
     }
-    weights.sort();
-    weights.normalize();
-    RobustTransfer {
-        weights,
-        matched,
-        inpainted,
-        stats,
-    }
+    (weights, inpainted)
 }
 
 /// Raises every edge weight of `lap` to at least 1 % of the mean absolute edge weight

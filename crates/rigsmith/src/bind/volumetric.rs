@@ -10,7 +10,7 @@
 //!    when at least 90% of the deform bones' middles fall in solid cells. A voxel whose
 //!    solid exceeds [`MAX_SOLID`] cells is skipped for the next coarser one.
 //! 2. **Solve** the bone-heat equation on the solid cells: the 6-neighbour graph
-//!    Laplacian plus `1/d²` heat (`d` in voxels, at least 1/2) from the nearest bone of
+//!    Laplacian plus `c/d²` heat (`c` = [`HEAT_SCALE`], `d` in voxels, at least 1/2) from the nearest bone of
 //!    each cell, one factorization for all bones ([`super::solve`]). Inside a volume the
 //!    nearest bone needs no visibility test.
 //! 3. **Interpolate** to the surface: trilinear over the solid cells around each vertex
@@ -32,6 +32,17 @@ pub const VOXEL_STEPS: [f32; 3] = [1.0 / 180.0, 1.0 / 90.0, 1.0 / 45.0];
 /// Largest solid volume solved, in cells: the sparse factorization of a 3D grid grows
 /// quickly with its size, so a bulky character is solved on a coarser voxel.
 pub const MAX_SOLID: usize = 60_000;
+
+/// The heat conductance constant `c` of `c / d²` in the volume (`d` in voxels). With
+/// Baran and Popović's 1 the weights cross a joint over about the limb's radius on
+/// each side: at the elbow of the Quaternius men the forearm kept 9 % of the weight a
+/// third of the upper arm's length above the joint, where the artist has none, and the
+/// elbow bent 120 degrees and the wrist twisted 80 fell behind Blender's. 3 narrows the
+/// blend (3 % there) and is the closest of 1, 2, 3, 5 and 10 to the artist weights on
+/// the three characters that take the volume (pooled p95 under the test poses,
+/// BENCHMARKS.md, *Re-weighting real characters*); 10, bone heat's constant, loses
+/// the legs and the hips.
+pub const HEAT_SCALE: f64 = 3.0;
 
 /// Largest grid, in cells (the voxel grows until the grid fits).
 pub const MAX_CELLS: usize = 24_000_000;
@@ -265,7 +276,7 @@ pub fn volumetric_at(
             }
         }
         let d = best.max(0.5) as f64;
-        heat[i] = 1.0 / (d * d);
+        heat[i] = HEAT_SCALE / (d * d);
         sources[i] = list;
     }
     let sols = solve::solve(&solve::HeatSystem {

@@ -287,406 +287,22 @@ impl Body {
     }
 
     fn compute(c: &Character, o: &BodyOptions) -> Result<Body> {
-        for n in o
-            .body
-            .iter()
-            .chain(&o.garment)
-            .chain(o.rigid.iter().map(|(n, _)| n))
-        {
-            if !c
-                .parts
-                .iter()
-                .any(|p| p.name == *n || p.material.as_deref() == Some(n.as_str()))
-            {
-                return Err(Error::invalid(
-                    "part roles",
-                    format!("no part or material named {n:?}"),
-                ));
-            }
-        }
-        let np = c.parts.len();
-        let meshed: Vec<bool> = c
-            .parts
-            .iter()
-            .map(|p| !p.mesh.triangles.is_empty())
-            .collect();
-        if !meshed.iter().any(|&m| m) {
-            return Err(Error::invalid("character", "has no mesh with triangles"));
-        }
-        // Size of the whole character, for the weld tolerance.
-        let mut lo_all = Vec3::splat(f32::INFINITY);
-        let mut hi_all = Vec3::splat(f32::NEG_INFINITY);
-        for (p, _) in c.parts.iter().zip(&meshed).filter(|(_, m)| **m) {
-            let (l, h) = p.mesh.bounds();
-            lo_all = lo_all.min(l);
-            hi_all = hi_all.max(h);
-        }
-        let size = (hi_all - lo_all).max_element();
-        if !(size.is_finite() && size > 0.0) {
-            return Err(Error::invalid("character", "has zero size"));
-        }
-        let tol = 1e-5 * size;
-
-        // Global weld over every part.
-        let mut all = Vec::with_capacity(c.vertex_count());
-        let mut offset = Vec::with_capacity(np + 1);
-        for p in &c.parts {
-            offset.push(all.len());
-            all.extend_from_slice(&p.mesh.positions);
-        }
-        offset.push(all.len());
-        let (gmap, ng) = weld_near(&all, tol);
-        let geoms: Vec<PartGeom> = (0..np)
-            .map(|i| {
-                let gid: Vec<u32> = gmap[offset[i]..offset[i + 1]].to_vec();
-                let mut e: Vec<(u32, u32)> = Vec::new();
-                for t in &c.parts[i].mesh.triangles {
-                    for k in 0..3 {
-                        let (a, b) = (gid[t[k] as usize], gid[t[(k + 1) % 3] as usize]);
-                        if a != b {
-                            e.push((a.min(b), a.max(b)));
-                        }
-                    }
-                }
-                e.sort_unstable();
-                let mut border = Vec::new();
-                let mut j = 0;
-                while j < e.len() {
-                    let mut k = j;
-                    while k < e.len() && e[k] == e[j] {
-                        k += 1;
-                    }
-                    if k - j == 1 {
-                        border.push(e[j].0);
-                        border.push(e[j].1);
-                    }
-                    j = k;
-                }
-                border.sort_unstable();
-                border.dedup();
-                let (lo, hi) = c.parts[i].mesh.bounds();
-                PartGeom {
-                    gid,
-                    border,
-                    lo,
-                    hi,
-                }
-            })
-            .collect();
-        // Which parts own each global vertex.
-        let mut owners: Vec<Vec<u32>> = vec![Vec::new(); ng];
-        for (i, g) in geoms.iter().enumerate() {
-            for &v in &g.gid {
-                let o = &mut owners[v as usize];
-                if o.last() != Some(&(i as u32)) && !o.contains(&(i as u32)) {
-                    o.push(i as u32);
-                }
-            }
-        }
-        // Seam counts and overlay fractions.
-        let mut seam: BTreeMap<(usize, usize), usize> = BTreeMap::new();
-        for (a, g) in geoms.iter().enumerate() {
-            for &v in &g.border {
-                for &b in &owners[v as usize] {
-                    if b as usize != a {
-                        *seam.entry((a, b as usize)).or_default() += 1;
-                    }
-                }
-            }
-        }
-        let distinct = |i: usize| {
-            let mut v = geoms[i].gid.clone();
-            v.sort_unstable();
-            v.dedup();
-            v
-        };
-        let overlay: Vec<bool> = (0..np)
-            .map(|i| {
-                let d = distinct(i);
-                if d.is_empty() {
-                    return false;
-                }
-                let shared = d.iter().filter(|&&v| owners[v as usize].len() > 1).count();
-                shared as f32 > 0.5 * d.len() as f32 && d.len() > 2 * geoms[i].border.len()
-            })
-            .collect();
-
-        let mut roles: Vec<Option<PartRole>> = vec![None; np];
+        check_override_names(c, o)?;
+        let g = Geometry::of(c)?;
+        let mut roles = told_roles(c, o, &g.meshed);
+        let hints = Hints::of(c);
+        hinted_roles(c, &g, &hints, &mut roles);
+        let (cand, comps) = seam_components(&g, &roles);
         let mut notes = Vec::new();
-        // Overrides.
-        for (i, p) in c.parts.iter().enumerate() {
-            if let Some((_, b)) = o
-                .rigid
-                .iter()
-                .find(|(n, _)| *n == p.name || p.material.as_deref() == Some(n.as_str()))
-            {
-                roles[i] = Some(PartRole {
-                    class: PartClass::Rigid,
-                    bone: b.clone(),
-                    reason: "rigid as told (--rigid)".into(),
-                });
-            } else if named(p, &o.garment) {
-                roles[i] = Some(PartRole {
-                    class: PartClass::Garment,
-                    bone: None,
-                    reason: "garment as told (--garment)".into(),
-                });
-            } else if named(p, &o.body) {
-                roles[i] = Some(PartRole {
-                    class: PartClass::Skin,
-                    bone: None,
-                    reason: "skin as told (--body)".into(),
-                });
-            } else if !meshed[i] {
-                roles[i] = Some(PartRole {
-                    class: PartClass::Accessory,
-                    bone: None,
-                    reason: "no triangles: rigid to the nearest bone".into(),
-                });
-            }
-        }
-        // Name hints that geometry must confirm: eyes and teeth small, hair high.
-        let hint_rigid: Vec<bool> = c
-            .parts
-            .iter()
-            .map(|p| has_token(p, RIGID_NAMES) && !has_token(p, HAIR_NAMES))
-            .collect();
-        let hint_hair: Vec<bool> = c.parts.iter().map(|p| has_token(p, HAIR_NAMES)).collect();
-        let hint_garment: Vec<bool> = c
-            .parts
-            .iter()
-            .map(|p| has_token(p, GARMENT_NAMES))
-            .collect();
-        let free = |roles: &[Option<PartRole>], i: usize| roles[i].is_none();
-        let ext_y = (hi_all - lo_all).y.max(1e-3 * size);
-        for i in 0..np {
-            if !free(&roles, i) {
-                continue;
-            }
-            let d = (geoms[i].hi - geoms[i].lo).max_element();
-            if hint_rigid[i] && d < SMALL_PART * ext_y {
-                roles[i] = Some(PartRole {
-                    class: PartClass::Rigid,
-                    bone: None,
-                    reason: format!(
-                        "named eye/teeth and small ({:.1}% H across): one bone",
-                        100.0 * d / ext_y
-                    ),
-                });
-            } else if hint_hair[i] && geoms[i].hi.y > lo_all.y + 0.6 * ext_y {
-                roles[i] = Some(PartRole {
-                    class: PartClass::Hair,
-                    bone: None,
-                    reason: "named hair and on the upper body".into(),
-                });
-            } else if let Some((n, largest)) =
-                scattered(&c.parts[i].mesh, &geoms[i].gid).filter(|_| !hint_garment[i])
-            {
-                roles[i] = Some(PartRole {
-                    class: PartClass::Accessory,
-                    bone: None,
-                    reason: format!(
-                        "scattered: {n} separate pieces, the largest {:.0}% of its triangles, \
-                         is no surface: rigid to the bone it sits on",
-                        100.0 * largest
-                    ),
-                });
-            } else if overlay[i] {
-                roles[i] = Some(PartRole {
-                    class: PartClass::Garment,
-                    bone: None,
-                    reason: "most of its vertices coincide with another part's: an overlay \
-                             (a duplicate shell), not a piece of the skin"
-                        .into(),
-                });
-            }
-        }
-
-        // Seam components over the parts still free (and the told skin).
-        let cand: Vec<bool> = (0..np)
-            .map(|i| {
-                meshed[i]
-                    && (free(&roles, i)
-                        || roles[i]
-                            .as_ref()
-                            .is_some_and(|r| r.class == PartClass::Skin))
-            })
-            .collect();
-        let mut comp: Vec<usize> = (0..np).collect();
-        fn find(p: &mut [usize], mut x: usize) -> usize {
-            while p[x] != x {
-                p[x] = p[p[x]];
-                x = p[x];
-            }
-            x
-        }
-        for (&(a, b), &n) in &seam {
-            if cand[a]
-                && cand[b]
-                && (n >= SEAM_MIN || seam.get(&(b, a)).copied().unwrap_or(0) >= SEAM_MIN)
-            {
-                let (ra, rb) = (find(&mut comp, a), find(&mut comp, b));
-                if ra != rb {
-                    comp[ra.max(rb)] = ra.min(rb);
-                }
-            }
-        }
-        let mut comps: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for i in 0..np {
-            if cand[i] {
-                let r = find(&mut comp, i);
-                comps.entry(r).or_default().push(i);
-            }
-        }
-        let comps: Vec<Vec<usize>> = comps.into_values().collect();
-        let told: Vec<usize> = (0..np)
-            .filter(|&i| {
-                roles[i]
-                    .as_ref()
-                    .is_some_and(|r| r.class == PartClass::Skin)
-            })
-            .collect();
-
-        let skin: Vec<usize> = if told.is_empty() {
-            grow_skin(c, &geoms, &comps, &hint_garment, ext_y)
-        } else {
-            told.clone()
-        };
-        let skin: Vec<usize> = if skin.is_empty() {
-            notes.push(
-                "no part's border meets another's and no piece stands as a body: the union \
-                 of all parts is taken as the skin"
-                    .into(),
-            );
-            (0..np).filter(|&i| cand[i]).collect()
-        } else {
-            skin
-        };
-        if skin.is_empty() {
-            return Err(Error::invalid(
-                "character",
-                "has no part that can be its skin (every part is told or named otherwise)",
-            ));
-        }
-
-        // The welded union of the skin.
-        let mut local: Vec<u32> = vec![u32::MAX; ng];
-        let mut positions = Vec::new();
-        let mut map: Vec<Vec<u32>> = vec![Vec::new(); np];
-        let mut triangles = Vec::new();
-        for &i in &skin {
-            let p = &c.parts[i];
-            map[i] = geoms[i]
-                .gid
-                .iter()
-                .zip(&p.mesh.positions)
-                .map(|(&g, &q)| {
-                    if local[g as usize] == u32::MAX {
-                        local[g as usize] = positions.len() as u32;
-                        positions.push(q);
-                    }
-                    local[g as usize]
-                })
-                .collect();
-            for t in &p.mesh.triangles {
-                let u = t.map(|k| map[i][k as usize]);
-                if u[0] != u[1] && u[1] != u[2] && u[0] != u[2] {
-                    triangles.push(u);
-                }
-            }
-        }
-        let mesh = Mesh {
-            positions,
-            triangles,
-            normals: None,
-            uvs: None,
-        };
+        let skin = choose_skin(c, &g, &roles, &cand, &comps, &hints, &mut notes)?;
+        let (mesh, map) = weld_skin(c, &g, &skin);
         let bounds = mesh.bounds();
         let height = height_of_bounds(bounds.0, bounds.1);
         if !(height.is_finite() && height > 0.0) {
             return Err(Error::invalid("character", "the skin has zero size"));
         }
-        for &i in &skin {
-            if roles[i].is_none() {
-                let seams: Vec<String> = skin
-                    .iter()
-                    .filter(|&&j| j != i)
-                    .filter(|&&j| {
-                        seam.get(&(i, j)).copied().unwrap_or(0) >= SEAM_MIN
-                            || seam.get(&(j, i)).copied().unwrap_or(0) >= SEAM_MIN
-                    })
-                    .map(|&j| c.parts[j].name.clone())
-                    .collect();
-                roles[i] = Some(PartRole {
-                    class: PartClass::Skin,
-                    bone: None,
-                    reason: if skin.len() == 1 {
-                        "the only piece of skin".into()
-                    } else if seams.is_empty() {
-                        "meets the skin surface (its border lies on it, or it enters it)".into()
-                    } else {
-                        format!("shares seams with {}", seams.join(", "))
-                    },
-                });
-            }
-        }
-
-        // Every other part, by its distance to the skin.
-        let bvh = Bvh::build(&mesh.positions, &mesh.triangles);
-        for i in 0..np {
-            if roles[i].is_some() {
-                continue;
-            }
-            let p = &c.parts[i];
-            let mut d: Vec<f32> = p
-                .mesh
-                .positions
-                .iter()
-                .map(|&q| bvh.closest(q).map_or(f32::INFINITY, |h| h.dist2.sqrt()) / height)
-                .collect();
-            d.sort_by(f32::total_cmp);
-            let q = |f: f32| d[((d.len() - 1) as f32 * f) as usize];
-            let (med, p90, near) = (q(0.5), q(0.9), q(0.0));
-            let diag = (geoms[i].hi - geoms[i].lo).length() / height;
-            let closed_small = super::rigid_by_shape(&p.mesh, height);
-            roles[i] = Some(if closed_small && diag < SMALL_PART {
-                PartRole {
-                    class: PartClass::Rigid,
-                    bone: None,
-                    reason: format!("closed and small ({:.1}% H across): one bone", 100.0 * diag),
-                }
-            } else if p90 <= GARMENT_NEAR || (hint_garment[i] && med <= 3.0 * GARMENT_NEAR) {
-                PartRole {
-                    class: PartClass::Garment,
-                    bone: None,
-                    reason: format!(
-                        "lies over the skin (median {:.1}% H, 90% within {:.1}% H)",
-                        100.0 * med,
-                        100.0 * p90
-                    ),
-                }
-            } else if near > 0.1 {
-                PartRole {
-                    class: PartClass::Accessory,
-                    bone: None,
-                    reason: format!(
-                        "floats {:.0}% H away from the body: rigid to its nearest bone",
-                        100.0 * near
-                    ),
-                }
-            } else {
-                PartRole {
-                    class: PartClass::Accessory,
-                    bone: None,
-                    reason: format!(
-                        "not a shell over the skin (median {:.1}% H, 90% within {:.1}% H): \
-                         rigid to the bone it sits on",
-                        100.0 * med,
-                        100.0 * p90
-                    ),
-                }
-            });
-        }
+        skin_roles(c, &g, &skin, &mut roles);
+        other_roles(c, &g, &mesh, height, &hints, &mut roles);
         Ok(Body {
             skin,
             roles: roles
@@ -757,6 +373,511 @@ impl Body {
 }
 
 /// Grows the skin from each tall seam component and keeps the largest result.
+/// Refuses overrides that name no part or material of `c`.
+fn check_override_names(c: &Character, o: &BodyOptions) -> Result<()> {
+    for n in o
+        .body
+        .iter()
+        .chain(&o.garment)
+        .chain(o.rigid.iter().map(|(n, _)| n))
+    {
+        if !c
+            .parts
+            .iter()
+            .any(|p| p.name == *n || p.material.as_deref() == Some(n.as_str()))
+        {
+            return Err(Error::invalid(
+                "part roles",
+                format!("no part or material named {n:?}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What [`Body::compute`] reads from the parts' geometry before any role is given.
+struct Geometry {
+    /// Per part: whether it has triangles.
+    meshed: Vec<bool>,
+    /// Bounds of every meshed part together.
+    lo_all: Vec3,
+    hi_all: Vec3,
+    /// Largest extent of those bounds.
+    size: f32,
+    /// Global vertices after the weld over every part.
+    ng: usize,
+    /// Per part: its global ids, open border and bounds.
+    geoms: Vec<PartGeom>,
+    /// `(a, b)` -> border vertices of part `a` that part `b` owns too.
+    seam: BTreeMap<(usize, usize), usize>,
+    /// Per part: most of its vertices coincide with another part's (a duplicate shell).
+    overlay: Vec<bool>,
+}
+
+impl Geometry {
+    /// Welds every part together (within 1e-5 of the character's size) and measures
+    /// the seams between parts. Errors when no part has triangles or the character has
+    /// zero size.
+    fn of(c: &Character) -> Result<Geometry> {
+        let np = c.parts.len();
+        let meshed: Vec<bool> = c
+            .parts
+            .iter()
+            .map(|p| !p.mesh.triangles.is_empty())
+            .collect();
+        if !meshed.iter().any(|&m| m) {
+            return Err(Error::invalid("character", "has no mesh with triangles"));
+        }
+        // Size of the whole character, for the weld tolerance.
+        let mut lo_all = Vec3::splat(f32::INFINITY);
+        let mut hi_all = Vec3::splat(f32::NEG_INFINITY);
+        for (p, _) in c.parts.iter().zip(&meshed).filter(|(_, m)| **m) {
+            let (l, h) = p.mesh.bounds();
+            lo_all = lo_all.min(l);
+            hi_all = hi_all.max(h);
+        }
+        let size = (hi_all - lo_all).max_element();
+        if !(size.is_finite() && size > 0.0) {
+            return Err(Error::invalid("character", "has zero size"));
+        }
+        let tol = 1e-5 * size;
+
+        // Global weld over every part.
+        let mut all = Vec::with_capacity(c.vertex_count());
+        let mut offset = Vec::with_capacity(np + 1);
+        for p in &c.parts {
+            offset.push(all.len());
+            all.extend_from_slice(&p.mesh.positions);
+        }
+        offset.push(all.len());
+        let (gmap, ng) = weld_near(&all, tol);
+        let geoms: Vec<PartGeom> = (0..np)
+            .map(|i| part_geom(&c.parts[i].mesh, gmap[offset[i]..offset[i + 1]].to_vec()))
+            .collect();
+        // Which parts own each global vertex.
+        let mut owners: Vec<Vec<u32>> = vec![Vec::new(); ng];
+        for (i, g) in geoms.iter().enumerate() {
+            for &v in &g.gid {
+                let o = &mut owners[v as usize];
+                if o.last() != Some(&(i as u32)) && !o.contains(&(i as u32)) {
+                    o.push(i as u32);
+                }
+            }
+        }
+        // Seam counts and overlay fractions.
+        let mut seam: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+        for (a, g) in geoms.iter().enumerate() {
+            for &v in &g.border {
+                for &b in &owners[v as usize] {
+                    if b as usize != a {
+                        *seam.entry((a, b as usize)).or_default() += 1;
+                    }
+                }
+            }
+        }
+        let distinct = |i: usize| {
+            let mut v = geoms[i].gid.clone();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let overlay: Vec<bool> = (0..np)
+            .map(|i| {
+                let d = distinct(i);
+                if d.is_empty() {
+                    return false;
+                }
+                let shared = d.iter().filter(|&&v| owners[v as usize].len() > 1).count();
+                shared as f32 > 0.5 * d.len() as f32 && d.len() > 2 * geoms[i].border.len()
+            })
+            .collect();
+        Ok(Geometry {
+            meshed,
+            lo_all,
+            hi_all,
+            size,
+            ng,
+            geoms,
+            seam,
+            overlay,
+        })
+    }
+
+    /// The vertical extent of the whole character (at least 1e-3 of its size).
+    fn ext_y(&self) -> f32 {
+        (self.hi_all - self.lo_all).y.max(1e-3 * self.size)
+    }
+
+    /// Whether parts `a` and `b` share a seam ([`SEAM_MIN`] border vertices either way).
+    fn seamed(&self, a: usize, b: usize) -> bool {
+        self.seam.get(&(a, b)).copied().unwrap_or(0) >= SEAM_MIN
+            || self.seam.get(&(b, a)).copied().unwrap_or(0) >= SEAM_MIN
+    }
+}
+
+/// A part's open border (edges used by one triangle, in global ids `gid`) and bounds.
+fn part_geom(m: &Mesh, gid: Vec<u32>) -> PartGeom {
+    let mut e: Vec<(u32, u32)> = Vec::new();
+    for t in &m.triangles {
+        for k in 0..3 {
+            let (a, b) = (gid[t[k] as usize], gid[t[(k + 1) % 3] as usize]);
+            if a != b {
+                e.push((a.min(b), a.max(b)));
+            }
+        }
+    }
+    e.sort_unstable();
+    let mut border = Vec::new();
+    let mut j = 0;
+    while j < e.len() {
+        let mut k = j;
+        while k < e.len() && e[k] == e[j] {
+            k += 1;
+        }
+        if k - j == 1 {
+            border.push(e[j].0);
+            border.push(e[j].1);
+        }
+        j = k;
+    }
+    border.sort_unstable();
+    border.dedup();
+    let (lo, hi) = m.bounds();
+    PartGeom {
+        gid,
+        border,
+        lo,
+        hi,
+    }
+}
+
+/// The roles the overrides give (`--rigid`, `--garment`, `--body`), and parts without
+/// triangles (rigid to the nearest bone); `None` for every other part.
+fn told_roles(c: &Character, o: &BodyOptions, meshed: &[bool]) -> Vec<Option<PartRole>> {
+    let mut roles: Vec<Option<PartRole>> = vec![None; c.parts.len()];
+    for (i, p) in c.parts.iter().enumerate() {
+        if let Some((_, b)) = o
+            .rigid
+            .iter()
+            .find(|(n, _)| *n == p.name || p.material.as_deref() == Some(n.as_str()))
+        {
+            roles[i] = Some(PartRole {
+                class: PartClass::Rigid,
+                bone: b.clone(),
+                reason: "rigid as told (--rigid)".into(),
+            });
+        } else if named(p, &o.garment) {
+            roles[i] = Some(PartRole {
+                class: PartClass::Garment,
+                bone: None,
+                reason: "garment as told (--garment)".into(),
+            });
+        } else if named(p, &o.body) {
+            roles[i] = Some(PartRole {
+                class: PartClass::Skin,
+                bone: None,
+                reason: "skin as told (--body)".into(),
+            });
+        } else if !meshed[i] {
+            roles[i] = Some(PartRole {
+                class: PartClass::Accessory,
+                bone: None,
+                reason: "no triangles: rigid to the nearest bone".into(),
+            });
+        }
+    }
+    roles
+}
+
+/// Per part, what its name (or material) hints; geometry must confirm it.
+struct Hints {
+    /// Eyes and teeth (small).
+    rigid: Vec<bool>,
+    /// Hair (high).
+    hair: Vec<bool>,
+    /// A garment.
+    garment: Vec<bool>,
+}
+
+impl Hints {
+    fn of(c: &Character) -> Hints {
+        Hints {
+            rigid: c
+                .parts
+                .iter()
+                .map(|p| has_token(p, RIGID_NAMES) && !has_token(p, HAIR_NAMES))
+                .collect(),
+            hair: c.parts.iter().map(|p| has_token(p, HAIR_NAMES)).collect(),
+            garment: c
+                .parts
+                .iter()
+                .map(|p| has_token(p, GARMENT_NAMES))
+                .collect(),
+        }
+    }
+}
+
+/// Roles of the parts still free that a name hint and their shape confirm (small eyes
+/// and teeth, hair on the upper body), scattered debris, and duplicate shells.
+fn hinted_roles(c: &Character, g: &Geometry, hints: &Hints, roles: &mut [Option<PartRole>]) {
+    let ext_y = g.ext_y();
+    for i in 0..c.parts.len() {
+        if roles[i].is_some() {
+            continue;
+        }
+        let d = (g.geoms[i].hi - g.geoms[i].lo).max_element();
+        if hints.rigid[i] && d < SMALL_PART * ext_y {
+            roles[i] = Some(PartRole {
+                class: PartClass::Rigid,
+                bone: None,
+                reason: format!(
+                    "named eye/teeth and small ({:.1}% H across): one bone",
+                    100.0 * d / ext_y
+                ),
+            });
+        } else if hints.hair[i] && g.geoms[i].hi.y > g.lo_all.y + 0.6 * ext_y {
+            roles[i] = Some(PartRole {
+                class: PartClass::Hair,
+                bone: None,
+                reason: "named hair and on the upper body".into(),
+            });
+        } else if let Some((n, largest)) =
+            scattered(&c.parts[i].mesh, &g.geoms[i].gid).filter(|_| !hints.garment[i])
+        {
+            roles[i] = Some(PartRole {
+                class: PartClass::Accessory,
+                bone: None,
+                reason: format!(
+                    "scattered: {n} separate pieces, the largest {:.0}% of its triangles, \
+                     is no surface: rigid to the bone it sits on",
+                    100.0 * largest
+                ),
+            });
+        } else if g.overlay[i] {
+            roles[i] = Some(PartRole {
+                class: PartClass::Garment,
+                bone: None,
+                reason: "most of its vertices coincide with another part's: an overlay \
+                         (a duplicate shell), not a piece of the skin"
+                    .into(),
+            });
+        }
+    }
+}
+
+/// The parts that may be skin (meshed, and free or told skin) and their components
+/// joined by seams, in order of their lowest part.
+fn seam_components(g: &Geometry, roles: &[Option<PartRole>]) -> (Vec<bool>, Vec<Vec<usize>>) {
+    let np = roles.len();
+    let cand: Vec<bool> = (0..np)
+        .map(|i| {
+            g.meshed[i]
+                && roles[i]
+                    .as_ref()
+                    .map_or(true, |r| r.class == PartClass::Skin)
+        })
+        .collect();
+    let mut comp: Vec<usize> = (0..np).collect();
+    fn find(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    for (&(a, b), &n) in &g.seam {
+        if cand[a]
+            && cand[b]
+            && (n >= SEAM_MIN || g.seam.get(&(b, a)).copied().unwrap_or(0) >= SEAM_MIN)
+        {
+            let (ra, rb) = (find(&mut comp, a), find(&mut comp, b));
+            if ra != rb {
+                comp[ra.max(rb)] = ra.min(rb);
+            }
+        }
+    }
+    let mut comps: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..np {
+        if cand[i] {
+            let r = find(&mut comp, i);
+            comps.entry(r).or_default().push(i);
+        }
+    }
+    (cand, comps.into_values().collect())
+}
+
+/// The skin parts: the told ones, else those grown from geometry ([`grow_skin`]), else
+/// (with a note) every candidate. Errors when there is none.
+fn choose_skin(
+    c: &Character,
+    g: &Geometry,
+    roles: &[Option<PartRole>],
+    cand: &[bool],
+    comps: &[Vec<usize>],
+    hints: &Hints,
+    notes: &mut Vec<String>,
+) -> Result<Vec<usize>> {
+    let np = c.parts.len();
+    let told: Vec<usize> = (0..np)
+        .filter(|&i| {
+            roles[i]
+                .as_ref()
+                .is_some_and(|r| r.class == PartClass::Skin)
+        })
+        .collect();
+    let skin: Vec<usize> = if told.is_empty() {
+        grow_skin(c, &g.geoms, comps, &hints.garment, g.ext_y())
+    } else {
+        told
+    };
+    let skin: Vec<usize> = if skin.is_empty() {
+        notes.push(
+            "no part's border meets another's and no piece stands as a body: the union \
+             of all parts is taken as the skin"
+                .into(),
+        );
+        (0..np).filter(|&i| cand[i]).collect()
+    } else {
+        skin
+    };
+    if skin.is_empty() {
+        return Err(Error::invalid(
+            "character",
+            "has no part that can be its skin (every part is told or named otherwise)",
+        ));
+    }
+    Ok(skin)
+}
+
+/// The skin parts welded into one mesh (coincident vertices merged), and per part the
+/// index of each of its vertices in it (empty for parts that are not skin).
+fn weld_skin(c: &Character, g: &Geometry, skin: &[usize]) -> (Mesh, Vec<Vec<u32>>) {
+    let mut local: Vec<u32> = vec![u32::MAX; g.ng];
+    let mut positions = Vec::new();
+    let mut map: Vec<Vec<u32>> = vec![Vec::new(); c.parts.len()];
+    let mut triangles = Vec::new();
+    for &i in skin {
+        let p = &c.parts[i];
+        map[i] = g.geoms[i]
+            .gid
+            .iter()
+            .zip(&p.mesh.positions)
+            .map(|(&gv, &q)| {
+                if local[gv as usize] == u32::MAX {
+                    local[gv as usize] = positions.len() as u32;
+                    positions.push(q);
+                }
+                local[gv as usize]
+            })
+            .collect();
+        for t in &p.mesh.triangles {
+            let u = t.map(|k| map[i][k as usize]);
+            if u[0] != u[1] && u[1] != u[2] && u[0] != u[2] {
+                triangles.push(u);
+            }
+        }
+    }
+    let mesh = Mesh {
+        positions,
+        triangles,
+        normals: None,
+        uvs: None,
+    };
+    (mesh, map)
+}
+
+/// The role of each skin part not told so, with the seams it shares.
+fn skin_roles(c: &Character, g: &Geometry, skin: &[usize], roles: &mut [Option<PartRole>]) {
+    for &i in skin {
+        if roles[i].is_none() {
+            let seams: Vec<String> = skin
+                .iter()
+                .filter(|&&j| j != i && g.seamed(i, j))
+                .map(|&j| c.parts[j].name.clone())
+                .collect();
+            roles[i] = Some(PartRole {
+                class: PartClass::Skin,
+                bone: None,
+                reason: if skin.len() == 1 {
+                    "the only piece of skin".into()
+                } else if seams.is_empty() {
+                    "meets the skin surface (its border lies on it, or it enters it)".into()
+                } else {
+                    format!("shares seams with {}", seams.join(", "))
+                },
+            });
+        }
+    }
+}
+
+/// The role of every part still free, by its distance to the skin (`mesh`, height
+/// `height`): small closed pieces rigid, shells over the skin garments, the rest
+/// accessories.
+fn other_roles(
+    c: &Character,
+    g: &Geometry,
+    mesh: &Mesh,
+    height: f32,
+    hints: &Hints,
+    roles: &mut [Option<PartRole>],
+) {
+    let bvh = Bvh::build(&mesh.positions, &mesh.triangles);
+    for i in 0..c.parts.len() {
+        if roles[i].is_some() {
+            continue;
+        }
+        let p = &c.parts[i];
+        let mut d: Vec<f32> = p
+            .mesh
+            .positions
+            .iter()
+            .map(|&q| bvh.closest(q).map_or(f32::INFINITY, |h| h.dist2.sqrt()) / height)
+            .collect();
+        d.sort_by(f32::total_cmp);
+        let q = |f: f32| d[((d.len() - 1) as f32 * f) as usize];
+        let (med, p90, near) = (q(0.5), q(0.9), q(0.0));
+        let diag = (g.geoms[i].hi - g.geoms[i].lo).length() / height;
+        let closed_small = super::rigid_by_shape(&p.mesh, height);
+        roles[i] = Some(if closed_small && diag < SMALL_PART {
+            PartRole {
+                class: PartClass::Rigid,
+                bone: None,
+                reason: format!("closed and small ({:.1}% H across): one bone", 100.0 * diag),
+            }
+        } else if p90 <= GARMENT_NEAR || (hints.garment[i] && med <= 3.0 * GARMENT_NEAR) {
+            PartRole {
+                class: PartClass::Garment,
+                bone: None,
+                reason: format!(
+                    "lies over the skin (median {:.1}% H, 90% within {:.1}% H)",
+                    100.0 * med,
+                    100.0 * p90
+                ),
+            }
+        } else if near > 0.1 {
+            PartRole {
+                class: PartClass::Accessory,
+                bone: None,
+                reason: format!(
+                    "floats {:.0}% H away from the body: rigid to its nearest bone",
+                    100.0 * near
+                ),
+            }
+        } else {
+            PartRole {
+                class: PartClass::Accessory,
+                bone: None,
+                reason: format!(
+                    "not a shell over the skin (median {:.1}% H, 90% within {:.1}% H): \
+                     rigid to the bone it sits on",
+                    100.0 * med,
+                    100.0 * p90
+                ),
+            }
+        });
+    }
+}
+
 /// Fewest separate pieces (islands of welded triangles) that make a part scattered.
 pub const SCATTERED_MIN: usize = 20;
 /// Largest share of a scattered part's triangles in one piece.
@@ -787,6 +908,265 @@ fn scattered(m: &Mesh, gid: &[u32]) -> Option<(usize, f32)> {
     (count.len() >= SCATTERED_MIN && largest < SCATTERED_LARGEST).then_some((count.len(), largest))
 }
 
+/// One seam component of candidate skin parts, as [`grow_skin`] measures it.
+struct Piece {
+    /// Its highest point's y.
+    top: f32,
+    /// Its parts.
+    parts: Vec<usize>,
+    /// Its triangles.
+    bvh: Bvh,
+    /// Points of its open border (on no other part of the component).
+    border: Vec<Vec3>,
+    /// Up to about 2000 of its vertices, evenly taken.
+    points: Vec<Vec3>,
+    /// The inward normals at those vertices.
+    inward: Vec<Vec3>,
+}
+
+impl Piece {
+    /// Measures the component made of `parts`.
+    fn of(c: &Character, geoms: &[PartGeom], parts: &[usize]) -> Piece {
+        let mut pos = Vec::new();
+        let mut tri = Vec::new();
+        let mut border = Vec::new();
+        for &i in parts {
+            let m = &c.parts[i].mesh;
+            let off = pos.len() as u32;
+            pos.extend_from_slice(&m.positions);
+            tri.extend(m.triangles.iter().map(|t| t.map(|k| k + off)));
+        }
+        // Open border: global ids on a part border that no other part of this
+        // component owns.
+        for &i in parts {
+            let mut inner = std::collections::HashSet::new();
+            for &j in parts {
+                if j != i {
+                    inner.extend(geoms[j].gid.iter().copied());
+                }
+            }
+            let first: BTreeMap<u32, Vec3> = geoms[i]
+                .gid
+                .iter()
+                .zip(&c.parts[i].mesh.positions)
+                .map(|(&g, &q)| (g, q))
+                .collect();
+            for g in &geoms[i].border {
+                if !inner.contains(g) {
+                    border.push(first[g]);
+                }
+            }
+        }
+        let normals: Vec<Vec3> = parts
+            .iter()
+            .flat_map(|&i| c.parts[i].mesh.compute_normals())
+            .collect();
+        let step = (pos.len() / 2000).max(1);
+        let points: Vec<Vec3> = pos.iter().step_by(step).copied().collect();
+        let inward: Vec<Vec3> = normals.iter().step_by(step).map(|n| -*n).collect();
+        Piece {
+            top: pos.iter().map(|q| q.y).fold(f32::NEG_INFINITY, f32::max),
+            parts: parts.to_vec(),
+            bvh: Bvh::build(&pos, &tri),
+            border,
+            points,
+            inward,
+        }
+    }
+}
+
+/// The seam components [`grow_skin`] grows the skin from, and the character's
+/// vertical extent every distance is measured against.
+struct Pieces {
+    cs: Vec<Piece>,
+    ext_y: f32,
+}
+
+impl Pieces {
+    /// Distance from `q` to the nearest component of `set`.
+    fn dist_to(&self, q: Vec3, set: &[usize]) -> f32 {
+        set.iter()
+            .map(|&s| {
+                self.cs[s]
+                    .bvh
+                    .closest(q)
+                    .map_or(f32::INFINITY, |h| h.dist2.sqrt())
+            })
+            .fold(f32::INFINITY, f32::min)
+    }
+
+    /// Whether `q` is inside a component of `set`.
+    fn inside(&self, q: Vec3, set: &[usize]) -> bool {
+        set.iter().any(|&s| self.cs[s].bvh.contains(q))
+    }
+
+    /// Whether component `k`, a hat or helmet, caps the set: the top of the set lies
+    /// inside it, and so does a good part (8%) of the piece that holds that top (a head
+    /// in a hat; a torso whose collar reaches into the neck of a head is not capped).
+    fn caps(&self, k: usize, set: &[usize]) -> bool {
+        let cs = &self.cs;
+        let top = set
+            .iter()
+            .copied()
+            .max_by(|&a, &b| cs[a].top.total_cmp(&cs[b].top))
+            .expect("the set is not empty");
+        // "Inside" a hat open at the bottom (a straw hat, a cap) is judged by rays: k
+        // lies above the point and around it (three of the four horizontal rays meet
+        // it), each within 30% H; a closed piece is asked directly.
+        let reach = 0.3 * self.ext_y;
+        let hits = |q: Vec3, d: Vec3| cs[k].bvh.segment_blocked(q, q + d * reach, 0.0, 1.0);
+        let under = |q: Vec3| {
+            cs[k].bvh.contains(q)
+                || (hits(q, Vec3::Y)
+                    && [Vec3::X, -Vec3::X, Vec3::Z, -Vec3::Z]
+                        .iter()
+                        .filter(|&&d| hits(q, d))
+                        .count()
+                        >= 3)
+        };
+        let mut tops: Vec<Vec3> = cs[top].points.clone();
+        tops.sort_by(|a, b| b.y.total_cmp(&a.y));
+        tops.truncate((tops.len() / 100).max(3));
+        tops.iter().filter(|&&q| under(q)).count() * 2 > tops.len()
+            && (cs[top].points.iter().filter(|&&q| under(q)).count() as f32
+                >= 0.08 * cs[top].points.len() as f32
+                || self.covers(k, set, top))
+    }
+
+    /// A brimmed hat `k` covers only the crown of the head: it caps the set also when
+    /// half of it looks straight down onto the set before onto itself (a head over a
+    /// collar looks down into its own chin and neck), and it rises less than 8% H above
+    /// the top of the set (`top`, the component holding it: a crown; a head rises far
+    /// above the collar under it).
+    fn covers(&self, k: usize, set: &[usize], top: usize) -> bool {
+        let cs = &self.cs;
+        let reach = 0.3 * self.ext_y;
+        let down = cs[k]
+            .points
+            .iter()
+            .filter(|&&q| {
+                let end = q - Vec3::Y * reach;
+                // The hat's own thickness (3% H) is not "itself below".
+                let own = cs[k].bvh.first_hit(q, end, 0.1, 1.0).unwrap_or(1.0);
+                set.iter().any(|&j| {
+                    cs[j]
+                        .bvh
+                        .first_hit(q, end, 1e-4, 1.0)
+                        .is_some_and(|t| t < own)
+                })
+            })
+            .count();
+        down * 2 > cs[k].points.len() && cs[k].top - cs[top].top < 0.08 * self.ext_y
+    }
+
+    /// Whether component `k` joins the set `set`: it meets the set (its open border on
+    /// or inside it, part of it inside the set, or the set's border or points inside
+    /// it), reaches out of it (a quarter of it farther than 5% H: a piece of the body,
+    /// not a shell over it), and does not cap the set's top (a hat).
+    fn joins(&self, k: usize, set: &[usize]) -> bool {
+        let (cs, ext_y) = (&self.cs, self.ext_y);
+        let touch = TOUCH * ext_y;
+        let ck = &cs[k];
+        let far = ck
+            .points
+            .iter()
+            .filter(|&&q| self.dist_to(q, set) > 0.05 * ext_y)
+            .count();
+        if (far as f32) < 0.25 * ck.points.len() as f32 {
+            return false;
+        }
+        let on = |q: Vec3, set: &[usize]| self.dist_to(q, set) <= touch || self.inside(q, set);
+        let border_on = !ck.border.is_empty()
+            && ck.border.iter().filter(|&&q| on(q, set)).count() as f32
+                >= 0.6 * ck.border.len() as f32;
+        let enough = |n: usize, of: usize| n >= 5 && n as f32 >= 0.01 * of as f32;
+        let k_meets = enough(
+            ck.points
+                .iter()
+                .filter(|&&q| self.dist_to(q, set) <= 2.0 * touch || self.inside(q, set))
+                .count(),
+            ck.points.len(),
+        );
+        let set_meets = set.iter().any(|&s| {
+            let p = &cs[s].points;
+            enough(
+                p.iter()
+                    .filter(|&&q| self.dist_to(q, &[k]) <= 2.0 * touch || cs[k].bvh.contains(q))
+                    .count(),
+                p.len(),
+            )
+        });
+        if !(border_on || k_meets || set_meets) {
+            return false;
+        }
+        !self.caps(k, set)
+    }
+
+    /// Whether component `k` is a shell: 90% of it within [`SHELL_NEAR`] of the other
+    /// components, or, for a piece named as a garment (`hint_garment`, per part), skin
+    /// beneath 40% of it (a loose skirt or cape). It neither seeds the skin nor joins
+    /// it (a shirt over a body; not the body under it).
+    fn shell(&self, k: usize, hint_garment: &[bool]) -> bool {
+        let (cs, ext_y) = (&self.cs, self.ext_y);
+        let others: Vec<usize> = (0..cs.len()).filter(|&j| j != k).collect();
+        let n = cs[k].points.len() as f32;
+        let near = cs[k]
+            .points
+            .iter()
+            .filter(|&&q| self.dist_to(q, &others) <= SHELL_NEAR * ext_y)
+            .count() as f32;
+        // Skin beneath it: a ray inward (against its normal) meets another piece
+        // within 20% H (a skirt over the legs; not trousers painted on the legs).
+        // Counted along the normal and against it (a mesh may wind either way),
+        // each ray up to where it leaves the piece itself.
+        let beneath = |sign: f32| {
+            cs[k]
+                .points
+                .iter()
+                .zip(&cs[k].inward)
+                .filter(|(&q, &d)| {
+                    if d == Vec3::ZERO {
+                        return false;
+                    }
+                    let end = q + sign * d * 0.2 * ext_y;
+                    let own = cs[k].bvh.first_hit(q, end, 1e-3, 1.0).unwrap_or(1.0);
+                    others.iter().any(|&j| {
+                        cs[j]
+                            .bvh
+                            .first_hit(q, end, 1e-4, 1.0)
+                            .is_some_and(|t| t < own)
+                    })
+                })
+                .count() as f32
+        };
+        let covered = beneath(1.0).max(beneath(-1.0));
+        let named = cs[k].parts.iter().any(|&i| hint_garment[i]);
+        !others.is_empty() && (near >= 0.9 * n || (named && covered >= 0.4 * n))
+    }
+
+    /// The set grown from component `seed`: every component that joins it, round after
+    /// round, shells excluded; then a hat that joined in the same round as the head
+    /// under it (the set's top was then lower) and caps the final set leaves.
+    fn grow(&self, seed: usize, shell: &[bool]) -> Vec<usize> {
+        let mut set = vec![seed];
+        loop {
+            let add: Vec<usize> = (0..self.cs.len())
+                .filter(|k| !set.contains(k) && !shell[*k] && self.joins(*k, &set))
+                .collect();
+            if add.is_empty() {
+                break;
+            }
+            set.extend(add);
+        }
+        let grown = set.clone();
+        set.retain(|&k| {
+            let rest: Vec<usize> = grown.iter().copied().filter(|&j| j != k).collect();
+            k == seed || !self.caps(k, &rest)
+        });
+        set
+    }
+}
+
 fn grow_skin(
     c: &Character,
     geoms: &[PartGeom],
@@ -809,238 +1189,23 @@ fn grow_skin(
         hi - lo
     };
     let area = |parts: &[usize]| parts.iter().map(|&i| c.parts[i].mesh.area()).sum::<f32>();
-    // Per component: its surface, border points and whether it is closed.
-    struct Comp {
-        top: f32,
-        parts: Vec<usize>,
-        bvh: Bvh,
-        border: Vec<Vec3>,
-        points: Vec<Vec3>,
-        inward: Vec<Vec3>,
-    }
-    let cs: Vec<Comp> = comps
-        .iter()
-        .map(|parts| {
-            let mut pos = Vec::new();
-            let mut tri = Vec::new();
-            let mut border = Vec::new();
-            for &i in parts {
-                let m = &c.parts[i].mesh;
-                let off = pos.len() as u32;
-                pos.extend_from_slice(&m.positions);
-                tri.extend(m.triangles.iter().map(|t| t.map(|k| k + off)));
-            }
-            // Open border: global ids on a part border that no other part of this
-            // component owns.
-            let mut own: std::collections::HashSet<u32> = std::collections::HashSet::new();
-            for &i in parts {
-                own.extend(geoms[i].gid.iter().copied());
-            }
-            for &i in parts {
-                let mut inner = std::collections::HashSet::new();
-                for &j in parts {
-                    if j != i {
-                        inner.extend(geoms[j].gid.iter().copied());
-                    }
-                }
-                let first: BTreeMap<u32, Vec3> = geoms[i]
-                    .gid
-                    .iter()
-                    .zip(&c.parts[i].mesh.positions)
-                    .map(|(&g, &q)| (g, q))
-                    .collect();
-                for g in &geoms[i].border {
-                    if !inner.contains(g) {
-                        border.push(first[g]);
-                    }
-                }
-            }
-            let normals: Vec<Vec3> = parts
-                .iter()
-                .flat_map(|&i| c.parts[i].mesh.compute_normals())
-                .collect();
-            let step = (pos.len() / 2000).max(1);
-            let points: Vec<Vec3> = pos.iter().step_by(step).copied().collect();
-            let inward: Vec<Vec3> = normals.iter().step_by(step).map(|n| -*n).collect();
-            Comp {
-                top: pos.iter().map(|q| q.y).fold(f32::NEG_INFINITY, f32::max),
-                parts: parts.clone(),
-                bvh: Bvh::build(&pos, &tri),
-                border,
-                points,
-                inward,
-            }
-        })
-        .collect();
-    let touch = TOUCH * ext_y;
-    let dist_to = |q: Vec3, set: &[usize]| {
-        set.iter()
-            .map(|&s| {
-                cs[s]
-                    .bvh
-                    .closest(q)
-                    .map_or(f32::INFINITY, |h| h.dist2.sqrt())
-            })
-            .fold(f32::INFINITY, f32::min)
-    };
-    let inside = |q: Vec3, set: &[usize]| set.iter().any(|&s| cs[s].bvh.contains(q));
-    let caps = |k: usize, set: &[usize]| -> bool {
-        // A hat or helmet caps the set: the top of the set lies inside it, and so does
-        // a good part (8%) of the piece that holds that top (a head in a hat; a torso
-        // whose collar reaches into the neck of a head is not capped).
-        let top = set
+    let pieces = Pieces {
+        cs: comps
             .iter()
-            .copied()
-            .max_by(|&a, &b| cs[a].top.total_cmp(&cs[b].top))
-            .expect("the set is not empty");
-        // "Inside" a hat open at the bottom (a straw hat, a cap) is judged by rays: k
-        // lies above the point and around it (three of the four horizontal rays meet
-        // it), each within 30% H; a closed piece is asked directly.
-        let reach = 0.3 * ext_y;
-        let hits = |q: Vec3, d: Vec3| cs[k].bvh.segment_blocked(q, q + d * reach, 0.0, 1.0);
-        let under = |q: Vec3| {
-            cs[k].bvh.contains(q)
-                || (hits(q, Vec3::Y)
-                    && [Vec3::X, -Vec3::X, Vec3::Z, -Vec3::Z]
-                        .iter()
-                        .filter(|&&d| hits(q, d))
-                        .count()
-                        >= 3)
-        };
-        let mut tops: Vec<Vec3> = cs[top].points.clone();
-        tops.sort_by(|a, b| b.y.total_cmp(&a.y));
-        tops.truncate((tops.len() / 100).max(3));
-        // A brimmed hat covers only the crown of the head: it caps the set also when half
-        // of it looks straight down onto the set before onto itself (a head over a collar
-        // looks down into its own chin and neck).
-        let covers = || {
-            let down = cs[k]
-                .points
-                .iter()
-                .filter(|&&q| {
-                    let end = q - Vec3::Y * reach;
-                    // The hat's own thickness (3% H) is not "itself below".
-                    let own = cs[k].bvh.first_hit(q, end, 0.1, 1.0).unwrap_or(1.0);
-                    set.iter().any(|&j| {
-                        cs[j]
-                            .bvh
-                            .first_hit(q, end, 1e-4, 1.0)
-                            .is_some_and(|t| t < own)
-                    })
-                })
-                .count();
-            // ... and that rises less than 8% H above the set's top (a crown; a head
-            // rises far above the collar under it).
-            down * 2 > cs[k].points.len() && cs[k].top - cs[top].top < 0.08 * ext_y
-        };
-        tops.iter().filter(|&&q| under(q)).count() * 2 > tops.len()
-            && (cs[top].points.iter().filter(|&&q| under(q)).count() as f32
-                >= 0.08 * cs[top].points.len() as f32
-                || covers())
+            .map(|parts| Piece::of(c, geoms, parts))
+            .collect(),
+        ext_y,
     };
-    // Whether component `k` joins the set `set` (indices into cs): it meets the set
-    // (its open border on or inside it, part of it inside the set, or the set's border
-    // or points inside it), reaches out of it (a quarter of it farther than 5% H: a
-    // piece of the body, not a shell over it), and does not cap the set's top (a hat).
-    let joins = |k: usize, set: &[usize]| -> bool {
-        let ck = &cs[k];
-        let far = ck
-            .points
-            .iter()
-            .filter(|&&q| dist_to(q, set) > 0.05 * ext_y)
-            .count();
-        if (far as f32) < 0.25 * ck.points.len() as f32 {
-            return false;
-        }
-        let on = |q: Vec3, set: &[usize]| dist_to(q, set) <= touch || inside(q, set);
-        let border_on = !ck.border.is_empty()
-            && ck.border.iter().filter(|&&q| on(q, set)).count() as f32
-                >= 0.6 * ck.border.len() as f32;
-        let enough = |n: usize, of: usize| n >= 5 && n as f32 >= 0.01 * of as f32;
-        let k_meets = enough(
-            ck.points
-                .iter()
-                .filter(|&&q| dist_to(q, set) <= 2.0 * touch || inside(q, set))
-                .count(),
-            ck.points.len(),
-        );
-        let set_meets = set.iter().any(|&s| {
-            let p = &cs[s].points;
-            enough(
-                p.iter()
-                    .filter(|&&q| dist_to(q, &[k]) <= 2.0 * touch || cs[k].bvh.contains(q))
-                    .count(),
-                p.len(),
-            )
-        });
-        if !(border_on || k_meets || set_meets) {
-            return false;
-        }
-        !caps(k, set)
-    };
-    // A shell: 90% of it within SHELL_NEAR of the other components, or, for a piece
-    // named as a garment, skin beneath 40% of it (a loose skirt or cape). It
-    // neither seeds the skin nor joins it (a shirt over a body; not the body under it).
+    let cs = &pieces.cs;
     let shell: Vec<bool> = (0..cs.len())
-        .map(|k| {
-            let others: Vec<usize> = (0..cs.len()).filter(|&j| j != k).collect();
-            let n = cs[k].points.len() as f32;
-            let near = cs[k]
-                .points
-                .iter()
-                .filter(|&&q| dist_to(q, &others) <= SHELL_NEAR * ext_y)
-                .count() as f32;
-            // Skin beneath it: a ray inward (against its normal) meets another piece
-            // within 20% H (a skirt over the legs; not trousers painted on the legs).
-            // Counted along the normal and against it (a mesh may wind either way),
-            // each ray up to where it leaves the piece itself.
-            let beneath = |sign: f32| {
-                cs[k]
-                    .points
-                    .iter()
-                    .zip(&cs[k].inward)
-                    .filter(|(&q, &d)| {
-                        if d == Vec3::ZERO {
-                            return false;
-                        }
-                        let end = q + sign * d * 0.2 * ext_y;
-                        let own = cs[k].bvh.first_hit(q, end, 1e-3, 1.0).unwrap_or(1.0);
-                        others.iter().any(|&j| {
-                            cs[j]
-                                .bvh
-                                .first_hit(q, end, 1e-4, 1.0)
-                                .is_some_and(|t| t < own)
-                        })
-                    })
-                    .count() as f32
-            };
-            let covered = beneath(1.0).max(beneath(-1.0));
-            let named = cs[k].parts.iter().any(|&i| hint_garment[i]);
-            !others.is_empty() && (near >= 0.9 * n || (named && covered >= 0.4 * n))
-        })
+        .map(|k| pieces.shell(k, hint_garment))
         .collect();
     let mut best: Option<(Vec<usize>, f32, f32)> = None;
     for seed in 0..cs.len() {
         if extent(&cs[seed].parts) < 0.25 * ext_y || shell[seed] {
             continue;
         }
-        let mut set = vec![seed];
-        loop {
-            let add: Vec<usize> = (0..cs.len())
-                .filter(|k| !set.contains(k) && !shell[*k] && joins(*k, &set))
-                .collect();
-            if add.is_empty() {
-                break;
-            }
-            set.extend(add);
-        }
-        // A hat that joined in the same round as the head under it (the set's top was
-        // then lower) caps the final set: it leaves.
-        let grown = set.clone();
-        set.retain(|&k| {
-            let rest: Vec<usize> = grown.iter().copied().filter(|&j| j != k).collect();
-            k == seed || !caps(k, &rest)
-        });
+        let set = pieces.grow(seed, &shell);
         let parts: Vec<usize> = set
             .iter()
             .flat_map(|&k| cs[k].parts.iter().copied())

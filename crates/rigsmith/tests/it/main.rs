@@ -27,5 +27,6 @@ mod pose;
 mod quadruped;
 mod review;
 mod reweight;
+mod robe;
 mod separate_parts;
 mod transfer;

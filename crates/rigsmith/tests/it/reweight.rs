@@ -144,7 +144,11 @@ fn chibi_shoulders_carry_their_share_and_its_arms_follow() {
     // the bone, the belly bone took the chest and the shoulders (`Shoulder.L` 12.0
     // units of weight, the artist 60.5; p95 % H arm_down 0.40, arm_up 0.91,
     // arm_forward 1.85, leg_forward 2.94, leg_side 2.04). With the thickness as the
-    // flesh each bone carries: 23.9 units; 0.33, 0.82, 1.69, 2.09, 1.57.
+    // flesh each bone carries: 23.9 units; 0.33, 0.82, 1.69, 2.09, 1.57. Its arm pieces
+    // are sunk into the torso: the sunk ends' walls hid the shoulder bones from the
+    // torso around them and ended their flesh a few centimetres out. Seen and measured
+    // through the piece that holds them: 71.0 units (Blender 73.7); 0.41, 1.04, 1.22,
+    // 2.15, 1.59 (the arm poses trade: arm_forward, elbow and wrist gain).
     let (c, s, r) = rebound("platformer_Character_HumanoidRig");
     assert_eq!(r.route, Route::BoneHeat, "{:?}", r.reasons);
     assert_eq!(r.report.unweighted, 0);
@@ -158,9 +162,9 @@ fn chibi_shoulders_carry_their_share_and_its_arms_follow() {
     assert!((55.0..66.0).contains(&art), "artist Shoulder.L {art}");
     assert!(ours > SHOULDER_MIN, "Shoulder.L {ours} (artist {art})");
     for (pose, p95, limit) in [
-        ("arm_down", e[0].1, 0.37),
-        ("arm_up", e[1].1, 0.87),
-        ("arm_forward", e[2].1, 1.78),
+        ("arm_down", e[0].1, 0.45),
+        ("arm_up", e[1].1, 1.12),
+        ("arm_forward", e[2].1, 1.35),
         ("leg_forward", e[3].1, 2.3),
         ("leg_side", e[4].1, 1.8),
     ] {
@@ -168,9 +172,10 @@ fn chibi_shoulders_carry_their_share_and_its_arms_follow() {
     }
 }
 
-/// Least total weight of the chibi's `Shoulder.L` (measured 23.9, 12.0 before the
-/// carried thickness: see the test).
-const SHOULDER_MIN: f32 = 20.0;
+/// Least total weight of the chibi's `Shoulder.L` (measured 71.0, the artist's 60.5;
+/// 23.9 before the sunk arm pieces were seen through, 12.0 before the carried
+/// thickness: see the test).
+const SHOULDER_MIN: f32 = 55.0;
 
 #[test]
 fn coarse_game_characters_take_the_volumetric_route_and_say_why() {
