@@ -141,11 +141,46 @@ fn specs(side: Side) -> [Spec; 5] {
         ball,
     };
     [
-        sp("elbow", "elbow", "elbow_120", Role::UpperArm(side), Role::Forearm(side), false),
-        sp("knee", "knee", "knee_120", Role::Thigh(side), Role::Calf(side), false),
-        sp("arm_up", "shoulder", "arm_up", Role::Clavicle(side), Role::UpperArm(side), true),
-        sp("arm_down", "shoulder", "arm_down", Role::Clavicle(side), Role::UpperArm(side), true),
-        sp("leg_forward", "hip", "leg_forward", Role::Pelvis, Role::Thigh(side), true),
+        sp(
+            "elbow",
+            "elbow",
+            "elbow_120",
+            Role::UpperArm(side),
+            Role::Forearm(side),
+            false,
+        ),
+        sp(
+            "knee",
+            "knee",
+            "knee_120",
+            Role::Thigh(side),
+            Role::Calf(side),
+            false,
+        ),
+        sp(
+            "arm_up",
+            "shoulder",
+            "arm_up",
+            Role::Clavicle(side),
+            Role::UpperArm(side),
+            true,
+        ),
+        sp(
+            "arm_down",
+            "shoulder",
+            "arm_down",
+            Role::Clavicle(side),
+            Role::UpperArm(side),
+            true,
+        ),
+        sp(
+            "leg_forward",
+            "hip",
+            "leg_forward",
+            Role::Pelvis,
+            Role::Thigh(side),
+            true,
+        ),
     ]
 }
 
@@ -389,7 +424,13 @@ fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut Built) {
 /// direction of `b`, its keys the 40-115 ramp scaled so that it reaches 1 at the
 /// pose's swing (when under 115 deg). `None` when a ball joint's pose swings less
 /// than 10 deg.
-fn driver_for(s: &crate::model::Skeleton, a: usize, b: usize, ball: bool, pose: &Pose) -> Option<Driver> {
+fn driver_for(
+    s: &crate::model::Skeleton,
+    a: usize,
+    b: usize,
+    ball: bool,
+    pose: &Pose,
+) -> Option<Driver> {
     let mut d = Driver {
         a: s.bones[a].name.clone(),
         b: s.bones[b].name.clone(),
@@ -481,8 +522,7 @@ fn posed_offsets(su: &Setup<'_>, fl: &volume::Flesh, cur: &[Vec3], m: &[glam::Ma
         .iter()
         .map(|&v| su.mask.get(v).copied().unwrap_or(0.0))
         .collect();
-    let posed_sub =
-        crate::deform::dqs_mask::skin_blend(&sub(&|v| cur[v]), &weights, m, &blend);
+    let posed_sub = crate::deform::dqs_mask::skin_blend(&sub(&|v| cur[v]), &weights, m, &blend);
     let r_pts = fl.joint.posed(&[]);
     let p_pts = fl.joint.posed(m);
     let [ra, rc, re] = r_pts;
@@ -567,7 +607,12 @@ fn relax(field: &mut [Vec3], live: &[bool], nb: &[Vec<u32>], passes: usize) {
 /// The rest-space offsets of the posed offsets `off` at rest positions `cur`, through
 /// the measured 3x3 skinning map of each moved vertex, relaxed where non-zero; and
 /// how many vertices had a singular map.
-fn inverse_skin(su: &Setup<'_>, cur: &[Vec3], off: &[Vec3], m: &[glam::Mat4]) -> (Vec<Vec3>, usize) {
+fn inverse_skin(
+    su: &Setup<'_>,
+    cur: &[Vec3],
+    off: &[Vec3],
+    m: &[glam::Mat4],
+) -> (Vec<Vec3>, usize) {
     let (w, mask, h) = (&su.w, &su.mask, su.body.height);
     let n = cur.len();
     let moved: Vec<usize> = (0..n).filter(|&v| off[v].length() > 1e-6 * h).collect();

@@ -214,7 +214,9 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
             let fl = rest.fleshes.iter().find(|fl| fl.joint.name == t.joint)?;
             let b = volume::band_ratio(fl, &body.mesh.positions, &posed[0], &m);
             let [a, c, e] = fl.joint.posed(&m);
-            let n = (c - a).normalize_or_zero().cross((e - c).normalize_or_zero());
+            let n = (c - a)
+                .normalize_or_zero()
+                .cross((e - c).normalize_or_zero());
             // Bent by more than about 10 degrees: a plane to look across.
             let across = (n.length() > 0.17).then(|| n.normalize());
             Some((t.joint.clone(), b, c, fl.radius, across))
