@@ -102,11 +102,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let r = check(&c, &o).map_err(|e| BadInput(format!("{}: {e}", a.input.display())));
     pb.finish_and_clear();
     let mut r = r?;
-    if let Some(rig) = crate::cmd::bake::control_rig(&a.input)? {
-        rigsmith::control::checks::add_to(&mut r.checks, &mut r.not_verified, &rig);
-        r.counts = rigsmith::Counts::of(&r.checks);
-    }
-    add_face_checks(&mut r, &c, &a.input)?;
+    add_sidecar_checks(&mut r, &c, &a.input)?;
     let heatmaps = || {
         if a.heatmaps {
             crate::sheets::render_heatmaps(&c)
@@ -210,13 +206,18 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     })
 }
 
-/// The face's checks (placement from the face bones, the keys, the sidecar's face
-/// controls) into the review `r`, when `c` carries a face rigsmith built.
-fn add_face_checks(
+/// The checks of what the sidecar beside `input` adds: the control rig's (rubric B),
+/// and the face's (placement from the face bones, the keys, the sidecar's face
+/// controls) when `c` carries a face rigsmith built; into the review `r`.
+fn add_sidecar_checks(
     r: &mut rigsmith::review::CheckReport,
     c: &rigsmith::Character,
     input: &std::path::Path,
 ) -> anyhow::Result<()> {
+    if let Some(rig) = crate::cmd::bake::control_rig(input)? {
+        rigsmith::control::checks::add_to(&mut r.checks, &mut r.not_verified, &rig);
+        r.counts = rigsmith::Counts::of(&r.checks);
+    }
     if !rigsmith::face::review::has_face(c) {
         return Ok(());
     }
