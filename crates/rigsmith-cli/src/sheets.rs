@@ -7,7 +7,6 @@ use anyhow::Context;
 use rigsmith::control::sweep::ControlSweep;
 use rigsmith::control::ControlRig;
 use rigsmith::model::Character;
-use rigsmith::pose::NamedPose;
 use rigsmith::review::{self, CheckReport, Skinning};
 use rigsmith_render::viewer::{viewer_section, Viewer, ViewerModel, ViewerMotion};
 use rigsmith_render::Image;
@@ -52,7 +51,7 @@ pub fn mech_sheet(c: &Character, sidecar: &rigsmith::parts::Sidecar) -> Vec<(Str
     let (Some(spec), Some(s)) = (&sidecar.mech, &c.skeleton) else {
         return Vec::new();
     };
-    let rows: Vec<PoseRow> = rigsmith::mech::test_poses(s, &spec.actions)
+    let rows: Vec<rigsmith_render::sheets::PoseRow> = rigsmith::mech::test_poses(s, &spec.actions)
         .iter()
         .map(|p| {
             let (parts, bones) = review::posed_character(c, p, Skinning::Lbs);

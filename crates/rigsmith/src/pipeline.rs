@@ -451,7 +451,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         notes.extend(f.notes.iter().cloned());
     }
 
-    let mut review = if o.review {
+    let review = if o.review {
         st.start("review");
         let r = review::check(
             &c,
