@@ -431,7 +431,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
             plan: None,
         }
     } else if let Some(spec) = &o.mech {
-        crate::mech::pipeline::bind_mech(&mut c, spec, &mut st)?
+        bind_mech(&mut c, spec, &mut st)?
     } else {
         fit_and_bind(&mut c, o, &mut st)?
     };
@@ -474,7 +474,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
     };
     let mut review = review;
     if let Some(spec) = &o.mech {
-        crate::mech::pipeline::review_mech(&c, spec, review.as_mut(), &mut notes, &mut sidecar);
+        review_mech(&c, spec, review.as_mut(), &mut notes, &mut sidecar);
     }
 
     if let (Some(r), Some(f)) = (review.as_mut(), &face) {
@@ -850,4 +850,67 @@ fn translation_back(
             .into(),
     );
     (t.length() > 0.0).then(|| glam::Mat4::from_translation(-t))
+}
+
+// The mechanical character's stages (with [`RigOptions::mech`]): binding on its own
+// skeleton and the review's rigid check.
+
+/// The weights stage of a mechanical character: every island on one bone at 1.0
+/// ([`MechSpec::bind`]) of the character's own skeleton; no fit.
+fn bind_mech(
+    c: &mut Character,
+    spec: &crate::mech::MechSpec,
+    st: &mut Stages<'_, '_>,
+) -> Result<Bound> {
+    st.start("weights");
+    let s = c
+        .skeleton
+        .clone()
+        .ok_or_else(|| Error::invalid("mech", "the character has no skeleton"))?;
+    spec.check(c, &s)?;
+    let weights = spec.bind(c, &s);
+    for (p, w) in c.parts.iter_mut().zip(weights) {
+        p.weights = Some(w);
+    }
+    let n = crate::mech::islands(c).len();
+    st.done();
+    Ok(Bound {
+        placement: Vec::new(),
+        humanoid: Default::default(),
+        route: None,
+        reasons: vec![format!(
+            "mechanical: each of {n} islands on one bone at 1.0 ({} on bones of their own, \
+             the others on the nearest deform bone)",
+            spec.own.len()
+        )],
+        report: None,
+        roles: vec![Some(PartRole::Rigid(None)); c.parts.len()],
+        landmarks: None,
+        plan: Some(format!(
+            "body plan mechanical: {n} rigid islands on the character's own skeleton, {} keyed actions",
+            spec.actions.len()
+        )),
+    })
+}
+
+/// The review of a mechanical character: `mech.rigid` over the test poses
+/// ([`crate::mech::test_poses`]) into the review (when run), the islands that interpenetrate
+/// at rest into the notes (never a failure), and the spec into the sidecar.
+fn review_mech(
+    c: &Character,
+    spec: &crate::mech::MechSpec,
+    review: Option<&mut CheckReport>,
+    notes: &mut Vec<String>,
+    sidecar: &mut Sidecar,
+) {
+    sidecar.mech = Some(spec.clone());
+    let Some(s) = c.skeleton.as_ref() else {
+        return;
+    };
+    let (check, _, overlaps) = crate::mech::review(c, s, spec);
+    notes.extend(overlaps);
+    if let Some(r) = review {
+        r.checks.push(check);
+        r.counts = Counts::of(&r.checks);
+    }
 }

@@ -123,7 +123,9 @@ fn simulate_drives_the_body_with_a_gltf_animation() {
     assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["motion"], "animation");
-    assert_eq!(v["joints"], 8);
+    // The tail (8 joints) and the two ears (4 each) swing.
+    assert_eq!(v["chains"], 3);
+    assert_eq!(v["joints"], 16);
     assert_eq!(v["stable"], true);
     assert!(v["max_swing_deg"].as_f64().unwrap() > 30.0, "{v}");
     // By index, in text.

@@ -33,8 +33,8 @@ use super::eval::{Channels, Evaluator};
 use super::model::{BoneRole, ControlRig, Kind};
 use crate::error::{Error, Result};
 use crate::model::{Character, Skeleton};
+use crate::pose::skinning::Skinning;
 use crate::pose::{posed_matrices, skin_dqs, skin_lbs, world_matrices, Pose};
-use crate::review::Skinning;
 
 /// A control rig prepared to pose its skeleton (see the module docs).
 #[derive(Debug, Clone)]

@@ -27,7 +27,6 @@
 //! assert!(check.passed, "{}", check.detail);
 //! ```
 
-pub(crate) mod pipeline;
 mod spec;
 
 pub use spec::{review, test_poses, MechSpec, OwnIsland, TEST_BEND_DEG};

@@ -11,6 +11,16 @@ use glam::{Mat4, Quat, Vec3};
 
 use crate::model::Weights;
 
+/// Which skinning the poses are measured with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Skinning {
+    /// Linear blend skinning: what glTF viewers and game engines do (the default).
+    #[default]
+    Lbs,
+    /// Dual-quaternion skinning.
+    Dqs,
+}
+
 /// Linear blend skinning: `p' = sum_i w_i M_i p` (plus `(1 - sum w) p` is NOT added).
 ///
 /// Vertices without influences are returned unchanged.

@@ -49,15 +49,7 @@ pub use rubric::{chain_bones, check, posed_character, posed_runtime};
 use crate::pose::NamedPose;
 use crate::report::{Check, Counts};
 
-/// Which skinning the poses are measured with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Skinning {
-    /// Linear blend skinning: what glTF viewers and game engines do (the default).
-    #[default]
-    Lbs,
-    /// Dual-quaternion skinning.
-    Dqs,
-}
+pub use crate::pose::skinning::Skinning;
 
 /// Options of [`check`].
 #[derive(Debug, Clone, PartialEq)]
