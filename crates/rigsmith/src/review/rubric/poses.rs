@@ -17,14 +17,17 @@ use crate::pose::{posed_matrices, NamedPose};
 use crate::report::{Check, Severity};
 use crate::review::{intersect, leak, penetration, strain, volume, FlaggedJoint};
 
+/// One joint test's numbers: joint name, band ratios, posed centre, local radius, bend
+/// plane normal.
+type JointBand = (String, Option<volume::Band>, Vec3, f32, Option<Vec3>);
+
 /// The numbers of one pose.
 struct PoseNumbers {
     strain: strain::Strain,
     /// Where the strained edges are (their posed midpoints).
     strained: Vec<Vec3>,
-    /// Per joint test: joint name, band ratios, posed centre, local radius, bend
-    /// plane normal.
-    bands: Vec<(String, Option<volume::Band>, Vec3, f32, Option<Vec3>)>,
+    /// Per joint test, its numbers.
+    bands: Vec<JointBand>,
     leak: (f32, Option<usize>),
     /// New self-intersecting triangle pairs of the body.
     new_pairs: usize,
