@@ -407,8 +407,10 @@ fn rig<'py>(
 /// (`placement.png`, `poses.png`, `joints.png` when a joint is flagged; their paths).
 /// A character given as parts takes `skeleton` (skeleton.json text) and `weights`
 /// (per part the dense n x bones f32 bytes in the parsed skeleton's order, or None).
+/// A file is measured under the fixes its sidecar names (the preserve-volume mask and
+/// the correctives), as `rigsmith check` does, unless `fixes` is false.
 #[pyfunction]
-#[pyo3(signature = (character, max_influences=4, skeleton=None, weights=None, sheets=None))]
+#[pyo3(signature = (character, max_influences=4, skeleton=None, weights=None, sheets=None, fixes=true))]
 fn check(
     py: Python<'_>,
     character: &Bound<'_, PyAny>,
@@ -416,6 +418,7 @@ fn check(
     skeleton: Option<&str>,
     weights: Option<Vec<Option<Vec<u8>>>>,
     sheets: Option<PathBuf>,
+    fixes: bool,
 ) -> PyResult<(String, Vec<PathBuf>)> {
     let src = Source::extract(character)?;
     let skel = skeleton
@@ -434,11 +437,20 @@ fn check(
                 }
                 _ => None,
             };
-            let o = rigsmith::review::CheckOptions {
+            let mut o = rigsmith::review::CheckOptions {
                 max_influences,
                 animated_bones: animated,
                 ..Default::default()
             };
+            if let (Source::Path(p), true) = (&src, fixes) {
+                let sp = rigsmith::parts::sidecar_path(p);
+                if sp.exists() {
+                    let side = rigsmith::parts::Sidecar::read(&sp)?;
+                    o.dqs_blend = !side.dqs_blend.is_empty();
+                    o.dqs_masks = side.dqs_blend;
+                    o.correctives = side.correctives;
+                }
+            }
             let r = rigsmith::review::check(&c, &o)?;
             let written = match &sheets {
                 Some(dir) => write_sheets(dir, &c, &r, o.skinning)?,

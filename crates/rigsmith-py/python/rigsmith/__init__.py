@@ -291,6 +291,7 @@ def check(
     weights: Any = None,
     max_influences: int = 4,
     sheets: str | os.PathLike | None = None,
+    fixes: bool = True,
 ) -> dict:
     """The rubric check of a rigged character in the default test poses (``rigsmith
     check --json``): ``{"checks": [...], "counts": {...}, "not_verified": [...], ...}``.
@@ -302,7 +303,9 @@ def check(
     ``(name, V, F)`` with ``weights`` a list of such arrays (None for an unweighted
     part), or parts as dicts with a ``"weights"`` key. ``sheets``: a folder where the
     review sheets are written (``placement.png``, ``poses.png``, ``joints.png`` when a
-    joint is flagged), listed under ``"sheets"`` in the result.
+    joint is flagged), listed under ``"sheets"`` in the result. A file is measured
+    under the fixes its sidecar names (preserve-volume mask, correctives), as
+    ``rigsmith check`` does; ``fixes=False`` for plain skinning.
     """
     if not isinstance(max_influences, int) or not 1 <= max_influences <= 8:
         raise ValueError(f"max_influences: must be between 1 and 8, got {max_influences!r}")
@@ -340,7 +343,7 @@ def check(
         if all(w is None for w in wbufs):
             raise ValueError("weights: no part has weights")
     out_dir = None if sheets is None else os.fspath(sheets)
-    rep, written = _rigsmith.check(src, max_influences, text, wbufs, out_dir)
+    rep, written = _rigsmith.check(src, max_influences, text, wbufs, out_dir, bool(fixes))
     result = json.loads(rep)
     result["sheets"] = [os.fspath(p) for p in written]
     return result

@@ -76,6 +76,7 @@ def check(
     weights: npt.ArrayLike | Sequence[npt.ArrayLike | None] | None = None,
     max_influences: int = 4,
     sheets: PathLike | None = None,
+    fixes: bool = True,
 ) -> dict[str, Any]:
     """The rubric check (``rigsmith check --json``) of a rigged file, a rig dict, or
     arrays with a skeleton and weights; ``sheets``: a folder for the review sheets
