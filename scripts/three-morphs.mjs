@@ -11,32 +11,14 @@
 //    "correctives": [names], "finite"}
 // Exits 0 when the file loads and every value is finite, 1 when not, 2 on usage or
 // unreadable files.
-import { readFile } from 'node:fs/promises';
-
-// The loader expects a few browser globals; a GLB without textures needs no more.
-globalThis.self ??= globalThis;
-globalThis.window ??= globalThis;
-
-await import('three');
-const { GLTFLoader } = await import('three/examples/jsm/loaders/GLTFLoader.js');
+import { loadGltf } from './three-node.mjs';
 
 const file = process.argv[2];
 if (!file) {
   console.error('usage: three-morphs.mjs FILE.glb');
   process.exit(2);
 }
-let bytes;
-try {
-  bytes = await readFile(file);
-} catch (e) {
-  console.error(`${file}: ${e.message}`);
-  process.exit(2);
-}
-const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-const gltf = await new Promise((resolve, reject) => new GLTFLoader().parse(buffer, '', resolve, reject)).catch((e) => {
-  console.log(JSON.stringify({ file, error: String(e && e.message ? e.message : e) }));
-  process.exit(1);
-});
+const gltf = await loadGltf(file);
 let finite = true;
 const meshes = [];
 const correctives = new Set();

@@ -220,14 +220,7 @@ pub fn model_check(c: &Character) -> ModelReport {
             .collect();
         (!sel.is_empty()).then(|| sel.iter().copied().sum::<Vec3>() / sel.len() as f32)
     };
-    let feet: Vec<Vec3> = m
-        .positions
-        .iter()
-        .copied()
-        .filter(|p| p.y < lo.y + 0.03 * h)
-        .collect();
-    let (flo, fhi) = bounds(&feet);
-    r.mid_foot_z = 0.5 * (flo.z + fhi.z);
+    r.mid_foot_z = mid_foot_z(&m.positions, lo.y, h);
     r.facing = "+Z".into();
     if let (Some(f), Some(s)) = (band(0.0, 0.03), band(0.10, 0.20)) {
         let d = f - s;
@@ -275,6 +268,18 @@ pub fn model_check(c: &Character) -> ModelReport {
     r.problems.extend(parts_apart(c, lo, hi, h));
     r.problems.sort_by(|a, b| a.id.cmp(&b.id));
     r
+}
+
+/// The middle along Z of the vertices within 3 % of `h` above the floor `floor` (the
+/// feet), as the model fix centres it.
+pub(crate) fn mid_foot_z(positions: &[Vec3], floor: f32, h: f32) -> f32 {
+    let feet: Vec<Vec3> = positions
+        .iter()
+        .copied()
+        .filter(|p| p.y < floor + 0.03 * h)
+        .collect();
+    let (flo, fhi) = bounds(&feet);
+    0.5 * (flo.z + fhi.z)
 }
 
 /// `model.floor` and `model.center` when the lowest point `floor` or the centre

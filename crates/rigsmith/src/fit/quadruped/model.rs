@@ -70,14 +70,7 @@ pub fn quadruped_model_check(c: &Character) -> ModelReport {
         });
     }
     // The feet's middle along Z, as the fix centres it.
-    let feet: Vec<glam::Vec3> = m
-        .positions
-        .iter()
-        .copied()
-        .filter(|p| p.y < lo.y + 0.03 * h)
-        .collect();
-    let (flo, fhi) = bounds(&feet);
-    r.mid_foot_z = 0.5 * (flo.z + fhi.z);
+    r.mid_foot_z = crate::fit::model_check::mid_foot_z(&m.positions, lo.y, h);
     r.problems.extend(floor_and_centre(lo.y, r.center_x, h));
     (r.symmetry_general, r.symmetry_vertex) = symmetry(&m.positions, r.center_x, h);
     r.problems.extend(parts_apart(c, lo, hi, h));
