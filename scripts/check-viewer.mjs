@@ -3,7 +3,7 @@
 // the viewer does, through the page's test hook (window.rigsmithViewer) and the
 // pixels it renders:
 //
-//   node scripts/check-viewer.mjs report.html out.json [--pose NAME] [--weights BONE]
+//   node scripts/check-viewer.mjs report.html out.json [--pose NAME] [--weights BONE [--weights-at F]]
 //        [--check REGEX] [--screenshot viewer.png] [--no-webgl] [--positions]
 //        [--control NAME]
 //
@@ -31,10 +31,10 @@ const opt = (name, dflt) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const valued = ['--pose', '--weights', '--screenshot', '--check', '--control'];
+const valued = ['--pose', '--weights', '--weights-at', '--screenshot', '--check', '--control'];
 const [html, outPath] = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && valued.includes(args[i - 1])));
 if (!html || !outPath) {
-  console.error('usage: node check-viewer.mjs report.html out.json [--pose NAME] [--weights BONE] [--screenshot PNG] [--no-webgl] [--positions]');
+  console.error('usage: node check-viewer.mjs report.html out.json [--pose NAME] [--weights BONE [--weights-at F]] [--screenshot PNG] [--no-webgl] [--positions]');
   process.exit(2);
 }
 const candidates = [process.env.RIGSMITH_CHROMIUM, '/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].filter(Boolean);
@@ -85,7 +85,8 @@ try {
         shots[name] = { w: c.width, h: c.height, px: g.getImageData(0, 0, c.width, c.height).data };
       },
       // Share of pixels in the square that pass `test`: 'changed' (between shots a and b),
-      // 'warm' (red well above blue, in a) or 'red' (highlight red, in a).
+      // 'warm' (red well above blue, in a), 'lit' (the heat map's green to red, a weight
+      // above about 0.3, in a) or 'red' (highlight red, in a).
       share(test, a, b, at, r) {
         const A = shots[a], B = shots[b];
         let n = 0, hit = 0;
@@ -95,6 +96,7 @@ try {
             n++;
             if (test === 'changed' ? Math.abs(p[k] - B.px[k]) + Math.abs(p[k + 1] - B.px[k + 1]) + Math.abs(p[k + 2] - B.px[k + 2]) > 40
               : test === 'warm' ? p[k] - p[k + 2] > 80
+              : test === 'lit' ? p[k] + p[k + 1] - 2 * p[k + 2] > 60
               : p[k] > 180 && p[k] - p[k + 1] > 100 && p[k] - p[k + 2] > 100) hit++;
           }
         }
@@ -128,12 +130,14 @@ try {
   // 2. The weight view of a bone colours it (warm), not its mirror.
   const bone = opt('--weights', 'upperarm_l');
   await page.evaluate(() => { window.rigsmithViewer.setPose(null); window.rigsmithViewer.view('front'); });
-  const mid = (b) => page.evaluate((b) => {
+  // Sampled at the fraction --weights-at of the bone from its head (default its middle).
+  const along = Number(opt('--weights-at', '0.5'));
+  const mid = (b) => page.evaluate(([b, f]) => {
     const v = window.rigsmithViewer;
     const h = v.boneHead(b), t = v.boneTail(b);
     if (!h || !t) return null;
-    return v.project([(h[0] + t[0]) / 2, (h[1] + t[1]) / 2, (h[2] + t[2]) / 2]);
-  }, b);
+    return v.project([0, 1, 2].map((k) => h[k] + f * (t[k] - h[k])));
+  }, [b, along]);
   const bm = await mid(bone), mm = await mid(mirror(bone));
   if (bm) {
     await grab('before');
@@ -144,6 +148,9 @@ try {
       warm_before: await share('warm', 'before', null, bm, 8),
       warm_after: await share('warm', 'after', null, bm, 8),
       warm_mirror_after: await share('warm', 'after', null, mm, 8),
+      lit_before: await share('lit', 'before', null, bm, 8),
+      lit_after: await share('lit', 'after', null, bm, 8),
+      lit_mirror_after: await share('lit', 'after', null, mm, 8),
     };
     await page.selectOption('#rs-viewer-weights', { value: '-1' });
   }

@@ -168,6 +168,25 @@ fn the_weight_view_of_the_upper_arm_twist_bone_colours_the_left_upper_arm() {
 }
 
 #[test]
+fn the_weight_view_of_upperarm_l_colours_the_left_upper_arm() {
+    // With a twist bone a segment, the upper arm's own bone carries a band of the arm
+    // above the twist bone's share (clavicle above, twist bone below): the probe sits
+    // 70 % of the way down the bone, on the heat map's green to red.
+    let Some(v) = browse(
+        main_report(),
+        "upperarm",
+        &["--weights", "upperarm_l", "--weights-at", "0.7"],
+    ) else {
+        return not_on_ci();
+    };
+    let w = &v["weights"];
+    assert_eq!(w["bone"], "upperarm_l");
+    assert!(f(&w["lit_before"]) < 0.05, "{w}");
+    assert!(f(&w["lit_after"]) > 0.5, "{w}");
+    assert!(f(&w["lit_mirror_after"]) < 0.05, "{w}");
+}
+
+#[test]
 fn the_pose_the_viewer_shows_is_the_pose_the_review_measured() {
     let Some(v) = main_run() else {
         return not_on_ci();
