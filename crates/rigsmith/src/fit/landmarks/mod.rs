@@ -229,7 +229,14 @@ pub(crate) fn find_landmarks_on(
     lm.notes.extend(left.notes);
     lm.notes.extend(right.notes);
     face(c, body, &mut lm);
-    for (name, p) in &o.overrides {
+    apply_overrides(&mut lm, &o.overrides)?;
+    Ok(lm)
+}
+
+/// Puts the user's landmark overrides `(name, position)` into `lm` (method
+/// "override", confidence 1); a position that is not finite is refused.
+pub(crate) fn apply_overrides(lm: &mut Landmarks, overrides: &[(String, Vec3)]) -> Result<()> {
+    for (name, p) in overrides {
         if !p.is_finite() {
             return Err(Error::invalid(
                 "landmark override",
@@ -245,7 +252,7 @@ pub(crate) fn find_landmarks_on(
             },
         );
     }
-    Ok(lm)
+    Ok(())
 }
 
 /// The body to fit: the welded union of the character's skin pieces

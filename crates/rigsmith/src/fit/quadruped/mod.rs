@@ -239,22 +239,7 @@ fn fit_quadruped_on(
     kind: Kind,
 ) -> Result<FitResult> {
     let (mut lm, _frame) = landmarks::find(body, cls, kind)?;
-    for (name, p) in &o.overrides {
-        if !p.is_finite() {
-            return Err(Error::invalid(
-                "landmark override",
-                format!("{name:?} is not finite"),
-            ));
-        }
-        lm.points.insert(
-            name.clone(),
-            Landmark {
-                position: *p,
-                method: "override".into(),
-                confidence: 1.0,
-            },
-        );
-    }
+    crate::fit::landmarks::apply_overrides(&mut lm, &o.overrides)?;
     let skeleton = template::skeleton(kind, &lm)?;
     let mut checks = checks::quadruped_checks(&skeleton, body);
     let used: Vec<String> = template::rows(kind, &lm)
