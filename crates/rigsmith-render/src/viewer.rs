@@ -303,6 +303,7 @@ fn check_links(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<Value>
         .map_or(0.5 * (lo.x + hi.x), |p| s.bones[p].head.x);
     let mut out = Vec::new();
     let mut posed_cache: Vec<crate::PoseRow> = Vec::new();
+    let findings = rigsmith::review::findings::Findings::new(c);
     for k in r.checks.iter().filter(|k| !k.passed) {
         let mut link = json!({"id": k.id});
         if let Some(np) = pose_of(&k.id, &r.poses) {
@@ -337,7 +338,8 @@ fn check_links(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<Value>
                 || kind.starts_with("penetration.")
             {
                 marked.extend(
-                    rigsmith::review::findings::offending_vertices(c, np, kind, skinning)
+                    findings
+                        .offending_vertices(np, kind, skinning)
                         .into_iter()
                         .map(|(p, v)| [p, v]),
                 );
