@@ -755,14 +755,28 @@ fn chains_and_sidecar(
             .map(|r| matches!(r, Some(PartRole::Rigid(_))))
             .collect();
         sidecar.dqs_blend = crate::deform::dqs_mask::character_masks(c, &rigid);
-        // Corrective shapes for the flagged hinge joints, as morph targets of the skin.
-        let built = review::correctives::build_correctives(c, &sidecar.dqs_blend);
-        for (i, mt) in built.morphs {
-            c.parts[i].morphs.retain(|m| m.name != mt.name);
-            c.parts[i].morphs.push(mt);
+        // Corrective shapes for the flagged hinge joints, as morph targets of the skin:
+        // biped joints, shaped and checked in the biped pose library.
+        let four_legged = c
+            .skeleton
+            .as_ref()
+            .and_then(crate::pose::quadruped::QuadRoles::of)
+            .is_some();
+        if !four_legged {
+            let built = review::correctives::build_correctives(c, &sidecar.dqs_blend);
+            for (i, mt) in built.morphs {
+                c.parts[i].morphs.retain(|m| m.name != mt.name);
+                c.parts[i].morphs.push(mt);
+            }
+            notes.extend(built.notes);
+            sidecar.correctives = built.correctives;
+        } else {
+            notes.push(
+                "no corrective shapes: they are shaped in the biped pose library, \
+                 not the quadruped one"
+                    .into(),
+            );
         }
-        notes.extend(built.notes);
-        sidecar.correctives = built.correctives;
     }
     if let (Some(a), Some(skel)) = (&o.authored, &c.skeleton) {
         notes.extend(sidecar.keep_authored(a, skel));

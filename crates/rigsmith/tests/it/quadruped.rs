@@ -416,6 +416,24 @@ fn rig_auto_rigs_the_fox_with_a_tail_spring_chain_and_no_blocker() {
     assert!(r.checks.iter().any(|k| k.id.starts_with("deform.graze")));
     assert!(out.sidecar.chains.iter().any(|ch| ch.class == "tail"));
     assert!(!out.sidecar.colliders.is_empty());
+    // Corrective shapes belong to the biped pose library: none on a quadruped, said in
+    // a note, and no corrective check fails for want of its biped pose.
+    assert!(out.sidecar.correctives.is_empty());
+    assert!(out
+        .notes
+        .iter()
+        .any(|n| n.starts_with("no corrective shapes")));
+    assert!(
+        !r.checks
+            .iter()
+            .any(|k| k.id.starts_with("correctives.") && !k.passed),
+        "{:?}",
+        r.checks
+            .iter()
+            .filter(|k| k.id.starts_with("correctives.") && !k.passed)
+            .map(|k| &k.id)
+            .collect::<Vec<_>>()
+    );
 }
 
 /// The hock angle (between the bone above the hock and the bone below it, degrees) of
