@@ -7,7 +7,7 @@
 //! Target: one 512 x 512 picture of a 13k-vertex character in under 50 ms (release).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use rigsmith::io::mpfb2::{self, BuildOptions, Corpus};
+use rigsmith::io::mpfb2::{self, CorpusOptions, Corpus};
 use rigsmith::Character;
 use rigsmith_render::{
     part_colour, placement_sheet, render, Bones, Camera, DrawPart, RenderOptions, View,
@@ -17,7 +17,7 @@ fn body() -> Character {
     let dir = mpfb2::data_dir().expect("the MakeHuman corpus is missing: set RIGSMITH_DATA");
     let corpus = Corpus::open(&dir).expect("open the corpus");
     corpus
-        .build(&BuildOptions::default())
+        .build(&CorpusOptions::default())
         .expect("build the body")
 }
 

@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use rigsmith::io::mpfb2::{self, BuildOptions, Corpus};
+use rigsmith::io::mpfb2::{self, CorpusOptions, Corpus};
 use rigsmith_render::{
     part_colour, placement_sheet, render, Bones, Camera, DrawPart, Image, RenderOptions, View,
 };
@@ -47,7 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .and_then(|a| a.parse().ok())
         .unwrap_or(50);
     let dir = mpfb2::data_dir().ok_or("the MakeHuman corpus is missing: set RIGSMITH_DATA")?;
-    let c = Corpus::open(&dir)?.build(&BuildOptions::default())?;
+    let c = Corpus::open(&dir)?.build(&CorpusOptions::default())?;
     let s = c.skeleton.clone().ok_or("no skeleton")?;
     let parts: Vec<DrawPart> = c
         .parts

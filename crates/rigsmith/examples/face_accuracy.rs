@@ -19,7 +19,7 @@ use std::path::PathBuf;
 
 use rigsmith::face::{fit_face, FaceMode};
 use rigsmith::fit::{find_landmarks, LandmarkOptions};
-use rigsmith::io::mpfb2::{BuildOptions, Corpus, VARIANTS};
+use rigsmith::io::mpfb2::{CorpusOptions, Corpus, VARIANTS};
 
 fn main() {
     let dir = std::env::args()
@@ -37,7 +37,7 @@ fn main() {
         let hum = corpus.skeleton("human", &pos).expect("human rig");
         let b = |s: &rigsmith::Skeleton, n: &str| s.bones[s.find(n).expect(n)].clone();
         for parts in [vec!["body", "eyes"], vec!["body"]] {
-            let o = BuildOptions {
+            let o = CorpusOptions {
                 variant: Some(v.name.to_string()),
                 rig: None,
                 parts: parts.iter().map(|s| s.to_string()).collect(),

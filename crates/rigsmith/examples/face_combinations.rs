@@ -15,7 +15,7 @@
 use std::path::PathBuf;
 
 use rigsmith::face::{FaceMode, FaceOptions};
-use rigsmith::io::mpfb2::{BuildOptions, Corpus, VARIANTS};
+use rigsmith::io::mpfb2::{CorpusOptions, Corpus, VARIANTS};
 use rigsmith::RigOptions;
 
 fn main() {
@@ -31,7 +31,7 @@ fn main() {
     for v in VARIANTS {
         for units in [false, true] {
             let mut c = corpus
-                .build(&BuildOptions {
+                .build(&CorpusOptions {
                     variant: Some(v.name.to_string()),
                     rig: None,
                     parts: ["body", "eyes", "eyelashes", "teeth", "tongue"]

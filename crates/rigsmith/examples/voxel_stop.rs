@@ -117,7 +117,7 @@ fn main() {
     let dir = rigsmith::io::mpfb2::data_dir().unwrap_or_default();
     if let Ok(corpus) = rigsmith::io::mpfb2::Corpus::open(&dir) {
         for v in ["base", "female", "male", "child", "heavy"] {
-            let Ok(c) = corpus.build(&rigsmith::io::mpfb2::BuildOptions {
+            let Ok(c) = corpus.build(&rigsmith::io::mpfb2::CorpusOptions {
                 variant: (v != "base").then(|| v.to_string()),
                 ..Default::default()
             }) else {

@@ -707,7 +707,7 @@ fn chains_and_sidecar(
     if o.chains {
         st.start("chains");
         let before = skel.len();
-        chains = parts::build_chains(c, &parts::BuildOptions::default())?;
+        chains = parts::build_chains(c, &parts::ChainOptions::default())?;
         let added = c.skeleton.as_ref().map_or(0, |s| s.len()) - before;
         notes.push(format!(
             "{} chains ({added} bones added for unrigged skirt/hair parts)",

@@ -73,7 +73,7 @@ pub const OTHER_SIDE_H: f32 = 0.02;
 /// The knobs of [`build_correctives`] (the defaults are the shipped values; the
 /// calibration example sweeps them).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct BuildOptions {
+pub struct CorrectiveOptions {
     /// Relax passes over the posed offset field.
     pub relax_passes: usize,
     /// Relax passes over the rest-space offsets after the inverse map.
@@ -90,9 +90,9 @@ pub struct BuildOptions {
     pub edge_strain: f32,
 }
 
-impl Default for BuildOptions {
+impl Default for CorrectiveOptions {
     fn default() -> Self {
-        BuildOptions {
+        CorrectiveOptions {
             relax_passes: RELAX_PASSES,
             rest_relax_passes: REST_RELAX_PASSES,
             passes: 3,
@@ -197,7 +197,7 @@ struct Setup<'a> {
     rig: Roles,
     lib: Vec<crate::pose::NamedPose>,
     joints: Vec<volume::Joint>,
-    o: BuildOptions,
+    o: CorrectiveOptions,
     /// The mid-plane's x (the pelvis head, else the middle of the skin).
     mid_x: f32,
     /// Per garment part: its index and, per vertex, the nearest skin vertex within
@@ -212,14 +212,14 @@ pub const GARMENT_REACH_H: f32 = 0.03;
 /// Builds the correctives of `c` (see the module docs). `masks` is the preserve-volume
 /// mask per part name (sparse, as the sidecar keeps it); empty for plain LBS.
 pub fn build_correctives(c: &Character, masks: &BTreeMap<String, Vec<(u32, f32)>>) -> Built {
-    build_correctives_with(c, masks, &BuildOptions::default())
+    build_correctives_with(c, masks, &CorrectiveOptions::default())
 }
 
 /// [`build_correctives`] with its knobs.
 pub fn build_correctives_with(
     c: &Character,
     masks: &BTreeMap<String, Vec<(u32, f32)>>,
-    o: &BuildOptions,
+    o: &CorrectiveOptions,
 ) -> Built {
     let mut out = Built::default();
     let (Some(s), Ok(body)) = (c.skeleton.as_ref(), c.body()) else {

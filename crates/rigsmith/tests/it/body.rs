@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use rigsmith::bind::{bind, weight_report, BindOptions};
-use rigsmith::io::mpfb2::{dress, split_parts, BuildOptions, Corpus, Garment, VARIANTS};
+use rigsmith::io::mpfb2::{dress, split_parts, CorpusOptions, Corpus, Garment, VARIANTS};
 use rigsmith::mannequin::{self, MannequinOptions};
 use rigsmith::model::{Influence, PartClass, Weights};
 use rigsmith::pipeline::{rig, RigOptions};
@@ -21,9 +21,9 @@ fn corpus() -> &'static Corpus {
 /// MakeHuman variant `name`, body only, with its game_engine skeleton and artist weights.
 fn variant(name: &str) -> Character {
     corpus()
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             variant: Some(name.into()),
-            ..BuildOptions::default()
+            ..CorpusOptions::default()
         })
         .unwrap()
 }

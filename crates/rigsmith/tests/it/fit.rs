@@ -533,8 +533,8 @@ fn failures(r: &rigsmith::fit::FitResult) -> Vec<String> {
 
 #[test]
 fn mannequin_fits_with_every_placement_check_passing() {
-    use rigsmith::mannequin::{build, reference_joints, MannequinOptions, Pose};
-    for (pose, arm) in [(Pose::T, 0.0f32), (Pose::A, 45.0)] {
+    use rigsmith::mannequin::{build, reference_joints, MannequinOptions, ArmPose};
+    for (pose, arm) in [(ArmPose::T, 0.0f32), (ArmPose::A, 45.0)] {
         for hs in [1.0f32, 1.5] {
             let o = MannequinOptions {
                 pose,
@@ -556,7 +556,7 @@ fn mannequin_fits_with_every_placement_check_passing() {
             let sh = &r.landmarks.points["shoulder_l"];
             assert_eq!(
                 sh.method.contains("clavicle lies inside"),
-                pose == Pose::A,
+                pose == ArmPose::A,
                 "{pose:?} x{hs}: {}",
                 sh.method
             );
@@ -604,10 +604,10 @@ fn every_variant_passes_every_placement_check() {
 
 #[test]
 fn a_pose_from_0_to_60_deg_is_measured() {
-    use rigsmith::mannequin::{build, MannequinOptions, Pose};
+    use rigsmith::mannequin::{build, MannequinOptions, ArmPose};
     for arm in [10.0f32, 30.0, 60.0] {
         let o = MannequinOptions {
-            pose: Pose::A,
+            pose: ArmPose::A,
             arm_angle_deg: arm,
             ..Default::default()
         };
@@ -643,11 +643,11 @@ fn bend_chain(s: &mut Skeleton, upper: &str, lower: &str, dir: Vec3, deg: f32) {
 #[test]
 fn elbow_bend_follows_the_modelled_limb() {
     use rigsmith::fit::{bend_angle, modelled_bend};
-    use rigsmith::mannequin::{build, MannequinOptions, Pose};
+    use rigsmith::mannequin::{build, MannequinOptions, ArmPose};
     // A straight-modelled arm (mannequin, T pose): measured straight, the fit pre-bends
     // it 1 to 15 deg and passes; a 40 deg bone bend fails.
     let o = MannequinOptions {
-        pose: Pose::T,
+        pose: ArmPose::T,
         ..Default::default()
     };
     let man = build(&o);
@@ -805,7 +805,7 @@ fn face_landmarks_sit_on_the_face() {
     assert!(jaw.y < nose.y && jaw.y > chin.y && jaw.z < chin.z, "{jaw}");
     // Without eye parts the eyes come from the sockets: within 0.5% H of the corpus'
     // eye parts (mean of each eye's vertices).
-    let o = rigsmith::io::mpfb2::BuildOptions {
+    let o = rigsmith::io::mpfb2::CorpusOptions {
         variant: Some("base".into()),
         rig: None,
         parts: vec!["body".into(), "eyes".into()],
@@ -1127,7 +1127,7 @@ fn the_artist_rigs_keep_their_chains_under_the_disjoint_rule() {
     // MakeHuman's chest stops 9.4 % H below the neck, about its own length, with the
     // clavicles nearer its tail: an end by design, not a break.
     let c = corpus()
-        .build(&rigsmith::io::mpfb2::BuildOptions::default())
+        .build(&rigsmith::io::mpfb2::CorpusOptions::default())
         .unwrap();
     let s = c.skeleton.as_ref().unwrap();
     assert_eq!(

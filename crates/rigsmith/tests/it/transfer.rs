@@ -11,7 +11,7 @@ use rigsmith::bind::report::GarmentTransfer;
 use rigsmith::bind::transfer::{self, BodySurface, TransferOptions};
 use rigsmith::bind::{bind, keep_largest_smooth, smooth, BindOptions, BindResult, PartRole};
 use rigsmith::geom::bvh::Bvh;
-use rigsmith::io::mpfb2::{dress, BuildOptions, Corpus, Garment, GARMENTS, VARIANTS};
+use rigsmith::io::mpfb2::{dress, CorpusOptions, Corpus, Garment, GARMENTS, VARIANTS};
 use rigsmith::{Character, Mesh, Side, Skeleton, Weights};
 
 use crate::bind::mh;
@@ -26,9 +26,9 @@ fn corpus() -> &'static Corpus {
 /// in `garments` (their weights: the nearest skin vertex's artist weights).
 fn dressed(name: &str, garments: &[Garment]) -> Character {
     let c = corpus()
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             variant: Some(name.into()),
-            ..BuildOptions::default()
+            ..CorpusOptions::default()
         })
         .unwrap();
     dress(&c, garments).unwrap()
