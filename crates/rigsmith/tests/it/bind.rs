@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use glam::Vec3;
 use rigsmith::bind::{
-    bind, drop_below, keep_largest, smooth, strip_cross_side, weight_report, BindOptions, PartRole,
+    bind, drop_below, keep_largest, smooth, strip_cross_side, weight_report, BindOptions, PartWeighting,
     Route,
 };
 use rigsmith::{Bone, Character, Influence, Mesh, Part, Skeleton, Weights};
@@ -95,7 +95,7 @@ fn makehuman_body_takes_bone_heat_and_agrees_with_the_artist() {
     let m = mh_base();
     let r = bound_base();
     assert_eq!(r.route, Route::BoneHeat, "{:?}", r.reasons);
-    assert_eq!(r.part_roles, vec![PartRole::Body]);
+    assert_eq!(r.part_roles, vec![PartWeighting::Body]);
     assert_eq!(r.report.unweighted, 0);
     assert!(
         r.report.empty_major.is_empty(),
@@ -529,10 +529,10 @@ fn garments_transfer_from_the_body_and_eyes_are_rigid() {
     assert_eq!(
         r.part_roles,
         vec![
-            PartRole::Body,
-            PartRole::Garment,
-            PartRole::Rigid(None),
-            PartRole::Rigid(None)
+            PartWeighting::Body,
+            PartWeighting::Garment,
+            PartWeighting::Rigid(None),
+            PartWeighting::Rigid(None)
         ]
     );
     assert_eq!(r.report.unweighted, 0);

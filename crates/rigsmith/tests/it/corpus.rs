@@ -886,7 +886,7 @@ fn skirt_lies_outside_the_torso_and_legs_and_flares() {
     let s = c.skeleton.as_ref().unwrap();
     let regions = mpfb2::split::vertex_regions(c.parts[0].weights.as_ref().unwrap(), s);
     // Against the torso and legs (the arms hang beside it and are not fitted).
-    use mpfb2::split::Limb;
+    use mpfb2::split::BodySegment;
     let legs: Vec<Vec3> = c.parts[0]
         .mesh
         .positions
@@ -895,7 +895,7 @@ fn skirt_lies_outside_the_torso_and_legs_and_flares() {
         .filter(|(_, r)| {
             matches!(
                 r.limb,
-                Limb::Chest | Limb::Pelvis | Limb::Thigh | Limb::Calf | Limb::Foot
+                BodySegment::Chest | BodySegment::Pelvis | BodySegment::Thigh | BodySegment::Calf | BodySegment::Foot
             )
         })
         .map(|(p, _)| *p)
@@ -937,15 +937,15 @@ fn garment_weights_come_from_the_covered_skin() {
         let w = c.parts[c.find_part(p).unwrap()].weights.as_ref().unwrap();
         mpfb2::split::vertex_regions(w, s)
     };
-    use mpfb2::split::Limb;
-    assert!(regions("hat").iter().all(|r| r.limb == Limb::Head));
+    use mpfb2::split::BodySegment;
+    assert!(regions("hat").iter().all(|r| r.limb == BodySegment::Head));
     assert!(regions("shirt")
         .iter()
-        .all(|r| matches!(r.limb, Limb::Chest | Limb::UpperArm)));
+        .all(|r| matches!(r.limb, BodySegment::Chest | BodySegment::UpperArm)));
     for g in ["trousers", "skirt"] {
         assert!(regions(g)
             .iter()
-            .all(|r| matches!(r.limb, Limb::Pelvis | Limb::Thigh | Limb::Calf)));
+            .all(|r| matches!(r.limb, BodySegment::Pelvis | BodySegment::Thigh | BodySegment::Calf)));
     }
     // Ground truth: each garment vertex carries exactly the weights of a body vertex.
     let body_w = c.parts[0].weights.as_ref().unwrap();

@@ -24,6 +24,7 @@ mod mech;
 mod parts;
 mod pipeline;
 mod pose;
+mod public_names;
 mod quadruped;
 mod review;
 mod reweight;
