@@ -9,6 +9,7 @@ mod checks;
 mod control;
 mod corpus;
 mod deform;
+mod docs;
 mod face;
 mod fbx_io;
 mod fit;
