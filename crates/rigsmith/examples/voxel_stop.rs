@@ -53,17 +53,7 @@ fn measure(label: &str, c: &Character) {
     let centre = 0.5 * (lo + hi);
     let norm = |p: Vec3| (p - centre) / h;
     let pos: Vec<Vec3> = m.positions.iter().map(|p| norm(*p)).collect();
-    let segs: Vec<Segment> = s
-        .bones
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.deform)
-        .map(|(i, b)| Segment {
-            bone: i as u32,
-            head: norm(b.head),
-            tail: norm(b.tail),
-        })
-        .collect();
+    let segs = Segment::deform_bones(s, norm);
     let middles = |voxel_line: &str| -> f32 {
         voxel_line
             .split(": ")

@@ -331,17 +331,7 @@ impl<'a> Frame<'a> {
         }
         let centre = 0.5 * (lo + hi);
         let norm = |p: Vec3| (p - centre) / h;
-        let segs: Vec<Segment> = s
-            .bones
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.deform)
-            .map(|(i, b)| Segment {
-                bone: i as u32,
-                head: norm(b.head),
-                tail: norm(b.tail),
-            })
-            .collect();
+        let segs = Segment::deform_bones(s, norm);
         if segs.is_empty() {
             return Err(Error::invalid("skeleton", "has no deform bone"));
         }

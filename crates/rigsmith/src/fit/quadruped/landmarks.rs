@@ -9,7 +9,7 @@ use super::classify::Classification;
 use super::track::{self, Station};
 use super::QuadrupedKind;
 use crate::error::{Error, Result};
-use crate::fit::landmarks::{Landmark, Landmarks};
+use crate::fit::landmarks::{put_landmark, Landmark, Landmarks};
 use crate::fit::sections::{bounds, Loop, Slicer};
 use crate::model::Mesh;
 
@@ -53,14 +53,7 @@ struct Lm {
 
 impl Lm {
     fn put(&mut self, name: &str, p: Vec3, method: &str, confidence: f32) {
-        self.points.insert(
-            name.to_string(),
-            Landmark {
-                position: p,
-                method: method.to_string(),
-                confidence,
-            },
-        );
+        put_landmark(&mut self.points, name, p, method, confidence);
     }
 }
 
