@@ -376,16 +376,16 @@ pub enum TemplateArg {
 impl TemplateArg {
     /// The body plan the template asks for.
     pub fn plan(self) -> rigsmith::fit::quadruped::Plan {
-        use rigsmith::fit::quadruped::{Kind, Plan};
+        use rigsmith::fit::quadruped::{QuadrupedKind, Plan};
         match self {
             TemplateArg::Game | TemplateArg::Basic | TemplateArg::Mixamo | TemplateArg::Vrm => {
                 Plan::Biped
             }
             TemplateArg::Auto => Plan::Auto,
-            TemplateArg::Quadruped => Plan::Quadruped(Kind::Quadruped),
-            TemplateArg::Horse => Plan::Quadruped(Kind::Horse),
-            TemplateArg::Wolf => Plan::Quadruped(Kind::Wolf),
-            TemplateArg::Cat => Plan::Quadruped(Kind::Cat),
+            TemplateArg::Quadruped => Plan::Quadruped(QuadrupedKind::Quadruped),
+            TemplateArg::Horse => Plan::Quadruped(QuadrupedKind::Horse),
+            TemplateArg::Wolf => Plan::Quadruped(QuadrupedKind::Wolf),
+            TemplateArg::Cat => Plan::Quadruped(QuadrupedKind::Cat),
             TemplateArg::Chain => Plan::Chain,
         }
     }

@@ -7,17 +7,17 @@
 //! Target: one 512 x 512 picture of a 13k-vertex character in under 50 ms (release).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use rigsmith::io::mpfb2::{self, BuildOptions, Corpus};
+use rigsmith::io::mpfb2::{self, CorpusOptions, Corpus};
 use rigsmith::Character;
 use rigsmith_render::{
-    part_colour, placement_sheet, render, Bones, Camera, DrawPart, RenderOptions, View,
+    placement_sheet, render, Bones, Camera, DrawPart, RenderOptions, View,
 };
 
 fn body() -> Character {
     let dir = mpfb2::data_dir().expect("the MakeHuman corpus is missing: set RIGSMITH_DATA");
     let corpus = Corpus::open(&dir).expect("open the corpus");
     corpus
-        .build(&BuildOptions::default())
+        .build(&CorpusOptions::default())
         .expect("build the body")
 }
 
@@ -25,12 +25,7 @@ fn bench(cr: &mut Criterion) {
     let c = body();
     let s = c.skeleton.clone().expect("skeleton");
     assert_eq!(c.parts[0].mesh.positions.len(), 13_380);
-    let parts: Vec<DrawPart> = c
-        .parts
-        .iter()
-        .enumerate()
-        .map(|(i, p)| DrawPart::new(&p.mesh.positions, &p.mesh.triangles, part_colour(i)))
-        .collect();
+    let parts = DrawPart::parts_of(&c);
     let (lo, hi) = c.bounds();
     let cam = Camera::frame(View::Front, lo, hi, 512, 512);
     let heads: Vec<_> = s.bones.iter().map(|b| b.head).collect();

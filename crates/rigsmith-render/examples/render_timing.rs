@@ -11,9 +11,9 @@
 
 use std::time::Instant;
 
-use rigsmith::io::mpfb2::{self, BuildOptions, Corpus};
+use rigsmith::io::mpfb2::{self, CorpusOptions, Corpus};
 use rigsmith_render::{
-    part_colour, placement_sheet, render, Bones, Camera, DrawPart, Image, RenderOptions, View,
+    placement_sheet, render, Bones, Camera, DrawPart, Image, RenderOptions, View,
 };
 
 /// Process CPU time in seconds (user + system), or `None` off Linux.
@@ -47,14 +47,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .and_then(|a| a.parse().ok())
         .unwrap_or(50);
     let dir = mpfb2::data_dir().ok_or("the MakeHuman corpus is missing: set RIGSMITH_DATA")?;
-    let c = Corpus::open(&dir)?.build(&BuildOptions::default())?;
+    let c = Corpus::open(&dir)?.build(&CorpusOptions::default())?;
     let s = c.skeleton.clone().ok_or("no skeleton")?;
-    let parts: Vec<DrawPart> = c
-        .parts
-        .iter()
-        .enumerate()
-        .map(|(i, p)| DrawPart::new(&p.mesh.positions, &p.mesh.triangles, part_colour(i)))
-        .collect();
+    let parts = DrawPart::parts_of(&c);
     let (lo, hi) = c.bounds();
     let cam = Camera::frame(View::Front, lo, hi, 512, 512);
     let heads: Vec<_> = s.bones.iter().map(|b| b.head).collect();

@@ -17,7 +17,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rigsmith::io::mpfb2::{self, BuildOptions, Corpus};
+use rigsmith::io::mpfb2::{self, CorpusOptions, Corpus};
 use rigsmith::review::{check, posed_character, CheckOptions, Skinning};
 use rigsmith::Character;
 use rigsmith_render::sheets::{JointItem, PoseRow};
@@ -77,9 +77,9 @@ fn main() -> Res<()> {
     let out = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "sheets".into()));
     std::fs::create_dir_all(&out)?;
     let dir = mpfb2::data_dir().ok_or("the MakeHuman corpus is missing: set RIGSMITH_DATA")?;
-    let body = Corpus::open(&dir)?.build(&BuildOptions {
+    let body = Corpus::open(&dir)?.build(&CorpusOptions {
         parts: vec!["body".into(), "eyes".into()],
-        ..BuildOptions::default()
+        ..CorpusOptions::default()
     })?;
     sheets(&body, &out, "makehuman", &["lowerarm_l"])?;
 

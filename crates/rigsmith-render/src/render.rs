@@ -49,6 +49,16 @@ impl<'a> DrawPart<'a> {
             alpha: 1.0,
         }
     }
+
+    /// Every part of `c` at rest, each in its own colour ([`crate::part_colour`] of its
+    /// index).
+    pub fn parts_of(c: &'a rigsmith::Character) -> Vec<DrawPart<'a>> {
+        c.parts
+            .iter()
+            .enumerate()
+            .map(|(i, p)| DrawPart::new(&p.mesh.positions, &p.mesh.triangles, crate::part_colour(i)))
+            .collect()
+    }
 }
 
 /// A skeleton to draw: bone `i` runs from `heads[i]` to `tails[i]` (world, metres).

@@ -7,13 +7,13 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use rigsmith::fit::{find_landmarks, fit, FitOptions, LandmarkOptions};
-use rigsmith::io::mpfb2::{data_dir, BuildOptions, Corpus};
+use rigsmith::io::mpfb2::{data_dir, CorpusOptions, Corpus};
 
 fn bench(c: &mut Criterion) {
     let dir = data_dir().expect("the MakeHuman corpus (set RIGSMITH_DATA)");
     let corpus = Corpus::open(&dir).expect("corpus");
     let body = corpus
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             rig: None,
             ..Default::default()
         })

@@ -11,7 +11,7 @@
 //! ```
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use rigsmith::io::mpfb2::{data_dir, dress, split_parts, BuildOptions, Corpus, Garment};
+use rigsmith::io::mpfb2::{data_dir, dress, split_parts, CorpusOptions, Corpus, Garment};
 use rigsmith::model::BodyCache;
 use rigsmith::pipeline::{rig, RigOptions};
 use rigsmith::Character;
@@ -29,7 +29,7 @@ fn unrigged(c: &Character) -> Character {
 fn bench(cr: &mut Criterion) {
     let dir = data_dir().expect("the MakeHuman corpus (set RIGSMITH_DATA)");
     let corpus = Corpus::open(&dir).expect("corpus");
-    let body = corpus.build(&BuildOptions::default()).expect("base body");
+    let body = corpus.build(&CorpusOptions::default()).expect("base body");
     let split = split_parts(&body).expect("split").character;
     let dressed = split_parts(
         &dress(&body, &[Garment::Shirt, Garment::Trousers, Garment::Hat]).expect("dress"),

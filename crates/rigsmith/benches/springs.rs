@@ -12,8 +12,8 @@ use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use rigsmith::humanoid::Roles;
-use rigsmith::io::mpfb2::{BuildOptions, Corpus};
-use rigsmith::mannequin::{self, MannequinOptions, Pose};
+use rigsmith::io::mpfb2::{CorpusOptions, Corpus};
+use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
 use rigsmith::parts::{self, Motion};
 use rigsmith::Character;
 
@@ -29,7 +29,7 @@ fn prepared(c: Character) -> (Character, parts::Sidecar) {
 
 fn bench(cr: &mut Criterion) {
     let mannequin = prepared(mannequin::build(&MannequinOptions {
-        pose: Pose::A,
+        pose: ArmPose::A,
         skirt: true,
         hair: true,
         ..Default::default()
@@ -37,7 +37,7 @@ fn bench(cr: &mut Criterion) {
     let corpus = Corpus::open(&data()).unwrap();
     let mh = prepared(
         corpus
-            .build(&BuildOptions {
+            .build(&CorpusOptions {
                 parts: vec!["body".into(), "skirt".into(), "tights".into()],
                 rig: Some("game_engine".into()),
                 ..Default::default()

@@ -124,7 +124,7 @@ fn main() {
         Err(e) => println!("MakeHuman corpus not read: {e}"),
         Ok(corpus) => {
             for (rig, _) in rigsmith::io::mpfb2::RIGS {
-                let c = match corpus.build(&rigsmith::io::mpfb2::BuildOptions {
+                let c = match corpus.build(&rigsmith::io::mpfb2::CorpusOptions {
                     rig: Some(rig.to_string()),
                     ..Default::default()
                 }) {

@@ -1,5 +1,5 @@
 //! Sweeps the knobs of the corrective builder
-//! ([`rigsmith::review::correctives::BuildOptions`]) on a rig and prints, for each
+//! ([`rigsmith::review::correctives::CorrectiveOptions`]) on a rig and prints, for each
 //! setting, the joint bands and bulges the review measures with the correctives and
 //! the preserve-volume mask played, and the correctives' smoothness (largest posed
 //! edge change). The shipped defaults come from this sweep.
@@ -9,7 +9,7 @@
 //! cargo run --release --example corrective_calibrate -- rig.glb # any humanoid GLB
 //! ```
 
-use rigsmith::review::correctives::{build_correctives_with, BuildOptions};
+use rigsmith::review::correctives::{build_correctives_with, CorrectiveOptions};
 use rigsmith::review::{check, CheckOptions};
 
 fn main() -> rigsmith::Result<()> {
@@ -23,12 +23,12 @@ fn main() -> rigsmith::Result<()> {
     };
     let out = rigsmith::rig(&input, &o, &mut |_, _| {})?;
     let masks = out.sidecar.dqs_blend.clone();
-    let d = BuildOptions::default();
+    let d = CorrectiveOptions::default();
     let mut settings = vec![d];
     for passes in [1, 2, 3] {
         for flat in [0.0, 0.35, 0.6] {
             for rest_relax in [6, 12] {
-                settings.push(BuildOptions {
+                settings.push(CorrectiveOptions {
                     passes,
                     flat,
                     rest_relax_passes: rest_relax,

@@ -15,19 +15,15 @@
 //! cargo run --release --example face_accuracy [-- CORPUS_DIR]
 //! ```
 
-use std::path::PathBuf;
+#[path = "face_support/mh.rs"]
+mod mh;
 
 use rigsmith::face::{fit_face, FaceMode};
 use rigsmith::fit::{find_landmarks, LandmarkOptions};
-use rigsmith::io::mpfb2::{BuildOptions, Corpus, VARIANTS};
+use rigsmith::io::mpfb2::VARIANTS;
 
 fn main() {
-    let dir = std::env::args()
-        .nth(1)
-        .map(PathBuf::from)
-        .or_else(rigsmith::io::mpfb2::data_dir)
-        .expect("set RIGSMITH_DATA or pass the corpus folder");
-    let corpus = Corpus::open(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let corpus = mh::open_corpus();
     println!("| variant | eyes from | jaw pivot | eye centre | upper lid | lower lid | worst |");
     println!("|---|---|---|---|---|---|---|");
     let mut worst_all = 0.0f32;
@@ -37,13 +33,7 @@ fn main() {
         let hum = corpus.skeleton("human", &pos).expect("human rig");
         let b = |s: &rigsmith::Skeleton, n: &str| s.bones[s.find(n).expect(n)].clone();
         for parts in [vec!["body", "eyes"], vec!["body"]] {
-            let o = BuildOptions {
-                variant: Some(v.name.to_string()),
-                rig: None,
-                parts: parts.iter().map(|s| s.to_string()).collect(),
-                ..Default::default()
-            };
-            let c = corpus.build(&o).expect("build");
+            let c = mh::unrigged(&corpus, v.name, &parts);
             let lm = find_landmarks(&c, &LandmarkOptions::default()).expect("landmarks");
             let h = lm.height;
             let body = c.body().expect("body");

@@ -12,34 +12,22 @@
 //! cargo run --release --example face_combinations [-- CORPUS_DIR]
 //! ```
 
-use std::path::PathBuf;
+#[path = "face_support/mh.rs"]
+mod mh;
 
 use rigsmith::face::{FaceMode, FaceOptions};
-use rigsmith::io::mpfb2::{BuildOptions, Corpus, VARIANTS};
+use rigsmith::io::mpfb2::VARIANTS;
 use rigsmith::RigOptions;
 
 fn main() {
-    let dir = std::env::args()
-        .nth(1)
-        .map(PathBuf::from)
-        .or_else(rigsmith::io::mpfb2::data_dir)
-        .expect("set RIGSMITH_DATA or pass the corpus folder");
-    let corpus = Corpus::open(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let corpus = mh::open_corpus();
     println!("| variant | keys | new self-intersections | passes |");
     println!("|---|---|---|---|");
     let mut total = 0.0f64;
     for v in VARIANTS {
         for units in [false, true] {
-            let mut c = corpus
-                .build(&BuildOptions {
-                    variant: Some(v.name.to_string()),
-                    rig: None,
-                    parts: ["body", "eyes", "eyelashes", "teeth", "tongue"]
-                        .map(String::from)
-                        .to_vec(),
-                    ..Default::default()
-                })
-                .expect("build");
+            let parts = ["body", "eyes", "eyelashes", "teeth", "tongue"];
+            let mut c = mh::unrigged(&corpus, v.name, &parts);
             if units {
                 corpus
                     .add_expression_units(&mut c, "caucasian", 1.0)

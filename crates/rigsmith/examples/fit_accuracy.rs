@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 use rigsmith::{Character, Skeleton};
 
-use rigsmith::io::mpfb2::{BuildOptions, Corpus, VARIANTS};
+use rigsmith::io::mpfb2::{CorpusOptions, Corpus, VARIANTS};
 
 /// Opens the corpus.
 pub fn open(dir: &Path) -> Corpus {
@@ -25,7 +25,7 @@ pub fn open(dir: &Path) -> Corpus {
 /// A named variant's unrigged body (part `body`, metres, feet at y = 0) and its
 /// ground-truth `game_engine` bones `name -> (head, tail)` in the same space.
 pub fn load(corpus: &Corpus, variant: &str) -> (Character, BTreeMap<String, (Vec3, Vec3)>) {
-    let o = BuildOptions {
+    let o = CorpusOptions {
         variant: Some(variant.to_string()),
         ..Default::default()
     };
@@ -56,7 +56,7 @@ pub fn load_form(
     form: &str,
 ) -> (Character, BTreeMap<String, (Vec3, Vec3)>) {
     use rigsmith::io::mpfb2::{dress, split_parts, Garment};
-    let o = BuildOptions {
+    let o = CorpusOptions {
         variant: Some(variant.to_string()),
         ..Default::default()
     };

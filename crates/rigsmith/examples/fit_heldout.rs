@@ -17,7 +17,7 @@
 mod acc;
 
 use rigsmith::fit::{fit, FitOptions};
-use rigsmith::io::mpfb2::BuildOptions;
+use rigsmith::io::mpfb2::CorpusOptions;
 use rigsmith::Severity;
 
 /// A small deterministic generator (64-bit LCG), uniform in [0, 1).
@@ -79,7 +79,7 @@ fn main() {
     println!("|---|---|---|---|---|---|");
     let (mut mm_all, mut fm_all, mut worst_all) = (Vec::new(), Vec::new(), 0.0f32);
     for (label, targets) in bodies(16) {
-        let o = BuildOptions {
+        let o = CorpusOptions {
             targets,
             ..Default::default()
         };

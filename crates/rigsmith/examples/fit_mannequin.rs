@@ -7,7 +7,7 @@
 //! ```
 
 use rigsmith::fit::{fit, FitOptions};
-use rigsmith::mannequin::{build, reference_joints, MannequinOptions, Pose};
+use rigsmith::mannequin::{build, reference_joints, MannequinOptions, ArmPose};
 
 /// Mannequin joint name -> the `game` bone whose head sits there.
 pub const JOINTS: &[(&str, &str)] = &[
@@ -30,7 +30,7 @@ pub const JOINTS: &[(&str, &str)] = &[
 /// The four mannequins of the done-when list, then the A pose at 10, 30 and 60 deg.
 pub fn cases() -> Vec<(String, MannequinOptions)> {
     let mut v = Vec::new();
-    for (pn, pose) in [("T", Pose::T), ("A", Pose::A)] {
+    for (pn, pose) in [("T", ArmPose::T), ("A", ArmPose::A)] {
         for hs in [1.0f32, 1.5] {
             let o = MannequinOptions {
                 pose,
@@ -42,7 +42,7 @@ pub fn cases() -> Vec<(String, MannequinOptions)> {
     }
     for arm in [10.0f32, 30.0, 60.0] {
         let o = MannequinOptions {
-            pose: Pose::A,
+            pose: ArmPose::A,
             arm_angle_deg: arm,
             ..Default::default()
         };

@@ -77,7 +77,7 @@ fn main() {
     println!("|---|---|");
     for v in rigsmith::io::mpfb2::VARIANTS {
         let c = corpus
-            .build(&rigsmith::io::mpfb2::BuildOptions {
+            .build(&rigsmith::io::mpfb2::CorpusOptions {
                 variant: (v.name != "base").then(|| v.name.to_string()),
                 ..Default::default()
             })
@@ -89,7 +89,7 @@ fn main() {
         );
     }
     for (rig, _) in rigsmith::io::mpfb2::RIGS.iter().skip(1) {
-        let Ok(c) = corpus.build(&rigsmith::io::mpfb2::BuildOptions {
+        let Ok(c) = corpus.build(&rigsmith::io::mpfb2::CorpusOptions {
             rig: Some(rig.to_string()),
             ..Default::default()
         }) else {

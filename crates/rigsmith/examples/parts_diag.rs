@@ -11,20 +11,20 @@
 //! MakeHuman variant with its skirt and tights gets one row: body entry and joints
 //! between the legs per motion.
 
-use rigsmith::io::mpfb2::{BuildOptions, Corpus};
-use rigsmith::mannequin::{self, MannequinOptions, Pose};
+use rigsmith::io::mpfb2::{CorpusOptions, Corpus};
+use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
 use rigsmith::parts::{self, Motion, SpringModel};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let m = mannequin::build(&MannequinOptions {
-        pose: Pose::A,
+        pose: ArmPose::A,
         skirt: true,
         hair: true,
         ..Default::default()
     });
     let dir =
         std::env::var("RIGSMITH_DATA").map_err(|_| "set RIGSMITH_DATA to the mpfb2 corpus")?;
-    let h = Corpus::open(std::path::Path::new(&dir))?.build(&BuildOptions {
+    let h = Corpus::open(std::path::Path::new(&dir))?.build(&CorpusOptions {
         parts: vec!["body".into(), "skirt".into(), "tights".into()],
         rig: Some("game_engine".into()),
         ..Default::default()
@@ -41,7 +41,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("| variant | H (m) | walk | run | jump | spin | verdicts |");
         println!("|---|---|---|---|---|---|---|");
         for v in rigsmith::io::mpfb2::VARIANTS {
-            let c = corpus.build(&BuildOptions {
+            let c = corpus.build(&CorpusOptions {
                 variant: Some(v.name.into()),
                 parts: vec!["body".into(), "skirt".into(), "tights".into()],
                 rig: Some("game_engine".into()),

@@ -27,7 +27,7 @@ use std::time::Instant;
 
 use rigsmith::bind::geodesic::GeodesicOptions;
 use rigsmith::bind::{bind, BindOptions, Route};
-use rigsmith::io::mpfb2::split::{bone_region, Limb};
+use rigsmith::io::mpfb2::split::{bone_region, BodySegment};
 use rigsmith::{Side, Skeleton, Weights};
 
 fn push_weights(
@@ -49,7 +49,7 @@ fn push_weights(
 
 /// The first weighted bone (parents first) of a limb segment on a side: the root of
 /// that segment's chain.
-fn first(s: &Skeleton, weighted: &[bool], limb: Limb, side: Side) -> Option<String> {
+fn first(s: &Skeleton, weighted: &[bool], limb: BodySegment, side: Side) -> Option<String> {
     s.bones
         .iter()
         .zip(weighted)
@@ -69,19 +69,19 @@ fn roles(s: &Skeleton, weighted: &[bool]) -> BTreeMap<&'static str, String> {
             m.insert(k, v);
         }
     };
-    put("upperarm_l", find(Limb::UpperArm, Side::Left));
-    put("lowerarm_l", find(Limb::LowerArm, Side::Left));
-    put("thigh_l", find(Limb::Thigh, Side::Left));
-    put("thigh_r", find(Limb::Thigh, Side::Right));
-    put("calf_l", find(Limb::Calf, Side::Left));
-    put("calf_r", find(Limb::Calf, Side::Right));
+    put("upperarm_l", find(BodySegment::UpperArm, Side::Left));
+    put("lowerarm_l", find(BodySegment::LowerArm, Side::Left));
+    put("thigh_l", find(BodySegment::Thigh, Side::Left));
+    put("thigh_r", find(BodySegment::Thigh, Side::Right));
+    put("calf_l", find(BodySegment::Calf, Side::Left));
+    put("calf_r", find(BodySegment::Calf, Side::Right));
     // The head: the first weighted head-region bone whose name says head.
     let head = s
         .bones
         .iter()
         .zip(weighted)
         .find(|(b, &w)| {
-            w && bone_region(&b.name).limb == Limb::Head
+            w && bone_region(&b.name).limb == BodySegment::Head
                 && rigsmith::model::naming::split_side(&b.name)
                     .0
                     .contains("head")
@@ -96,7 +96,7 @@ fn roles(s: &Skeleton, weighted: &[bool]) -> BTreeMap<&'static str, String> {
         while let Some(i) = p {
             let b = &s.bones[i];
             let r = bone_region(&b.name);
-            if weighted[i] && r.limb == Limb::Chest && r.side == Side::Center {
+            if weighted[i] && r.limb == BodySegment::Chest && r.side == Side::Center {
                 chain.push(i);
             }
             p = b.parent;

@@ -9,8 +9,8 @@
 
 use std::time::Instant;
 
-use rigsmith::io::mpfb2::{data_dir, BuildOptions, Corpus, VARIANTS};
-use rigsmith::mannequin::{self, MannequinOptions, Pose};
+use rigsmith::io::mpfb2::{data_dir, CorpusOptions, Corpus, VARIANTS};
+use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
 use rigsmith::model::Character;
 use rigsmith::pipeline::{rig, RigOptions};
 
@@ -30,11 +30,11 @@ fn main() {
     };
     let mut cases: Vec<(String, Character)> = Vec::new();
     for v in VARIANTS {
-        let o = BuildOptions {
+        let o = CorpusOptions {
             variant: Some(v.name.to_string()),
             rig: None,
             parts: parts.clone(),
-            ..BuildOptions::default()
+            ..CorpusOptions::default()
         };
         cases.push((
             format!("mpfb2 {}", v.name),
@@ -42,7 +42,7 @@ fn main() {
         ));
     }
     if !body_only {
-        for (name, pose) in [("mannequin T", Pose::T), ("mannequin A", Pose::A)] {
+        for (name, pose) in [("mannequin T", ArmPose::T), ("mannequin A", ArmPose::A)] {
             cases.push((
                 name.to_string(),
                 mannequin::build(&MannequinOptions {

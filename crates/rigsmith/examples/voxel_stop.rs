@@ -53,17 +53,7 @@ fn measure(label: &str, c: &Character) {
     let centre = 0.5 * (lo + hi);
     let norm = |p: Vec3| (p - centre) / h;
     let pos: Vec<Vec3> = m.positions.iter().map(|p| norm(*p)).collect();
-    let segs: Vec<Segment> = s
-        .bones
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.deform)
-        .map(|(i, b)| Segment {
-            bone: i as u32,
-            head: norm(b.head),
-            tail: norm(b.tail),
-        })
-        .collect();
+    let segs = Segment::deform_bones(s, norm);
     let middles = |voxel_line: &str| -> f32 {
         voxel_line
             .split(": ")
@@ -117,7 +107,7 @@ fn main() {
     let dir = rigsmith::io::mpfb2::data_dir().unwrap_or_default();
     if let Ok(corpus) = rigsmith::io::mpfb2::Corpus::open(&dir) {
         for v in ["base", "female", "male", "child", "heavy"] {
-            let Ok(c) = corpus.build(&rigsmith::io::mpfb2::BuildOptions {
+            let Ok(c) = corpus.build(&rigsmith::io::mpfb2::CorpusOptions {
                 variant: (v != "base").then(|| v.to_string()),
                 ..Default::default()
             }) else {

@@ -35,18 +35,22 @@
 //! * [`model`]: the plain data every stage exchanges: [`Character`] (separate parts,
 //!   never joined) and its [`model::Body`], [`Mesh`], [`Skeleton`], sparse [`Weights`].
 //! * [`humanoid`]: which bone is what: name maps, structure, the VRM bone table, roles.
+//! * [`io`]: glTF/GLB, VRM, OBJ, FBX, `skeleton.json` and the MakeHuman (MPFB2) corpus.
 //! * [`pose`]: pose operations, forward kinematics, skinning.
 //! * [`deform`]: deformation fixes an engine plays: twist rules and twist-chain
 //!   weights, the preserve-volume (DQS blend) mask, corrective drivers.
-//! * [`fit`]: model check, cross-sections, landmarks, templates, skeleton fitting,
-//!   placement checks.
 //! * [`bind`]: skin weights (bone heat, volumetric fallback, garments, rigid parts,
 //!   cleanup) and the weight checks.
+//! * [`fit`]: model check, cross-sections, landmarks, templates, skeleton fitting,
+//!   placement checks.
+//! * [`mech`], [`mannequin`]: mechanical characters (rigid islands on their own bones);
+//!   the built-in test characters.
+//! * [`control`]: the control rig an animator moves, its evaluator and checks.
+//! * [`inspect`]: the quick look at a model.
 //! * [`parts`]: surface classes, cloth and hair chains, colliders, springs, the sidecar,
 //!   the VRM writer.
-//! * [`io`]: glTF/GLB, VRM, OBJ, `skeleton.json` and the MakeHuman (MPFB2) corpus.
 //! * [`review`]: test poses, deformation numbers, the rubric check, the HTML report.
-//! * [`inspect`], [`mannequin`]: the quick look at a model; the built-in test character.
+//! * [`face`]: jaw, eyes and lids, face weights, expression keys, face checks.
 //! * [`pipeline`]: the one orchestrator, [`rig`].
 //!
 //! ## One example per stage
@@ -136,6 +140,8 @@
 //! report; it never reads files (except [`io`]) and never prints. Errors say what is
 //! wrong and where, never which command-line flag answers it ([`ErrorKind`] tells
 //! bad input from a failed read or write).
+
+#![warn(missing_docs)]
 
 pub mod bind;
 pub mod control;

@@ -40,7 +40,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::bind::{self, BindOptions, PartRole, Route};
+use crate::bind::{self, BindOptions, PartWeighting, Route};
 use crate::error::{Error, Result};
 use crate::fit::{self, FitOptions, ModelReport, Template};
 use crate::model::Character;
@@ -369,7 +369,7 @@ pub(crate) struct Bound {
     pub(crate) route: Option<Route>,
     pub(crate) reasons: Vec<String>,
     pub(crate) report: Option<crate::bind::WeightReport>,
-    pub(crate) roles: Vec<Option<PartRole>>,
+    pub(crate) roles: Vec<Option<PartWeighting>>,
     pub(crate) landmarks: Option<crate::fit::Landmarks>,
     /// The body plan fitted and why, when it was read from the sections or asked for.
     pub(crate) plan: Option<String>,
@@ -643,7 +643,7 @@ fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> R
     let rigid: Vec<bool> = bound
         .part_roles
         .iter()
-        .map(|r| matches!(r, PartRole::Rigid(_)))
+        .map(|r| matches!(r, PartWeighting::Rigid(_)))
         .collect();
     crate::deform::twist_weights::follow_on_character(c, &rigid, o.max_influences);
     st.done();
@@ -707,7 +707,7 @@ fn chains_and_sidecar(
     if o.chains {
         st.start("chains");
         let before = skel.len();
-        chains = parts::build_chains(c, &parts::BuildOptions::default())?;
+        chains = parts::build_chains(c, &parts::ChainOptions::default())?;
         let added = c.skeleton.as_ref().map_or(0, |s| s.len()) - before;
         notes.push(format!(
             "{} chains ({added} bones added for unrigged skirt/hair parts)",
@@ -752,7 +752,7 @@ fn chains_and_sidecar(
         let rigid: Vec<bool> = bound
             .roles
             .iter()
-            .map(|r| matches!(r, Some(PartRole::Rigid(_))))
+            .map(|r| matches!(r, Some(PartWeighting::Rigid(_))))
             .collect();
         sidecar.dqs_blend = crate::deform::dqs_mask::character_masks(c, &rigid);
         // Corrective shapes for the flagged hinge joints, as morph targets of the skin:
@@ -795,7 +795,7 @@ fn chains_and_sidecar(
 /// rig), with `, chains` when chain bones weight it.
 fn part_roles(
     c: &Character,
-    roles: &[Option<PartRole>],
+    roles: &[Option<PartWeighting>],
     chains: &[Chain],
 ) -> Vec<(String, String)> {
     c.parts
@@ -803,10 +803,10 @@ fn part_roles(
         .zip(roles.iter())
         .map(|(p, r)| {
             let role = match r {
-                Some(PartRole::Body) => "body".to_string(),
-                Some(PartRole::Garment) => "garment".to_string(),
-                Some(PartRole::Rigid(Some(b))) => format!("rigid ({b})"),
-                Some(PartRole::Rigid(None)) => "rigid (nearest bone)".to_string(),
+                Some(PartWeighting::Body) => "body".to_string(),
+                Some(PartWeighting::Garment) => "garment".to_string(),
+                Some(PartWeighting::Rigid(Some(b))) => format!("rigid ({b})"),
+                Some(PartWeighting::Rigid(None)) => "rigid (nearest bone)".to_string(),
                 None => "kept".to_string(),
             };
             let in_chain = chains.iter().any(|ch| {
@@ -898,7 +898,7 @@ fn bind_mech(
             spec.own.len()
         )],
         report: None,
-        roles: vec![Some(PartRole::Rigid(None)); c.parts.len()],
+        roles: vec![Some(PartWeighting::Rigid(None)); c.parts.len()],
         landmarks: None,
         plan: Some(format!(
             "body plan mechanical: {n} rigid islands on the character's own skeleton, {} keyed actions",

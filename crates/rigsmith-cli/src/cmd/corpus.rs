@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use rigsmith::io::gltf::WriteOptions;
-use rigsmith::io::mpfb2::{self, BuildOptions, Corpus};
+use rigsmith::io::mpfb2::{self, CorpusOptions, Corpus};
 
 use crate::util::{Ctx, Outcome, Outputs};
 
@@ -133,7 +133,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     };
     let pb = ctx.stage("building from the MakeHuman corpus");
     let corpus = Corpus::open(&dir)?;
-    let opts = BuildOptions {
+    let opts = CorpusOptions {
         variant: a.variant.clone(),
         targets,
         scale: a.scale,

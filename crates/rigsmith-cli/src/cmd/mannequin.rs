@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use rigsmith::io::gltf::WriteOptions;
-use rigsmith::mannequin::{self, MannequinOptions, Pose};
+use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
 
 use crate::util::{Ctx, Outcome, Outputs};
 
@@ -83,8 +83,8 @@ pub struct Args {
 pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let o = MannequinOptions {
         pose: match a.pose {
-            PoseArg::T => Pose::T,
-            PoseArg::A => Pose::A,
+            PoseArg::T => ArmPose::T,
+            PoseArg::A => ArmPose::A,
         },
         arm_angle_deg: a.arm_angle,
         height: a.height,

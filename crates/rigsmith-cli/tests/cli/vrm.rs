@@ -4,7 +4,7 @@
 //! through `scripts/three-vrm-load.mjs`, and checked by the Khronos glTF-Validator.
 
 use glam::Vec3;
-use rigsmith::mannequin::{self, MannequinOptions, Pose};
+use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
 use rigsmith::parts::{self, Collider, ColliderShape};
 use rigsmith::Bone;
 
@@ -46,7 +46,7 @@ pub(crate) fn node_env(
 #[test]
 fn twist_roll_constraints_and_extended_colliders_load_in_three_vrm() {
     let c = mannequin::build(&MannequinOptions {
-        pose: Pose::A,
+        pose: ArmPose::A,
         skirt: true,
         hair: true,
         ..Default::default()

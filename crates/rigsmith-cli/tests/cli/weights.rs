@@ -2,36 +2,18 @@
 
 use crate::common::{assert_ok, rigsmith};
 
-/// A two-box "character" as OBJ and a two-bone skeleton.json.
+/// A box "character" as OBJ and a two-bone skeleton.json.
 fn inputs(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let body = rigsmith::Mesh::cuboid(
+        glam::Vec3::new(-0.2, 0.0, -0.1),
+        glam::Vec3::new(0.2, 1.0, 0.1),
+    );
     let mut obj = String::new();
-    let mut base = 0;
-    for (lo, hi) in [([-0.2f32, 0.0, -0.1], [0.2f32, 1.0, 0.1])] {
-        for k in 0..8 {
-            obj += &format!(
-                "v {} {} {}\n",
-                if k & 1 == 0 { lo[0] } else { hi[0] },
-                if k & 2 == 0 { lo[1] } else { hi[1] },
-                if k & 4 == 0 { lo[2] } else { hi[2] }
-            );
-        }
-        for q in [
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-        ] {
-            obj += &format!(
-                "f {} {} {} {}\n",
-                base + q[0] + 1,
-                base + q[1] + 1,
-                base + q[2] + 1,
-                base + q[3] + 1
-            );
-        }
-        base += 8;
+    for p in &body.positions {
+        obj += &format!("v {} {} {}\n", p.x, p.y, p.z);
+    }
+    for t in &body.triangles {
+        obj += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
     }
     let mesh = dir.join("body.obj");
     std::fs::write(&mesh, obj).unwrap();

@@ -1,7 +1,7 @@
 //! Shared helpers: small scenes and pixel counting.
 
 use glam::Vec3;
-use rigsmith::io::mpfb2::{BuildOptions, Corpus};
+use rigsmith::io::mpfb2::{CorpusOptions, Corpus};
 use rigsmith::Character;
 use rigsmith_render::Image;
 use std::path::PathBuf;
@@ -16,9 +16,9 @@ pub fn mpfb2_dir() -> PathBuf {
 pub fn makehuman() -> Character {
     let corpus = Corpus::open(&mpfb2_dir()).expect("open corpus");
     corpus
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             parts: vec!["body".into(), "eyes".into()],
-            ..BuildOptions::default()
+            ..CorpusOptions::default()
         })
         .expect("build body")
 }

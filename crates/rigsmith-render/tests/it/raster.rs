@@ -3,7 +3,7 @@
 
 use glam::Vec3;
 use rigsmith_render::{
-    demo, part_colour, render, Bones, Camera, DrawPart, Image, RenderOptions, View,
+    demo, render, Bones, Camera, DrawPart, Image, RenderOptions, View,
 };
 
 use crate::common::{count_in, square};
@@ -277,12 +277,7 @@ fn same_scene_same_bytes_whatever_the_threads() {
     let heads: Vec<Vec3> = s.bones.iter().map(|b| b.head).collect();
     let tails: Vec<Vec3> = s.bones.iter().map(|b| b.tail).collect();
     let parents: Vec<Option<usize>> = s.bones.iter().map(|b| b.parent).collect();
-    let parts: Vec<DrawPart> = c
-        .parts
-        .iter()
-        .enumerate()
-        .map(|(i, p)| DrawPart::new(&p.mesh.positions, &p.mesh.triangles, part_colour(i)))
-        .collect();
+    let parts = DrawPart::parts_of(&c);
     let bones = Bones {
         heads: &heads,
         tails: &tails,

@@ -6,7 +6,7 @@ use rigsmith::review::{posed_character, Skinning};
 use rigsmith::Character;
 use rigsmith_render::sheet::Sheet;
 use rigsmith_render::{
-    demo, joint_sheet, part_colour, placement_sheet, pose_sheet, render, weight_heatmap, Camera,
+    demo, joint_sheet, placement_sheet, pose_sheet, render, weight_heatmap, Camera,
     DrawPart, Image, RenderOptions, View,
 };
 
@@ -215,12 +215,7 @@ fn weight_heatmap_of_the_makehuman_forearm() {
 #[test]
 fn the_mannequin_renders_front_and_side() {
     let c = mannequin::build(&MannequinOptions::default());
-    let parts: Vec<DrawPart> = c
-        .parts
-        .iter()
-        .enumerate()
-        .map(|(i, p)| DrawPart::new(&p.mesh.positions, &p.mesh.triangles, part_colour(i)))
-        .collect();
+    let parts = DrawPart::parts_of(&c);
     let (lo, hi) = c.bounds();
     for view in [View::Front, View::Right, View::Top] {
         let cam = Camera::frame(view, lo, hi, 256, 256);

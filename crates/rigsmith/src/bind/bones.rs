@@ -3,6 +3,8 @@
 
 use glam::Vec3;
 
+use crate::model::Skeleton;
+
 /// A bone as the heat sees it: a segment and the skeleton index it stands for.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Segment {
@@ -15,6 +17,21 @@ pub struct Segment {
 }
 
 impl Segment {
+    /// The deform bones of `s`, in skeleton order, each end mapped by `frame` (the
+    /// routes work in the mesh's own frame: centred, in units of the body height).
+    pub fn deform_bones(s: &Skeleton, frame: impl Fn(Vec3) -> Vec3) -> Vec<Segment> {
+        s.bones
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.deform)
+            .map(|(i, b)| Segment {
+                bone: i as u32,
+                head: frame(b.head),
+                tail: frame(b.tail),
+            })
+            .collect()
+    }
+
     /// The closest point of the segment to `p`.
     pub fn closest(&self, p: Vec3) -> Vec3 {
         crate::geom::segment::closest_on_segment(p, self.head, self.tail)

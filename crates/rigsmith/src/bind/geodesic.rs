@@ -50,7 +50,7 @@ use glam::{IVec3, Vec3};
 use rayon::prelude::*;
 
 use super::bones::Segment;
-use super::volumetric::{solid_grid, Grid};
+use super::volumetric::{solid_grid, Grid, N6};
 use crate::error::{Error, Result};
 use crate::model::{Influence, Weights};
 
@@ -645,14 +645,6 @@ fn bridge(g: &Grid, solid: &mut Solid, dmin: &[f32]) -> usize {
     if queue.is_empty() {
         return 0;
     }
-    const N6: [IVec3; 6] = [
-        IVec3::X,
-        IVec3::NEG_X,
-        IVec3::Y,
-        IVec3::NEG_Y,
-        IVec3::Z,
-        IVec3::NEG_Z,
-    ];
     while let Some(k) = queue.pop_front() {
         let c = coords(g, k);
         for d in N6 {

@@ -112,7 +112,7 @@ impl Route {
 /// What a part is to the binder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum PartRole {
+pub enum PartWeighting {
     /// The bound body.
     Body,
     /// Weighted by transfer from the body.
@@ -168,7 +168,7 @@ pub struct BindResult {
     /// The weight report of the whole bound character.
     pub report: WeightReport,
     /// What each part was taken for, in part order.
-    pub part_roles: Vec<PartRole>,
+    pub part_roles: Vec<PartWeighting>,
     /// Wall-clock seconds per stage, in order (profiling only; varies run to run).
     pub stages: Vec<(&'static str, f64)>,
 }
@@ -331,17 +331,7 @@ impl<'a> Frame<'a> {
         }
         let centre = 0.5 * (lo + hi);
         let norm = |p: Vec3| (p - centre) / h;
-        let segs: Vec<Segment> = s
-            .bones
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.deform)
-            .map(|(i, b)| Segment {
-                bone: i as u32,
-                head: norm(b.head),
-                tail: norm(b.tail),
-            })
-            .collect();
+        let segs = Segment::deform_bones(s, norm);
         if segs.is_empty() {
             return Err(Error::invalid("skeleton", "has no deform bone"));
         }
@@ -388,14 +378,14 @@ impl<'a> Frame<'a> {
 
 /// What the binder takes each part for (from the body's roles); a rigid part's named
 /// bone must exist.
-fn part_roles(x: &Frame) -> Result<Vec<PartRole>> {
+fn part_roles(x: &Frame) -> Result<Vec<PartWeighting>> {
     use crate::model::PartClass;
     let mut roles = Vec::with_capacity(x.c.parts.len());
     for (i, r) in x.body.roles.iter().enumerate() {
         let role = match r.class {
-            _ if x.body.is_skin(i) => PartRole::Body,
-            PartClass::Skin => PartRole::Body,
-            PartClass::Garment | PartClass::Hair => PartRole::Garment,
+            _ if x.body.is_skin(i) => PartWeighting::Body,
+            PartClass::Skin => PartWeighting::Body,
+            PartClass::Garment | PartClass::Hair => PartWeighting::Garment,
             PartClass::Rigid | PartClass::Accessory => {
                 if let Some(b) = &r.bone {
                     if x.s.find(b).is_none() {
@@ -405,7 +395,7 @@ fn part_roles(x: &Frame) -> Result<Vec<PartRole>> {
                         ));
                     }
                 }
-                PartRole::Rigid(r.bone.clone())
+                PartWeighting::Rigid(r.bone.clone())
             }
         };
         roles.push(role);
@@ -525,13 +515,13 @@ fn bone_heat_route(x: &Frame, kin: &[Vec<u32>], log: &mut Log, skin: &mut Skin) 
 
 /// The geodesic route: the skin, the garments and the hair in one volume; the
 /// garments and hair keep its weights instead of a transfer.
-fn geodesic_route(x: &Frame, roles: &[PartRole], log: &mut Log, skin: &mut Skin) -> Result<()> {
+fn geodesic_route(x: &Frame, roles: &[PartWeighting], log: &mut Log, skin: &mut Skin) -> Result<()> {
     let (o, bm) = (x.o, &x.body.mesh);
     skin.route = Route::Geodesic;
     let followers: Vec<(usize, crate::model::Mesh)> = roles
         .iter()
         .enumerate()
-        .filter(|(_, r)| **r == PartRole::Garment)
+        .filter(|(_, r)| **r == PartWeighting::Garment)
         .map(|(i, _)| (i, x.norm_mesh(&x.c.parts[i].mesh)))
         .collect();
     let meshes: Vec<geodesic::MeshRef<'_>> = std::iter::once(geodesic::MeshRef {
@@ -633,7 +623,7 @@ impl SkinSurface<'_> {
 /// (or the geodesic route's own). Also the transfer's counts per garment.
 fn weigh_other_parts(
     x: &Frame,
-    roles: &[PartRole],
+    roles: &[PartWeighting],
     skin: &mut Skin,
 ) -> (Vec<Option<Weights>>, Vec<report::GarmentTransfer>) {
     let surface = SkinSurface {
@@ -646,10 +636,10 @@ fn weigh_other_parts(
     for (i, p) in x.c.parts.iter().enumerate() {
         let follower = skin.followers.get_mut(i).and_then(Option::take);
         let w = match (&roles[i], follower) {
-            (PartRole::Body, _) => x.body.spread_weights(i, skin.weights.as_ref()),
-            (PartRole::Rigid(bone), _) => rigid_part(&surface, &p.mesh, bone, skin),
-            (PartRole::Garment, Some(w)) => w,
-            (PartRole::Garment, None) => {
+            (PartWeighting::Body, _) => x.body.spread_weights(i, skin.weights.as_ref()),
+            (PartWeighting::Rigid(bone), _) => rigid_part(&surface, &p.mesh, bone, skin),
+            (PartWeighting::Garment, Some(w)) => w,
+            (PartWeighting::Garment, None) => {
                 let (w, mut stats) = garment_part(&surface, &p.mesh, skin);
                 stats.part = p.name.clone();
                 garment_transfer.push(stats);

@@ -89,29 +89,7 @@ impl<'a> Sight<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A closed axis-aligned box from `lo` to `hi` (12 triangles), indices from `off`.
-    fn cuboid(lo: Vec3, hi: Vec3, off: u32, p: &mut Vec<Vec3>, t: &mut Vec<[u32; 3]>) {
-        for k in 0..8u32 {
-            p.push(Vec3::new(
-                if k & 1 == 0 { lo.x } else { hi.x },
-                if k & 2 == 0 { lo.y } else { hi.y },
-                if k & 4 == 0 { lo.z } else { hi.z },
-            ));
-        }
-        let quads = [
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-        ];
-        for q in quads {
-            t.push([off + q[0], off + q[1], off + q[2]]);
-            t.push([off + q[0], off + q[2], off + q[3]]);
-        }
-    }
+    use crate::model::Mesh;
 
     #[test]
     fn a_piece_sunk_into_another_does_not_hide_its_bone() {
@@ -119,21 +97,9 @@ mod tests {
         // runs inside the arm. From the torso's side under the arm, the segment to the
         // arm bone crosses the arm's wall: blocked on the whole skin, seen on the
         // torso's own island.
-        let (mut p, mut t) = (Vec::new(), Vec::new());
-        cuboid(
-            Vec3::new(-1.0, 0.0, -0.5),
-            Vec3::new(1.0, 2.0, 0.5),
-            0,
-            &mut p,
-            &mut t,
-        );
-        cuboid(
-            Vec3::new(0.5, 1.5, -0.2),
-            Vec3::new(3.0, 1.9, 0.2),
-            8,
-            &mut p,
-            &mut t,
-        );
+        let mut m = Mesh::cuboid(Vec3::new(-1.0, 0.0, -0.5), Vec3::new(1.0, 2.0, 0.5));
+        m.append(&Mesh::cuboid(Vec3::new(0.5, 1.5, -0.2), Vec3::new(3.0, 1.9, 0.2)));
+        let (p, t) = (m.positions, m.triangles);
         let all = Bvh::build(&p, &t);
         let sight = Sight::new(&p, &t, &all);
         assert_eq!(sight.islands(), 2);
@@ -150,8 +116,8 @@ mod tests {
         let inner = 2; // (-1, 2, -0.5), the torso's upper left corner
         assert!(sight.blocked(inner, p[inner], outside, 1e-4, 0.999));
         // One island: the whole surface, as before.
-        let (mut q, mut u) = (Vec::new(), Vec::new());
-        cuboid(Vec3::ZERO, Vec3::ONE, 0, &mut q, &mut u);
+        let cube = Mesh::cuboid(Vec3::ZERO, Vec3::ONE);
+        let (q, u) = (cube.positions, cube.triangles);
         let one = Bvh::build(&q, &u);
         let s1 = Sight::new(&q, &u, &one);
         assert_eq!(s1.islands(), 1);

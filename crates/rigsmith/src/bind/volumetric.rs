@@ -62,6 +62,16 @@ pub struct VoxelOutcome {
     pub unreached: usize,
 }
 
+/// The six face neighbours of a voxel (shared with [`super::geodesic`]).
+pub(super) const N6: [IVec3; 6] = [
+    IVec3::X,
+    IVec3::NEG_X,
+    IVec3::Y,
+    IVec3::NEG_Y,
+    IVec3::Z,
+    IVec3::NEG_Z,
+];
+
 /// A voxel grid over a mesh and its bones (shared with [`super::geodesic`]).
 pub(super) struct Grid {
     /// Corner of cell (0, 0, 0).
@@ -180,14 +190,6 @@ fn voxelize(positions: &[Vec3], triangles: &[[u32; 3]], segs: &[Segment], h: f32
             }
         }
     }
-    const N6: [IVec3; 6] = [
-        IVec3::X,
-        IVec3::NEG_X,
-        IVec3::Y,
-        IVec3::NEG_Y,
-        IVec3::Z,
-        IVec3::NEG_Z,
-    ];
     while let Some(c) = stack.pop() {
         for d in N6 {
             let q = c + d;

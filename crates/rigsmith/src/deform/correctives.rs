@@ -17,7 +17,7 @@ use crate::pose::{posed_matrices, Pose};
 /// from its rest direction, 0 when it moved away; the arm raised and the arm lowered
 /// drive two different shapes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Driver {
+pub struct CorrectiveDriver {
     /// The proximal bone (`upperarm_l`).
     pub a: String,
     /// The distal bone (`lowerarm_l`).
@@ -32,7 +32,7 @@ pub struct Driver {
     pub toward: Option<[f32; 3]>,
 }
 
-impl Driver {
+impl CorrectiveDriver {
     /// The ramp at angle `deg`: smoothstep between the keys, constant outside.
     pub fn ramp(&self, deg: f32) -> f32 {
         let span = self.to_deg - self.from_deg;
@@ -88,7 +88,7 @@ pub struct Corrective {
     /// Its side.
     pub side: Side,
     /// Its driver.
-    pub driver: Driver,
+    pub driver: CorrectiveDriver,
 }
 
 /// The rest positions of `part` with every corrective of `list` applied at its

@@ -183,13 +183,10 @@ fn cut_tris(
     keys.sort_unstable();
     let mut used = vec![false; segs.len()];
     let mut chains: Vec<(Vec<Vec3>, bool)> = Vec::new();
-    let find = |key: (u32, u32), not: u32| -> Option<u32> {
-        let start = keys.partition_point(|(k, _)| *k < key);
-        keys[start..]
-            .iter()
-            .take_while(|(k, _)| *k == key)
-            .find(|(_, s)| *s != not)
-            .map(|(_, s)| *s)
+    let cut = Cut {
+        segs: &segs,
+        pts: &pts,
+        keys: &keys,
     };
     for start in 0..segs.len() {
         if used[start] {
@@ -198,28 +195,7 @@ fn cut_tris(
         used[start] = true;
         // Walk forward from edge 1, then backward from edge 0.
         let mut fwd: Vec<Vec3> = vec![pts[start][0], pts[start][1]];
-        let mut closed = false;
-        let mut cur = start as u32;
-        let mut key = segs[start][1];
-        while let Some(nx) = find(key, cur) {
-            if nx as usize == start {
-                closed = true;
-                break;
-            }
-            if used[nx as usize] {
-                break;
-            }
-            used[nx as usize] = true;
-            let s = segs[nx as usize];
-            let (next_key, p) = if s[0] == key {
-                (s[1], pts[nx as usize][1])
-            } else {
-                (s[0], pts[nx as usize][0])
-            };
-            fwd.push(p);
-            key = next_key;
-            cur = nx;
-        }
+        let closed = cut.walk(&mut used, start, segs[start][1], &mut fwd);
         if closed {
             // The last point equals the first crossing of `start`: drop the duplicate.
             if fwd.len() > 2 && (fwd[fwd.len() - 1] - fwd[0]).length_squared() < 1e-20 {
@@ -227,23 +203,7 @@ fn cut_tris(
             }
         } else {
             let mut back: Vec<Vec3> = Vec::new();
-            let mut cur = start as u32;
-            let mut key = segs[start][0];
-            while let Some(nx) = find(key, cur) {
-                if used[nx as usize] {
-                    break;
-                }
-                used[nx as usize] = true;
-                let s = segs[nx as usize];
-                let (next_key, p) = if s[0] == key {
-                    (s[1], pts[nx as usize][1])
-                } else {
-                    (s[0], pts[nx as usize][0])
-                };
-                back.push(p);
-                key = next_key;
-                cur = nx;
-            }
+            cut.walk(&mut used, start, segs[start][0], &mut back);
             back.reverse();
             back.extend(fwd);
             fwd = back;
@@ -254,6 +214,53 @@ fn cut_tris(
     }
     for (points, closed) in stitch(chains) {
         out.push(Loop::from_points(part, points, closed));
+    }
+}
+
+/// The segments of one cut: each crosses two mesh edges (`segs`, as sorted vertex
+/// pairs) at two points (`pts`); `keys` lists (edge, segment) sorted by edge.
+struct Cut<'a> {
+    segs: &'a [[(u32, u32); 2]],
+    pts: &'a [[Vec3; 2]],
+    keys: &'a [((u32, u32), u32)],
+}
+
+impl Cut<'_> {
+    /// The segment other than `not` that crosses edge `key`.
+    fn find(&self, key: (u32, u32), not: u32) -> Option<u32> {
+        let start = self.keys.partition_point(|(k, _)| *k < key);
+        self.keys[start..]
+            .iter()
+            .take_while(|(k, _)| *k == key)
+            .find(|(_, s)| *s != not)
+            .map(|(_, s)| *s)
+    }
+
+    /// Follows the segments from segment `start` across its edge `key`, marking each one
+    /// it takes in `used` and pushing its far crossing onto `out`; true when the walk
+    /// comes back to `start` (a closed loop), false when it stops at an open end or a
+    /// segment already taken.
+    fn walk(&self, used: &mut [bool], start: usize, mut key: (u32, u32), out: &mut Vec<Vec3>) -> bool {
+        let mut cur = start as u32;
+        while let Some(nx) = self.find(key, cur) {
+            if nx as usize == start {
+                return true;
+            }
+            if used[nx as usize] {
+                break;
+            }
+            used[nx as usize] = true;
+            let s = self.segs[nx as usize];
+            let (next_key, p) = if s[0] == key {
+                (s[1], self.pts[nx as usize][1])
+            } else {
+                (s[0], self.pts[nx as usize][0])
+            };
+            out.push(p);
+            key = next_key;
+            cur = nx;
+        }
+        false
     }
 }
 

@@ -7,7 +7,7 @@
 use glam::{Mat3, Vec3};
 
 use super::sdf::Shape;
-use super::{MannequinOptions, Pose};
+use super::{MannequinOptions, ArmPose};
 
 /// What a primitive is, for region lookups (the shirt is cut by region).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,8 +83,8 @@ pub(crate) fn layout(o: &MannequinOptions) -> Layout {
         ("head_end", hc + Vec3::Y * head_r.y),
     ];
     let angle = match o.pose {
-        Pose::T => 0.0,
-        Pose::A => o.arm_angle_deg.to_radians(),
+        ArmPose::T => 0.0,
+        ArmPose::A => o.arm_angle_deg.to_radians(),
     };
     let eye_r = 0.012 * hs;
     let mut eyes = [Vec3::ZERO; 2];

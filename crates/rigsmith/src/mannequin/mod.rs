@@ -2,8 +2,8 @@
 //! rig when no other character is at hand, and the ground truth for fitting tests.
 //!
 //! ```
-//! use rigsmith::mannequin::{self, MannequinOptions, Pose};
-//! let o = MannequinOptions { pose: Pose::A, skirt: true, hair: true, ..Default::default() };
+//! use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
+//! let o = MannequinOptions { pose: ArmPose::A, skirt: true, hair: true, ..Default::default() };
 //! let c = mannequin::build(&o);                 // parts: body, eyes, shirt, skirt, hair
 //! let joints = mannequin::reference_joints(&o); // where the generator put each joint
 //! assert_eq!(c.parts[0].name, "body");
@@ -46,7 +46,7 @@ use crate::model::{Character, Mesh, Part};
 
 /// The arm pose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Pose {
+pub enum ArmPose {
     /// Arms horizontal.
     #[default]
     T,
@@ -58,7 +58,7 @@ pub enum Pose {
 #[derive(Debug, Clone, PartialEq)]
 pub struct MannequinOptions {
     /// T or A pose.
-    pub pose: Pose,
+    pub pose: ArmPose,
     /// A pose only: degrees below horizontal (default 45, sane range 0..=80).
     pub arm_angle_deg: f32,
     /// Total height, metres (feet at 0, head top at `height`). Default 1.75.
@@ -80,7 +80,7 @@ pub struct MannequinOptions {
 impl Default for MannequinOptions {
     fn default() -> Self {
         MannequinOptions {
-            pose: Pose::T,
+            pose: ArmPose::T,
             arm_angle_deg: 45.0,
             height: 1.75,
             head_scale: 1.0,

@@ -113,6 +113,60 @@ impl Mesh {
             })
             .sum()
     }
+
+    /// A closed axis-aligned box from `lo` to `hi`: 8 vertices (vertex `k` is at `hi` on
+    /// x when bit 0 of `k` is set, on y for bit 1, on z for bit 2, else at `lo`) and 12
+    /// triangles, counter-clockwise seen from outside. The test shape of every stage.
+    pub fn cuboid(lo: Vec3, hi: Vec3) -> Mesh {
+        let corner = |k: u32| {
+            Vec3::new(
+                if k & 1 == 0 { lo.x } else { hi.x },
+                if k & 2 == 0 { lo.y } else { hi.y },
+                if k & 4 == 0 { lo.z } else { hi.z },
+            )
+        };
+        // The six faces as quads, each counter-clockwise seen from outside.
+        let quads: [[u32; 4]; 6] = [
+            [0, 2, 3, 1],
+            [4, 5, 7, 6],
+            [0, 1, 5, 4],
+            [2, 6, 7, 3],
+            [0, 4, 6, 2],
+            [1, 3, 7, 5],
+        ];
+        Mesh {
+            positions: (0..8).map(corner).collect(),
+            triangles: quads
+                .iter()
+                .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
+                .collect(),
+            ..Default::default()
+        }
+    }
+
+    /// Adds `other`'s vertices and triangles after this mesh's (its indices shifted by
+    /// this mesh's vertex count). Normals and uvs are kept when both meshes have them,
+    /// else dropped.
+    pub fn append(&mut self, other: &Mesh) {
+        let base = self.positions.len() as u32;
+        self.positions.extend_from_slice(&other.positions);
+        self.triangles
+            .extend(other.triangles.iter().map(|t| t.map(|i| i + base)));
+        self.normals = match (self.normals.take(), &other.normals) {
+            (Some(mut a), Some(b)) => {
+                a.extend_from_slice(b);
+                Some(a)
+            }
+            _ => None,
+        };
+        self.uvs = match (self.uvs.take(), &other.uvs) {
+            (Some(mut a), Some(b)) => {
+                a.extend_from_slice(b);
+                Some(a)
+            }
+            _ => None,
+        };
+    }
 }
 
 /// Axis-aligned bounds of a point set; `(0, 0)` when empty.

@@ -4,8 +4,8 @@
 //! **Skirts** (any loose tube-like garment hanging from the trunk: a skirt, a dress, a
 //! long coat) get `panels x segments` chains: panels spaced evenly around the
 //! vertical axis through the garment (panel 0 at the front, +Z), their number chosen
-//! so a panel is about [`BuildOptions::panel_width`] H wide at the hem; segments chosen
-//! so a bone is about [`BuildOptions::segment_length`] H long. Joints sit on the
+//! so a panel is about [`ChainOptions::panel_width`] H wide at the hem; segments chosen
+//! so a bone is about [`ChainOptions::segment_length`] H long. Joints sit on the
 //! garment's own surface (the mean radius of its vertices at that angle and height).
 //! Each vertex is weighted to the two nearest panels (linear in angle) and the two
 //! nearest bones along them (linear between bone middles); in the top half-segment it
@@ -15,7 +15,7 @@
 //! **Hair** parts are split into locks: connected pieces of the mesh, and the pieces
 //! left when the scalp cap (vertices within 1.15 head radii of the head centre, for a
 //! piece that wraps the head) is taken away; a piece much wider than long (a fringe)
-//! is cut into strands across. Each lock at least [`BuildOptions::min_lock`] H long
+//! is cut into strands across. Each lock at least [`ChainOptions::min_lock`] H long
 //! gets a chain of 2 to 4 bones from its point nearest the head centre, following the
 //! centroids of its vertices by distance from that root. The cap and tiny pieces go to
 //! the head; lock vertices blend from the head at the root into their chain.
@@ -38,7 +38,7 @@ use crate::model::{Bone, Character, Part, Weights};
 
 /// Options of [`build_chains`]. Lengths in units of the body height H.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BuildOptions {
+pub struct ChainOptions {
     /// Target skirt panel width at the hem, H (default 0.04).
     pub panel_width: f32,
     /// Target skirt bone length, H (default 0.05).
@@ -54,9 +54,9 @@ pub struct BuildOptions {
     pub min_lock: f32,
 }
 
-impl Default for BuildOptions {
+impl Default for ChainOptions {
     fn default() -> Self {
-        BuildOptions {
+        ChainOptions {
             panel_width: 0.04,
             segment_length: 0.05,
             panels: (8, 24),
@@ -143,7 +143,7 @@ pub fn hang_cloth_from_trunk(c: &mut Character) {
 ///
 /// Errors when there is no skeleton, or when a skirt needs hips / hair needs a head and
 /// the skeleton has none.
-pub fn build_chains(c: &mut Character, opts: &BuildOptions) -> Result<Vec<Chain>> {
+pub fn build_chains(c: &mut Character, opts: &ChainOptions) -> Result<Vec<Chain>> {
     hang_cloth_from_trunk(c);
     let Some(skel) = c.skeleton.clone() else {
         return Err(Error::stage(
@@ -311,7 +311,7 @@ fn build_skirt(
     hips: usize,
     pos: &[Vec3],
     h: f32,
-    o: &BuildOptions,
+    o: &ChainOptions,
     base: &str,
 ) -> Weights {
     let (cx, cz) = axis_of(pos);
@@ -476,7 +476,7 @@ fn build_hair(
     head: &HairHead,
     mesh: &crate::model::Mesh,
     h: f32,
-    o: &BuildOptions,
+    o: &ChainOptions,
     counter: &mut usize,
 ) -> Weights {
     let pos = &mesh.positions;
@@ -617,14 +617,14 @@ struct StrandJoints {
 }
 
 /// The joints of a chain down strand `s`: 2 to 4 bones of about
-/// [`BuildOptions::hair_bone_length`] H, joint `j` the centroid of the vertices around
+/// [`ChainOptions::hair_bone_length`] H, joint `j` the centroid of the vertices around
 /// `j / bones` of the strand's length. `None` for a strand shorter than
-/// [`BuildOptions::min_lock`] H.
+/// [`ChainOptions::min_lock`] H.
 fn strand_joints(
     pos: &[Vec3],
     s: &[usize],
     centre: Vec3,
-    o: &BuildOptions,
+    o: &ChainOptions,
     h: f32,
 ) -> Option<StrandJoints> {
     let root = pos[lock_root(pos, s, centre)];

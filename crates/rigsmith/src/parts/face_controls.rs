@@ -3,7 +3,7 @@
 //! A [`FaceControl`] sits on the face (at a mouth corner), moves only along its free
 //! axes (every other channel locked), and carries a limit-location constraint in its
 //! local space with *affect transform* on (the control itself stops at the limit, not
-//! only its effect). Each [`Driver`] reads one location channel and sets one key:
+//! only its effect). Each [`ShapeKeyDriver`] reads one location channel and sets one key:
 //! `value = clamp(sign x location / travel, 0, 1)`; `mouth_smile.L` on `+Y` and
 //! `mouth_frown.L` on `-Y` (so the two are never both on). The right control mirrors
 //! the left and drives only the right keys. The controls and their drivers are data:
@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// One driver: a location channel of the control sets a shape key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Driver {
+pub struct ShapeKeyDriver {
     /// The shape key driven.
     pub key: String,
     /// The channel read (`LOC_X`, `LOC_Y`, `LOC_Z`), in the control's local space.
@@ -56,7 +56,7 @@ pub struct FaceControl {
     /// The limit-location constraint.
     pub limit: LimitLocation,
     /// The keys it drives.
-    pub drivers: Vec<Driver>,
+    pub drivers: Vec<ShapeKeyDriver>,
 }
 
 const AXES: [&str; 3] = ["LOC_X", "LOC_Y", "LOC_Z"];
@@ -92,13 +92,13 @@ impl FaceControl {
                 affect_transform: true,
             },
             drivers: vec![
-                Driver {
+                ShapeKeyDriver {
                     key: plus.into(),
                     channel: "LOC_Y".into(),
                     sign: 1.0,
                     travel,
                 },
-                Driver {
+                ShapeKeyDriver {
                     key: minus.into(),
                     channel: "LOC_Y".into(),
                     sign: -1.0,

@@ -24,7 +24,7 @@
 //! ```no_run
 //! use rigsmith::parts;
 //! # fn demo(mut c: rigsmith::Character) -> rigsmith::Result<()> {
-//! let chains = parts::build_chains(&mut c, &parts::BuildOptions::default())?;
+//! let chains = parts::build_chains(&mut c, &parts::ChainOptions::default())?;
 //! let colliders = parts::measure_colliders(&c);
 //! let sidecar = parts::Sidecar::build(&c, &chains, &colliders);
 //! let report = parts::simulate(&c, &sidecar, parts::Motion::Walk, 2.0)?;
@@ -51,7 +51,7 @@ mod surfaces;
 pub mod vrm_face;
 pub mod vrm_write;
 
-pub use chain_build::{build_chains, hang_cloth_from_trunk, BuildOptions};
+pub use chain_build::{build_chains, hang_cloth_from_trunk, ChainOptions};
 pub use chains::{chains_from_skeleton, is_spring_class, Chain, FACE_CLASSES, SPRING_CLASSES};
 pub use colliders::{measure_colliders, Collider, ColliderShape};
 pub use leg_gap::{LegWeb, LEG_UPRIGHT_COS, WEB_THICKNESS};

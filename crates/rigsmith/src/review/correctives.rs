@@ -26,7 +26,7 @@
 //!    none is (`limit_strain`), so the shape stays within the smoothness check.
 //!
 //! The offsets become the morph target `CS_elbow_l` (...) of the skin parts. Each has a
-//! [`Driver`] ([`crate::deform::correctives`]): the angle between the two bones' axes, 0 at [`RAMP_FROM_DEG`], 1 at
+//! [`CorrectiveDriver`] ([`crate::deform::correctives`]): the angle between the two bones' axes, 0 at [`RAMP_FROM_DEG`], 1 at
 //! [`RAMP_TO_DEG`], a smoothstep in between (flat start: it kicks in late, 0.35 at
 //! 70 deg), constant outside; a joint modelled bent starts its ramp
 //! [`REST_MARGIN_DEG`] past its rest bend. A ball joint's driver reads the swing of
@@ -44,7 +44,7 @@ use glam::{Mat3, Vec3};
 use rayon::prelude::*;
 
 use super::volume;
-use crate::deform::correctives::{Corrective, Driver};
+use crate::deform::correctives::{Corrective, CorrectiveDriver};
 use crate::humanoid::{Role, Roles};
 use crate::model::naming::Side;
 use crate::model::{Character, MorphTarget, Weights};
@@ -73,7 +73,7 @@ pub const OTHER_SIDE_H: f32 = 0.02;
 /// The knobs of [`build_correctives`] (the defaults are the shipped values; the
 /// calibration example sweeps them).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct BuildOptions {
+pub struct CorrectiveOptions {
     /// Relax passes over the posed offset field.
     pub relax_passes: usize,
     /// Relax passes over the rest-space offsets after the inverse map.
@@ -90,9 +90,9 @@ pub struct BuildOptions {
     pub edge_strain: f32,
 }
 
-impl Default for BuildOptions {
+impl Default for CorrectiveOptions {
     fn default() -> Self {
-        BuildOptions {
+        CorrectiveOptions {
             relax_passes: RELAX_PASSES,
             rest_relax_passes: REST_RELAX_PASSES,
             passes: 3,
@@ -105,7 +105,7 @@ impl Default for BuildOptions {
 
 /// What [`build_correctives`] returns.
 #[derive(Debug, Clone, Default)]
-pub struct Built {
+pub struct BuiltCorrectives {
     /// The correctives.
     pub correctives: Vec<Corrective>,
     /// Per corrective, the morph target of each skin part: `(part index, target)`.
@@ -196,8 +196,8 @@ struct Setup<'a> {
     edges: Vec<(u32, u32)>,
     rig: Roles,
     lib: Vec<crate::pose::NamedPose>,
-    joints: Vec<volume::Joint>,
-    o: BuildOptions,
+    joints: Vec<volume::JointPolyline>,
+    o: CorrectiveOptions,
     /// The mid-plane's x (the pelvis head, else the middle of the skin).
     mid_x: f32,
     /// Per garment part: its index and, per vertex, the nearest skin vertex within
@@ -211,17 +211,17 @@ pub const GARMENT_REACH_H: f32 = 0.03;
 
 /// Builds the correctives of `c` (see the module docs). `masks` is the preserve-volume
 /// mask per part name (sparse, as the sidecar keeps it); empty for plain LBS.
-pub fn build_correctives(c: &Character, masks: &BTreeMap<String, Vec<(u32, f32)>>) -> Built {
-    build_correctives_with(c, masks, &BuildOptions::default())
+pub fn build_correctives(c: &Character, masks: &BTreeMap<String, Vec<(u32, f32)>>) -> BuiltCorrectives {
+    build_correctives_with(c, masks, &CorrectiveOptions::default())
 }
 
 /// [`build_correctives`] with its knobs.
 pub fn build_correctives_with(
     c: &Character,
     masks: &BTreeMap<String, Vec<(u32, f32)>>,
-    o: &BuildOptions,
-) -> Built {
-    let mut out = Built::default();
+    o: &CorrectiveOptions,
+) -> BuiltCorrectives {
+    let mut out = BuiltCorrectives::default();
     let (Some(s), Ok(body)) = (c.skeleton.as_ref(), c.body()) else {
         out.notes.push("correctives: no skeleton or no skin".into());
         return out;
@@ -262,10 +262,10 @@ pub fn build_correctives_with(
         .into_iter()
         .flat_map(|side| specs(side).map(|sp| (side, sp)))
         .collect();
-    let parts: Vec<Built> = jobs
+    let parts: Vec<BuiltCorrectives> = jobs
         .par_iter()
         .map(|(side, sp)| {
-            let mut one = Built::default();
+            let mut one = BuiltCorrectives::default();
             build_one(&su, *side, sp, &mut one);
             one
         })
@@ -343,7 +343,7 @@ fn neighbours(n: usize, edges: &[(u32, u32)]) -> Vec<Vec<u32>> {
 }
 
 /// Builds the corrective of `sp` on `side` into `out` (or a line saying why not).
-fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut Built) {
+fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut BuiltCorrectives) {
     let (s, l) = (su.s, side.letter());
     let name = format!("CS_{}_{}", sp.name, l.to_ascii_lowercase());
     let (Some(a), Some(b)) = (su.rig.get(sp.a), su.rig.get(sp.b)) else {
@@ -430,8 +430,8 @@ fn driver_for(
     b: usize,
     ball: bool,
     pose: &Pose,
-) -> Option<Driver> {
-    let mut d = Driver {
+) -> Option<CorrectiveDriver> {
+    let mut d = CorrectiveDriver {
         a: s.bones[a].name.clone(),
         b: s.bones[b].name.clone(),
         from_deg: RAMP_FROM_DEG,

@@ -1,6 +1,6 @@
 //! Joint volume: does a joint keep its flesh when it bends or twists?
 //!
-//! A [`Joint`] is a polyline `a -> c -> e` along the limb: `a` on the proximal
+//! A [`JointPolyline`] is a polyline `a -> c -> e` along the limb: `a` on the proximal
 //! segment, `c` the joint centre, `e` on the distal segment, each point carried by a
 //! bone. Its flesh is every body vertex within 1.8 local radii of the polyline and
 //! within half a segment of the centre each way (seed P5). The flesh is cut into
@@ -30,14 +30,14 @@ pub const MIN_BAND_VERTICES: usize = 6;
 
 /// A joint: three points along the limb, each `(bone, rest position)`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Joint {
+pub struct JointPolyline {
     /// `shoulder.L`, `elbow.R`, `wrist.L`, `hip.R`, `knee.L`.
     pub name: String,
     /// Proximal point, centre, distal point.
     pub points: [(usize, Vec3); 3],
 }
 
-impl Joint {
+impl JointPolyline {
     /// Positions of the three points under skinning matrices `m` (rest when `m` is empty).
     pub fn posed(&self, m: &[Mat4]) -> [Vec3; 3] {
         self.points
@@ -46,7 +46,7 @@ impl Joint {
 }
 
 /// The limb joints a rig allows: shoulder, elbow, wrist, hip, knee on each side.
-pub fn joints(s: &Skeleton, rig: &Roles) -> Vec<Joint> {
+pub fn joints(s: &Skeleton, rig: &Roles) -> Vec<JointPolyline> {
     let mut out = Vec::new();
     for side in [Side::Left, Side::Right] {
         let l = side.letter();
@@ -59,18 +59,18 @@ pub fn joints(s: &Skeleton, rig: &Roles) -> Vec<Joint> {
                 None => (ua, head(ua) - (tail(ua) - head(ua))),
             };
             let e = g(Role::Forearm(side)).map_or(tail(ua), head);
-            out.push(Joint {
+            out.push(JointPolyline {
                 name: format!("shoulder.{l}"),
                 points: [a, (ua, head(ua)), (ua, e)],
             });
             if let Some(fa) = g(Role::Forearm(side)) {
                 let e = g(Role::Hand(side)).map_or(tail(fa), head);
-                out.push(Joint {
+                out.push(JointPolyline {
                     name: format!("elbow.{l}"),
                     points: [(ua, head(ua)), (fa, head(fa)), (fa, e)],
                 });
                 if let Some(h) = g(Role::Hand(side)) {
-                    out.push(Joint {
+                    out.push(JointPolyline {
                         name: format!("wrist.{l}"),
                         points: [(fa, head(fa)), (h, head(h)), (h, tail(h))],
                     });
@@ -81,7 +81,7 @@ pub fn joints(s: &Skeleton, rig: &Roles) -> Vec<Joint> {
             let len = (tail(th) - head(th)).length();
             let carrier = g(Role::Pelvis).or(s.bones[th].parent).unwrap_or(th);
             let e = g(Role::Calf(side)).map_or(tail(th), head);
-            out.push(Joint {
+            out.push(JointPolyline {
                 name: format!("hip.{l}"),
                 points: [
                     (carrier, head(th) + Vec3::Y * 0.5 * len),
@@ -91,7 +91,7 @@ pub fn joints(s: &Skeleton, rig: &Roles) -> Vec<Joint> {
             });
             if let Some(ca) = g(Role::Calf(side)) {
                 let e = g(Role::Foot(side)).map_or(tail(ca), head);
-                out.push(Joint {
+                out.push(JointPolyline {
                     name: format!("knee.{l}"),
                     points: [(th, head(th)), (ca, head(ca)), (ca, e)],
                 });
@@ -124,7 +124,7 @@ pub fn polyline(p: Vec3, [a, c, e]: [Vec3; 3]) -> (f32, f32) {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Flesh {
     /// The joint.
-    pub joint: Joint,
+    pub joint: JointPolyline,
     /// `(vertex, band)` pairs.
     pub vertices: Vec<(u32, u8)>,
     /// Local limb radius at the joint, metres.
@@ -133,7 +133,7 @@ pub struct Flesh {
 
 /// Selects the flesh of `j` among `rest` positions (see the module docs). `None` when
 /// the joint has degenerate segments or no flesh.
-pub fn flesh(j: &Joint, rest: &[Vec3]) -> Option<Flesh> {
+pub fn flesh(j: &JointPolyline, rest: &[Vec3]) -> Option<Flesh> {
     let [a, c, e] = j.posed(&[]);
     let lp = (c - a).length();
     let ld = (e - c).length();

@@ -128,7 +128,7 @@ fn paths(code: &str) -> Vec<(bool, Vec<String>)> {
 
 /// The import graph: `top:A -> top:B` between top-level modules, `A/F -> A/G` between
 /// the files (direct submodules) of one module.
-fn graph() -> BTreeMap<String, BTreeSet<String>> {
+pub(crate) fn graph() -> BTreeMap<String, BTreeSet<String>> {
     let root = src_dir();
     let mut files = Vec::new();
     rs_files(&root, &mut files);

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use glam::Vec3;
 use rigsmith::bind::{
-    bind, drop_below, keep_largest, smooth, strip_cross_side, weight_report, BindOptions, PartRole,
+    bind, drop_below, keep_largest, smooth, strip_cross_side, weight_report, BindOptions, PartWeighting,
     Route,
 };
 use rigsmith::{Bone, Character, Influence, Mesh, Part, Skeleton, Weights};
@@ -95,7 +95,7 @@ fn makehuman_body_takes_bone_heat_and_agrees_with_the_artist() {
     let m = mh_base();
     let r = bound_base();
     assert_eq!(r.route, Route::BoneHeat, "{:?}", r.reasons);
-    assert_eq!(r.part_roles, vec![PartRole::Body]);
+    assert_eq!(r.part_roles, vec![PartWeighting::Body]);
     assert_eq!(r.report.unweighted, 0);
     assert!(
         r.report.empty_major.is_empty(),
@@ -340,41 +340,10 @@ fn duplicate_vertices_and_degenerate_triangles_change_nothing() {
 /// belly (the inner box sees no bone through the shell). Bone heat leaves the inner box
 /// unweighted; the volumetric route weights everything.
 fn nested_boxes() -> (Character, Skeleton) {
-    fn cuboid(lo: Vec3, hi: Vec3, m: &mut Mesh) {
-        let b = m.positions.len() as u32;
-        for k in 0..8 {
-            m.positions.push(Vec3::new(
-                if k & 1 == 0 { lo.x } else { hi.x },
-                if k & 2 == 0 { lo.y } else { hi.y },
-                if k & 4 == 0 { lo.z } else { hi.z },
-            ));
-        }
-        let f = [
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-        ];
-        for q in f {
-            m.triangles.push([b + q[0], b + q[1], b + q[2]]);
-            m.triangles.push([b + q[0], b + q[2], b + q[3]]);
-        }
-    }
-    let mut m = Mesh::default();
-    cuboid(Vec3::new(-0.2, 0.0, -0.1), Vec3::new(0.2, 1.0, 0.1), &mut m);
+    let mut m = Mesh::cuboid(Vec3::new(-0.2, 0.0, -0.1), Vec3::new(0.2, 1.0, 0.1));
     // A closed shell inside the torso, off the bone, with a box inside it.
-    cuboid(
-        Vec3::new(0.05, 0.3, -0.08),
-        Vec3::new(0.18, 0.6, 0.08),
-        &mut m,
-    );
-    cuboid(
-        Vec3::new(0.08, 0.4, -0.04),
-        Vec3::new(0.15, 0.5, 0.04),
-        &mut m,
-    );
+    m.append(&Mesh::cuboid(Vec3::new(0.05, 0.3, -0.08), Vec3::new(0.18, 0.6, 0.08)));
+    m.append(&Mesh::cuboid(Vec3::new(0.08, 0.4, -0.04), Vec3::new(0.15, 0.5, 0.04)));
     let s = chain(&[
         ("pelvis", [0.0, 0.1, 0.0], [0.0, 0.5, 0.0]),
         ("spine", [0.0, 0.5, 0.0], [0.0, 0.9, 0.0]),
@@ -394,28 +363,11 @@ fn a_hidden_island_on_a_fine_body_falls_back_from_bone_heat_to_the_volume() {
     let h = hi.y - lo.y;
     let at = Vec3::new(hi.x + 0.01 * h, lo.y + 0.5 * h, 0.0);
     for (r, flip) in [(0.04 * h, false), (0.02 * h, true)] {
-        let b = mesh.positions.len() as u32;
-        for k in 0..8 {
-            mesh.positions.push(
-                at + Vec3::new(
-                    if k & 1 == 0 { -r } else { r },
-                    if k & 2 == 0 { -r } else { r },
-                    if k & 4 == 0 { -r } else { r },
-                ),
-            );
+        let mut cube = Mesh::cuboid(at - Vec3::splat(r), at + Vec3::splat(r));
+        if flip {
+            cube.triangles.iter_mut().for_each(|t| t.reverse());
         }
-        for q in [
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-        ] {
-            let (a, c) = if flip { (q[2], q[0]) } else { (q[0], q[2]) };
-            mesh.triangles.push([b + a, b + q[1], b + c]);
-            mesh.triangles.push([b + a, b + c, b + q[3]]);
-        }
+        mesh.append(&cube);
     }
     let r = bind(&body_char(&mesh), &m.skel, &BindOptions::default()).unwrap();
     assert_eq!(r.route, Route::Volumetric, "{:?}", r.reasons);
@@ -529,10 +481,10 @@ fn garments_transfer_from_the_body_and_eyes_are_rigid() {
     assert_eq!(
         r.part_roles,
         vec![
-            PartRole::Body,
-            PartRole::Garment,
-            PartRole::Rigid(None),
-            PartRole::Rigid(None)
+            PartWeighting::Body,
+            PartWeighting::Garment,
+            PartWeighting::Rigid(None),
+            PartWeighting::Rigid(None)
         ]
     );
     assert_eq!(r.report.unweighted, 0);

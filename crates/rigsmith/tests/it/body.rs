@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use rigsmith::bind::{bind, weight_report, BindOptions};
-use rigsmith::io::mpfb2::{dress, split_parts, BuildOptions, Corpus, Garment, VARIANTS};
+use rigsmith::io::mpfb2::{dress, split_parts, CorpusOptions, Corpus, Garment, VARIANTS};
 use rigsmith::mannequin::{self, MannequinOptions};
 use rigsmith::model::{Influence, PartClass, Weights};
 use rigsmith::pipeline::{rig, RigOptions};
@@ -21,9 +21,9 @@ fn corpus() -> &'static Corpus {
 /// MakeHuman variant `name`, body only, with its game_engine skeleton and artist weights.
 fn variant(name: &str) -> Character {
     corpus()
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             variant: Some(name.into()),
-            ..BuildOptions::default()
+            ..CorpusOptions::default()
         })
         .unwrap()
 }
@@ -284,35 +284,10 @@ fn rig_succeeds_on_a_split_dressed_body_in_a_long_skirt() {
 
 /// A closed box of side `s` centred at `c`, as a part.
 pub(crate) fn cube(name: &str, c: glam::Vec3, s: f32) -> rigsmith::Part {
-    let h = 0.5 * s;
-    let positions: Vec<glam::Vec3> = (0..8)
-        .map(|i| {
-            c + glam::Vec3::new(
-                if i & 1 == 0 { -h } else { h },
-                if i & 2 == 0 { -h } else { h },
-                if i & 4 == 0 { -h } else { h },
-            )
-        })
-        .collect();
-    let q = [
-        [0, 2, 3, 1],
-        [4, 5, 7, 6],
-        [0, 1, 5, 4],
-        [2, 6, 7, 3],
-        [0, 4, 6, 2],
-        [1, 3, 7, 5],
-    ];
-    let triangles = q
-        .iter()
-        .flat_map(|f: &[u32; 4]| [[f[0], f[1], f[2]], [f[0], f[2], f[3]]])
-        .collect();
+    let h = glam::Vec3::splat(0.5 * s);
     rigsmith::Part {
         name: name.into(),
-        mesh: rigsmith::Mesh {
-            positions,
-            triangles,
-            ..Default::default()
-        },
+        mesh: rigsmith::Mesh::cuboid(c - h, c + h),
         ..Default::default()
     }
 }

@@ -95,12 +95,12 @@ fn the_mannequin_control_rig_passes_every_rubric_b_check() {
 
 /// Every named MakeHuman variant without its artist rig, by name.
 fn makehuman_variants() -> Vec<(&'static str, rigsmith::model::Character)> {
-    use rigsmith::io::mpfb2::{BuildOptions, Corpus, VARIANTS};
+    use rigsmith::io::mpfb2::{CorpusOptions, Corpus, VARIANTS};
     let corpus = Corpus::open(&common::mpfb2_dir()).unwrap();
     VARIANTS
         .iter()
         .map(|v| {
-            let o = BuildOptions {
+            let o = CorpusOptions {
                 variant: Some(v.name.into()),
                 rig: None,
                 ..Default::default()

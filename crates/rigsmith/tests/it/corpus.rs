@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use glam::Vec3;
-use rigsmith::io::mpfb2::{self, BuildOptions, Corpus, VARIANTS};
+use rigsmith::io::mpfb2::{self, CorpusOptions, Corpus, VARIANTS};
 use rigsmith::{Character, Weights};
 
 use crate::common;
@@ -19,7 +19,7 @@ fn base() -> &'static Character {
     static C: OnceLock<Character> = OnceLock::new();
     C.get_or_init(|| {
         corpus()
-            .build(&BuildOptions::default())
+            .build(&CorpusOptions::default())
             .expect("build base")
     })
 }
@@ -147,7 +147,7 @@ fn body_weights_equal_the_artist_file() {
 fn skeleton_follows_the_body_variant_and_sits_inside_it() {
     for v in ["base", "female", "heavy", "child", "baby"] {
         let c = corpus()
-            .build(&BuildOptions {
+            .build(&CorpusOptions {
                 variant: Some(v.into()),
                 ..Default::default()
             })
@@ -227,7 +227,7 @@ fn every_named_variant_builds_with_plausible_height() {
     ];
     for v in VARIANTS {
         let c = corpus()
-            .build(&BuildOptions {
+            .build(&CorpusOptions {
                 variant: Some(v.name.into()),
                 rig: None,
                 ..Default::default()
@@ -249,7 +249,7 @@ fn every_named_variant_builds_with_plausible_height() {
     // the nearly closed body).
     let volume = |name: &str| {
         let c = corpus()
-            .build(&BuildOptions {
+            .build(&CorpusOptions {
                 variant: Some(name.into()),
                 rig: None,
                 ..Default::default()
@@ -288,7 +288,7 @@ fn helper_parts_are_separate_and_weighted() {
         "hair",
     ];
     let c = corpus()
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             parts: names.iter().map(|s| s.to_string()).collect(),
             ..Default::default()
         })
@@ -353,7 +353,7 @@ fn count_group(g: &str) -> usize {
 #[test]
 fn scale_is_exact() {
     let small = corpus()
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             scale: 0.01,
             ..Default::default()
         })
@@ -384,7 +384,7 @@ fn other_rigs_build() {
         ("game_engine_with_breast", 55),
     ] {
         let c = corpus()
-            .build(&BuildOptions {
+            .build(&CorpusOptions {
                 rig: Some(rig.into()),
                 ..Default::default()
             })
@@ -417,33 +417,33 @@ fn explicit_targets_equal_the_variant() {
 
 #[test]
 fn bad_requests_are_clear_errors() {
-    let err = |o: BuildOptions| corpus().build(&o).unwrap_err().to_string();
-    let e = err(BuildOptions {
+    let err = |o: CorpusOptions| corpus().build(&o).unwrap_err().to_string();
+    let e = err(CorpusOptions {
         variant: Some("giant".into()),
         ..Default::default()
     });
     assert!(e.contains("giant") && e.contains("baby"), "{e}");
-    let e = err(BuildOptions {
+    let e = err(CorpusOptions {
         rig: Some("nope".into()),
         ..Default::default()
     });
     assert!(e.contains("nope") && e.contains("game_engine"), "{e}");
-    let e = err(BuildOptions {
+    let e = err(CorpusOptions {
         parts: vec!["cape".into()],
         ..Default::default()
     });
     assert!(e.contains("cape"), "{e}");
-    let e = err(BuildOptions {
+    let e = err(CorpusOptions {
         targets: vec![("../../etc/passwd".into(), 1.0)],
         ..Default::default()
     });
     assert!(e.contains("relative"), "{e}");
-    let e = err(BuildOptions {
+    let e = err(CorpusOptions {
         targets: vec![("macrodetails/missing.target.gz".into(), 1.0)],
         ..Default::default()
     });
     assert!(e.contains("missing.target.gz"), "{e}");
-    let e = err(BuildOptions {
+    let e = err(CorpusOptions {
         scale: 0.0,
         ..Default::default()
     });
@@ -553,7 +553,7 @@ fn all_parts_glb_is_valid() {
     let tmp = common::tmpdir();
     let path = tmp.path().join("female.glb");
     let c = corpus()
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             variant: Some("female".into()),
             parts: mpfb2::PARTS.iter().map(|p| p.0.to_string()).collect(),
             ..Default::default()
@@ -588,7 +588,7 @@ fn all_parts_glb_is_valid() {
 
 #[test]
 fn builds_are_deterministic_and_helper_weights_follow_the_artist() {
-    let opts = BuildOptions {
+    let opts = CorpusOptions {
         variant: Some("heavy".into()),
         parts: ["body", "tights", "skirt", "hair"]
             .iter()
@@ -759,7 +759,7 @@ fn split_duplicates_seam_vertices_at_identical_positions() {
 #[test]
 fn split_is_deterministic_and_keeps_other_parts() {
     let c = corpus()
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             variant: Some("child".into()),
             parts: vec!["eyes".into(), "body".into(), "hair".into()],
             ..Default::default()
@@ -886,7 +886,7 @@ fn skirt_lies_outside_the_torso_and_legs_and_flares() {
     let s = c.skeleton.as_ref().unwrap();
     let regions = mpfb2::split::vertex_regions(c.parts[0].weights.as_ref().unwrap(), s);
     // Against the torso and legs (the arms hang beside it and are not fitted).
-    use mpfb2::split::Limb;
+    use mpfb2::split::BodySegment;
     let legs: Vec<Vec3> = c.parts[0]
         .mesh
         .positions
@@ -895,7 +895,7 @@ fn skirt_lies_outside_the_torso_and_legs_and_flares() {
         .filter(|(_, r)| {
             matches!(
                 r.limb,
-                Limb::Chest | Limb::Pelvis | Limb::Thigh | Limb::Calf | Limb::Foot
+                BodySegment::Chest | BodySegment::Pelvis | BodySegment::Thigh | BodySegment::Calf | BodySegment::Foot
             )
         })
         .map(|(p, _)| *p)
@@ -937,15 +937,15 @@ fn garment_weights_come_from_the_covered_skin() {
         let w = c.parts[c.find_part(p).unwrap()].weights.as_ref().unwrap();
         mpfb2::split::vertex_regions(w, s)
     };
-    use mpfb2::split::Limb;
-    assert!(regions("hat").iter().all(|r| r.limb == Limb::Head));
+    use mpfb2::split::BodySegment;
+    assert!(regions("hat").iter().all(|r| r.limb == BodySegment::Head));
     assert!(regions("shirt")
         .iter()
-        .all(|r| matches!(r.limb, Limb::Chest | Limb::UpperArm)));
+        .all(|r| matches!(r.limb, BodySegment::Chest | BodySegment::UpperArm)));
     for g in ["trousers", "skirt"] {
         assert!(regions(g)
             .iter()
-            .all(|r| matches!(r.limb, Limb::Pelvis | Limb::Thigh | Limb::Calf)));
+            .all(|r| matches!(r.limb, BodySegment::Pelvis | BodySegment::Thigh | BodySegment::Calf)));
     }
     // Ground truth: each garment vertex carries exactly the weights of a body vertex.
     let body_w = c.parts[0].weights.as_ref().unwrap();
@@ -965,7 +965,7 @@ fn dress_refuses_bad_requests() {
         .to_string()
         .contains("cape"));
     let helper = corpus()
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             parts: vec!["body".into(), "skirt".into()],
             ..Default::default()
         })

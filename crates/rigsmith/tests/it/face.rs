@@ -5,7 +5,7 @@
 use glam::Vec3;
 use rigsmith::face::{self, checks, split, FaceControl, FaceMode, FaceOptions};
 use rigsmith::fit::{find_landmarks, LandmarkOptions};
-use rigsmith::io::mpfb2::{BuildOptions, Corpus};
+use rigsmith::io::mpfb2::{CorpusOptions, Corpus};
 use rigsmith::{Character, RigOptions};
 
 fn corpus() -> Corpus {
@@ -14,7 +14,7 @@ fn corpus() -> Corpus {
 
 /// An unrigged MakeHuman variant with its eyes, lashes, teeth and tongue.
 fn head_parts(c: &Corpus, variant: &str) -> Character {
-    c.build(&BuildOptions {
+    c.build(&CorpusOptions {
         variant: Some(variant.into()),
         rig: None,
         parts: ["body", "eyes", "eyelashes", "teeth", "tongue"]
@@ -33,7 +33,7 @@ fn fit_errors(variant: &str, parts: &[&str]) -> (f32, f32, f32, f32) {
     let def = k.skeleton("default", &pos).unwrap();
     let hum = k.skeleton("human", &pos).unwrap();
     let c = k
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             variant: Some(variant.into()),
             rig: None,
             parts: parts.iter().map(|s| s.to_string()).collect(),
@@ -88,7 +88,7 @@ fn face_fit_of_the_baby_from_its_sockets_puts_the_lids_within_one_percent() {
 fn eye_closure() -> (rigsmith::Mesh, Vec<Vec3>, Vec<Vec3>, f32) {
     let k = corpus();
     let mut c = k
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             rig: None,
             ..Default::default()
         })

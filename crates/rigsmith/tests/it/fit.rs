@@ -80,43 +80,10 @@ fn one_part(mesh: Mesh) -> Character {
     }
 }
 
-/// An axis-aligned box as 12 triangles, outward winding.
-fn cuboid(lo: Vec3, hi: Vec3) -> Mesh {
-    let p: Vec<Vec3> = (0..8)
-        .map(|i| {
-            Vec3::new(
-                if i & 1 == 0 { lo.x } else { hi.x },
-                if i & 2 == 0 { lo.y } else { hi.y },
-                if i & 4 == 0 { lo.z } else { hi.z },
-            )
-        })
-        .collect();
-    let q = [
-        [0, 2, 3, 1],
-        [4, 5, 7, 6],
-        [0, 1, 5, 4],
-        [2, 6, 7, 3],
-        [0, 4, 6, 2],
-        [1, 3, 7, 5],
-    ];
-    let triangles = q
-        .iter()
-        .flat_map(|f| [[f[0], f[1], f[2]], [f[0], f[2], f[3]]])
-        .collect();
-    Mesh {
-        positions: p,
-        triangles,
-        ..Default::default()
-    }
-}
-
 fn merge(ms: &[Mesh]) -> Mesh {
     let mut out = Mesh::default();
     for m in ms {
-        let o = out.positions.len() as u32;
-        out.positions.extend(&m.positions);
-        out.triangles
-            .extend(m.triangles.iter().map(|t| t.map(|i| i + o)));
+        out.append(m);
     }
     out
 }
@@ -127,8 +94,8 @@ fn merge(ms: &[Mesh]) -> Mesh {
 fn sections_split_touching_parts_by_topology() {
     // Two boxes sharing a face plane (touching thighs) stay two loops.
     let m = merge(&[
-        cuboid(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(0.0, 1.0, 1.0)),
-        cuboid(Vec3::new(0.0, 0.0, 0.0), Vec3::new(1.0, 1.0, 1.0)),
+        Mesh::cuboid(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(0.0, 1.0, 1.0)),
+        Mesh::cuboid(Vec3::new(0.0, 0.0, 0.0), Vec3::new(1.0, 1.0, 1.0)),
     ]);
     let loops = cross_sections(&[&m], Vec3::new(0.0, 0.5, 0.0), Vec3::Y);
     assert_eq!(loops.len(), 2);
@@ -139,7 +106,7 @@ fn sections_split_touching_parts_by_topology() {
         assert!((l.center.x.abs() - 0.5).abs() < 1e-4);
     }
     // Clean twin: one box, one loop; a plane missing the mesh: none.
-    let one = cuboid(Vec3::ZERO, Vec3::ONE);
+    let one = Mesh::cuboid(Vec3::ZERO, Vec3::ONE);
     assert_eq!(cross_sections(&[&one], Vec3::splat(0.5), Vec3::Y).len(), 1);
     assert!(cross_sections(&[&one], Vec3::new(0.0, 2.0, 0.0), Vec3::Y).is_empty());
     assert!(cross_sections(&[&one], Vec3::splat(0.5), Vec3::ZERO).is_empty());
@@ -148,7 +115,7 @@ fn sections_split_touching_parts_by_topology() {
 #[test]
 fn sections_on_open_meshes_return_open_chains() {
     // The box without its -X face: the cut is an open chain of 3 sides.
-    let mut m = cuboid(Vec3::ZERO, Vec3::ONE);
+    let mut m = Mesh::cuboid(Vec3::ZERO, Vec3::ONE);
     m.triangles.drain(8..10);
     let loops = cross_sections(&[&m], Vec3::splat(0.5), Vec3::Y);
     assert_eq!(loops.len(), 1);
@@ -475,7 +442,7 @@ fn bad_input_names_the_landmark() {
     ));
     assert!(e.contains("lying down"), "{e}");
     // A column (legs not separated) and a sphere-like blob (not a biped).
-    let e = fit_err(&one_part(cuboid(
+    let e = fit_err(&one_part(Mesh::cuboid(
         Vec3::new(-0.2, 0.0, -0.1),
         Vec3::new(0.2, 1.8, 0.1),
     )));
@@ -483,11 +450,11 @@ fn bad_input_names_the_landmark() {
         e.contains("crotch") && e.contains("legs not separated"),
         "{e}"
     );
-    let e = fit_err(&one_part(cuboid(Vec3::splat(-0.5), Vec3::splat(0.5))));
+    let e = fit_err(&one_part(Mesh::cuboid(Vec3::splat(-0.5), Vec3::splat(0.5))));
     assert!(e.contains("crotch"), "{e}");
     // A quadruped: four legs under a long body.
     let leg = |x: f32, z: f32| {
-        cuboid(
+        Mesh::cuboid(
             Vec3::new(x - 0.05, 0.0, z - 0.05),
             Vec3::new(x + 0.05, 0.5, z + 0.05),
         )
@@ -497,7 +464,7 @@ fn bad_input_names_the_landmark() {
         leg(0.15, -0.3),
         leg(-0.15, 0.3),
         leg(0.15, 0.3),
-        cuboid(Vec3::new(-0.2, 0.45, -0.45), Vec3::new(0.2, 0.75, 0.45)),
+        Mesh::cuboid(Vec3::new(-0.2, 0.45, -0.45), Vec3::new(0.2, 0.75, 0.45)),
     ]);
     let e = fit_err(&one_part(dog));
     assert!(e.contains("not a biped"), "{e}");
@@ -533,8 +500,8 @@ fn failures(r: &rigsmith::fit::FitResult) -> Vec<String> {
 
 #[test]
 fn mannequin_fits_with_every_placement_check_passing() {
-    use rigsmith::mannequin::{build, reference_joints, MannequinOptions, Pose};
-    for (pose, arm) in [(Pose::T, 0.0f32), (Pose::A, 45.0)] {
+    use rigsmith::mannequin::{build, reference_joints, MannequinOptions, ArmPose};
+    for (pose, arm) in [(ArmPose::T, 0.0f32), (ArmPose::A, 45.0)] {
         for hs in [1.0f32, 1.5] {
             let o = MannequinOptions {
                 pose,
@@ -556,7 +523,7 @@ fn mannequin_fits_with_every_placement_check_passing() {
             let sh = &r.landmarks.points["shoulder_l"];
             assert_eq!(
                 sh.method.contains("clavicle lies inside"),
-                pose == Pose::A,
+                pose == ArmPose::A,
                 "{pose:?} x{hs}: {}",
                 sh.method
             );
@@ -604,10 +571,10 @@ fn every_variant_passes_every_placement_check() {
 
 #[test]
 fn a_pose_from_0_to_60_deg_is_measured() {
-    use rigsmith::mannequin::{build, MannequinOptions, Pose};
+    use rigsmith::mannequin::{build, MannequinOptions, ArmPose};
     for arm in [10.0f32, 30.0, 60.0] {
         let o = MannequinOptions {
-            pose: Pose::A,
+            pose: ArmPose::A,
             arm_angle_deg: arm,
             ..Default::default()
         };
@@ -643,11 +610,11 @@ fn bend_chain(s: &mut Skeleton, upper: &str, lower: &str, dir: Vec3, deg: f32) {
 #[test]
 fn elbow_bend_follows_the_modelled_limb() {
     use rigsmith::fit::{bend_angle, modelled_bend};
-    use rigsmith::mannequin::{build, MannequinOptions, Pose};
+    use rigsmith::mannequin::{build, MannequinOptions, ArmPose};
     // A straight-modelled arm (mannequin, T pose): measured straight, the fit pre-bends
     // it 1 to 15 deg and passes; a 40 deg bone bend fails.
     let o = MannequinOptions {
-        pose: Pose::T,
+        pose: ArmPose::T,
         ..Default::default()
     };
     let man = build(&o);
@@ -805,7 +772,7 @@ fn face_landmarks_sit_on_the_face() {
     assert!(jaw.y < nose.y && jaw.y > chin.y && jaw.z < chin.z, "{jaw}");
     // Without eye parts the eyes come from the sockets: within 0.5% H of the corpus'
     // eye parts (mean of each eye's vertices).
-    let o = rigsmith::io::mpfb2::BuildOptions {
+    let o = rigsmith::io::mpfb2::CorpusOptions {
         variant: Some("base".into()),
         rig: None,
         parts: vec!["body".into(), "eyes".into()],
@@ -1127,7 +1094,7 @@ fn the_artist_rigs_keep_their_chains_under_the_disjoint_rule() {
     // MakeHuman's chest stops 9.4 % H below the neck, about its own length, with the
     // clavicles nearer its tail: an end by design, not a break.
     let c = corpus()
-        .build(&rigsmith::io::mpfb2::BuildOptions::default())
+        .build(&rigsmith::io::mpfb2::CorpusOptions::default())
         .unwrap();
     let s = c.skeleton.as_ref().unwrap();
     assert_eq!(

@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use rigsmith::fit::{fit, FitOptions, FitResult};
-use rigsmith::io::mpfb2::{BuildOptions, Corpus, VARIANTS};
+use rigsmith::io::mpfb2::{CorpusOptions, Corpus, VARIANTS};
 use rigsmith::model::{Body, BodyOptions, PartClass};
 use rigsmith::{Character, Severity, Skeleton};
 
@@ -116,7 +116,7 @@ fn thin_male_with_arms_near_the_torso_fits() {
         1.0,
     ));
     let mut c = corpus()
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             targets,
             ..Default::default()
         })

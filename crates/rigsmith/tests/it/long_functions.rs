@@ -29,7 +29,7 @@ struct Func {
 /// `src` with every comment (line, block, nested block), string literal (plain, byte,
 /// raw with any number of `#`) and character literal replaced by spaces; newlines are
 /// kept, so line numbers stay. Lifetimes and labels (`'a`) are kept.
-fn strip(src: &str) -> String {
+pub(crate) fn strip(src: &str) -> String {
     let c: Vec<char> = src.chars().collect();
     let n = c.len();
     let mut out = String::with_capacity(src.len());
@@ -164,7 +164,7 @@ fn matching_brace(b: &[u8], open: usize) -> Option<usize> {
 
 /// Stripped code with every item under `#[cfg(test)]` blanked (a test module, a test
 /// helper, a test-only `use`).
-fn without_test_items(code: &str) -> String {
+pub(crate) fn without_test_items(code: &str) -> String {
     let mut b = code.as_bytes().to_vec();
     let attr = b"#[cfg(test)]";
     let mut from = 0;

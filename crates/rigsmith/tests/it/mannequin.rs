@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use glam::Vec3;
-use rigsmith::mannequin::{self, MannequinOptions, Pose};
+use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
 use rigsmith::{Character, Mesh};
 
 /// Generalized winding number of a triangle mesh around `p` (1 inside a closed
@@ -139,7 +139,7 @@ fn same_options_same_numbers() {
     let o = MannequinOptions {
         skirt: true,
         hair: true,
-        pose: Pose::A,
+        pose: ArmPose::A,
         ..Default::default()
     };
     assert_eq!(bits(&mannequin::build(&o)), bits(&mannequin::build(&o)));
@@ -157,7 +157,7 @@ fn same_options_same_numbers() {
 
 #[test]
 fn joints_sit_inside_the_body() {
-    for pose in [Pose::T, Pose::A] {
+    for pose in [ArmPose::T, ArmPose::A] {
         let o = MannequinOptions {
             pose,
             ..Default::default()
@@ -184,7 +184,7 @@ fn t_and_a_pose() {
     assert!((s.y - h.y).abs() < 1e-5, "T arm is horizontal");
     for deg in [30.0f32, 45.0, 60.0] {
         let o = MannequinOptions {
-            pose: Pose::A,
+            pose: ArmPose::A,
             arm_angle_deg: deg,
             ..Default::default()
         };
@@ -408,7 +408,7 @@ fn same_glb_bytes_twice() {
     let r = tmp.path().join("raw.glb");
     let raw = mannequin::build(&MannequinOptions {
         raw: true,
-        pose: Pose::A,
+        pose: ArmPose::A,
         ..Default::default()
     });
     rigsmith::io::write_character(&r, &raw, &Default::default()).unwrap();

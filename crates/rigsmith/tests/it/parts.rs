@@ -225,7 +225,7 @@ fn seg(q: Vec3, b: &Bone) -> f32 {
 
 fn rigged(h: f32) -> (Character, Vec<parts::Chain>, Sidecar) {
     let mut c = figure(h);
-    let chains = parts::build_chains(&mut c, &parts::BuildOptions::default()).unwrap();
+    let chains = parts::build_chains(&mut c, &parts::ChainOptions::default()).unwrap();
     c.validate().unwrap();
     let colliders = parts::measure_colliders(&c);
     let sc = Sidecar::build(&c, &chains, &colliders);
@@ -581,7 +581,7 @@ fn building_chains_needs_a_skeleton() {
     let mut c = figure(1.7);
     c.skeleton = None;
     c.parts[0].weights = None;
-    let err = parts::build_chains(&mut c, &parts::BuildOptions::default())
+    let err = parts::build_chains(&mut c, &parts::ChainOptions::default())
         .unwrap_err()
         .to_string();
     assert!(err.contains("no skeleton"), "{err}");
@@ -612,9 +612,9 @@ fn assert_all_motions_pass(c: &Character, sc: &Sidecar, what: &str) {
 
 #[test]
 fn mannequin_with_skirt_and_hair_rigs_swings_and_exports_vrm() {
-    use rigsmith::mannequin::{self, MannequinOptions, Pose};
+    use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
     let mut c = mannequin::build(&MannequinOptions {
-        pose: Pose::A,
+        pose: ArmPose::A,
         skirt: true,
         hair: true,
         ..Default::default()
@@ -683,10 +683,10 @@ fn mannequin_with_skirt_and_hair_rigs_swings_and_exports_vrm() {
 
 #[test]
 fn makehuman_body_with_skirt_and_tights_swings_without_entering_the_legs() {
-    use rigsmith::io::mpfb2::{BuildOptions, Corpus};
+    use rigsmith::io::mpfb2::{CorpusOptions, Corpus};
     let corpus = Corpus::open(&crate::common::mpfb2_dir()).unwrap();
     let mut c = corpus
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             parts: vec!["body".into(), "skirt".into(), "tights".into()],
             rig: Some("game_engine".into()),
             ..Default::default()
@@ -1100,12 +1100,12 @@ fn the_vrm_carries_each_joints_own_hit_radius() {
 fn every_makehuman_variant_in_its_skirt_passes_every_motion() {
     // The ankle-length skirt on all 14 named bodies (0.6 to 2.0 m, thin to heavy): no
     // entry into the legs beyond 5 mm on a 1.7 m figure, no joint between the legs.
-    use rigsmith::io::mpfb2::{BuildOptions, Corpus, VARIANTS};
+    use rigsmith::io::mpfb2::{CorpusOptions, Corpus, VARIANTS};
     let corpus = Corpus::open(&crate::common::mpfb2_dir()).unwrap();
     let mut worst = (0.0f32, String::new());
     for v in VARIANTS {
         let mut c = corpus
-            .build(&BuildOptions {
+            .build(&CorpusOptions {
                 variant: Some(v.name.into()),
                 parts: vec!["body".into(), "skirt".into(), "tights".into()],
                 rig: Some("game_engine".into()),
@@ -1128,11 +1128,11 @@ fn every_makehuman_variant_in_its_skirt_passes_every_motion() {
 #[test]
 fn a_rig_that_splits_the_legs_in_two_bones_gets_whole_leg_colliders() {
     // MakeHuman's `default` rig: upperleg01.L + upperleg02.L, lowerleg01.L + lowerleg02.L.
-    use rigsmith::io::mpfb2::{BuildOptions, Corpus};
+    use rigsmith::io::mpfb2::{CorpusOptions, Corpus};
     let corpus = Corpus::open(&crate::common::mpfb2_dir()).unwrap();
     let build = |rig: &str| {
         corpus
-            .build(&BuildOptions {
+            .build(&CorpusOptions {
                 parts: vec!["body".into(), "skirt".into(), "tights".into()],
                 rig: Some(rig.into()),
                 ..Default::default()

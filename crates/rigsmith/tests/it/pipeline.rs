@@ -2,8 +2,8 @@
 //! and on the mannequin in T and A pose.
 
 use rigsmith::fit::Template;
-use rigsmith::io::mpfb2::{BuildOptions, Corpus, VARIANTS};
-use rigsmith::mannequin::{self, MannequinOptions, Pose};
+use rigsmith::io::mpfb2::{CorpusOptions, Corpus, VARIANTS};
+use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
 use rigsmith::pipeline::{rig, RigOptions};
 
 use crate::common::mpfb2_dir;
@@ -12,14 +12,14 @@ use crate::common::mpfb2_dir;
 fn makehuman_variant(name: &str) -> rigsmith::Character {
     static CORPUS: std::sync::OnceLock<Corpus> = std::sync::OnceLock::new();
     let corpus = CORPUS.get_or_init(|| Corpus::open(&mpfb2_dir()).unwrap());
-    let o = BuildOptions {
+    let o = CorpusOptions {
         variant: Some(name.into()),
         rig: None,
         parts: ["body", "eyes", "teeth", "tights", "skirt"]
             .iter()
             .map(|s| s.to_string())
             .collect(),
-        ..BuildOptions::default()
+        ..CorpusOptions::default()
     };
     corpus.build(&o).unwrap()
 }
@@ -174,7 +174,7 @@ fn every_named_variant_has_its_rig_test() {
 #[test]
 fn mannequin_in_t_pose_rigs_without_blocker() {
     let c = mannequin::build(&MannequinOptions {
-        pose: Pose::T,
+        pose: ArmPose::T,
         ..MannequinOptions::default()
     });
     rigs_without_blocker("mannequin T", &c);
@@ -183,7 +183,7 @@ fn mannequin_in_t_pose_rigs_without_blocker() {
 #[test]
 fn mannequin_in_a_pose_rigs_without_blocker() {
     let c = mannequin::build(&MannequinOptions {
-        pose: Pose::A,
+        pose: ArmPose::A,
         ..MannequinOptions::default()
     });
     rigs_without_blocker("mannequin A", &c);
@@ -229,7 +229,7 @@ fn vrm_template_gives_a_complete_humanoid_map() {
 #[test]
 fn already_rigged_is_refused_and_empty_is_an_error() {
     let corpus = Corpus::open(&mpfb2_dir()).unwrap();
-    let c = corpus.build(&BuildOptions::default()).unwrap();
+    let c = corpus.build(&CorpusOptions::default()).unwrap();
     let e = rig(&c, &RigOptions::default(), &mut |_, _| {}).unwrap_err();
     assert!(
         matches!(e, rigsmith::Error::AlreadyRigged { joints } if joints == c.skeleton.as_ref().unwrap().len()),

@@ -3,7 +3,7 @@
 //! the quadruped pose library and the whole rig.
 
 use glam::Vec3;
-use rigsmith::fit::quadruped::{classify, fit_plan, BodyPlan, Kind, Plan, PlanFit, MIN_BEND_DEG};
+use rigsmith::fit::quadruped::{classify, fit_plan, BodyPlan, QuadrupedKind, Plan, PlanFit, MIN_BEND_DEG};
 use rigsmith::fit::FitOptions;
 use rigsmith::mannequin::animal::{self, AnimalOptions, Beast, Oddity};
 use rigsmith::pose::quadruped::{quadruped_library, QuadRoles};
@@ -54,7 +54,7 @@ fn auto_picks_the_quadruped_template_for_the_wolf() {
 
 /// Held-out animals: four leg chains, a spine, a neck and head chain and a tail of at
 /// least three bones, read back from the structure alone.
-fn assert_complete_animal(beast: Beast, kind: Kind) {
+fn assert_complete_animal(beast: Beast, kind: QuadrupedKind) {
     let c = animal::build(&AnimalOptions { beast, ..wolf() });
     let r = fit_as(&c, Plan::Quadruped(kind));
     let s = &r.fit.skeleton;
@@ -85,17 +85,17 @@ fn assert_complete_animal(beast: Beast, kind: Kind) {
 
 #[test]
 fn a_held_out_wolf_gets_four_legs_a_spine_a_neck_and_head_and_a_tail() {
-    assert_complete_animal(Beast::Wolf, Kind::Wolf);
+    assert_complete_animal(Beast::Wolf, QuadrupedKind::Wolf);
 }
 
 #[test]
 fn a_held_out_horse_gets_four_legs_a_spine_a_neck_and_head_and_a_tail() {
-    assert_complete_animal(Beast::Horse, Kind::Horse);
+    assert_complete_animal(Beast::Horse, QuadrupedKind::Horse);
 }
 
 #[test]
 fn a_held_out_cat_gets_four_legs_a_spine_a_neck_and_head_and_a_tail() {
-    assert_complete_animal(Beast::Cat, Kind::Cat);
+    assert_complete_animal(Beast::Cat, QuadrupedKind::Cat);
 }
 
 #[test]
@@ -104,7 +104,7 @@ fn the_horse_template_has_hooves_and_a_long_neck() {
         beast: Beast::Horse,
         ..wolf()
     });
-    let s = fit_as(&c, Plan::Quadruped(Kind::Horse)).fit.skeleton;
+    let s = fit_as(&c, Plan::Quadruped(QuadrupedKind::Horse)).fit.skeleton;
     for n in ["hoof.L", "hoof_front.R", "neck.002"] {
         assert!(s.find(n).is_some(), "{n}");
     }
@@ -114,7 +114,7 @@ fn the_horse_template_has_hooves_and_a_long_neck() {
 fn wolf_landmarks_lie_near_the_generator_joints() {
     let o = wolf();
     let c = animal::build(&o);
-    let r = fit_as(&c, Plan::Quadruped(Kind::Wolf));
+    let r = fit_as(&c, Plan::Quadruped(QuadrupedKind::Wolf));
     let lm = &r.fit.landmarks;
     let h = lm.height;
     let refs = animal::reference_joints(&o);
@@ -142,7 +142,7 @@ fn wolf_landmarks_lie_near_the_generator_joints() {
 #[test]
 fn the_knee_bends_forward_the_hock_and_elbow_back_with_hinges_on_local_x() {
     let c = animal::build(&wolf());
-    let s = fit_as(&c, Plan::Quadruped(Kind::Wolf)).fit.skeleton;
+    let s = fit_as(&c, Plan::Quadruped(QuadrupedKind::Wolf)).fit.skeleton;
     let (thigh, shin, foot) = (bone(&s, "thigh.L"), bone(&s, "shin.L"), bone(&s, "foot.L"));
     // The knee lies forward (+Z) of the hip-hock line; the hock behind knee-paw.
     let u = (shin.tail - thigh.head).normalize();
@@ -161,13 +161,13 @@ fn the_knee_bends_forward_the_hock_and_elbow_back_with_hinges_on_local_x() {
 
 #[test]
 fn a_wolf_facing_minus_z_is_found_by_its_head_and_fits_the_same_skeleton_turned() {
-    let front = fit_as(&animal::build(&wolf()), Plan::Quadruped(Kind::Wolf));
+    let front = fit_as(&animal::build(&wolf()), Plan::Quadruped(QuadrupedKind::Wolf));
     let back = fit_as(
         &animal::build(&AnimalOptions {
             facing_back: true,
             ..wolf()
         }),
-        Plan::Quadruped(Kind::Wolf),
+        Plan::Quadruped(QuadrupedKind::Wolf),
     );
     assert!(back.fit.landmarks.pose.contains("facing -Z"));
     let h = front.fit.landmarks.height;
@@ -181,13 +181,13 @@ fn a_wolf_facing_minus_z_is_found_by_its_head_and_fits_the_same_skeleton_turned(
 
 #[test]
 fn the_fit_does_not_depend_on_size() {
-    let a = fit_as(&animal::build(&wolf()), Plan::Quadruped(Kind::Wolf)).fit;
+    let a = fit_as(&animal::build(&wolf()), Plan::Quadruped(QuadrupedKind::Wolf)).fit;
     let b = fit_as(
         &animal::build(&AnimalOptions {
             height: 90.0,
             ..wolf()
         }),
-        Plan::Quadruped(Kind::Wolf),
+        Plan::Quadruped(QuadrupedKind::Wolf),
     )
     .fit;
     assert_eq!(a.skeleton.len(), b.skeleton.len());
@@ -236,7 +236,7 @@ fn a_bird_with_spread_wings_is_refused() {
 #[test]
 fn three_legs_are_refused_and_named() {
     let c = animal::build(&AnimalOptions { legs: 3, ..wolf() });
-    let e = refused(&c, Plan::Quadruped(Kind::Wolf));
+    let e = refused(&c, Plan::Quadruped(QuadrupedKind::Wolf));
     assert!(e.contains("three legs"), "{e}");
 }
 
@@ -252,7 +252,7 @@ fn failed(c: &Character, s: &Skeleton) -> Vec<String> {
 #[test]
 fn every_quadruped_placement_rule_fires_on_a_broken_skeleton() {
     let c = animal::build(&wolf());
-    let good = fit_as(&c, Plan::Quadruped(Kind::Wolf)).fit.skeleton;
+    let good = fit_as(&c, Plan::Quadruped(QuadrupedKind::Wolf)).fit.skeleton;
     assert!(failed(&c, &good).is_empty(), "{:?}", failed(&c, &good));
     let broken = |f: &dyn Fn(&mut Skeleton)| {
         let mut s = good.clone();
@@ -317,7 +317,7 @@ fn every_quadruped_placement_rule_fires_on_a_broken_skeleton() {
 #[test]
 fn the_quadruped_pose_library_moves_what_it_names() {
     let c = animal::build(&wolf());
-    let s = fit_as(&c, Plan::Quadruped(Kind::Wolf)).fit.skeleton;
+    let s = fit_as(&c, Plan::Quadruped(QuadrupedKind::Wolf)).fit.skeleton;
     let (lib, skipped) = quadruped_library(&s).expect("quadruped");
     assert!(skipped.is_empty(), "{skipped:?}");
     let names: Vec<&str> = lib.iter().map(|p| p.name.as_str()).collect();
@@ -481,7 +481,7 @@ fn the_hock_bend_closes_the_hock_on_the_fox_artist_skeleton() {
 #[test]
 fn the_hock_bend_closes_the_hock_on_the_fitted_wolf() {
     let c = animal::build(&wolf());
-    let s = fit_as(&c, Plan::Quadruped(Kind::Wolf)).fit.skeleton;
+    let s = fit_as(&c, Plan::Quadruped(QuadrupedKind::Wolf)).fit.skeleton;
     for (name, rest, posed) in hock_angles(&s) {
         assert!(
             (30.0..=40.5).contains(&(rest - posed)),

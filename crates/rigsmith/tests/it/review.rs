@@ -586,7 +586,7 @@ fn rigged_skirt_and_hair() -> &'static Character {
     static C: OnceLock<Character> = OnceLock::new();
     C.get_or_init(|| {
         let m = rigsmith::mannequin::build(&rigsmith::mannequin::MannequinOptions {
-            pose: rigsmith::mannequin::Pose::A,
+            pose: rigsmith::mannequin::ArmPose::A,
             skirt: true,
             hair: true,
             ..Default::default()

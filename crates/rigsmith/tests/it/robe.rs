@@ -11,7 +11,7 @@
 
 use std::sync::OnceLock;
 
-use rigsmith::io::mpfb2::{dress, BuildOptions, Corpus, Garment};
+use rigsmith::io::mpfb2::{dress, CorpusOptions, Corpus, Garment};
 use rigsmith::pipeline::{rig, RigOptions};
 use rigsmith::{Character, Mesh, Part, Severity};
 
@@ -33,9 +33,9 @@ const LEGS: [&str; 8] = [
 /// ground truth `(joints, H)`, H the height of the body alone.
 fn robed(name: &str) -> (Character, rigsmith::Skeleton, f32) {
     let c = corpus()
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             variant: Some(name.into()),
-            ..BuildOptions::default()
+            ..CorpusOptions::default()
         })
         .unwrap();
     let h = acc::height_of(&c);

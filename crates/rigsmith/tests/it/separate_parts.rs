@@ -4,7 +4,7 @@
 //! the trunk, and authored colliders and springs kept over measured ones.
 
 use glam::Vec3;
-use rigsmith::mannequin::{self, MannequinOptions, Pose};
+use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
 use rigsmith::parts::{self, Sidecar, SurfaceClass};
 use rigsmith::{Bone, Character, Skeleton};
 
@@ -13,7 +13,7 @@ use crate::common::quaternius_dir;
 /// The A-pose mannequin with a skirt and hair, rigged as the VRM exporter rigs it.
 fn skirted() -> (Character, rigsmith::RigOutput) {
     let mut c = mannequin::build(&MannequinOptions {
-        pose: Pose::A,
+        pose: ArmPose::A,
         skirt: true,
         hair: true,
         ..Default::default()
@@ -192,7 +192,7 @@ fn a_skirt_under_a_thigh_is_rehung_from_the_trunk() {
     let before = parts::rule_checks(&bad, &p.sidecar.chains, &[]);
     assert!(!check_of(&before, "parts.cloth_parent").passed);
     // ...and building the chains re-hangs the panel from the hips.
-    let chains = parts::build_chains(&mut bad, &parts::BuildOptions::default()).unwrap();
+    let chains = parts::build_chains(&mut bad, &parts::ChainOptions::default()).unwrap();
     let ch = chains.iter().find(|ch| ch.bones[0] == "skirt.00").unwrap();
     assert_eq!(ch.root_parent.as_deref(), Some("hips"));
     assert!(

@@ -9,9 +9,9 @@ use std::sync::OnceLock;
 use glam::Vec3;
 use rigsmith::bind::report::GarmentTransfer;
 use rigsmith::bind::transfer::{self, BodySurface, TransferOptions};
-use rigsmith::bind::{bind, keep_largest_smooth, smooth, BindOptions, BindResult, PartRole};
+use rigsmith::bind::{bind, keep_largest_smooth, smooth, BindOptions, BindResult, PartWeighting};
 use rigsmith::geom::bvh::Bvh;
-use rigsmith::io::mpfb2::{dress, BuildOptions, Corpus, Garment, GARMENTS, VARIANTS};
+use rigsmith::io::mpfb2::{dress, CorpusOptions, Corpus, Garment, GARMENTS, VARIANTS};
 use rigsmith::{Character, Mesh, Side, Skeleton, Weights};
 
 use crate::bind::mh;
@@ -26,9 +26,9 @@ fn corpus() -> &'static Corpus {
 /// in `garments` (their weights: the nearest skin vertex's artist weights).
 fn dressed(name: &str, garments: &[Garment]) -> Character {
     let c = corpus()
-        .build(&BuildOptions {
+        .build(&CorpusOptions {
             variant: Some(name.into()),
-            ..BuildOptions::default()
+            ..CorpusOptions::default()
         })
         .unwrap();
     dress(&c, garments).unwrap()
@@ -81,7 +81,7 @@ fn a_long_skirt_between_the_legs_follows_both_legs() {
     let (c, r) = skirt_base();
     let s = c.skeleton.as_ref().unwrap();
     let si = c.find_part("skirt").unwrap();
-    assert_eq!(r.part_roles[si], PartRole::Garment);
+    assert_eq!(r.part_roles[si], PartWeighting::Garment);
     let w = r.weights[si].as_ref().unwrap();
     let between: Vec<usize> = (24..32).flat_map(|k| [k * 64 + 16, k * 64 + 48]).collect();
     for &v in &between {
@@ -253,7 +253,7 @@ fn a_garment_exactly_on_the_body_equals_the_plain_copy() {
     )
     .unwrap();
     let gi = dressed.find_part("bodysuit").unwrap();
-    assert_eq!(r.part_roles[gi], PartRole::Garment);
+    assert_eq!(r.part_roles[gi], PartWeighting::Garment);
     let g = &r.report.garment_transfer[0];
     assert_eq!(g.matched, garment.positions.len(), "{g:?}");
     let w = r.weights[gi].as_ref().unwrap();

@@ -78,6 +78,25 @@ pub struct Landmark {
     pub confidence: f32,
 }
 
+/// Sets landmark `name` in `points` (a later one replaces an earlier one).
+pub(crate) fn put_landmark(
+    points: &mut BTreeMap<String, Landmark>,
+    name: &str,
+    position: Vec3,
+    method: &str,
+    confidence: f32,
+) {
+    let method = method.to_string();
+    points.insert(
+        name.to_string(),
+        Landmark {
+            position,
+            method,
+            confidence,
+        },
+    );
+}
+
 /// All landmarks of a character.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Landmarks {
@@ -340,14 +359,7 @@ impl<'a> Side<'a> {
     }
 
     fn put(&mut self, name: &str, p: Vec3, method: &str, confidence: f32) {
-        self.points.insert(
-            name.to_string(),
-            Landmark {
-                position: p,
-                method: method.to_string(),
-                confidence,
-            },
-        );
+        put_landmark(&mut self.points, name, p, method, confidence);
     }
 
     fn hcut(&self, y: f32) -> Vec<Loop> {

@@ -7,19 +7,19 @@ use glam::Vec3;
 
 use super::classify::Classification;
 use super::track::{self, Station};
-use super::Kind;
+use super::QuadrupedKind;
 use crate::error::{Error, Result};
-use crate::fit::landmarks::{Landmark, Landmarks};
+use crate::fit::landmarks::{put_landmark, Landmark, Landmarks};
 use crate::fit::sections::{bounds, Loop, Slicer};
 use crate::model::Mesh;
 
 /// Heights of the leg joints as fractions of the leg's free length (floor to where the
 /// leg joins the trunk), per build: (knee, hock, hind paw, elbow, wrist, front paw).
-fn fractions(kind: Kind) -> [f32; 6] {
+fn fractions(kind: QuadrupedKind) -> [f32; 6] {
     match kind {
-        Kind::Horse => [0.9, 0.36, 0.1, 0.9, 0.33, 0.1],
-        Kind::Cat => [0.9, 0.3, 0.07, 0.9, 0.26, 0.07],
-        Kind::Quadruped | Kind::Wolf => [0.9, 0.33, 0.08, 0.9, 0.28, 0.08],
+        QuadrupedKind::Horse => [0.9, 0.36, 0.1, 0.9, 0.33, 0.1],
+        QuadrupedKind::Cat => [0.9, 0.3, 0.07, 0.9, 0.26, 0.07],
+        QuadrupedKind::Quadruped | QuadrupedKind::Wolf => [0.9, 0.33, 0.08, 0.9, 0.28, 0.08],
     }
 }
 
@@ -53,14 +53,7 @@ struct Lm {
 
 impl Lm {
     fn put(&mut self, name: &str, p: Vec3, method: &str, confidence: f32) {
-        self.points.insert(
-            name.to_string(),
-            Landmark {
-                position: p,
-                method: method.to_string(),
-                confidence,
-            },
-        );
+        put_landmark(&mut self.points, name, p, method, confidence);
     }
 }
 
@@ -303,7 +296,7 @@ fn facing(body: &Mesh, cls: &Classification, lo: Vec3, hi: Vec3, lm: &mut Lm) ->
 
 /// Finds the quadruped landmarks of `body` (classified as a quadruped by `cls`).
 /// Returns the landmarks (in the body's space) and the measuring frame.
-pub(crate) fn find(body: &Mesh, cls: &Classification, kind: Kind) -> Result<(Landmarks, Frame)> {
+pub(crate) fn find(body: &Mesh, cls: &Classification, kind: QuadrupedKind) -> Result<(Landmarks, Frame)> {
     let (lo, hi) = bounds(&body.positions);
     let mut lm = Lm {
         points: BTreeMap::new(),
@@ -438,7 +431,7 @@ impl Scene<'_> {
     /// Legs: each side measured, the right mirrored onto the left and averaged; the
     /// pelvis wing and the scapula beside the spine. Returns whether both hind feet are
     /// plantigrade.
-    fn leg_landmarks(&self, legs: &Tracked, t: &Trunk, kind: Kind, lm: &mut Lm) -> bool {
+    fn leg_landmarks(&self, legs: &Tracked, t: &Trunk, kind: QuadrupedKind, lm: &mut Lm) -> bool {
         let cx = self.cx;
         let f = fractions(kind);
         let mir = |p: Vec3| Vec3::new(2.0 * cx - p.x, p.y, p.z);
@@ -601,7 +594,7 @@ impl Scene<'_> {
 
     /// Tail: marched back from the sacrum; the rump's loops give way to the tail's.
     /// Returns the number of tail bones (0 without a tail).
-    fn tail(&self, t: &Trunk, kind: Kind, lm: &mut Lm) -> usize {
+    fn tail(&self, t: &Trunk, kind: QuadrupedKind, lm: &mut Lm) -> usize {
         let lb = self.lb;
         let sacrum = t.spine[0];
         let tail = track::march_from(
@@ -632,8 +625,8 @@ impl Scene<'_> {
         let end = tail_pts[k - 1] + d * 0.5 * 0.015 * lb;
         tail_pts.push(end);
         let (lo_n, hi_n) = match kind {
-            Kind::Wolf | Kind::Cat => (4, 8),
-            Kind::Quadruped | Kind::Horse => (3, 6),
+            QuadrupedKind::Wolf | QuadrupedKind::Cat => (4, 8),
+            QuadrupedKind::Quadruped | QuadrupedKind::Horse => (3, 6),
         };
         let tail_bones =
             ((track::length(&tail_pts) / (0.07 * lb)).round() as usize).clamp(lo_n, hi_n);

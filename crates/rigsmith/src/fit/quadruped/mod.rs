@@ -67,7 +67,7 @@ use crate::model::{Bone, Character, Mesh, Skeleton};
 
 /// The quadruped template's build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-pub enum Kind {
+pub enum QuadrupedKind {
     /// A basic quadruped: two neck bones, one bone an ear, 3 to 6 tail bones.
     #[default]
     Quadruped,
@@ -88,7 +88,7 @@ pub enum Plan {
     /// Biped or quadruped, read from the sections.
     Auto,
     /// A quadruped of this build.
-    Quadruped(Kind),
+    Quadruped(QuadrupedKind),
     /// A chain along the body's long axis.
     Chain,
 }
@@ -99,10 +99,10 @@ impl Plan {
     pub fn parse(s: &str) -> Option<Plan> {
         Some(match s.to_ascii_lowercase().as_str() {
             "auto" => Plan::Auto,
-            "quadruped" => Plan::Quadruped(Kind::Quadruped),
-            "horse" => Plan::Quadruped(Kind::Horse),
-            "wolf" | "dog" => Plan::Quadruped(Kind::Wolf),
-            "cat" => Plan::Quadruped(Kind::Cat),
+            "quadruped" => Plan::Quadruped(QuadrupedKind::Quadruped),
+            "horse" => Plan::Quadruped(QuadrupedKind::Horse),
+            "wolf" | "dog" => Plan::Quadruped(QuadrupedKind::Wolf),
+            "cat" => Plan::Quadruped(QuadrupedKind::Cat),
             "chain" => Plan::Chain,
             _ => return None,
         })
@@ -162,7 +162,7 @@ pub fn fit_plan(c: &Character, o: &FitOptions, plan: Plan) -> Result<PlanFit> {
                             )
                         })
                 }
-                (Plan::Auto, BodyPlan::Quadruped) => quad(c, &body, &cls, o, Kind::Quadruped),
+                (Plan::Auto, BodyPlan::Quadruped) => quad(c, &body, &cls, o, QuadrupedKind::Quadruped),
                 (Plan::Quadruped(k), BodyPlan::Quadruped) => quad(c, &body, &cls, o, k),
                 _ => Err(Error::stage(
                     "fit",
@@ -206,7 +206,7 @@ fn quad(
     body: &Mesh,
     cls: &Classification,
     o: &FitOptions,
-    kind: Kind,
+    kind: QuadrupedKind,
 ) -> Result<PlanFit> {
     let fit = fit_quadruped_on(body, cls, o, kind)?;
     Ok(PlanFit {
@@ -217,18 +217,18 @@ fn quad(
 }
 
 /// The template's name as the CLI spells it.
-pub fn kind_name(k: Kind) -> &'static str {
+pub fn kind_name(k: QuadrupedKind) -> &'static str {
     match k {
-        Kind::Quadruped => "quadruped",
-        Kind::Horse => "horse",
-        Kind::Wolf => "wolf",
-        Kind::Cat => "cat",
+        QuadrupedKind::Quadruped => "quadruped",
+        QuadrupedKind::Horse => "horse",
+        QuadrupedKind::Wolf => "wolf",
+        QuadrupedKind::Cat => "cat",
     }
 }
 
 /// Fits a quadruped template to the character's body; refuses a body whose sections do
 /// not show a quadruped, naming what they showed.
-pub fn fit_quadruped(c: &Character, o: &FitOptions, kind: Kind) -> Result<FitResult> {
+pub fn fit_quadruped(c: &Character, o: &FitOptions, kind: QuadrupedKind) -> Result<FitResult> {
     Ok(fit_plan(c, o, Plan::Quadruped(kind))?.fit)
 }
 
@@ -236,7 +236,7 @@ fn fit_quadruped_on(
     body: &Mesh,
     cls: &Classification,
     o: &FitOptions,
-    kind: Kind,
+    kind: QuadrupedKind,
 ) -> Result<FitResult> {
     let (mut lm, _frame) = landmarks::find(body, cls, kind)?;
     crate::fit::landmarks::apply_overrides(&mut lm, &o.overrides)?;

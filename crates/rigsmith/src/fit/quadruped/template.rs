@@ -18,7 +18,7 @@
 
 use glam::Vec3;
 
-use super::Kind;
+use super::QuadrupedKind;
 use crate::error::{Error, Result};
 use crate::fit::landmarks::Landmarks;
 use crate::model::{Bone, Skeleton};
@@ -46,7 +46,7 @@ fn row(name: &str, parent: &str, head: &str, tail: &str) -> Row {
 }
 
 /// The template's rows for the landmarks found (ears and tail only when found).
-pub fn rows(kind: Kind, lm: &Landmarks) -> Vec<Row> {
+pub fn rows(kind: QuadrupedKind, lm: &Landmarks) -> Vec<Row> {
     let mut r = vec![
         row("root", "", "root", "root_front"),
         row("spine", "root", "sacrum", "spine_1"),
@@ -54,7 +54,7 @@ pub fn rows(kind: Kind, lm: &Landmarks) -> Vec<Row> {
         row("spine.002", "spine.001", "spine_2", "spine_3"),
         row("spine.003", "spine.002", "spine_3", "chest"),
     ];
-    let last_neck = if kind == Kind::Horse {
+    let last_neck = if kind == QuadrupedKind::Horse {
         r.push(row("neck", "spine.003", "chest", "neck_1"));
         r.push(row("neck.001", "neck", "neck_1", "neck_2"));
         r.push(row("neck.002", "neck.001", "neck_2", "head"));
@@ -69,7 +69,7 @@ pub fn rows(kind: Kind, lm: &Landmarks) -> Vec<Row> {
     if lm.get("ear_base_l").is_some() {
         for s in ["L", "R"] {
             let l = s.to_lowercase();
-            if matches!(kind, Kind::Wolf | Kind::Cat) {
+            if matches!(kind, QuadrupedKind::Wolf | QuadrupedKind::Cat) {
                 r.push(row(
                     &format!("ear.{s}"),
                     "head",
@@ -109,7 +109,7 @@ pub fn rows(kind: Kind, lm: &Landmarks) -> Vec<Row> {
             &format!("tail_{k:02}"),
         ));
     }
-    let (toe, finger) = if kind == Kind::Horse {
+    let (toe, finger) = if kind == QuadrupedKind::Horse {
         ("hoof", "hoof_front")
     } else {
         ("toe", "finger")
@@ -162,7 +162,7 @@ pub fn tail_name(k: usize) -> String {
 }
 
 /// The skeleton of the template on the landmarks: parents first, hinges on local X.
-pub fn skeleton(kind: Kind, lm: &Landmarks) -> Result<Skeleton> {
+pub fn skeleton(kind: QuadrupedKind, lm: &Landmarks) -> Result<Skeleton> {
     let mut lm = lm.clone();
     if let (Some(a), Some(b)) = (lm.get("neck_1"), lm.get("neck_2")) {
         let mut l = lm.points["neck_1"].clone();

@@ -33,7 +33,7 @@ pub enum Target {
 
 /// One animated property of one node.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Channel {
+pub struct AnimationChannel {
     /// The glTF node index.
     pub node: usize,
     /// The property.
@@ -47,7 +47,7 @@ pub struct Channel {
     pub values: Vec<Vec4>,
 }
 
-impl Channel {
+impl AnimationChannel {
     /// The channel's value at time `t` (clamped to its keys).
     pub fn sample(&self, t: f32) -> Vec4 {
         let n = self.times.len().min(self.values.len());
@@ -93,7 +93,7 @@ pub struct Clip {
     /// The last key time, seconds.
     pub duration: f32,
     /// Its channels.
-    pub channels: Vec<Channel>,
+    pub channels: Vec<AnimationChannel>,
 }
 
 /// The animations of a glTF file with what is needed to pose its skeleton.
@@ -209,7 +209,7 @@ fn animations_of(doc: &Doc, node_bone: Vec<Option<usize>>) -> Result<Animations>
                 })? as usize;
             let sat = format!("{at}.samplers[{si}]");
             let (step, times, values) = sampler_keys(doc, &samplers[si], &sat, comps)?;
-            channels.push(Channel {
+            channels.push(AnimationChannel {
                 node: node as usize,
                 target: kind,
                 step,

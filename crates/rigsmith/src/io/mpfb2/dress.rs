@@ -25,7 +25,7 @@
 
 use glam::Vec3;
 
-use super::split::{vertex_regions, Limb, Region};
+use super::split::{vertex_regions, BodySegment, Region};
 use super::weights::transfer;
 use crate::error::{Error, Result};
 use crate::model::{Character, Mesh, Part};
@@ -91,10 +91,10 @@ impl Garment {
     /// The body regions the garment covers (and takes its weights from).
     fn covers(self, r: Region) -> bool {
         match self {
-            Garment::Shirt => matches!(r.limb, Limb::Chest | Limb::UpperArm),
-            Garment::Trousers => matches!(r.limb, Limb::Pelvis | Limb::Thigh | Limb::Calf),
-            Garment::Skirt => matches!(r.limb, Limb::Pelvis | Limb::Thigh | Limb::Calf),
-            Garment::Hat => r.limb == Limb::Head,
+            Garment::Shirt => matches!(r.limb, BodySegment::Chest | BodySegment::UpperArm),
+            Garment::Trousers => matches!(r.limb, BodySegment::Pelvis | BodySegment::Thigh | BodySegment::Calf),
+            Garment::Skirt => matches!(r.limb, BodySegment::Pelvis | BodySegment::Thigh | BodySegment::Calf),
+            Garment::Hat => r.limb == BodySegment::Head,
         }
     }
 }
@@ -216,7 +216,7 @@ fn skirt(body: &Mesh, regions: &[Region], h: f32) -> Mesh {
     const SPREAD: i32 = 3;
     let clearance = Garment::Skirt.offset() * h;
     let flare = 0.25;
-    let pick = |limbs: &[Limb]| -> Vec<Vec3> {
+    let pick = |limbs: &[BodySegment]| -> Vec<Vec3> {
         body.positions
             .iter()
             .zip(regions)
@@ -224,10 +224,10 @@ fn skirt(body: &Mesh, regions: &[Region], h: f32) -> Mesh {
             .map(|(p, _)| *p)
             .collect()
     };
-    let pelvis = pick(&[Limb::Pelvis]);
-    let feet = pick(&[Limb::Foot]);
-    let fit = pick(&[Limb::Chest, Limb::Pelvis, Limb::Thigh, Limb::Calf]);
-    let legs = pick(&[Limb::Pelvis, Limb::Thigh, Limb::Calf]);
+    let pelvis = pick(&[BodySegment::Pelvis]);
+    let feet = pick(&[BodySegment::Foot]);
+    let fit = pick(&[BodySegment::Chest, BodySegment::Pelvis, BodySegment::Thigh, BodySegment::Calf]);
+    let legs = pick(&[BodySegment::Pelvis, BodySegment::Thigh, BodySegment::Calf]);
     let top = pelvis.iter().map(|p| p.y).fold(f32::NEG_INFINITY, f32::max);
     let floor = body.bounds().0.y;
     let hem = feet.iter().map(|p| p.y).fold(floor, f32::max) + 0.01 * h;

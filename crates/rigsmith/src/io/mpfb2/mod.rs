@@ -2,10 +2,10 @@
 //! artist weights, as ground truth for fitting and weighting.
 //!
 //! ```no_run
-//! use rigsmith::io::mpfb2::{self, BuildOptions, Corpus};
+//! use rigsmith::io::mpfb2::{self, CorpusOptions, Corpus};
 //! let dir = mpfb2::data_dir().expect("set RIGSMITH_DATA or run scripts/fetch-data.sh");
 //! let corpus = Corpus::open(&dir)?;                       // base mesh, groups, mirror
-//! let opts = BuildOptions { variant: Some("female".into()), ..Default::default() };
+//! let opts = CorpusOptions { variant: Some("female".into()), ..Default::default() };
 //! let c = corpus.build(&opts)?;                           // body part, game_engine rig
 //! assert_eq!(c.parts[0].mesh.positions.len(), 13_380);
 //! assert_eq!(c.skeleton.as_ref().unwrap().len(), 53);
@@ -171,7 +171,7 @@ pub fn is_corpus(dir: &Path) -> bool {
 
 /// What to build from the corpus.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BuildOptions {
+pub struct CorpusOptions {
     /// A named variant ([`VARIANTS`]); `None` is the base mesh.
     pub variant: Option<String>,
     /// Extra targets `(path relative to targets/, weight)`, added after the variant's.
@@ -184,10 +184,10 @@ pub struct BuildOptions {
     pub parts: Vec<String>,
 }
 
-impl Default for BuildOptions {
+impl Default for CorpusOptions {
     /// The base body, real size, `game_engine` rig, body part only.
     fn default() -> Self {
-        BuildOptions {
+        CorpusOptions {
             variant: None,
             targets: Vec::new(),
             scale: 1.0,
@@ -470,7 +470,7 @@ impl Corpus {
 
     /// Builds a character: the chosen parts of the shaped body in glTF space, and (when
     /// `o.rig` is set) the artist skeleton and weights. Deterministic.
-    pub fn build(&self, o: &BuildOptions) -> Result<Character> {
+    pub fn build(&self, o: &CorpusOptions) -> Result<Character> {
         if !(o.scale.is_finite() && o.scale > 0.0) {
             return Err(Error::invalid(
                 "scale",

@@ -33,7 +33,7 @@ pub const PIECES: [&str; 8] = [
 
 /// A limb segment, the finest body region the cut and the garments use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Limb {
+pub enum BodySegment {
     /// Head and neck (head, neck, jaw, eyes, tongue, ...).
     Head,
     /// Spine, chest, clavicles, breasts, root: the torso above the pelvis.
@@ -58,7 +58,7 @@ pub enum Limb {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Region {
     /// The limb segment.
-    pub limb: Limb,
+    pub limb: BodySegment,
     /// The side (`Center` for the head, chest and pelvis).
     pub side: Side,
 }
@@ -68,11 +68,11 @@ impl Region {
     pub fn piece(self) -> usize {
         let s = usize::from(self.side == Side::Right);
         match self.limb {
-            Limb::Head => 0,
-            Limb::Chest | Limb::Pelvis => 1,
-            Limb::UpperArm | Limb::LowerArm | Limb::Hand => 2 + s,
-            Limb::Thigh | Limb::Calf => 4 + s,
-            Limb::Foot => 6 + s,
+            BodySegment::Head => 0,
+            BodySegment::Chest | BodySegment::Pelvis => 1,
+            BodySegment::UpperArm | BodySegment::LowerArm | BodySegment::Hand => 2 + s,
+            BodySegment::Thigh | BodySegment::Calf => 4 + s,
+            BodySegment::Foot => 6 + s,
         }
     }
 
@@ -80,15 +80,15 @@ impl Region {
     fn slot(self) -> usize {
         let s = usize::from(self.side == Side::Right);
         match self.limb {
-            Limb::Head => 0,
-            Limb::Chest => 1,
-            Limb::Pelvis => 2,
-            Limb::UpperArm => 3 + 6 * s,
-            Limb::LowerArm => 4 + 6 * s,
-            Limb::Hand => 5 + 6 * s,
-            Limb::Thigh => 6 + 6 * s,
-            Limb::Calf => 7 + 6 * s,
-            Limb::Foot => 8 + 6 * s,
+            BodySegment::Head => 0,
+            BodySegment::Chest => 1,
+            BodySegment::Pelvis => 2,
+            BodySegment::UpperArm => 3 + 6 * s,
+            BodySegment::LowerArm => 4 + 6 * s,
+            BodySegment::Hand => 5 + 6 * s,
+            BodySegment::Thigh => 6 + 6 * s,
+            BodySegment::Calf => 7 + 6 * s,
+            BodySegment::Foot => 8 + 6 * s,
         }
     }
 
@@ -98,18 +98,18 @@ impl Region {
             side: Side::Center,
         };
         match k {
-            0 => c(Limb::Head),
-            1 => c(Limb::Chest),
-            2 => c(Limb::Pelvis),
+            0 => c(BodySegment::Head),
+            1 => c(BodySegment::Chest),
+            2 => c(BodySegment::Pelvis),
             _ => {
                 let side = if k >= 9 { Side::Right } else { Side::Left };
                 let limb = [
-                    Limb::UpperArm,
-                    Limb::LowerArm,
-                    Limb::Hand,
-                    Limb::Thigh,
-                    Limb::Calf,
-                    Limb::Foot,
+                    BodySegment::UpperArm,
+                    BodySegment::LowerArm,
+                    BodySegment::Hand,
+                    BodySegment::Thigh,
+                    BodySegment::Calf,
+                    BodySegment::Foot,
                 ][(k - 3) % 6];
                 Region { limb, side }
             }
@@ -123,16 +123,16 @@ const SLOTS: usize = 15;
 /// Limb names on no side fall back to the chest.
 ///
 /// ```
-/// use rigsmith::io::mpfb2::split::{bone_region, Limb};
+/// use rigsmith::io::mpfb2::split::{bone_region, BodySegment};
 /// use rigsmith::Side;
-/// assert_eq!(bone_region("lowerarm_l").limb, Limb::LowerArm);
-/// assert_eq!(bone_region("mixamorig:RightHandIndex1").limb, Limb::Hand);
+/// assert_eq!(bone_region("lowerarm_l").limb, BodySegment::LowerArm);
+/// assert_eq!(bone_region("mixamorig:RightHandIndex1").limb, BodySegment::Hand);
 /// assert_eq!(bone_region("mixamorig:RightHandIndex1").side, Side::Right);
-/// assert_eq!(bone_region("neck_01").limb, Limb::Head);
-/// assert_eq!(bone_region("clavicle_l").limb, Limb::Chest);
-/// assert_eq!(bone_region("LowerLeg.L").limb, Limb::Calf);
-/// assert_eq!(bone_region("Fist.R").limb, Limb::Hand);
-/// assert_eq!(bone_region("Shoulder.L").limb, Limb::Chest);
+/// assert_eq!(bone_region("neck_01").limb, BodySegment::Head);
+/// assert_eq!(bone_region("clavicle_l").limb, BodySegment::Chest);
+/// assert_eq!(bone_region("LowerLeg.L").limb, BodySegment::Calf);
+/// assert_eq!(bone_region("Fist.R").limb, BodySegment::Hand);
+/// assert_eq!(bone_region("Shoulder.L").limb, BodySegment::Chest);
 /// ```
 pub fn bone_region(name: &str) -> Region {
     let (stem, side) = split_side(name);
@@ -141,33 +141,33 @@ pub fn bone_region(name: &str) -> Region {
         "thumb", "index", "middle", "ring", "pinky", "little", "finger", "hand", "wrist", "palm",
         "fist",
     ]) {
-        Limb::Hand
+        BodySegment::Hand
     } else if has(&["lowerarm", "lower_arm", "forearm", "elbow"]) {
-        Limb::LowerArm
+        BodySegment::LowerArm
     } else if has(&["upperarm", "upper_arm", "arm"]) {
-        Limb::UpperArm
+        BodySegment::UpperArm
     } else if has(&["foot", "ball", "toe", "ankle"]) {
-        Limb::Foot
+        BodySegment::Foot
     } else if has(&["calf", "shin", "knee", "lowerleg", "lower_leg"]) {
-        Limb::Calf
+        BodySegment::Calf
     } else if has(&["thigh", "upperleg", "upper_leg", "leg"])
         || (side != Side::Center && has(&["hip"]))
     {
-        Limb::Thigh
+        BodySegment::Thigh
     } else if has(&[
         "head", "neck", "jaw", "eye", "tongue", "teeth", "ear", "nose", "lip", "brow", "cheek",
         "chin",
     ]) {
-        Limb::Head
+        BodySegment::Head
     } else if has(&["pelvis", "hip"]) {
-        Limb::Pelvis
+        BodySegment::Pelvis
     } else {
-        Limb::Chest
+        BodySegment::Chest
     };
-    let limb_sided = !matches!(limb, Limb::Head | Limb::Chest | Limb::Pelvis);
+    let limb_sided = !matches!(limb, BodySegment::Head | BodySegment::Chest | BodySegment::Pelvis);
     match (limb_sided, side) {
         (true, Side::Center) => Region {
-            limb: Limb::Chest,
+            limb: BodySegment::Chest,
             side: Side::Center,
         },
         (true, s) => Region { limb, side: s },
