@@ -376,7 +376,7 @@ pub enum TemplateArg {
 impl TemplateArg {
     /// The body plan the template asks for.
     pub fn plan(self) -> rigsmith::fit::quadruped::Plan {
-        use rigsmith::fit::quadruped::{QuadrupedKind, Plan};
+        use rigsmith::fit::quadruped::{Plan, QuadrupedKind};
         match self {
             TemplateArg::Game | TemplateArg::Basic | TemplateArg::Mixamo | TemplateArg::Vrm => {
                 Plan::Biped

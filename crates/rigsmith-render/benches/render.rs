@@ -7,11 +7,9 @@
 //! Target: one 512 x 512 picture of a 13k-vertex character in under 50 ms (release).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use rigsmith::io::mpfb2::{self, CorpusOptions, Corpus};
+use rigsmith::io::mpfb2::{self, Corpus, CorpusOptions};
 use rigsmith::Character;
-use rigsmith_render::{
-    placement_sheet, render, Bones, Camera, DrawPart, RenderOptions, View,
-};
+use rigsmith_render::{placement_sheet, render, Bones, Camera, DrawPart, RenderOptions, View};
 
 fn body() -> Character {
     let dir = mpfb2::data_dir().expect("the MakeHuman corpus is missing: set RIGSMITH_DATA");

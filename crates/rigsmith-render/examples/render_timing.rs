@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use rigsmith::io::mpfb2::{self, CorpusOptions, Corpus};
+use rigsmith::io::mpfb2::{self, Corpus, CorpusOptions};
 use rigsmith_render::{
     placement_sheet, render, Bones, Camera, DrawPart, Image, RenderOptions, View,
 };

@@ -17,7 +17,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rigsmith::io::mpfb2::{self, CorpusOptions, Corpus};
+use rigsmith::io::mpfb2::{self, Corpus, CorpusOptions};
 use rigsmith::review::{check, posed_character, CheckOptions, Skinning};
 use rigsmith::Character;
 use rigsmith_render::sheets::{JointItem, PoseRow};

@@ -94,7 +94,7 @@ pub fn face_placement_sheet(c: &Character, s: &Skeleton, f: &FaceFit, size: u32)
         );
         return sheet.finish();
     };
-    let parts = DrawPart::parts_of(&c);
+    let parts = DrawPart::parts_of(c);
     // The face bones only: a whole skeleton would hide the face behind the neck.
     let face: Vec<&rigsmith::Bone> = s
         .bones

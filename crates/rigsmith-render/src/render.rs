@@ -56,7 +56,9 @@ impl<'a> DrawPart<'a> {
         c.parts
             .iter()
             .enumerate()
-            .map(|(i, p)| DrawPart::new(&p.mesh.positions, &p.mesh.triangles, crate::part_colour(i)))
+            .map(|(i, p)| {
+                DrawPart::new(&p.mesh.positions, &p.mesh.triangles, crate::part_colour(i))
+            })
             .collect()
     }
 }

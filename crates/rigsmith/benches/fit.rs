@@ -7,7 +7,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use rigsmith::fit::{find_landmarks, fit, FitOptions, LandmarkOptions};
-use rigsmith::io::mpfb2::{data_dir, CorpusOptions, Corpus};
+use rigsmith::io::mpfb2::{data_dir, Corpus, CorpusOptions};
 
 fn bench(c: &mut Criterion) {
     let dir = data_dir().expect("the MakeHuman corpus (set RIGSMITH_DATA)");

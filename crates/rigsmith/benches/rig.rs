@@ -11,7 +11,7 @@
 //! ```
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use rigsmith::io::mpfb2::{data_dir, dress, split_parts, CorpusOptions, Corpus, Garment};
+use rigsmith::io::mpfb2::{data_dir, dress, split_parts, Corpus, CorpusOptions, Garment};
 use rigsmith::model::BodyCache;
 use rigsmith::pipeline::{rig, RigOptions};
 use rigsmith::Character;

@@ -12,8 +12,8 @@ use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use rigsmith::humanoid::Roles;
-use rigsmith::io::mpfb2::{CorpusOptions, Corpus};
-use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
+use rigsmith::io::mpfb2::{Corpus, CorpusOptions};
+use rigsmith::mannequin::{self, ArmPose, MannequinOptions};
 use rigsmith::parts::{self, Motion};
 use rigsmith::Character;
 

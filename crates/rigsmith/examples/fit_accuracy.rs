@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 use rigsmith::{Character, Skeleton};
 
-use rigsmith::io::mpfb2::{CorpusOptions, Corpus, VARIANTS};
+use rigsmith::io::mpfb2::{Corpus, CorpusOptions, VARIANTS};
 
 /// Opens the corpus.
 pub fn open(dir: &Path) -> Corpus {

@@ -7,7 +7,7 @@
 //! ```
 
 use rigsmith::fit::{fit, FitOptions};
-use rigsmith::mannequin::{build, reference_joints, MannequinOptions, ArmPose};
+use rigsmith::mannequin::{build, reference_joints, ArmPose, MannequinOptions};
 
 /// Mannequin joint name -> the `game` bone whose head sits there.
 pub const JOINTS: &[(&str, &str)] = &[

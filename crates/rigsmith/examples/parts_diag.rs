@@ -11,8 +11,8 @@
 //! MakeHuman variant with its skirt and tights gets one row: body entry and joints
 //! between the legs per motion.
 
-use rigsmith::io::mpfb2::{CorpusOptions, Corpus};
-use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
+use rigsmith::io::mpfb2::{Corpus, CorpusOptions};
+use rigsmith::mannequin::{self, ArmPose, MannequinOptions};
 use rigsmith::parts::{self, Motion, SpringModel};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -9,8 +9,8 @@
 
 use std::time::Instant;
 
-use rigsmith::io::mpfb2::{data_dir, CorpusOptions, Corpus, VARIANTS};
-use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
+use rigsmith::io::mpfb2::{data_dir, Corpus, CorpusOptions, VARIANTS};
+use rigsmith::mannequin::{self, ArmPose, MannequinOptions};
 use rigsmith::model::Character;
 use rigsmith::pipeline::{rig, RigOptions};
 

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use rigsmith::io::gltf::WriteOptions;
-use rigsmith::io::mpfb2::{self, CorpusOptions, Corpus};
+use rigsmith::io::mpfb2::{self, Corpus, CorpusOptions};
 
 use crate::util::{Ctx, Outcome, Outputs};
 

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use rigsmith::io::gltf::WriteOptions;
-use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
+use rigsmith::mannequin::{self, ArmPose, MannequinOptions};
 
 use crate::util::{Ctx, Outcome, Outputs};
 

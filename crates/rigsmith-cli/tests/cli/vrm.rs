@@ -4,7 +4,7 @@
 //! through `scripts/three-vrm-load.mjs`, and checked by the Khronos glTF-Validator.
 
 use glam::Vec3;
-use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
+use rigsmith::mannequin::{self, ArmPose, MannequinOptions};
 use rigsmith::parts::{self, Collider, ColliderShape};
 use rigsmith::Bone;
 

@@ -1,7 +1,7 @@
 //! Shared helpers: small scenes and pixel counting.
 
 use glam::Vec3;
-use rigsmith::io::mpfb2::{CorpusOptions, Corpus};
+use rigsmith::io::mpfb2::{Corpus, CorpusOptions};
 use rigsmith::Character;
 use rigsmith_render::Image;
 use std::path::PathBuf;

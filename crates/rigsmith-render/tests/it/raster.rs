@@ -2,9 +2,7 @@
 //! determinism.
 
 use glam::Vec3;
-use rigsmith_render::{
-    demo, render, Bones, Camera, DrawPart, Image, RenderOptions, View,
-};
+use rigsmith_render::{demo, render, Bones, Camera, DrawPart, Image, RenderOptions, View};
 
 use crate::common::{count_in, square};
 

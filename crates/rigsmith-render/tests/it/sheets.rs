@@ -6,8 +6,8 @@ use rigsmith::review::{posed_character, Skinning};
 use rigsmith::Character;
 use rigsmith_render::sheet::Sheet;
 use rigsmith_render::{
-    demo, joint_sheet, placement_sheet, pose_sheet, render, weight_heatmap, Camera,
-    DrawPart, Image, RenderOptions, View,
+    demo, joint_sheet, placement_sheet, pose_sheet, render, weight_heatmap, Camera, DrawPart,
+    Image, RenderOptions, View,
 };
 
 use crate::common::{count_in, makehuman};

@@ -515,7 +515,12 @@ fn bone_heat_route(x: &Frame, kin: &[Vec<u32>], log: &mut Log, skin: &mut Skin) 
 
 /// The geodesic route: the skin, the garments and the hair in one volume; the
 /// garments and hair keep its weights instead of a transfer.
-fn geodesic_route(x: &Frame, roles: &[PartWeighting], log: &mut Log, skin: &mut Skin) -> Result<()> {
+fn geodesic_route(
+    x: &Frame,
+    roles: &[PartWeighting],
+    log: &mut Log,
+    skin: &mut Skin,
+) -> Result<()> {
     let (o, bm) = (x.o, &x.body.mesh);
     skin.route = Route::Geodesic;
     let followers: Vec<(usize, crate::model::Mesh)> = roles

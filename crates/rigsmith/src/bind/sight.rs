@@ -98,7 +98,10 @@ mod tests {
         // arm bone crosses the arm's wall: blocked on the whole skin, seen on the
         // torso's own island.
         let mut m = Mesh::cuboid(Vec3::new(-1.0, 0.0, -0.5), Vec3::new(1.0, 2.0, 0.5));
-        m.append(&Mesh::cuboid(Vec3::new(0.5, 1.5, -0.2), Vec3::new(3.0, 1.9, 0.2)));
+        m.append(&Mesh::cuboid(
+            Vec3::new(0.5, 1.5, -0.2),
+            Vec3::new(3.0, 1.9, 0.2),
+        ));
         let (p, t) = (m.positions, m.triangles);
         let all = Bvh::build(&p, &t);
         let sight = Sight::new(&p, &t, &all);

@@ -240,7 +240,13 @@ impl Cut<'_> {
     /// it takes in `used` and pushing its far crossing onto `out`; true when the walk
     /// comes back to `start` (a closed loop), false when it stops at an open end or a
     /// segment already taken.
-    fn walk(&self, used: &mut [bool], start: usize, mut key: (u32, u32), out: &mut Vec<Vec3>) -> bool {
+    fn walk(
+        &self,
+        used: &mut [bool],
+        start: usize,
+        mut key: (u32, u32),
+        out: &mut Vec<Vec3>,
+    ) -> bool {
         let mut cur = start as u32;
         while let Some(nx) = self.find(key, cur) {
             if nx as usize == start {

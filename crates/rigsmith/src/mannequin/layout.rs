@@ -7,7 +7,7 @@
 use glam::{Mat3, Vec3};
 
 use super::sdf::Shape;
-use super::{MannequinOptions, ArmPose};
+use super::{ArmPose, MannequinOptions};
 
 /// What a primitive is, for region lookups (the shirt is cut by region).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -211,7 +211,10 @@ pub const GARMENT_REACH_H: f32 = 0.03;
 
 /// Builds the correctives of `c` (see the module docs). `masks` is the preserve-volume
 /// mask per part name (sparse, as the sidecar keeps it); empty for plain LBS.
-pub fn build_correctives(c: &Character, masks: &BTreeMap<String, Vec<(u32, f32)>>) -> BuiltCorrectives {
+pub fn build_correctives(
+    c: &Character,
+    masks: &BTreeMap<String, Vec<(u32, f32)>>,
+) -> BuiltCorrectives {
     build_correctives_with(c, masks, &CorrectiveOptions::default())
 }
 

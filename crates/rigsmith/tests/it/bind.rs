@@ -9,8 +9,8 @@ use std::sync::OnceLock;
 
 use glam::Vec3;
 use rigsmith::bind::{
-    bind, drop_below, keep_largest, smooth, strip_cross_side, weight_report, BindOptions, PartWeighting,
-    Route,
+    bind, drop_below, keep_largest, smooth, strip_cross_side, weight_report, BindOptions,
+    PartWeighting, Route,
 };
 use rigsmith::{Bone, Character, Influence, Mesh, Part, Skeleton, Weights};
 
@@ -342,8 +342,14 @@ fn duplicate_vertices_and_degenerate_triangles_change_nothing() {
 fn nested_boxes() -> (Character, Skeleton) {
     let mut m = Mesh::cuboid(Vec3::new(-0.2, 0.0, -0.1), Vec3::new(0.2, 1.0, 0.1));
     // A closed shell inside the torso, off the bone, with a box inside it.
-    m.append(&Mesh::cuboid(Vec3::new(0.05, 0.3, -0.08), Vec3::new(0.18, 0.6, 0.08)));
-    m.append(&Mesh::cuboid(Vec3::new(0.08, 0.4, -0.04), Vec3::new(0.15, 0.5, 0.04)));
+    m.append(&Mesh::cuboid(
+        Vec3::new(0.05, 0.3, -0.08),
+        Vec3::new(0.18, 0.6, 0.08),
+    ));
+    m.append(&Mesh::cuboid(
+        Vec3::new(0.08, 0.4, -0.04),
+        Vec3::new(0.15, 0.5, 0.04),
+    ));
     let s = chain(&[
         ("pelvis", [0.0, 0.1, 0.0], [0.0, 0.5, 0.0]),
         ("spine", [0.0, 0.5, 0.0], [0.0, 0.9, 0.0]),

@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use rigsmith::bind::{bind, weight_report, BindOptions};
-use rigsmith::io::mpfb2::{dress, split_parts, CorpusOptions, Corpus, Garment, VARIANTS};
+use rigsmith::io::mpfb2::{dress, split_parts, Corpus, CorpusOptions, Garment, VARIANTS};
 use rigsmith::mannequin::{self, MannequinOptions};
 use rigsmith::model::{Influence, PartClass, Weights};
 use rigsmith::pipeline::{rig, RigOptions};

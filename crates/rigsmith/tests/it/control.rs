@@ -95,7 +95,7 @@ fn the_mannequin_control_rig_passes_every_rubric_b_check() {
 
 /// Every named MakeHuman variant without its artist rig, by name.
 fn makehuman_variants() -> Vec<(&'static str, rigsmith::model::Character)> {
-    use rigsmith::io::mpfb2::{CorpusOptions, Corpus, VARIANTS};
+    use rigsmith::io::mpfb2::{Corpus, CorpusOptions, VARIANTS};
     let corpus = Corpus::open(&common::mpfb2_dir()).unwrap();
     VARIANTS
         .iter()

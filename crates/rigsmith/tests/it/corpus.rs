@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use glam::Vec3;
-use rigsmith::io::mpfb2::{self, CorpusOptions, Corpus, VARIANTS};
+use rigsmith::io::mpfb2::{self, Corpus, CorpusOptions, VARIANTS};
 use rigsmith::{Character, Weights};
 
 use crate::common;
@@ -895,7 +895,11 @@ fn skirt_lies_outside_the_torso_and_legs_and_flares() {
         .filter(|(_, r)| {
             matches!(
                 r.limb,
-                BodySegment::Chest | BodySegment::Pelvis | BodySegment::Thigh | BodySegment::Calf | BodySegment::Foot
+                BodySegment::Chest
+                    | BodySegment::Pelvis
+                    | BodySegment::Thigh
+                    | BodySegment::Calf
+                    | BodySegment::Foot
             )
         })
         .map(|(p, _)| *p)
@@ -943,9 +947,10 @@ fn garment_weights_come_from_the_covered_skin() {
         .iter()
         .all(|r| matches!(r.limb, BodySegment::Chest | BodySegment::UpperArm)));
     for g in ["trousers", "skirt"] {
-        assert!(regions(g)
-            .iter()
-            .all(|r| matches!(r.limb, BodySegment::Pelvis | BodySegment::Thigh | BodySegment::Calf)));
+        assert!(regions(g).iter().all(|r| matches!(
+            r.limb,
+            BodySegment::Pelvis | BodySegment::Thigh | BodySegment::Calf
+        )));
     }
     // Ground truth: each garment vertex carries exactly the weights of a body vertex.
     let body_w = c.parts[0].weights.as_ref().unwrap();

@@ -111,7 +111,10 @@ fn every_crates_path_named_in_the_docs_exists() {
         }
     }
     assert!(named > 40, "only {named} paths found: the reader is broken");
-    assert!(missing.is_empty(), "paths the docs name that do not exist: {missing:#?}");
+    assert!(
+        missing.is_empty(),
+        "paths the docs name that do not exist: {missing:#?}"
+    );
 }
 
 #[test]
@@ -207,7 +210,10 @@ fn top_modules() -> BTreeSet<String> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter_map(|p| {
-            let stem = Path::new(p.file_name()?).file_stem()?.to_string_lossy().into_owned();
+            let stem = Path::new(p.file_name()?)
+                .file_stem()?
+                .to_string_lossy()
+                .into_owned();
             let module = p.is_dir() || p.extension().is_some_and(|e| e == "rs");
             (module && stem != "lib").then_some(stem)
         })
@@ -254,7 +260,10 @@ fn the_order_check_sees_a_module_above_what_it_uses() {
     let more: BTreeSet<String> = ["model", "fit", "bind", "io"].map(String::from).into();
     assert_eq!(
         order_problems(&order, &uses, &more),
-        ["io is not in the table", "fit uses bind, which the table lists below it"]
+        [
+            "io is not in the table",
+            "fit uses bind, which the table lists below it"
+        ]
     );
     let table = "## Modules of the library\n\n| module | what |\n|---|---|\n| `geom` | a |\n\
                  | `model` | b |\n\n## The public surface\n| `not` | c |\n";

@@ -5,7 +5,7 @@
 use glam::Vec3;
 use rigsmith::face::{self, checks, split, FaceControl, FaceMode, FaceOptions};
 use rigsmith::fit::{find_landmarks, LandmarkOptions};
-use rigsmith::io::mpfb2::{CorpusOptions, Corpus};
+use rigsmith::io::mpfb2::{Corpus, CorpusOptions};
 use rigsmith::{Character, RigOptions};
 
 fn corpus() -> Corpus {

@@ -500,7 +500,7 @@ fn failures(r: &rigsmith::fit::FitResult) -> Vec<String> {
 
 #[test]
 fn mannequin_fits_with_every_placement_check_passing() {
-    use rigsmith::mannequin::{build, reference_joints, MannequinOptions, ArmPose};
+    use rigsmith::mannequin::{build, reference_joints, ArmPose, MannequinOptions};
     for (pose, arm) in [(ArmPose::T, 0.0f32), (ArmPose::A, 45.0)] {
         for hs in [1.0f32, 1.5] {
             let o = MannequinOptions {
@@ -571,7 +571,7 @@ fn every_variant_passes_every_placement_check() {
 
 #[test]
 fn a_pose_from_0_to_60_deg_is_measured() {
-    use rigsmith::mannequin::{build, MannequinOptions, ArmPose};
+    use rigsmith::mannequin::{build, ArmPose, MannequinOptions};
     for arm in [10.0f32, 30.0, 60.0] {
         let o = MannequinOptions {
             pose: ArmPose::A,
@@ -610,7 +610,7 @@ fn bend_chain(s: &mut Skeleton, upper: &str, lower: &str, dir: Vec3, deg: f32) {
 #[test]
 fn elbow_bend_follows_the_modelled_limb() {
     use rigsmith::fit::{bend_angle, modelled_bend};
-    use rigsmith::mannequin::{build, MannequinOptions, ArmPose};
+    use rigsmith::mannequin::{build, ArmPose, MannequinOptions};
     // A straight-modelled arm (mannequin, T pose): measured straight, the fit pre-bends
     // it 1 to 15 deg and passes; a 40 deg bone bend fails.
     let o = MannequinOptions {

@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use rigsmith::fit::{fit, FitOptions, FitResult};
-use rigsmith::io::mpfb2::{CorpusOptions, Corpus, VARIANTS};
+use rigsmith::io::mpfb2::{Corpus, CorpusOptions, VARIANTS};
 use rigsmith::model::{Body, BodyOptions, PartClass};
 use rigsmith::{Character, Severity, Skeleton};
 

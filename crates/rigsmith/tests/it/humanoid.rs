@@ -624,7 +624,7 @@ fn ik_foot_targets_under_the_root_are_not_legs() {
 #[test]
 fn fitted_mannequins_in_t_and_a_pose_map_from_structure_alone() {
     use rigsmith::fit::{fit, FitOptions};
-    use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
+    use rigsmith::mannequin::{self, ArmPose, MannequinOptions};
     // rigsmith's own fit (game names, two twist bones per limb segment), names
     // removed: the straight arms of the T pose and the bent ones of the A pose.
     for pose in [ArmPose::T, ArmPose::A] {

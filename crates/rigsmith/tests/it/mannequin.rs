@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use glam::Vec3;
-use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
+use rigsmith::mannequin::{self, ArmPose, MannequinOptions};
 use rigsmith::{Character, Mesh};
 
 /// Generalized winding number of a triangle mesh around `p` (1 inside a closed

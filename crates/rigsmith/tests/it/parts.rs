@@ -612,7 +612,7 @@ fn assert_all_motions_pass(c: &Character, sc: &Sidecar, what: &str) {
 
 #[test]
 fn mannequin_with_skirt_and_hair_rigs_swings_and_exports_vrm() {
-    use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
+    use rigsmith::mannequin::{self, ArmPose, MannequinOptions};
     let mut c = mannequin::build(&MannequinOptions {
         pose: ArmPose::A,
         skirt: true,
@@ -683,7 +683,7 @@ fn mannequin_with_skirt_and_hair_rigs_swings_and_exports_vrm() {
 
 #[test]
 fn makehuman_body_with_skirt_and_tights_swings_without_entering_the_legs() {
-    use rigsmith::io::mpfb2::{CorpusOptions, Corpus};
+    use rigsmith::io::mpfb2::{Corpus, CorpusOptions};
     let corpus = Corpus::open(&crate::common::mpfb2_dir()).unwrap();
     let mut c = corpus
         .build(&CorpusOptions {
@@ -1100,7 +1100,7 @@ fn the_vrm_carries_each_joints_own_hit_radius() {
 fn every_makehuman_variant_in_its_skirt_passes_every_motion() {
     // The ankle-length skirt on all 14 named bodies (0.6 to 2.0 m, thin to heavy): no
     // entry into the legs beyond 5 mm on a 1.7 m figure, no joint between the legs.
-    use rigsmith::io::mpfb2::{CorpusOptions, Corpus, VARIANTS};
+    use rigsmith::io::mpfb2::{Corpus, CorpusOptions, VARIANTS};
     let corpus = Corpus::open(&crate::common::mpfb2_dir()).unwrap();
     let mut worst = (0.0f32, String::new());
     for v in VARIANTS {
@@ -1128,7 +1128,7 @@ fn every_makehuman_variant_in_its_skirt_passes_every_motion() {
 #[test]
 fn a_rig_that_splits_the_legs_in_two_bones_gets_whole_leg_colliders() {
     // MakeHuman's `default` rig: upperleg01.L + upperleg02.L, lowerleg01.L + lowerleg02.L.
-    use rigsmith::io::mpfb2::{CorpusOptions, Corpus};
+    use rigsmith::io::mpfb2::{Corpus, CorpusOptions};
     let corpus = Corpus::open(&crate::common::mpfb2_dir()).unwrap();
     let build = |rig: &str| {
         corpus

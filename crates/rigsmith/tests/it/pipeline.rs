@@ -2,8 +2,8 @@
 //! and on the mannequin in T and A pose.
 
 use rigsmith::fit::Template;
-use rigsmith::io::mpfb2::{CorpusOptions, Corpus, VARIANTS};
-use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
+use rigsmith::io::mpfb2::{Corpus, CorpusOptions, VARIANTS};
+use rigsmith::mannequin::{self, ArmPose, MannequinOptions};
 use rigsmith::pipeline::{rig, RigOptions};
 
 use crate::common::mpfb2_dir;

@@ -40,7 +40,10 @@ fn duplicates(files: &[(String, String)]) -> BTreeMap<String, Vec<String>> {
     let mut places: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (file, text) in files {
         for (name, line) in public_types(text) {
-            places.entry(name).or_default().push(format!("{file}:{line}"));
+            places
+                .entry(name)
+                .or_default()
+                .push(format!("{file}:{line}"));
         }
     }
     places.retain(|_, p| p.len() > 1);

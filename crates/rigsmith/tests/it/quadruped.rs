@@ -3,7 +3,9 @@
 //! the quadruped pose library and the whole rig.
 
 use glam::Vec3;
-use rigsmith::fit::quadruped::{classify, fit_plan, BodyPlan, QuadrupedKind, Plan, PlanFit, MIN_BEND_DEG};
+use rigsmith::fit::quadruped::{
+    classify, fit_plan, BodyPlan, Plan, PlanFit, QuadrupedKind, MIN_BEND_DEG,
+};
 use rigsmith::fit::FitOptions;
 use rigsmith::mannequin::animal::{self, AnimalOptions, Beast, Oddity};
 use rigsmith::pose::quadruped::{quadruped_library, QuadRoles};
@@ -104,7 +106,9 @@ fn the_horse_template_has_hooves_and_a_long_neck() {
         beast: Beast::Horse,
         ..wolf()
     });
-    let s = fit_as(&c, Plan::Quadruped(QuadrupedKind::Horse)).fit.skeleton;
+    let s = fit_as(&c, Plan::Quadruped(QuadrupedKind::Horse))
+        .fit
+        .skeleton;
     for n in ["hoof.L", "hoof_front.R", "neck.002"] {
         assert!(s.find(n).is_some(), "{n}");
     }
@@ -142,7 +146,9 @@ fn wolf_landmarks_lie_near_the_generator_joints() {
 #[test]
 fn the_knee_bends_forward_the_hock_and_elbow_back_with_hinges_on_local_x() {
     let c = animal::build(&wolf());
-    let s = fit_as(&c, Plan::Quadruped(QuadrupedKind::Wolf)).fit.skeleton;
+    let s = fit_as(&c, Plan::Quadruped(QuadrupedKind::Wolf))
+        .fit
+        .skeleton;
     let (thigh, shin, foot) = (bone(&s, "thigh.L"), bone(&s, "shin.L"), bone(&s, "foot.L"));
     // The knee lies forward (+Z) of the hip-hock line; the hock behind knee-paw.
     let u = (shin.tail - thigh.head).normalize();
@@ -161,7 +167,10 @@ fn the_knee_bends_forward_the_hock_and_elbow_back_with_hinges_on_local_x() {
 
 #[test]
 fn a_wolf_facing_minus_z_is_found_by_its_head_and_fits_the_same_skeleton_turned() {
-    let front = fit_as(&animal::build(&wolf()), Plan::Quadruped(QuadrupedKind::Wolf));
+    let front = fit_as(
+        &animal::build(&wolf()),
+        Plan::Quadruped(QuadrupedKind::Wolf),
+    );
     let back = fit_as(
         &animal::build(&AnimalOptions {
             facing_back: true,
@@ -181,7 +190,11 @@ fn a_wolf_facing_minus_z_is_found_by_its_head_and_fits_the_same_skeleton_turned(
 
 #[test]
 fn the_fit_does_not_depend_on_size() {
-    let a = fit_as(&animal::build(&wolf()), Plan::Quadruped(QuadrupedKind::Wolf)).fit;
+    let a = fit_as(
+        &animal::build(&wolf()),
+        Plan::Quadruped(QuadrupedKind::Wolf),
+    )
+    .fit;
     let b = fit_as(
         &animal::build(&AnimalOptions {
             height: 90.0,
@@ -252,7 +265,9 @@ fn failed(c: &Character, s: &Skeleton) -> Vec<String> {
 #[test]
 fn every_quadruped_placement_rule_fires_on_a_broken_skeleton() {
     let c = animal::build(&wolf());
-    let good = fit_as(&c, Plan::Quadruped(QuadrupedKind::Wolf)).fit.skeleton;
+    let good = fit_as(&c, Plan::Quadruped(QuadrupedKind::Wolf))
+        .fit
+        .skeleton;
     assert!(failed(&c, &good).is_empty(), "{:?}", failed(&c, &good));
     let broken = |f: &dyn Fn(&mut Skeleton)| {
         let mut s = good.clone();
@@ -317,7 +332,9 @@ fn every_quadruped_placement_rule_fires_on_a_broken_skeleton() {
 #[test]
 fn the_quadruped_pose_library_moves_what_it_names() {
     let c = animal::build(&wolf());
-    let s = fit_as(&c, Plan::Quadruped(QuadrupedKind::Wolf)).fit.skeleton;
+    let s = fit_as(&c, Plan::Quadruped(QuadrupedKind::Wolf))
+        .fit
+        .skeleton;
     let (lib, skipped) = quadruped_library(&s).expect("quadruped");
     assert!(skipped.is_empty(), "{skipped:?}");
     let names: Vec<&str> = lib.iter().map(|p| p.name.as_str()).collect();
@@ -481,7 +498,9 @@ fn the_hock_bend_closes_the_hock_on_the_fox_artist_skeleton() {
 #[test]
 fn the_hock_bend_closes_the_hock_on_the_fitted_wolf() {
     let c = animal::build(&wolf());
-    let s = fit_as(&c, Plan::Quadruped(QuadrupedKind::Wolf)).fit.skeleton;
+    let s = fit_as(&c, Plan::Quadruped(QuadrupedKind::Wolf))
+        .fit
+        .skeleton;
     for (name, rest, posed) in hock_angles(&s) {
         assert!(
             (30.0..=40.5).contains(&(rest - posed)),

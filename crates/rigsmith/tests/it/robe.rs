@@ -11,7 +11,7 @@
 
 use std::sync::OnceLock;
 
-use rigsmith::io::mpfb2::{dress, CorpusOptions, Corpus, Garment};
+use rigsmith::io::mpfb2::{dress, Corpus, CorpusOptions, Garment};
 use rigsmith::pipeline::{rig, RigOptions};
 use rigsmith::{Character, Mesh, Part, Severity};
 

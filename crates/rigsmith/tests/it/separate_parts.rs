@@ -4,7 +4,7 @@
 //! the trunk, and authored colliders and springs kept over measured ones.
 
 use glam::Vec3;
-use rigsmith::mannequin::{self, MannequinOptions, ArmPose};
+use rigsmith::mannequin::{self, ArmPose, MannequinOptions};
 use rigsmith::parts::{self, Sidecar, SurfaceClass};
 use rigsmith::{Bone, Character, Skeleton};
 

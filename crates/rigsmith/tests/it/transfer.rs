@@ -11,7 +11,7 @@ use rigsmith::bind::report::GarmentTransfer;
 use rigsmith::bind::transfer::{self, BodySurface, TransferOptions};
 use rigsmith::bind::{bind, keep_largest_smooth, smooth, BindOptions, BindResult, PartWeighting};
 use rigsmith::geom::bvh::Bvh;
-use rigsmith::io::mpfb2::{dress, CorpusOptions, Corpus, Garment, GARMENTS, VARIANTS};
+use rigsmith::io::mpfb2::{dress, Corpus, CorpusOptions, Garment, GARMENTS, VARIANTS};
 use rigsmith::{Character, Mesh, Side, Skeleton, Weights};
 
 use crate::bind::mh;

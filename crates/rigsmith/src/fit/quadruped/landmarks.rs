@@ -296,7 +296,11 @@ fn facing(body: &Mesh, cls: &Classification, lo: Vec3, hi: Vec3, lm: &mut Lm) ->
 
 /// Finds the quadruped landmarks of `body` (classified as a quadruped by `cls`).
 /// Returns the landmarks (in the body's space) and the measuring frame.
-pub(crate) fn find(body: &Mesh, cls: &Classification, kind: QuadrupedKind) -> Result<(Landmarks, Frame)> {
+pub(crate) fn find(
+    body: &Mesh,
+    cls: &Classification,
+    kind: QuadrupedKind,
+) -> Result<(Landmarks, Frame)> {
     let (lo, hi) = bounds(&body.positions);
     let mut lm = Lm {
         points: BTreeMap::new(),

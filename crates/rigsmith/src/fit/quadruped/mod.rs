@@ -162,7 +162,9 @@ pub fn fit_plan(c: &Character, o: &FitOptions, plan: Plan) -> Result<PlanFit> {
                             )
                         })
                 }
-                (Plan::Auto, BodyPlan::Quadruped) => quad(c, &body, &cls, o, QuadrupedKind::Quadruped),
+                (Plan::Auto, BodyPlan::Quadruped) => {
+                    quad(c, &body, &cls, o, QuadrupedKind::Quadruped)
+                }
                 (Plan::Quadruped(k), BodyPlan::Quadruped) => quad(c, &body, &cls, o, k),
                 _ => Err(Error::stage(
                     "fit",

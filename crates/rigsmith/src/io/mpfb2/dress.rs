@@ -92,8 +92,14 @@ impl Garment {
     fn covers(self, r: Region) -> bool {
         match self {
             Garment::Shirt => matches!(r.limb, BodySegment::Chest | BodySegment::UpperArm),
-            Garment::Trousers => matches!(r.limb, BodySegment::Pelvis | BodySegment::Thigh | BodySegment::Calf),
-            Garment::Skirt => matches!(r.limb, BodySegment::Pelvis | BodySegment::Thigh | BodySegment::Calf),
+            Garment::Trousers => matches!(
+                r.limb,
+                BodySegment::Pelvis | BodySegment::Thigh | BodySegment::Calf
+            ),
+            Garment::Skirt => matches!(
+                r.limb,
+                BodySegment::Pelvis | BodySegment::Thigh | BodySegment::Calf
+            ),
             Garment::Hat => r.limb == BodySegment::Head,
         }
     }
@@ -226,7 +232,12 @@ fn skirt(body: &Mesh, regions: &[Region], h: f32) -> Mesh {
     };
     let pelvis = pick(&[BodySegment::Pelvis]);
     let feet = pick(&[BodySegment::Foot]);
-    let fit = pick(&[BodySegment::Chest, BodySegment::Pelvis, BodySegment::Thigh, BodySegment::Calf]);
+    let fit = pick(&[
+        BodySegment::Chest,
+        BodySegment::Pelvis,
+        BodySegment::Thigh,
+        BodySegment::Calf,
+    ]);
     let legs = pick(&[BodySegment::Pelvis, BodySegment::Thigh, BodySegment::Calf]);
     let top = pelvis.iter().map(|p| p.y).fold(f32::NEG_INFINITY, f32::max);
     let floor = body.bounds().0.y;

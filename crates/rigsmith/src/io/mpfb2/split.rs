@@ -164,7 +164,10 @@ pub fn bone_region(name: &str) -> Region {
     } else {
         BodySegment::Chest
     };
-    let limb_sided = !matches!(limb, BodySegment::Head | BodySegment::Chest | BodySegment::Pelvis);
+    let limb_sided = !matches!(
+        limb,
+        BodySegment::Head | BodySegment::Chest | BodySegment::Pelvis
+    );
     match (limb_sided, side) {
         (true, Side::Center) => Region {
             limb: BodySegment::Chest,
