@@ -7,9 +7,7 @@
 //!
 //! 1. **The surface against the volume.** The median edge of the skin is compared with
 //!    the voxel the volumetric route would solve on (the first of
-//!    [`super::volumetric::VOXEL_STEPS`] within its cell budget); a skin finer than
-//!    every size whose enclosed volume alone fits the budget keeps bone heat before any
-//!    grid is built. A fine surface (a
+//!    [`super::volumetric::VOXEL_STEPS`] within its cell budget). A fine surface (a
 //!    MakeHuman body: median edge H/260 against voxels of H/90) keeps bone heat. A
 //!    low-poly game character, whose limbs have a few edge rings (median edge H/70 to
 //!    H/23), takes its weights from the finer volume, where heat crosses the seams and
@@ -136,23 +134,6 @@ pub fn choose(
             "bone heat: the skin's median edge ({:.4} H) is finer than the finest voxel (H/{:.0})",
             edge,
             1.0 / finest
-        );
-        return c;
-    }
-    // No grid the volume could fit in is finer than the skin: bone heat, decided
-    // without building one (the grid would only confirm it).
-    let least = volumetric::finest_possible(
-        positions,
-        triangles,
-        &volumetric::VOXEL_STEPS,
-        volumetric::MAX_SOLID,
-    );
-    if edge < least {
-        c.reason = format!(
-            "bone heat: the skin's median edge ({:.4} H) is finer than any voxel the volume fits in (H/{:.0} or coarser: a finer grid holds more than {} cells by the enclosed volume alone)",
-            edge,
-            1.0 / least,
-            volumetric::MAX_SOLID
         );
         return c;
     }

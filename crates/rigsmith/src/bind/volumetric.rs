@@ -368,33 +368,6 @@ pub fn volumetric_at(
 /// is only an estimate).
 const VOLUME_MARGIN: f32 = 2.0;
 
-/// Whether a voxel size whose enclosed volume alone is `least` cells is refused without
-/// building its grid.
-fn over_budget(least: f32, max_solid: usize) -> bool {
-    least > VOLUME_MARGIN * max_solid as f32
-}
-
-/// The finest voxel side [`solid_grid`] could return for this mesh with these `steps`
-/// and budget: the first size (of `steps`, then the coarser ones it tries) whose
-/// enclosed volume alone is not over the budget. Every grid it returns is at least this
-/// coarse, so a caller comparing a length with the chosen side can stop here without
-/// building any grid when the length is finer.
-pub(super) fn finest_possible(
-    positions: &[Vec3],
-    triangles: &[[u32; 3]],
-    steps: &[f32],
-    max_solid: usize,
-) -> f32 {
-    let last = steps[steps.len() - 1];
-    let enclosed = enclosed_volume(positions, triangles);
-    steps
-        .iter()
-        .copied()
-        .chain((1..6).map(|k| last * (1 << k) as f32))
-        .find(|&h| !over_budget(enclosed / (h * h * h), max_solid))
-        .unwrap_or(last * 32.0)
-}
-
 /// The volume a mesh encloses (divergence theorem over its triangles, absolute value),
 /// in the positions' unit cubed.
 fn enclosed_volume(positions: &[Vec3], triangles: &[[u32; 3]]) -> f32 {
@@ -435,7 +408,7 @@ pub(super) fn solid_grid(
         // The solid covers at least the enclosed volume: a size whose volume alone is
         // well over the budget would be built only to be refused.
         let least = enclosed / (h_frac * h_frac * h_frac);
-        if over_budget(least, max_solid) {
+        if least > VOLUME_MARGIN * max_solid as f32 {
             attempts.push(format!(
                 "voxel H/{:.0}: the enclosed volume alone is {least:.0} cells, over the {max_solid} budget",
                 1.0 / h_frac
