@@ -35,7 +35,10 @@ fn ids(report: &Value) -> Vec<String> {
 fn assert_mechanical_review(report: &Value) {
     let ids = ids(report);
     assert!(ids.contains(&"mech.rigid".to_string()), "{ids:?}");
-    assert!(ids.contains(&"mech.action.visor_open".to_string()), "{ids:?}");
+    assert!(
+        ids.contains(&"mech.action.visor_open".to_string()),
+        "{ids:?}"
+    );
     assert!(
         !ids.iter().any(|i| i.contains("far_bone")
             || i.contains("garment")
@@ -75,7 +78,12 @@ fn rig_robot_gets_its_own_review_exit_0_and_no_false_blocker() {
 fn mannequin_robot_writes_the_robot_and_its_sidecar_and_rig_and_check_review_it_as_mechanical() {
     let d = tempfile::tempdir().unwrap();
     let robot = d.path().join("robot.glb");
-    assert_ok(&rigsmith(&["mannequin", "--robot", "-o", robot.to_str().unwrap()]));
+    assert_ok(&rigsmith(&[
+        "mannequin",
+        "--robot",
+        "-o",
+        robot.to_str().unwrap(),
+    ]));
     let side: Value =
         serde_json::from_str(&std::fs::read_to_string(d.path().join("robot.rig.json")).unwrap())
             .unwrap();

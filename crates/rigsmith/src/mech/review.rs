@@ -146,7 +146,10 @@ fn action_check(s: &Skeleton, a: &Action) -> Check {
         if e >= worst.0 {
             worst = (
                 e,
-                format!("{}: {h:.4} deg at half travel, {f:.4} at full (key {want})", k.bone),
+                format!(
+                    "{}: {h:.4} deg at half travel, {f:.4} at full (key {want})",
+                    k.bone
+                ),
             );
         }
     }

@@ -282,9 +282,8 @@ fn the_robot_review_is_its_own_not_the_biped_rubric() {
     // No skin or garment checks on rigid islands: no false far-bone blocker, no
     // garment majors on the pistons or the visor.
     assert!(
-        !ids.iter().any(|i| i.contains("far_bone")
-            || i.contains("garment")
-            || i.starts_with("deform.")),
+        !ids.iter()
+            .any(|i| i.contains("far_bone") || i.contains("garment") || i.starts_with("deform.")),
         "{ids:?}"
     );
     let failed: Vec<&str> = r
@@ -322,7 +321,11 @@ fn an_action_keyed_on_a_missing_bone_or_turning_nothing_fails_its_check() {
     assert!(action(&spec).value < rigsmith::mech::ACTION_TOL);
     spec.actions[0].keys[1].bone = "no_such_bone".into();
     let k = action(&spec);
-    assert!(!k.passed && k.detail.contains("no_such_bone"), "{}", k.detail);
+    assert!(
+        !k.passed && k.detail.contains("no_such_bone"),
+        "{}",
+        k.detail
+    );
     let mut spec = out.sidecar.mech.clone().unwrap();
     spec.actions[0].keys[0].degrees = 0.0;
     let k = action(&spec);

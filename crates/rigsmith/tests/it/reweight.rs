@@ -353,7 +353,9 @@ fn the_fox_rebound_beats_the_nearest_bone_under_the_quadruped_library() {
     let r = bind(&bare, &s, &BindOptions::default()).unwrap();
     assert_eq!(r.report.unweighted, 0);
     assert!(
-        r.reasons.iter().any(|l| l.starts_with("ears hung beside the head")),
+        r.reasons
+            .iter()
+            .any(|l| l.starts_with("ears hung beside the head")),
         "{:?}",
         r.reasons
     );
@@ -376,7 +378,10 @@ fn the_fox_rebound_beats_the_nearest_bone_under_the_quadruped_library() {
     // bench/reweight.sh on the same case: p95 0.56, max 2.43 against the baseline's
     // 1.97 and 5.76 (% H).
     assert!(p95 < np95, "p95 {p95} against the nearest bone's {np95}");
-    assert!(max <= 0.6 * nmax, "max {max} against the nearest bone's {nmax}");
+    assert!(
+        max <= 0.6 * nmax,
+        "max {max} against the nearest bone's {nmax}"
+    );
     assert!((1.8..2.2).contains(&np95), "nearest p95 {np95}");
     assert!((5.5..6.0).contains(&nmax), "nearest max {nmax}");
     assert!(p95 < 0.8, "p95 {p95}");
@@ -418,7 +423,11 @@ fn the_head_keeps_its_lever_share_of_an_ear_hung_beside_it_and_none_under_it() {
     };
     let want = dh / (dh + dr);
     assert!((0.5..0.65).contains(&want), "{want}");
-    assert!((share(head) - want).abs() < 1e-5, "{} vs {want}", share(head));
+    assert!(
+        (share(head) - want).abs() < 1e-5,
+        "{} vs {want}",
+        share(head)
+    );
     assert!((share(ear4) - (1.0 - want)).abs() < 1e-5);
     // Ears hung from the head follow it through the hierarchy: nothing changes.
     let mut under = s.clone();

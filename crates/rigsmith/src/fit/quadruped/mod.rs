@@ -161,9 +161,7 @@ pub fn fit_plan(c: &Character, o: &FitOptions, plan: Plan) -> Result<PlanFit> {
                         .map_err(|e| {
                             Error::stage(
                                 "fit",
-                                format!(
-                                    "body plan of {what}: {why}: {e}; {CHAIN_HINT}"
-                                ),
+                                format!("body plan of {what}: {why}: {e}; {CHAIN_HINT}"),
                             )
                         })
                 }
