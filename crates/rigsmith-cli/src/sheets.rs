@@ -46,9 +46,9 @@ pub fn face_sheets(out: &rigsmith::RigOutput) -> Vec<(String, Image)> {
 
 /// A mechanical character's own sheet (`mech`): a row per test pose
 /// ([`rigsmith::mech::test_poses`]: each bone bent, each action at half and full
-/// travel), LBS; empty when the sidecar has no mechanical spec.
-pub fn mech_sheet(c: &Character, sidecar: &rigsmith::parts::Sidecar) -> Vec<(String, Image)> {
-    let (Some(spec), Some(s)) = (&sidecar.mech, &c.skeleton) else {
+/// travel), LBS; empty without a mechanical spec (the sidecar's `mech`).
+pub fn mech_sheet(c: &Character, mech: Option<&rigsmith::mech::MechSpec>) -> Vec<(String, Image)> {
+    let (Some(spec), Some(s)) = (mech, &c.skeleton) else {
         return Vec::new();
     };
     let rows: Vec<rigsmith_render::sheets::PoseRow> = rigsmith::mech::test_poses(s, &spec.actions)

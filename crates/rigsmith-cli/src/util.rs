@@ -140,6 +140,8 @@ fn hint(e: &anyhow::Error, msg: &str) -> &'static str {
     });
     if rigged {
         " (pass --rerig to replace its skeleton and weights)"
+    } else if msg.contains(rigsmith::fit::quadruped::CHAIN_HINT) {
+        " (pass --template chain)"
     } else if msg.contains("lying down") {
         " (if the file is Z-up, pass --up z; a four-legged animal: --template auto or quadruped)"
     } else {

@@ -111,33 +111,10 @@ fn roles(s: &Skeleton, weighted: &[bool]) -> BTreeMap<&'static str, String> {
 }
 
 /// For a four-legged skeleton: marks the bones outside its main tree as non-deform and
-/// returns `(bone, followed)` pairs, `followed` the nearest deform bone of the main tree
-/// (by distance from the bone's head to its segment). Empty for other skeletons.
+/// returns `(bone, followed)` pairs ([`rigsmith::pose::quadruped::controls_following`]).
+/// Empty for other skeletons.
 fn follow_bones(s: &mut Skeleton) -> Vec<(usize, usize)> {
-    if rigsmith::pose::quadruped::QuadRoles::of(s).is_none() {
-        return Vec::new();
-    }
-    let main = rigsmith::pose::quadruped::main_tree(s);
-    let targets: Vec<usize> = (0..s.len())
-        .filter(|&i| main[i] && s.bones[i].deform)
-        .collect();
-    let dist = |p: glam::Vec3, j: usize| {
-        let (a, b) = (s.bones[j].head, s.bones[j].tail);
-        let ab = b - a;
-        let t = ((p - a).dot(ab) / ab.length_squared().max(1e-20)).clamp(0.0, 1.0);
-        (p - (a + ab * t)).length()
-    };
-    let pairs: Vec<(usize, usize)> = (0..s.len())
-        .filter(|&i| !main[i])
-        .filter_map(|i| {
-            let p = s.bones[i].head;
-            targets
-                .iter()
-                .copied()
-                .min_by(|&a, &b| dist(p, a).total_cmp(&dist(p, b)))
-                .map(|j| (i, j))
-        })
-        .collect();
+    let pairs = rigsmith::pose::quadruped::controls_following(s);
     for &(i, j) in &pairs {
         eprintln!("control {} follows {}", s.bones[i].name, s.bones[j].name);
         s.bones[i].deform = false;

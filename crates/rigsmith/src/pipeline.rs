@@ -453,7 +453,12 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
 
     let review = if o.review {
         st.start("review");
-        let r = review::check(
+        let check = |c: &Character, co: &CheckOptions| match &o.mech {
+            // A mechanical character gets its own review, not the biped rubric.
+            Some(spec) => crate::mech::check_report(c, spec, co),
+            None => review::check(c, co),
+        };
+        let r = check(
             &c,
             &CheckOptions {
                 max_influences: o.max_influences,
@@ -472,10 +477,10 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
     } else {
         None
     };
-    let mut review = review;
     if let Some(spec) = &o.mech {
-        review_mech(&c, spec, review.as_mut(), &mut notes, &mut sidecar);
+        review_mech(&c, spec, &mut notes, &mut sidecar);
     }
+    let mut review = review;
 
     if let (Some(r), Some(f)) = (review.as_mut(), &face) {
         crate::face::review::add_to(r, &f.checks);
@@ -907,24 +912,19 @@ fn bind_mech(
     })
 }
 
-/// The review of a mechanical character: `mech.rigid` over the test poses
-/// ([`crate::mech::test_poses`]) into the review (when run), the islands that interpenetrate
-/// at rest into the notes (never a failure), and the spec into the sidecar.
+/// The mechanical character's notes and sidecar: the islands that interpenetrate at
+/// rest into the notes (never a failure), and the spec into the sidecar. Its review is
+/// [`crate::mech::check_report`].
 fn review_mech(
     c: &Character,
     spec: &crate::mech::MechSpec,
-    review: Option<&mut CheckReport>,
     notes: &mut Vec<String>,
     sidecar: &mut Sidecar,
 ) {
     sidecar.mech = Some(spec.clone());
-    let Some(s) = c.skeleton.as_ref() else {
-        return;
-    };
-    let (check, _, overlaps) = crate::mech::review(c, s, spec);
-    notes.extend(overlaps);
-    if let Some(r) = review {
-        r.checks.push(check);
-        r.counts = Counts::of(&r.checks);
-    }
+    notes.extend(
+        crate::mech::rest_overlaps(c)
+            .into_iter()
+            .map(|n| format!("islands interpenetrate at rest: {n}")),
+    );
 }

@@ -348,6 +348,10 @@ pub fn remedy_for(id: &str) -> &'static str {
         "delete the animation tracks of the cloth bones: springs move them"
     } else if starts("parts.joined_garment") {
         "separate the garment from the body into its own part, then rig again"
+    } else if starts("mech.rigid") {
+        "put each island on one bone at 1.0: rig it as a mechanical character (its sidecar's `mech`, or `rigsmith rig --robot` for the built-in robot)"
+    } else if starts("mech.action") {
+        "key the action on bones the skeleton has, by name, each with a non-zero angle (the sidecar's `mech.actions`)"
     } else if starts("weights.") {
         "bind again: `rigsmith weights` (or `rigsmith rig --rerig`); see docs/weights.md"
     } else {

@@ -91,8 +91,14 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         None => None,
     };
     let o = options(&a, &c, ctx)?;
+    let mech = mech_spec(&a.input)?;
     let pb = ctx.stage("checking");
-    let r = check(&c, &o).map_err(|e| BadInput(format!("{}: {e}", a.input.display())));
+    let r = match &mech {
+        // A mechanical character (its sidecar's `mech`): its own review.
+        Some(spec) => rigsmith::mech::check_report(&c, spec, &o),
+        None => check(&c, &o),
+    }
+    .map_err(|e| BadInput(format!("{}: {e}", a.input.display())));
     pb.finish_and_clear();
     let mut r = r?;
     let control = control_checks(&a.input, &mut r)?;
@@ -105,6 +111,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         plan: &plan,
         ctx,
         control: control.as_ref(),
+        mech: mech.as_ref(),
     };
     let mut html_path = match &a.report {
         Some(dir) => Some(out.report_dir(dir, other.as_ref())?),
@@ -160,6 +167,16 @@ fn options(a: &Args, c: &rigsmith::Character, ctx: &Ctx) -> anyhow::Result<Check
     Ok(o)
 }
 
+/// The mechanical spec the sidecar beside `input` carries (`mech`), if any.
+fn mech_spec(input: &std::path::Path) -> anyhow::Result<Option<rigsmith::mech::MechSpec>> {
+    let sp = rigsmith::parts::sidecar_path(input);
+    if !sp.exists() {
+        return Ok(None);
+    }
+    let side = rigsmith::parts::Sidecar::read(&sp).map_err(|e| BadInput(e.to_string()))?;
+    Ok(side.mech)
+}
+
 /// What the report and the sheets are written from.
 struct Written<'a> {
     a: &'a Args,
@@ -169,16 +186,17 @@ struct Written<'a> {
     plan: &'a Outputs,
     ctx: &'a Ctx,
     control: Option<&'a rigsmith::control::ControlRig>,
+    mech: Option<&'a rigsmith::mech::MechSpec>,
 }
 
 impl Written<'_> {
-    /// The weight heat maps when asked for.
+    /// The weight heat maps when asked for, and a mechanical character's own sheet.
     fn heatmaps(&self) -> Vec<(String, rigsmith_render::Image)> {
+        let mut out = crate::sheets::mech_sheet(self.c, self.mech);
         if self.a.heatmaps {
-            crate::sheets::render_heatmaps(self.c)
-        } else {
-            Vec::new()
+            out.extend(crate::sheets::render_heatmaps(self.c));
         }
+        out
     }
 
     /// Writes the report folder (`--report`); returns the HTML page's path.

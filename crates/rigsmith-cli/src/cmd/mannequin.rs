@@ -1,5 +1,7 @@
 //! `rigsmith mannequin`: writes the built-in procedural mannequin (unrigged) as GLB,
-//! glTF or OBJ, and optionally the joint positions the generator used.
+//! glTF or OBJ, and optionally the joint positions the generator used; `--animal` a
+//! procedural four-legged animal instead, `--robot` the mechanical test character
+//! with its skeleton and, beside it, the sidecar `rig` binds it by.
 
 use std::path::PathBuf;
 
@@ -34,7 +36,8 @@ pub enum AnimalArg {
   rigsmith mannequin -o mannequin.glb
   rigsmith mannequin --pose a --skirt --hair -o dressed.glb
   rigsmith mannequin --height 0.5 --head-scale 2 -o chibi.obj
-  rigsmith mannequin --animal wolf --height 0.9 -o wolf.glb")]
+  rigsmith mannequin --animal wolf --height 0.9 -o wolf.glb
+  rigsmith mannequin --robot -o robot.glb && rigsmith rig robot.glb -o rigged.glb")]
 pub struct Args {
     /// T or A pose.
     #[arg(long, value_enum, default_value = "t")]
@@ -77,6 +80,12 @@ pub struct Args {
     /// long; default 1/70, about 7k vertices for the wolf; 0.018 gives about 5k).
     #[arg(long, requires = "animal")]
     pub grid: Option<f32>,
+    /// Build the procedural robot instead (its height is --height): hard-surface
+    /// islands, its own skeleton, and `OUT.rig.json` beside a .glb/.gltf naming the
+    /// islands on bones of their own and the visor action, so `rigsmith rig OUT` binds
+    /// it as a mechanical character.
+    #[arg(long, conflicts_with = "animal")]
+    pub robot: bool,
 }
 
 /// Runs the command.
@@ -96,6 +105,9 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         hair: a.hair,
     };
     o.validate()?;
+    if a.robot {
+        return robot(&a, ctx);
+    }
     let mut plan = Outputs::new(&[]);
     plan.file(&a.output);
     if let Some(p) = &a.joints_out {
@@ -120,13 +132,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         Some(ao) => mannequin::animal::build(ao),
         None => mannequin::build(&o),
     };
-    let ext = a
-        .output
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    if ext == "obj" {
+    if ext(&a.output) == "obj" {
         plan.write(&a.output, mannequin::obj_text(&c).as_bytes())?;
     } else {
         plan.character(&a.output, &c, &WriteOptions::default())?;
@@ -153,6 +159,61 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         a.output.display(),
         o.height,
         parts.join(", ")
+    ));
+    Ok(Outcome::Ok)
+}
+
+/// The extension of `p`, lower case.
+fn ext(p: &std::path::Path) -> String {
+    p.extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+/// `--robot`: the procedural robot with its skeleton, and for a .glb/.gltf the sidecar
+/// with its mechanical spec (the islands on bones of their own, the visor action).
+/// The height was validated with the mannequin's options.
+fn robot(a: &Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    use rigsmith::mannequin::robot;
+    if a.joints_out.is_some() {
+        anyhow::bail!(crate::util::BadInput(
+            "--joints-out: the robot's joints are its skeleton, written in the file".into()
+        ));
+    }
+    let obj = ext(&a.output) == "obj";
+    let sidecar_path = rigsmith::parts::sidecar_path(&a.output);
+    let mut plan = Outputs::new(&[]);
+    plan.file(&a.output);
+    if !obj {
+        plan.file(&sidecar_path);
+    }
+    plan.verify()?;
+    let (c, own) = robot::build(a.height);
+    if obj {
+        plan.write(&a.output, mannequin::obj_text(&c).as_bytes())?;
+    } else {
+        plan.character(&a.output, &c, &WriteOptions::default())?;
+        let mut side = rigsmith::parts::Sidecar::build(&c, &[], &[]);
+        side.mech = Some(rigsmith::mech::MechSpec::of(
+            &c,
+            &own,
+            vec![robot::visor_action(a.height)],
+        ));
+        plan.write(&sidecar_path, side.to_string().as_bytes())?;
+    }
+    ctx.info(&format!(
+        "wrote {}{}: robot {:.2} m ({} islands in {} parts, {} bones)",
+        a.output.display(),
+        if obj {
+            String::new()
+        } else {
+            format!(" and {}", sidecar_path.display())
+        },
+        a.height,
+        rigsmith::mech::islands(&c).len(),
+        c.parts.len(),
+        c.skeleton.as_ref().map_or(0, |s| s.len())
     ));
     Ok(Outcome::Ok)
 }

@@ -337,7 +337,10 @@ fn write_outputs(
                 skinning: rigsmith::review::Skinning::Lbs,
                 extra_sheets: {
                     let mut sheets = crate::sheets::face_sheets(out);
-                    sheets.extend(crate::sheets::mech_sheet(&out.character, &out.sidecar));
+                    sheets.extend(crate::sheets::mech_sheet(
+                        &out.character,
+                        out.sidecar.mech.as_ref(),
+                    ));
                     sheets
                 },
                 control: out.sidecar.control.as_ref(),

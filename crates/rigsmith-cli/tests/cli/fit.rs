@@ -169,3 +169,30 @@ fn fit_height_scales_the_body_with_the_feet_on_the_floor() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--height"));
 }
+
+#[test]
+fn a_body_neither_biped_nor_quadruped_is_refused_with_the_chain_flag_the_cli_adds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let snake = tmp.path().join("snake.glb");
+    let c = rigsmith::mannequin::animal::oddity(rigsmith::mannequin::animal::Oddity::Snake, 0.12);
+    rigsmith::io::write_character(&snake, &c, &Default::default()).unwrap();
+    let out = rigsmith(&["fit", snake.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    // The library names the chain template; the command line adds its flag.
+    assert!(
+        err.contains("no separate legs")
+            && err.contains(rigsmith::fit::quadruped::CHAIN_HINT)
+            && err.contains("(pass --template chain)"),
+        "{err}"
+    );
+    let json = tmp.path().join("chain.json");
+    assert_ok(&rigsmith(&[
+        "fit",
+        snake.to_str().unwrap(),
+        "--template",
+        "chain",
+        "-o",
+        json.to_str().unwrap(),
+    ]));
+}

@@ -12,6 +12,7 @@ mod fit;
 mod grammar;
 mod imports;
 mod inspect;
+mod mech;
 mod outputs;
 mod rig;
 mod separate_parts;

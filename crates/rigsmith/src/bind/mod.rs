@@ -50,6 +50,10 @@
 //!   notes' exact seams), and the reasons say how many changed.
 //!   The continuous forms of the limits keep the weights a continuous function of the
 //!   input, so a rescaled character gets the same weights to 1e-4.
+//! * **Ears hung beside the head** (a four-legged skeleton whose ear chains do not
+//!   descend from the head): the head takes its share of every ear vertex, the share
+//!   that keeps the larger of the ear's lags behind the head and behind its own turn
+//!   smallest ([`ears`]).
 //!
 //! Only deform bones receive weight. Vertex order and count of every part are kept.
 
@@ -57,6 +61,7 @@ pub mod bone_heat;
 pub mod bone_reach;
 pub mod bones;
 pub mod cleanup;
+pub mod ears;
 pub mod fix;
 pub mod geodesic;
 pub mod laplacian;
@@ -231,6 +236,12 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
         let n = cleanup::exact_seams_among(c, &mut weights, &x.body.skin, SEAM_TOL * x.h);
         log.reasons.push(format!(
             "exact seams: {n} vertices of the skin pieces coincident within {SEAM_TOL} H took one weight vector"
+        ));
+    }
+    let carried = ears::carry_ears(c, s, &mut weights, o.max_influences);
+    if carried > 0 {
+        log.reasons.push(format!(
+            "ears hung beside the head: {carried} vertices give the head its share (bind::ears)"
         ));
     }
     let mut report = final_report(&x, &weights, garment_transfer, &skin, &mut log);

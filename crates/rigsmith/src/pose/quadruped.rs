@@ -403,6 +403,38 @@ pub fn main_tree(s: &Skeleton) -> Vec<bool> {
     roots.iter().map(|r| Some(*r) == main).collect()
 }
 
+/// For a four-legged skeleton ([`QuadRoles::of`]): each bone outside its main tree
+/// ([`main_tree`]: IK foot targets, pole targets) with the deform bone of the main tree
+/// nearest its head (distance to the bone's segment), the bone it follows when the
+/// rig is posed by its deform bones alone (an IK target snapped to the FK foot). Empty
+/// for any other skeleton.
+pub fn controls_following(s: &Skeleton) -> Vec<(usize, usize)> {
+    if QuadRoles::of(s).is_none() {
+        return Vec::new();
+    }
+    let main = main_tree(s);
+    let targets: Vec<usize> = (0..s.len())
+        .filter(|&i| main[i] && s.bones[i].deform)
+        .collect();
+    let dist = |p: Vec3, j: usize| {
+        let (a, b) = (s.bones[j].head, s.bones[j].tail);
+        let ab = b - a;
+        let t = ((p - a).dot(ab) / ab.length_squared().max(1e-20)).clamp(0.0, 1.0);
+        (p - (a + ab * t)).length()
+    };
+    (0..s.len())
+        .filter(|&i| !main[i])
+        .filter_map(|i| {
+            let p = s.bones[i].head;
+            targets
+                .iter()
+                .copied()
+                .min_by(|&a, &b| dist(p, a).total_cmp(&dist(p, b)))
+                .map(|j| (i, j))
+        })
+        .collect()
+}
+
 /// The quadruped library on `s`, or `None` when `s` is not a quadruped
 /// ([`QuadRoles::of`]). Returns the poses and, for each pose skipped, why.
 pub fn quadruped_library(s: &Skeleton) -> Option<(Vec<NamedPose>, Vec<String>)> {

@@ -272,3 +272,62 @@ fn a_mechanical_rig_without_a_skeleton_is_refused() {
         .to_string();
     assert!(e.contains("own skeleton"), "{e}");
 }
+
+#[test]
+fn the_robot_review_is_its_own_not_the_biped_rubric() {
+    let out = rigged_robot();
+    let r = out.review.as_ref().expect("review");
+    let ids: Vec<&str> = r.checks.iter().map(|k| k.id.as_str()).collect();
+    assert!(ids.contains(&"mech.rigid") && ids.contains(&"mech.action.visor_open"));
+    // No skin or garment checks on rigid islands: no false far-bone blocker, no
+    // garment majors on the pistons or the visor.
+    assert!(
+        !ids.iter()
+            .any(|i| i.contains("far_bone") || i.contains("garment") || i.starts_with("deform.")),
+        "{ids:?}"
+    );
+    let failed: Vec<&str> = r
+        .checks
+        .iter()
+        .filter(|k| !k.passed)
+        .map(|k| k.id.as_str())
+        .collect();
+    assert!(failed.is_empty(), "{failed:?}");
+    // Its poses are the mechanical test poses; every part is rigid.
+    let s = out.character.skeleton.as_ref().unwrap();
+    let spec = out.sidecar.mech.as_ref().unwrap();
+    assert_eq!(
+        r.poses.len(),
+        rigsmith::mech::test_poses(s, &spec.actions).len()
+    );
+    assert!(r.parts.iter().all(|p| p.class == "rigid"));
+    assert!(r.route.starts_with("mechanical"), "{}", r.route);
+}
+
+#[test]
+fn an_action_keyed_on_a_missing_bone_or_turning_nothing_fails_its_check() {
+    let out = rigged_robot();
+    let c = &out.character;
+    let mut spec = out.sidecar.mech.clone().unwrap();
+    let o = rigsmith::review::CheckOptions::default();
+    let action = |spec: &rigsmith::mech::MechSpec| {
+        rigsmith::mech::check_report(c, spec, &o)
+            .unwrap()
+            .get("mech.action.visor_open")
+            .cloned()
+            .unwrap()
+    };
+    assert!(action(&spec).passed);
+    assert!(action(&spec).value < rigsmith::mech::ACTION_TOL);
+    spec.actions[0].keys[1].bone = "no_such_bone".into();
+    let k = action(&spec);
+    assert!(
+        !k.passed && k.detail.contains("no_such_bone"),
+        "{}",
+        k.detail
+    );
+    let mut spec = out.sidecar.mech.clone().unwrap();
+    spec.actions[0].keys[0].degrees = 0.0;
+    let k = action(&spec);
+    assert!(!k.passed && k.detail.contains("0 deg"), "{}", k.detail);
+}

@@ -222,7 +222,9 @@ fn a_snake_is_refused_naming_the_sections_or_fitted_as_a_chain() {
     let c = animal::oddity(Oddity::Snake, 0.12);
     let e = refused(&c, Plan::Auto);
     assert!(
-        e.contains("no separate legs") && e.contains("--template chain"),
+        e.contains("no separate legs")
+            && e.contains(rigsmith::fit::quadruped::CHAIN_HINT)
+            && !e.contains("--template"),
         "{e}"
     );
     let r = fit_as(&c, Plan::Chain);

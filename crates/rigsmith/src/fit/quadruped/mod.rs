@@ -39,7 +39,7 @@
 //!   half, the centres are the tail's; 3 to 8 bones by length and build.
 //!
 //! ## Chain
-//! `--template chain` fits a chain of eight bones along the body's longest principal
+//! [`Plan::Chain`] (the chain template) fits a chain of eight bones along the body's longest principal
 //! axis, each joint at the centre of the largest loop of a cut normal to it.
 
 mod checks;
@@ -78,6 +78,11 @@ pub enum QuadrupedKind {
     /// A cat: as the wolf, low hocks.
     Cat,
 }
+
+/// The end of a refusal that names the chain template ([`Plan::Chain`]), the fit for
+/// a body that is neither a biped nor a quadruped. A program offering the chain under
+/// another name (a command-line flag) finds the refusal by this text.
+pub const CHAIN_HINT: &str = "the chain template fits a chain instead";
 
 /// Which body plan to fit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -156,9 +161,7 @@ pub fn fit_plan(c: &Character, o: &FitOptions, plan: Plan) -> Result<PlanFit> {
                         .map_err(|e| {
                             Error::stage(
                                 "fit",
-                                format!(
-                                    "body plan of {what}: {why}: {e}; `--template chain` fits a chain instead"
-                                ),
+                                format!("body plan of {what}: {why}: {e}; {CHAIN_HINT}"),
                             )
                         })
                 }
@@ -169,7 +172,7 @@ pub fn fit_plan(c: &Character, o: &FitOptions, plan: Plan) -> Result<PlanFit> {
                 _ => Err(Error::stage(
                     "fit",
                     format!(
-                        "body plan of {what}: {}{}; `--template chain` fits a chain instead",
+                        "body plan of {what}: {}{}; {CHAIN_HINT}",
                         cls.why,
                         if matches!(plan, Plan::Quadruped(_)) {
                             ": a quadruped template was asked for"
