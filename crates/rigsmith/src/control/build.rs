@@ -24,11 +24,13 @@
 //!   orientation).
 //! * Fingers: one `<finger>_curl.L` control per finger; its X rotation is added to
 //!   each phalanx (Transformation, After Original), the phalanges staying keyable.
-//! * Twist bones (found by [`crate::humanoid::twist_bones`]): on an upper segment a
-//!   twist bone at fraction `t` of the segment keeps `t` of the segment's twist (a Copy
-//!   Rotation of a twist-free helper, influence `1 - t`); on a lower segment it takes
-//!   `t` of the hand's or foot's rotation (Copy Rotation, local) then a Damped Track to
-//!   the wrist or ankle strips the swing and keeps the twist.
+//! * Twist bones (found by [`crate::humanoid::twist_bones`]), as
+//!   [`crate::deform::twist`]'s rules: on an upper segment a twist bone at fraction `t`
+//!   of the segment keeps `t` of the segment's twist (a Copy Rotation of a twist-free
+//!   helper, influence `1 - t`); on a lower segment it takes `t` of the hand's or foot's
+//!   twist about the segment's axis (a Copy Rotation, influence `t`, of a helper with
+//!   the segment's orientation parented to the hand or foot, its swing stripped), so a
+//!   hand bone that does not continue the forearm still twists it fully.
 //! * Every other deform bone (spine, neck, head, clavicles, fingers, chain bones) gets
 //!   an FK control `<name>_fk` in the skeleton's hierarchy.
 //!
@@ -883,61 +885,76 @@ impl<'a> Builder<'a> {
                 .iter()
                 .position(|b| b.name == self.skel.bones[tb].name)
                 .expect("DEF bones come first");
-            if upper {
-                let helper = format!("{}_notwist{s}", seg_mch.trim_end_matches(s));
-                if !self.bones.iter().any(|b| b.name == helper) {
-                    let sp = self.src_parent(l.upper);
-                    let hi = self.copy(&helper, BoneRole::Mch, Some(&sp), seg);
-                    self.con(
-                        hi,
-                        Constraint::new(
-                            "swing",
-                            Kind::DampedTrack {
-                                target: seg_mch.clone(),
-                                head_tail: 1.0,
-                            },
-                        ),
-                    );
-                }
-                self.con(
-                    def,
-                    Constraint::new(
-                        "twist",
-                        Kind::CopyRotation {
-                            target: helper,
-                            axes: [true; 3],
-                            mix: RotMix::Replace,
-                        },
-                    )
-                    .influence(1.0 - t),
-                );
-            } else {
-                let end = self.src[l.end].clone().unwrap_or_default();
-                self.con(
-                    def,
-                    Constraint::new(
-                        "twist",
-                        Kind::CopyRotation {
-                            target: end.clone(),
-                            axes: [true; 3],
-                            mix: RotMix::Replace,
-                        },
-                    )
-                    .spaces(Space::Local, Space::Local)
-                    .influence(t),
-                );
-                self.con(
-                    def,
-                    Constraint::new(
-                        "swing",
-                        Kind::DampedTrack {
-                            target: end,
-                            head_tail: 0.0,
-                        },
-                    ),
-                );
-            }
+            let helper = self.twist_helper(upper, seg, &seg_mch, l, s);
+            self.con(
+                def,
+                Constraint::new(
+                    "twist",
+                    Kind::CopyRotation {
+                        target: helper,
+                        axes: [true; 3],
+                        mix: RotMix::Replace,
+                    },
+                )
+                .influence(if upper { 1.0 - t } else { t }),
+            );
         }
+    }
+
+    /// The helper a segment's twist bones copy (World space, by their influence), made
+    /// once a segment; both have the segment's own rest frame, so a twist bone (which
+    /// shares it) reads the twist about its own Y whatever the hand's or foot's axes:
+    ///
+    /// * upper segment (upper arm, thigh): `MCH-upperarm_notwist.L`, a copy of the
+    ///   segment under the clavicle's or hips' control that Damped Tracks the segment's
+    ///   tail: the segment's swing without its twist, so influence `1 - t` cancels that
+    ///   share of the twist;
+    /// * lower segment (forearm, shin): `MCH-lowerarm_twisted.L`, a copy of the segment
+    ///   parented to the hand's or foot's mechanism bone, so it carries their rotation
+    ///   expressed in the segment's axes; a Copy Location of the segment's head and a
+    ///   Damped Track of its tail strip the swing, leaving the segment turned by the
+    ///   twist of the hand relative to the forearm (its swing-twist decomposition about
+    ///   the forearm's Y), so influence `t` gives `t` of that twist.
+    fn twist_helper(&mut self, upper: bool, seg: usize, seg_mch: &str, l: Limb, s: &str) -> String {
+        let stem = seg_mch.trim_end_matches(s);
+        let helper = if upper {
+            format!("{stem}_notwist{s}")
+        } else {
+            format!("{stem}_twisted{s}")
+        };
+        if self.bones.iter().any(|b| b.name == helper) {
+            return helper;
+        }
+        let parent = if upper {
+            self.src_parent(l.upper)
+        } else {
+            self.src[l.end].clone().unwrap_or_else(|| ROOT.into())
+        };
+        let hi = self.copy(&helper, BoneRole::Mch, Some(&parent), seg);
+        if !upper {
+            self.con(
+                hi,
+                Constraint::new(
+                    "at segment",
+                    Kind::CopyLocation {
+                        target: seg_mch.into(),
+                        head_tail: 0.0,
+                        axes: [true; 3],
+                    },
+                ),
+            );
+        }
+        self.con(
+            hi,
+            Constraint::new(
+                "swing",
+                Kind::DampedTrack {
+                    target: seg_mch.into(),
+                    head_tail: 1.0,
+                },
+            ),
+        );
+        helper
     }
 }
 

@@ -7,6 +7,7 @@ mod bind;
 mod body;
 mod checks;
 mod control;
+mod control_spaces;
 mod corpus;
 mod deform;
 mod docs;
