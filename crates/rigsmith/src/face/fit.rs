@@ -1,5 +1,6 @@
 //! Face bones fitted from the mesh: the eyes, the lids around them, the jaw hinge and
-//! chin, and (with [`FaceMode::Full`]) brows, lip corners, cheeks and the nose.
+//! chin, and (with [`FaceMode::Full`]) brows, lip corners, cheeks, the nose and the lip
+//! bones (each lip's, each side: from the middle of the lip to the mouth corner).
 //!
 //! Everything is measured in units of the body height `H` on the skin (the welded
 //! union of the skin parts), in glTF space, from the face landmarks

@@ -8,7 +8,8 @@
 //! 1. [`fit`]: the eyes (centres and radii), the lids' margins, the lips' line, the jaw
 //!    pivot and chin, measured on the skin; the bones are added below the head
 //!    (`jaw`, `eye_l`/`eye_r`, `lid_upper_l`/`lid_lower_l` and their right mirrors;
-//!    [`FaceMode::Full`] adds `brow_*`, `cheek_*`, `lip_corner_*` and `nose`);
+//!    [`FaceMode::Full`] adds `brow_*`, `cheek_*`, `lip_corner_*`, `nose` and the lip
+//!    bones `lip_upper_*`, `lip_lower_*`);
 //! 2. [`weights`]: the head's share of the skin divided between head, lids and jaw by
 //!    smooth masks; eyes, teeth and tongue rigid to their bones;
 //! 3. [`expressions`]: keys from expression units by recipes (the VRM presets), or a
@@ -68,7 +69,8 @@ pub enum FaceMode {
     None,
     /// Jaw, eyes and lids; blink and aa (or the unit presets).
     Basic,
-    /// Basic plus brows, cheeks, lip corners and the nose.
+    /// Basic plus brows, cheeks, lip corners, the nose and the lip bones (upper and
+    /// lower, each side: from the middle of the lip to its mouth corner).
     Full,
 }
 

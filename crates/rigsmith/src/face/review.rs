@@ -97,7 +97,14 @@ fn split_checks(k: &Keys<'_>) -> Vec<Check> {
     }
 }
 
-/// No key moves a skin vertex outside the head.
+/// Whether a morph target of the skin is a face key: every one but the joint
+/// correctives (which the rig adds after the face, for the body's bends, and which
+/// the file carries beside the face's keys; their own checks judge them).
+fn is_face_key(name: &str) -> bool {
+    !crate::deform::correctives::is_corrective(name)
+}
+
+/// No face key ([`is_face_key`]) moves a skin vertex outside the head.
 fn region_check(k: &Keys<'_>) -> Option<Check> {
     let f = k.f;
     let eyes = f.eyes.as_ref()?;
@@ -114,6 +121,7 @@ fn region_check(k: &Keys<'_>) -> Option<Check> {
             let p = &k.c.parts[pi];
             p.morphs
                 .iter()
+                .filter(|m| is_face_key(&m.name))
                 .map(move |m| (p.mesh.positions.as_slice(), m.position_deltas.as_slice()))
         })
         .collect();
@@ -233,7 +241,7 @@ pub fn combinations_of(c: &Character, pi: usize) -> Vec<Combo> {
 }
 
 /// New self-intersections under the combinations, on the first skin part carrying
-/// them; the face is the vertices any key moves.
+/// them; the face is the vertices any face key ([`is_face_key`]) moves.
 fn combination_check(k: &Keys<'_>) -> Option<Check> {
     let h = k.f.height;
     for &pi in &k.body.skin {
@@ -246,6 +254,7 @@ fn combination_check(k: &Keys<'_>) -> Option<Check> {
             .map(|v| {
                 p.morphs
                     .iter()
+                    .filter(|m| is_face_key(&m.name))
                     .any(|m| m.position_deltas[v].length() > 1e-5 * h)
             })
             .collect();
