@@ -6,7 +6,8 @@
 //! (`happy + aa`, `blink + relaxed`). The `face.combinations` check counts triangle
 //! pairs of the skin that intersect under both keys at 1 but not at rest nor under
 //! either key alone; this prints them per combination as a Markdown table, with the
-//! pairs already intersecting at rest for scale.
+//! pairs already intersecting at rest for scale, and what easing the keys took
+//! (`rigsmith::face::combine`: the report's `eased` lines).
 //!
 //! ```text
 //! cargo run --release --example face_combinations [-- CORPUS_DIR]
@@ -25,8 +26,8 @@ fn main() {
         .or_else(rigsmith::io::mpfb2::data_dir)
         .expect("set RIGSMITH_DATA or pass the corpus folder");
     let corpus = Corpus::open(&dir).unwrap_or_else(|e| panic!("{e}"));
-    println!("| variant | keys | new self-intersections | passes |");
-    println!("|---|---|---|---|");
+    println!("| variant | keys | new self-intersections | passes | eased |");
+    println!("|---|---|---|---|---|");
     let mut total = 0.0f64;
     for v in VARIANTS {
         for units in [false, true] {
@@ -60,12 +61,23 @@ fn main() {
                 (k.detail.clone(), k.value, k.passed)
             });
             total += value;
+            let eased: Vec<&str> = f
+                .notes
+                .iter()
+                .filter(|n| n.contains(" eased "))
+                .map(|n| n.trim_start_matches("face: "))
+                .collect();
             println!(
-                "| {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} |",
                 v.name,
                 if units { "units" } else { "procedural" },
                 detail,
-                if passed { "yes" } else { "no" }
+                if passed { "yes" } else { "no" },
+                if eased.is_empty() {
+                    "-".to_string()
+                } else {
+                    eased.join("; ")
+                }
             );
         }
     }

@@ -14,7 +14,8 @@
 //!    smooth masks; eyes, teeth and tongue rigid to their bones;
 //! 3. [`expressions`]: keys from expression units by recipes (the VRM presets), or a
 //!    procedural `blink` and `aa` through the lid and jaw bones; the splits with a
-//!    smooth seam ([`split`]);
+//!    smooth seam ([`split`]); `happy` and `relaxed` eased where they cross `aa` and
+//!    `blink` ([`combine`]);
 //! 4. [`controls`] (kept with the sidecar, in [`crate::parts`]): the on-face controls for the split smile/frown keys, as data for
 //!    the sidecar;
 //! 5. [`checks`]: rubric A placement and rubric E checks on what was built
@@ -38,6 +39,7 @@
 //! ```
 
 pub mod checks;
+pub mod combine;
 pub mod expressions;
 pub mod fit;
 pub mod review;

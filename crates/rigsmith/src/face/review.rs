@@ -10,6 +10,7 @@
 use glam::Vec3;
 
 use super::fit::{names, FaceFit};
+use super::combine::is_face_key;
 use super::{checks, split, FaceControl, FaceMode};
 use crate::error::Result;
 use crate::model::{Body, Character, Mesh};
@@ -97,13 +98,6 @@ fn split_checks(k: &Keys<'_>) -> Vec<Check> {
     }
 }
 
-/// Whether a morph target of the skin is a face key: every one but the joint
-/// correctives (which the rig adds after the face, for the body's bends, and which
-/// the file carries beside the face's keys; their own checks judge them).
-fn is_face_key(name: &str) -> bool {
-    !crate::deform::correctives::is_corrective(name)
-}
-
 /// No face key ([`is_face_key`]) moves a skin vertex outside the head.
 fn region_check(k: &Keys<'_>) -> Option<Check> {
     let f = k.f;
@@ -169,11 +163,11 @@ fn jaw_checks(k: &Keys<'_>) -> Vec<Check> {
     }
 }
 
-/// The lid gap `(at rest, closed)` at one eye's margins under `blink`; `None` when the
-/// margins' skin carries no `blink`.
+/// The lid gap `(at rest, closed)` at one eye's margins (the skin vertices they were
+/// measured at) under `blink`; `None` when the margins' skin carries no `blink`.
 fn lid_gap(k: &Keys<'_>, e: &super::fit::Eye) -> Option<(f32, f32)> {
-    let (pu, vu) = k.nearest_skin(e.upper)?;
-    let (pl, vl) = k.nearest_skin(e.lower)?;
+    let (pu, vu) = k.nearest_skin(e.margin_at[0])?;
+    let (pl, vl) = k.nearest_skin(e.margin_at[1])?;
     let (du, dl) = (k.key(pu, "blink")?, k.key(pl, "blink")?);
     let (u0, l0) = (
         k.c.parts[pu].mesh.positions[vu],
@@ -250,14 +244,7 @@ fn combination_check(k: &Keys<'_>) -> Option<Check> {
             continue;
         }
         let p = &k.c.parts[pi];
-        let face: Vec<bool> = (0..p.mesh.positions.len())
-            .map(|v| {
-                p.morphs
-                    .iter()
-                    .filter(|m| is_face_key(&m.name))
-                    .any(|m| m.position_deltas[v].length() > 1e-5 * h)
-            })
-            .collect();
+        let face = super::combine::face_vertices(p, h);
         return Some(checks::combinations(&p.mesh, &face, &combos));
     }
     None
