@@ -74,9 +74,13 @@ impl<'a> FacePairs<'a> {
         let posed: Vec<Vec3> = (0..self.mesh.positions.len())
             .map(|v| self.mesh.positions[v] + keys.iter().map(|x| x[v]).sum::<Vec3>())
             .collect();
-        crate::review::intersect::intersecting_pairs(&posed, &self.mesh.triangles, Some(&self.active))
-            .into_iter()
-            .collect()
+        crate::review::intersect::intersecting_pairs(
+            &posed,
+            &self.mesh.triangles,
+            Some(&self.active),
+        )
+        .into_iter()
+        .collect()
     }
 
     /// The pairs under `a + b` that are not in `base` (the pairs at rest and under

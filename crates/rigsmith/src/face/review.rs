@@ -9,8 +9,8 @@
 
 use glam::Vec3;
 
-use super::fit::{names, FaceFit};
 use super::combine::is_face_key;
+use super::fit::{names, FaceFit};
 use super::{checks, split, FaceControl, FaceMode};
 use crate::error::Result;
 use crate::model::{Body, Character, Mesh};

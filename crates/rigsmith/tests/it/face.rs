@@ -295,7 +295,8 @@ fn a_head_without_eyes_or_mouth_gets_no_face_bones_and_says_why() {
 #[test]
 fn the_mannequin_blinks_over_its_eyes_and_leaves_aa_out_without_a_mouth() {
     // Eyes standing out of a coarse head with no lid skin and no mouth: the lids are
-    // the skin where it meets the eyeball, and the blink closes it over the eye.
+    // the skin where it meets the eyeball, and the blink closes that ring at the
+    // margins (the outer half of each eye stays visible: see docs/face.md).
     let out = rig_face(&rigsmith::mannequin::build(&Default::default()));
     let f = out.face.expect("face");
     assert_eq!(f.keys.get("blink").map(String::as_str), Some("procedural"));
