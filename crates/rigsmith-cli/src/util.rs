@@ -414,7 +414,8 @@ pub enum FaceArg {
     None,
     /// Jaw, eyes and lids, face weights, blink and aa (or the presets from units).
     Basic,
-    /// Basic plus brows, cheeks, lip corners and the nose.
+    /// Basic plus brows, cheeks, lip corners, the nose and the upper and lower lip
+    /// bones.
     Full,
 }
 
@@ -422,7 +423,7 @@ pub enum FaceArg {
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct FaceArgs {
     /// Build a face: jaw, eyes, lids, face weights and expression keys (basic), also
-    /// brows, cheeks, lip corners and the nose (full), or none.
+    /// brows, cheeks, lip corners, the nose and the lip bones (full), or none.
     #[arg(long, value_enum, default_value = "none")]
     pub face: FaceArg,
     /// Expression recipes, JSON {"name": {"unit": weight, ...}}, added to the built-in

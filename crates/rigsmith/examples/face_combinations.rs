@@ -6,7 +6,8 @@
 //! (`happy + aa`, `blink + relaxed`). The `face.combinations` check counts triangle
 //! pairs of the skin that intersect under both keys at 1 but not at rest nor under
 //! either key alone; this prints them per combination as a Markdown table, with the
-//! pairs already intersecting at rest for scale.
+//! pairs already intersecting at rest for scale, and what easing the keys took
+//! (`rigsmith::face::combine`: the report's `eased` lines).
 //!
 //! ```text
 //! cargo run --release --example face_combinations [-- CORPUS_DIR]
@@ -21,8 +22,8 @@ use rigsmith::RigOptions;
 
 fn main() {
     let corpus = mh::open_corpus();
-    println!("| variant | keys | new self-intersections | passes |");
-    println!("|---|---|---|---|");
+    println!("| variant | keys | new self-intersections | passes | eased |");
+    println!("|---|---|---|---|---|");
     let mut total = 0.0f64;
     for v in VARIANTS {
         for units in [false, true] {
@@ -48,12 +49,23 @@ fn main() {
                 (k.detail.clone(), k.value, k.passed)
             });
             total += value;
+            let eased: Vec<&str> = f
+                .notes
+                .iter()
+                .filter(|n| n.contains(" eased "))
+                .map(|n| n.trim_start_matches("face: "))
+                .collect();
             println!(
-                "| {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} |",
                 v.name,
                 if units { "units" } else { "procedural" },
                 detail,
-                if passed { "yes" } else { "no" }
+                if passed { "yes" } else { "no" },
+                if eased.is_empty() {
+                    "-".to_string()
+                } else {
+                    eased.join("; ")
+                }
             );
         }
     }

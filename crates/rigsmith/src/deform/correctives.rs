@@ -75,6 +75,15 @@ impl CorrectiveDriver {
     }
 }
 
+/// The start of every corrective's morph target name (`CS_elbow_l`): what tells a
+/// corrective from the other morph targets of a skin read from a file.
+pub const NAME_PREFIX: &str = "CS_";
+
+/// Whether a morph target named `name` is a corrective ([`NAME_PREFIX`]).
+pub fn is_corrective(name: &str) -> bool {
+    name.starts_with(NAME_PREFIX)
+}
+
 /// One corrective, as the sidecar stores it (its offsets are the skin parts' morph
 /// target of the same name).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

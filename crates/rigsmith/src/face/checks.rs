@@ -20,11 +20,9 @@
 //! | `face.jaw_chin` | how far `aa` moves the chin, % H | at least 1 | major |
 //! | `face.jaw_teeth` | lower teeth's mean travel over the chin's under `aa` | at least 0.5 | major |
 //! | `face.jaw_upper_lip` | the upper lip's travel over the chin's under `aa` | at most 0.15 | major |
-//! | `face.blink_gap` | the lid gap with `blink` at 1 over the gap at rest | at most 0.15 | major |
+//! | `face.blink_gap` | the lid gap (between the skin vertices the margins were measured at) with `blink` at 1 over the gap at rest | at most 0.15 | major |
 //! | `face.blink_clear` | deepest lid vertex inside the eyeball with `blink` at 1, % H | at most 0.1 | major |
 //! | `face.combinations` | new self-intersections of the face under `happy + aa` and `blink + relaxed` (`blink + aa` without them), not present at rest or under either key alone | 0 | major |
-
-use std::collections::HashSet;
 
 use glam::Vec3;
 
@@ -364,30 +362,14 @@ pub fn combinations(
     face: &[bool],
     combos: &[(String, Vec<Vec3>, Vec<Vec3>)],
 ) -> Check {
-    let active: Vec<bool> = mesh
-        .triangles
-        .iter()
-        .map(|t| t.iter().any(|&v| face[v as usize]))
-        .collect();
-    let pairs = |d: &[&[Vec3]]| -> HashSet<(u32, u32)> {
-        let posed: Vec<Vec3> = (0..mesh.positions.len())
-            .map(|v| mesh.positions[v] + d.iter().map(|x| x[v]).sum::<Vec3>())
-            .collect();
-        crate::review::intersect::intersecting_pairs(&posed, &mesh.triangles, Some(&active))
-            .into_iter()
-            .collect()
-    };
-    let rest = pairs(&[]);
+    let fp = super::combine::FacePairs::new(mesh, face);
+    let rest = fp.under(&[]);
     let mut total = 0usize;
     let mut names = Vec::new();
     for (n, a, b) in combos {
-        let base: HashSet<(u32, u32)> = rest
-            .iter()
-            .chain(pairs(&[a]).iter())
-            .chain(pairs(&[b]).iter())
-            .copied()
-            .collect();
-        let k = pairs(&[a, b]).difference(&base).count();
+        let mut base = fp.under(&[b]);
+        base.extend(rest.iter().copied());
+        let k = fp.new_under(&base, a, b).len();
         total += k;
         names.push(format!("{n}: {k}"));
     }

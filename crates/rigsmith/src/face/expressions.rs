@@ -21,6 +21,10 @@
 //! its pivot (the upper lip is not weighted to the jaw, so it holds). Each is written
 //! on every part it moves (skin, lashes, teeth, tongue).
 //!
+//! **Combinations.** Keys built from units are eased where they fight the keys they
+//! are played with: `happy` where it crosses `aa`, `relaxed` where it crosses `blink`
+//! ([`super::combine`]).
+//!
 //! `lookUp`, `lookDown`, `lookLeft`, `lookRight` are eye-bone rotations (the VRM
 //! `lookAt` of type bone), and `neutral` is the rest: none of them needs a key.
 
@@ -386,6 +390,7 @@ pub fn build(
             out.keys.insert(r.into(), format!("split of {src}"));
         }
     }
-    let _ = body;
+    out.notes
+        .extend(super::combine::ease_combinations(c, body, h));
     Ok(out)
 }

@@ -1,5 +1,6 @@
 //! Face bones fitted from the mesh: the eyes, the lids around them, the jaw hinge and
-//! chin, and (with [`FaceMode::Full`]) brows, lip corners, cheeks and the nose.
+//! chin, and (with [`FaceMode::Full`]) brows, lip corners, cheeks, the nose and the lip
+//! bones (each lip's, each side: from the middle of the lip to the mouth corner).
 //!
 //! Everything is measured in units of the body height `H` on the skin (the welded
 //! union of the skin parts), in glTF space, from the face landmarks
@@ -13,7 +14,8 @@
 //!   socket: no eye bones (a note says so).
 //! * **Lids.** Looking from the eye centre, skin vertices in front of the eyeball
 //!   (within 1.6 radii, not inside the eyeball, within 0.2 radii of the eye's vertical
-//!   plane) are sorted by their elevation angle: the upper lid's margin is the one
+//!   plane, or the wider bands of [`LID_BANDS`] on a skin too coarse to hold a vertex
+//!   in the narrowest) are sorted by their elevation angle: the upper lid's margin is the one
 //!   with the smallest angle above the eye's axis, the lower lid's the one with the
 //!   smallest angle below it (each taken onto the eye's vertical plane at its angle
 //!   and distance). With no skin there (a closed, painted eye), the margins
@@ -73,9 +75,29 @@ pub struct Eye {
     pub lower: Vec3,
     /// Whether the margins were measured on the skin (`false`: estimated).
     pub measured_lids: bool,
+    /// The skin points the upper and lower margins were measured at (off the eye's
+    /// vertical plane by up to [`LID_BANDS`] radii; the estimates when not measured).
+    pub margin_at: [Vec3; 2],
 }
 
 impl Eye {
+    /// How far across the eye the lids keep their full weight, metres: the margins'
+    /// larger distance from the eye's vertical plane when they were found off the
+    /// narrowest band of [`LID_BANDS`] (a coarse skin, whose margin vertices lie to
+    /// the side), else 0.
+    pub fn margin_offset(&self) -> f32 {
+        let off = self
+            .margin_at
+            .iter()
+            .map(|p| (p.x - self.centre.x).abs())
+            .fold(0.0f32, f32::max);
+        if off > LID_BANDS[0] * self.radius {
+            off.min(0.9 * self.radius)
+        } else {
+            0.0
+        }
+    }
+
     /// The elevation angle of a point about the eye's X axis, radians (0 straight ahead
     /// along +Z, positive up).
     pub fn elevation(&self, p: Vec3) -> f32 {
@@ -139,6 +161,9 @@ impl FaceFit {
                 t(&mut e.centre);
                 t(&mut e.upper);
                 t(&mut e.lower);
+                for p in &mut e.margin_at {
+                    t(p);
+                }
             }
         }
         if let Some(mo) = &mut self.mouth {
@@ -219,6 +244,7 @@ pub fn fit_face(c: &Character, skin: &Mesh, lm: &Landmarks, mode: FaceMode) -> F
                 centre: mirror(left.centre, cx),
                 upper: mirror(left.upper, cx),
                 lower: mirror(left.lower, cx),
+                margin_at: left.margin_at.map(|p| mirror(p, cx)),
                 ..left
             };
             out.eyes = Some([left, right]);
@@ -267,14 +293,21 @@ fn eye_radius(c: &Character, centre: Vec3, cx: f32) -> Option<f32> {
     Some(d[d.len() / 2])
 }
 
-/// The lid margins of the eye at `centre` (see the module docs).
-fn lids(skin: &Mesh, centre: Vec3, radius: f32, _h: f32) -> Eye {
+/// The half widths of the band about the eye's vertical plane in which the lid
+/// margins are looked for, in eyeball radii, narrowest first: a coarse skin (edges
+/// longer than the eyeball's radius, as the mannequin's) may hold no vertex in the
+/// narrowest.
+pub const LID_BANDS: [f32; 3] = [0.2, 0.4, 0.6];
+
+/// The skin vertices nearest the eye's axis above and below it, within `band` radii
+/// of the eye's vertical plane (see the module docs): `(upper, lower)`.
+fn margins(skin: &Mesh, centre: Vec3, radius: f32, band: f32) -> (Option<Vec3>, Option<Vec3>) {
     let mut upper: Option<(f32, Vec3)> = None;
     let mut lower: Option<(f32, Vec3)> = None;
     for &p in &skin.positions {
         let q = p - centre;
         let d = q.length();
-        if q.z <= 0.3 * radius || q.x.abs() > 0.2 * radius || d < radius || d > 1.6 * radius {
+        if q.z <= 0.3 * radius || q.x.abs() > band * radius || d < radius || d > 1.6 * radius {
             continue;
         }
         let a = q.y.atan2(q.z);
@@ -286,6 +319,16 @@ fn lids(skin: &Mesh, centre: Vec3, radius: f32, _h: f32) -> Eye {
             lower = Some((-a, p));
         }
     }
+    (upper.map(|u| u.1), lower.map(|l| l.1))
+}
+
+/// The lid margins of the eye at `centre` (see the module docs).
+fn lids(skin: &Mesh, centre: Vec3, radius: f32, _h: f32) -> Eye {
+    let (upper, lower) = LID_BANDS
+        .iter()
+        .map(|b| margins(skin, centre, radius, *b))
+        .find(|(u, l)| u.is_some() && l.is_some())
+        .unwrap_or((None, None));
     // The margin on the eye's vertical plane, at the vertex's angle and distance.
     let on_plane = |p: Vec3| {
         let q = p - centre;
@@ -294,22 +337,28 @@ fn lids(skin: &Mesh, centre: Vec3, radius: f32, _h: f32) -> Eye {
         centre + d * Vec3::new(0.0, a.sin(), a.cos())
     };
     match (upper, lower) {
-        (Some((_, u)), Some((_, l))) => Eye {
+        (Some(u), Some(l)) => Eye {
             centre,
             radius,
             upper: on_plane(u),
             lower: on_plane(l),
             measured_lids: true,
+            margin_at: [u, l],
         },
         _ => {
             let a = LID_ANGLE_DEG.to_radians();
             let r = 1.1 * radius;
+            let (upper, lower) = (
+                centre + r * Vec3::new(0.0, a.sin(), a.cos()),
+                centre + r * Vec3::new(0.0, -a.sin(), a.cos()),
+            );
             Eye {
                 centre,
                 radius,
-                upper: centre + r * Vec3::new(0.0, a.sin(), a.cos()),
-                lower: centre + r * Vec3::new(0.0, -a.sin(), a.cos()),
+                upper,
+                lower,
                 measured_lids: false,
+                margin_at: [upper, lower],
             }
         }
     }

@@ -8,12 +8,14 @@
 //! 1. [`fit`]: the eyes (centres and radii), the lids' margins, the lips' line, the jaw
 //!    pivot and chin, measured on the skin; the bones are added below the head
 //!    (`jaw`, `eye_l`/`eye_r`, `lid_upper_l`/`lid_lower_l` and their right mirrors;
-//!    [`FaceMode::Full`] adds `brow_*`, `cheek_*`, `lip_corner_*` and `nose`);
+//!    [`FaceMode::Full`] adds `brow_*`, `cheek_*`, `lip_corner_*`, `nose` and the lip
+//!    bones `lip_upper_*`, `lip_lower_*`);
 //! 2. [`weights`]: the head's share of the skin divided between head, lids and jaw by
 //!    smooth masks; eyes, teeth and tongue rigid to their bones;
 //! 3. [`expressions`]: keys from expression units by recipes (the VRM presets), or a
 //!    procedural `blink` and `aa` through the lid and jaw bones; the splits with a
-//!    smooth seam ([`split`]);
+//!    smooth seam ([`split`]); `happy` and `relaxed` eased where they cross `aa` and
+//!    `blink` ([`combine`]);
 //! 4. [`controls`] (kept with the sidecar, in [`crate::parts`]): the on-face controls for the split smile/frown keys, as data for
 //!    the sidecar;
 //! 5. [`checks`]: rubric A placement and rubric E checks on what was built
@@ -37,6 +39,7 @@
 //! ```
 
 pub mod checks;
+pub mod combine;
 pub mod expressions;
 pub mod fit;
 pub mod review;
@@ -68,7 +71,8 @@ pub enum FaceMode {
     None,
     /// Jaw, eyes and lids; blink and aa (or the unit presets).
     Basic,
-    /// Basic plus brows, cheeks, lip corners and the nose.
+    /// Basic plus brows, cheeks, lip corners, the nose and the lip bones (upper and
+    /// lower, each side: from the middle of the lip to its mouth corner).
     Full,
 }
 

@@ -9,6 +9,7 @@
 
 use glam::Vec3;
 
+use super::combine::is_face_key;
 use super::fit::{names, FaceFit};
 use super::{checks, split, FaceControl, FaceMode};
 use crate::error::Result;
@@ -97,7 +98,7 @@ fn split_checks(k: &Keys<'_>) -> Vec<Check> {
     }
 }
 
-/// No key moves a skin vertex outside the head.
+/// No face key ([`is_face_key`]) moves a skin vertex outside the head.
 fn region_check(k: &Keys<'_>) -> Option<Check> {
     let f = k.f;
     let eyes = f.eyes.as_ref()?;
@@ -114,6 +115,7 @@ fn region_check(k: &Keys<'_>) -> Option<Check> {
             let p = &k.c.parts[pi];
             p.morphs
                 .iter()
+                .filter(|m| is_face_key(&m.name))
                 .map(move |m| (p.mesh.positions.as_slice(), m.position_deltas.as_slice()))
         })
         .collect();
@@ -161,11 +163,11 @@ fn jaw_checks(k: &Keys<'_>) -> Vec<Check> {
     }
 }
 
-/// The lid gap `(at rest, closed)` at one eye's margins under `blink`; `None` when the
-/// margins' skin carries no `blink`.
+/// The lid gap `(at rest, closed)` at one eye's margins (the skin vertices they were
+/// measured at) under `blink`; `None` when the margins' skin carries no `blink`.
 fn lid_gap(k: &Keys<'_>, e: &super::fit::Eye) -> Option<(f32, f32)> {
-    let (pu, vu) = k.nearest_skin(e.upper)?;
-    let (pl, vl) = k.nearest_skin(e.lower)?;
+    let (pu, vu) = k.nearest_skin(e.margin_at[0])?;
+    let (pl, vl) = k.nearest_skin(e.margin_at[1])?;
     let (du, dl) = (k.key(pu, "blink")?, k.key(pl, "blink")?);
     let (u0, l0) = (
         k.c.parts[pu].mesh.positions[vu],
@@ -233,7 +235,7 @@ pub fn combinations_of(c: &Character, pi: usize) -> Vec<Combo> {
 }
 
 /// New self-intersections under the combinations, on the first skin part carrying
-/// them; the face is the vertices any key moves.
+/// them; the face is the vertices any face key ([`is_face_key`]) moves.
 fn combination_check(k: &Keys<'_>) -> Option<Check> {
     let h = k.f.height;
     for &pi in &k.body.skin {
@@ -242,13 +244,7 @@ fn combination_check(k: &Keys<'_>) -> Option<Check> {
             continue;
         }
         let p = &k.c.parts[pi];
-        let face: Vec<bool> = (0..p.mesh.positions.len())
-            .map(|v| {
-                p.morphs
-                    .iter()
-                    .any(|m| m.position_deltas[v].length() > 1e-5 * h)
-            })
-            .collect();
+        let face = super::combine::face_vertices(p, h);
         return Some(checks::combinations(&p.mesh, &face, &combos));
     }
     None

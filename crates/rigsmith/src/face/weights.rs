@@ -7,7 +7,9 @@
 //!   seen from the eye centre and `r` the eyeball's radius:
 //!   radial is 1 up to 1.45 r from the centre and 0 from 1.9 r; lateral is
 //!   `sqrt(1 - (q.x / r)^2)` (so the margin's travel follows the opening's elliptic
-//!   outline and the lids meet along their whole length; 0 at the corners); angular
+//!   outline and the lids meet along their whole length; 0 at the corners), 1 out to
+//!   the margins' own offset from the eye's vertical plane on a coarse skin
+//!   ([`super::fit::Eye::margin_offset`]) and elliptic beyond it; angular
 //!   is 1 from a third of the way past the middle of the opening to 35 deg above the
 //!   upper margin (20 deg below the lower margin) and 0 from 60 deg (40 deg);
 //!   front is 0 behind the eyeball's centre.
@@ -31,7 +33,9 @@ pub fn lid_mask(e: &Eye, p: Vec3, upper: bool) -> f32 {
     let r = e.radius;
     let q = p - e.centre;
     let radial = 1.0 - smoothstep(1.45 * r, 1.9 * r, q.length());
-    let lateral = (1.0 - (q.x / r).powi(2)).max(0.0).sqrt();
+    let flat = e.margin_offset();
+    let across = (q.x.abs() - flat).max(0.0) / (r - flat);
+    let lateral = (1.0 - across * across).max(0.0).sqrt();
     let front = smoothstep(-0.1 * r, 0.3 * r, q.z);
     if radial * lateral * front == 0.0 {
         return 0.0;

@@ -348,7 +348,12 @@ fn neighbours(n: usize, edges: &[(u32, u32)]) -> Vec<Vec<u32>> {
 /// Builds the corrective of `sp` on `side` into `out` (or a line saying why not).
 fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut BuiltCorrectives) {
     let (s, l) = (su.s, side.letter());
-    let name = format!("CS_{}_{}", sp.name, l.to_ascii_lowercase());
+    let name = format!(
+        "{}{}_{}",
+        crate::deform::correctives::NAME_PREFIX,
+        sp.name,
+        l.to_ascii_lowercase()
+    );
     let (Some(a), Some(b)) = (su.rig.get(sp.a), su.rig.get(sp.b)) else {
         out.notes.push(format!(
             "{name} skipped: the rig has no bone for {} or {}",
