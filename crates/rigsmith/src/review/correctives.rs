@@ -80,8 +80,11 @@ pub struct BuildOptions {
     pub rest_relax_passes: usize,
     /// Target-and-invert passes: each pass restores what the previous ones left.
     pub passes: usize,
-    /// The fade along the limb is 1 within this fraction of the half segment around
-    /// the joint centre, then falls as a cosine to 0 at the half segment.
+    /// How far along each segment from the joint centre the corrective reaches, as a
+    /// fraction of the segment (0.5: the flesh the bands measure).
+    pub reach: f32,
+    /// The fade along the limb is 1 within this fraction of the reach around the
+    /// joint centre, then falls as a cosine to 0 at the reach.
     pub flat: f32,
     /// The most a vertex is pushed out, times its posed distance from the axis.
     pub max_push: f32,
@@ -96,6 +99,7 @@ impl Default for BuildOptions {
             relax_passes: RELAX_PASSES,
             rest_relax_passes: REST_RELAX_PASSES,
             passes: 3,
+            reach: 0.5,
             flat: 0.5,
             max_push: MAX_PUSH,
             edge_strain: 0.4,
@@ -200,14 +204,10 @@ struct Setup<'a> {
     o: BuildOptions,
     /// The mid-plane's x (the pelvis head, else the middle of the skin).
     mid_x: f32,
-    /// Per garment part: its index and, per vertex, the nearest skin vertex within
-    /// [`GARMENT_REACH_H`] (the garment follows the skin's corrective there).
-    garments: Vec<(usize, Vec<Option<u32>>)>,
+    /// The weighted garments, with their links to the skin: each gets its own shape
+    /// of every corrective ([`super::garment_correctives`]).
+    garments: Vec<super::garment_correctives::Worn>,
 }
-
-/// How far (H) a garment vertex may lie from the skin and still follow its
-/// corrective (a shirt over the shoulder moves out with the flesh it covers).
-pub const GARMENT_REACH_H: f32 = 0.03;
 
 /// Builds the correctives of `c` (see the module docs). `masks` is the preserve-volume
 /// mask per part name (sparse, as the sidecar keeps it); empty for plain LBS.
@@ -231,7 +231,7 @@ pub fn build_correctives_with(
             .push("correctives: the skin carries no weights".into());
         return out;
     };
-    let mask = skin_mask(c, &body, masks);
+    let mask = super::runtime_masks::skin_mask(c, &body, masks);
     let rig = Roles::of(s, c.vrm.as_ref().map(|v| &v.humanoid));
     let rules = crate::deform::twist_rules(s, &rig);
     let (lib, _) = crate::pose::library::library_for(s, &rig);
@@ -243,7 +243,7 @@ pub fn build_correctives_with(
     let mid_x = rig
         .get(Role::Pelvis)
         .map_or(0.5 * (lo.x + hi.x), |p| s.bones[p].head.x);
-    let garments = garment_links(c, &body);
+    let garments = super::garment_correctives::worn_parts(c, &body, masks);
     let su = Setup {
         edges,
         mid_x,
@@ -278,25 +278,6 @@ pub fn build_correctives_with(
     out
 }
 
-/// The preserve-volume mask on the skin's vertices (the largest over the pieces a
-/// vertex comes from).
-fn skin_mask(
-    c: &Character,
-    body: &crate::model::Body,
-    masks: &BTreeMap<String, Vec<(u32, f32)>>,
-) -> Vec<f32> {
-    let mut mask = vec![0.0f32; body.mesh.positions.len()];
-    for &i in &body.skin {
-        if let Some(sp) = masks.get(&c.parts[i].name) {
-            let d = crate::deform::dqs_mask::dense(sp, c.parts[i].mesh.positions.len());
-            for (v, &u) in body.map[i].iter().enumerate() {
-                mask[u as usize] = mask[u as usize].max(d[v]);
-            }
-        }
-    }
-    mask
-}
-
 /// The box of `pts`.
 fn bounds(pts: &[Vec3]) -> (Vec3, Vec3) {
     pts.iter().fold(
@@ -305,35 +286,8 @@ fn bounds(pts: &[Vec3]) -> (Vec3, Vec3) {
     )
 }
 
-/// Every weighted garment part of `c` with its vertices' nearest skin vertex within
-/// [`GARMENT_REACH_H`].
-fn garment_links(c: &Character, body: &crate::model::Body) -> Vec<(usize, Vec<Option<u32>>)> {
-    let reach = GARMENT_REACH_H * body.height;
-    let grid = crate::geom::grid::Grid::new(&body.mesh.positions, reach);
-    c.parts
-        .iter()
-        .enumerate()
-        .filter(|(i, p)| {
-            p.weights.is_some()
-                && body
-                    .roles
-                    .get(*i)
-                    .is_some_and(|r| r.class == crate::model::PartClass::Garment)
-        })
-        .map(|(i, p)| {
-            let near = p
-                .mesh
-                .positions
-                .iter()
-                .map(|q| grid.nearest_within(*q, reach).map(|v| v as u32))
-                .collect();
-            (i, near)
-        })
-        .collect()
-}
-
 /// Each vertex's neighbours over `edges`.
-fn neighbours(n: usize, edges: &[(u32, u32)]) -> Vec<Vec<u32>> {
+pub(super) fn neighbours(n: usize, edges: &[(u32, u32)]) -> Vec<Vec<u32>> {
     let mut nb: Vec<Vec<u32>> = vec![Vec::new(); n];
     for &(a, b) in edges {
         nb[a as usize].push(b);
@@ -364,7 +318,7 @@ fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut Built) {
             .push(format!("{name} skipped: no {pname} pose or {jname} joint"));
         return;
     };
-    let Some(fl) = volume::flesh(j, &su.body.mesh.positions) else {
+    let Some(fl) = volume::flesh_along(j, &su.body.mesh.positions, su.o.reach) else {
         out.notes
             .push(format!("{name} skipped: {jname} has no flesh"));
         return;
@@ -390,13 +344,7 @@ fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut Built) {
             .collect();
         (i, deltas)
     });
-    let worn = su.garments.iter().map(|(i, near)| {
-        let deltas: Vec<Vec3> = near
-            .iter()
-            .map(|u| u.map_or(Vec3::ZERO, |u| offsets[u as usize]))
-            .collect();
-        (*i, deltas)
-    });
+    let worn = worn_offsets(su, side, &fl, &offsets, &m);
     for (i, deltas) in skin.chain(worn) {
         if deltas.iter().any(|d| *d != Vec3::ZERO) {
             out.morphs.push((
@@ -471,19 +419,7 @@ fn restore_offsets(
     side: Side,
 ) -> (Vec<Vec3>, usize) {
     let rest = &su.body.mesh.positions;
-    // Own side only: 1 from the mid-plane outward on `side`, 0 on the other.
-    let band = 0.5 * OTHER_SIDE_H * su.body.height;
-    let own: Vec<f32> = rest
-        .iter()
-        .map(|p| {
-            let x = match side {
-                Side::Left => p.x - su.mid_x,
-                Side::Right => su.mid_x - p.x,
-                Side::Center => band,
-            };
-            (x / band).clamp(0.0, 1.0)
-        })
-        .collect();
+    let own: Vec<f32> = rest.iter().map(|p| own_side(su, side, *p)).collect();
     let mut total = vec![Vec3::ZERO; rest.len()];
     let mut singular = 0;
     for pass in 0..su.o.passes.max(1) {
@@ -502,6 +438,44 @@ fn restore_offsets(
     }
     limit_strain(&mut total, rest, &su.edges, su.o.edge_strain);
     (total, singular)
+}
+
+/// The side factor of a corrective on `side` at rest position `p`: 1 from the
+/// mid-plane outward on `side`, 0 on the other, a ramp over half [`OTHER_SIDE_H`].
+fn own_side(su: &Setup<'_>, side: Side, p: Vec3) -> f32 {
+    let band = 0.5 * OTHER_SIDE_H * su.body.height;
+    let x = match side {
+        Side::Left => p.x - su.mid_x,
+        Side::Right => su.mid_x - p.x,
+        Side::Center => band,
+    };
+    (x / band).clamp(0.0, 1.0)
+}
+
+/// Every garment's own shape of the corrective whose skin offsets are `offsets` in
+/// its pose (matrices `m`), for the joint's flesh `fl` ([`super::garment_correctives`]).
+fn worn_offsets(
+    su: &Setup<'_>,
+    side: Side,
+    fl: &volume::Flesh,
+    offsets: &[Vec3],
+    m: &[glam::Mat4],
+) -> Vec<(usize, Vec<Vec3>)> {
+    use super::garment_correctives::{garment_offsets, posed_skin, Knobs};
+    if su.garments.is_empty() {
+        return Vec::new();
+    }
+    let sk = posed_skin(&su.body, &su.w, &su.mask, offsets, m, &fl.vertices);
+    let k = Knobs {
+        h: su.body.height,
+        rest_relax_passes: su.o.rest_relax_passes,
+        edge_strain: su.o.edge_strain,
+    };
+    let own = |p: Vec3| own_side(su, side, p);
+    su.garments
+        .iter()
+        .map(|g| (g.part, garment_offsets(g, &sk, &own, &k).0))
+        .collect()
 }
 
 /// The posed offsets (n) that push the flesh of `fl`, skinned from `cur`, back to its
@@ -535,7 +509,7 @@ fn posed_offsets(su: &Setup<'_>, fl: &volume::Flesh, cur: &[Vec3], m: &[glam::Ma
         if dp < 1e-6 * h {
             continue;
         }
-        let half = if s < 0.0 { 0.5 * lp } else { 0.5 * ld };
+        let half = if s < 0.0 { o.reach * lp } else { o.reach * ld };
         let u = (s / half.max(1e-9)).abs().min(1.0);
         let u = ((u - o.flat) / (1.0 - o.flat).max(1e-6)).max(0.0);
         let fade = 0.5 * (1.0 + (std::f32::consts::PI * u).cos());
@@ -554,7 +528,7 @@ fn posed_offsets(su: &Setup<'_>, fl: &volume::Flesh, cur: &[Vec3], m: &[glam::Ma
 /// offsets together (an unmoved end stays put), repeated until no edge is over (at
 /// most [`STRAIN_ITERATIONS`] sweeps). A crease the inverse map amplified is flattened
 /// where it spikes and nowhere else.
-fn limit_strain(field: &mut [Vec3], rest: &[Vec3], edges: &[(u32, u32)], k: f32) {
+pub(super) fn limit_strain(field: &mut [Vec3], rest: &[Vec3], edges: &[(u32, u32)], k: f32) {
     let live: Vec<bool> = field.iter().map(|o| *o != Vec3::ZERO).collect();
     for _ in 0..STRAIN_ITERATIONS {
         let mut over = false;
@@ -591,7 +565,7 @@ pub const STRAIN_ITERATIONS: usize = 60;
 
 /// `passes` passes of the Smooth brush on `field` where `live`: each vertex halfway
 /// to the mean of its neighbours.
-fn relax(field: &mut [Vec3], live: &[bool], nb: &[Vec<u32>], passes: usize) {
+pub(super) fn relax(field: &mut [Vec3], live: &[bool], nb: &[Vec<u32>], passes: usize) {
     for _ in 0..passes {
         let prev = field.to_vec();
         for v in 0..field.len() {
@@ -613,7 +587,26 @@ fn inverse_skin(
     off: &[Vec3],
     m: &[glam::Mat4],
 ) -> (Vec<Vec3>, usize) {
-    let (w, mask, h) = (&su.w, &su.mask, su.body.height);
+    let (mut out, singular) = inverse_map(cur, off, &su.w, &su.mask, m, su.body.height);
+    // The Smooth-brush pass on the rest-space field: the inverse map amplifies in the
+    // crease, so the offsets are relaxed again where they are non-zero.
+    let live: Vec<bool> = out.iter().map(|o| *o != Vec3::ZERO).collect();
+    relax(&mut out, &live, &su.nb, su.o.rest_relax_passes);
+    (out, singular)
+}
+
+/// The rest-space offsets (n) of the posed offsets `off` of points `cur` skinned by
+/// `w` (preserve-volume blend `mask`) under `m`, through each moved point's measured
+/// 3x3 skinning map (exact at the pose); and how many points had a singular map (they
+/// get no offset). `h`: body height, metres.
+pub(super) fn inverse_map(
+    cur: &[Vec3],
+    off: &[Vec3],
+    w: &Weights,
+    mask: &[f32],
+    m: &[glam::Mat4],
+    h: f32,
+) -> (Vec<Vec3>, usize) {
     let n = cur.len();
     let moved: Vec<usize> = (0..n).filter(|&v| off[v].length() > 1e-6 * h).collect();
     let step = 1e-3 * h;
@@ -648,10 +641,6 @@ fn inverse_skin(
             singular += 1;
         }
     }
-    // The Smooth-brush pass on the rest-space field: the inverse map amplifies in the
-    // crease, so the offsets are relaxed again where they are non-zero.
-    let live: Vec<bool> = out.iter().map(|o| *o != Vec3::ZERO).collect();
-    relax(&mut out, &live, &su.nb, su.o.rest_relax_passes);
     (out, singular)
 }
 

@@ -134,6 +134,12 @@ pub struct Flesh {
 /// Selects the flesh of `j` among `rest` positions (see the module docs). `None` when
 /// the joint has degenerate segments or no flesh.
 pub fn flesh(j: &Joint, rest: &[Vec3]) -> Option<Flesh> {
+    flesh_along(j, rest, 0.5)
+}
+
+/// [`flesh`] reaching `along` of each segment from the centre (0.5: half a segment
+/// each way, the flesh the bands measure), its bands spread over that reach.
+pub fn flesh_along(j: &Joint, rest: &[Vec3], along: f32) -> Option<Flesh> {
     let [a, c, e] = j.posed(&[]);
     let lp = (c - a).length();
     let ld = (e - c).length();
@@ -160,8 +166,8 @@ pub fn flesh(j: &Joint, rest: &[Vec3]) -> Option<Flesh> {
     }
     near.sort_unstable_by(f32::total_cmp);
     let radius = near[near.len() / 2];
-    let lo = -0.5 * lp;
-    let hi = 0.5 * ld;
+    let lo = -along * lp;
+    let hi = along * ld;
     let vertices: Vec<(u32, u8)> = rest
         .iter()
         .enumerate()

@@ -80,6 +80,7 @@ pub(super) fn section(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Vec<Na
     let mut rest = rest_state(cx, garments, out);
     if cx.o.dqs_blend {
         rest.blend = Some(blend_masks(cx, &library));
+        out.masks = rest.blend.clone();
     }
     let numbers: Vec<PoseNumbers> = library
         .par_iter()
