@@ -111,7 +111,9 @@ fn main() -> rigsmith::Result<()> {
         let Some(j) = js.iter().find(|j| j.name == t.joint) else {
             continue;
         };
-        let Some(fl) = flesh(j, &body.mesh.positions) else {
+        let Some(fl) = flesh(j, &body.mesh.positions)
+            .and_then(|f| rigsmith::review::volume::carried(f, s, body.weights.as_ref().unwrap()))
+        else {
             continue;
         };
         let m = rigsmith::pose::posed_matrices(s, &np.pose);

@@ -6,10 +6,11 @@
 //! For each joint, in its test pose as the runtime plays it (twist rules and the
 //! preserve-volume mask applied):
 //!
-//! 1. **Volume-restore target.** Every flesh vertex of the joint ([`volume::flesh`]) is
-//!    pushed along its line from the posed limb axis back to its rest distance from
-//!    the axis (at most [`MAX_PUSH`] times its posed distance), the push faded along
-//!    the limb (1 near the joint centre, then a cosine to 0 half a segment away);
+//! 1. **Volume-restore target.** Every flesh vertex the joint carries
+//!    ([`volume::flesh_along`], [`volume::carried`]) is pushed along its line from the
+//!    posed limb axis back to its rest distance from the axis (at most [`MAX_PUSH`]
+//!    times its posed distance), the push faded along the limb (1 near the joint
+//!    centre, then a cosine to 0 at the options' reach, half a segment away);
 //! 2. **relax**: [`RELAX_PASSES`] passes average the posed offset field over the mesh
 //!    edges (vertices outside the flesh keep 0), so no crease spikes;
 //! 3. **inverse skinning**: the per-vertex 3x3 map from a rest offset to a posed
@@ -19,13 +20,16 @@
 //!    offset and is counted; a non-finite offset is dropped the same way; then
 //!    [`REST_RELAX_PASSES`] passes relax the rest-space offsets where they are
 //!    non-zero (the inverse map amplifies in the crease);
-//! 4. **again**: two more passes target the rest distances from the positions the
-//!    previous ones give, restoring what the fade and the relax passes left;
+//! 4. **again**: more passes (five in all) target the rest distances from the
+//!    positions the previous ones give, restoring what the fade and the relax passes
+//!    left;
 //! 5. **no spikes**: along every edge, the two ends' offsets may differ by at most
 //!    0.4 times the edge's length; an edge over it pulls its ends together until
 //!    none is (`limit_strain`), so the shape stays within the smoothness check.
 //!
-//! The offsets become the morph target `CS_elbow_l` (...) of the skin parts. Each has a
+//! The offsets become the morph target `CS_elbow_l` (...) of the skin parts; each
+//! garment gets its own target of the same name, moved as the skin under it and kept
+//! out of the body ([`super::garment_correctives`]). Each has a
 //! [`Driver`] ([`crate::deform::correctives`]): the angle between the two bones' axes, 0 at [`RAMP_FROM_DEG`], 1 at
 //! [`RAMP_TO_DEG`], a smoothstep in between (flat start: it kicks in late, 0.35 at
 //! 70 deg), constant outside; a joint modelled bent starts its ramp
@@ -63,7 +67,7 @@ pub const REST_MARGIN_DEG: f32 = 10.0;
 /// Relax passes over the rest-space offsets after the inverse map.
 pub const REST_RELAX_PASSES: usize = 6;
 /// The most a vertex is pushed out: its posed distance from the axis times this.
-pub const MAX_PUSH: f32 = 1.5;
+pub const MAX_PUSH: f32 = 2.5;
 /// Largest edge strain a corrective may add in its pose (the change of a posed edge's
 /// length it makes, over the edge's rest length): a spike stretches its edges.
 pub const CORRECTIVE_STRAIN_MAX: f32 = 0.5;
@@ -98,7 +102,7 @@ impl Default for BuildOptions {
         BuildOptions {
             relax_passes: RELAX_PASSES,
             rest_relax_passes: REST_RELAX_PASSES,
-            passes: 3,
+            passes: 5,
             reach: 0.5,
             flat: 0.5,
             max_push: MAX_PUSH,
@@ -318,7 +322,10 @@ fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut Built) {
             .push(format!("{name} skipped: no {pname} pose or {jname} joint"));
         return;
     };
-    let Some(fl) = volume::flesh_along(j, &su.body.mesh.positions, su.o.reach) else {
+    // Everything within reach (the garments' region: a sleeve pressed into the chest
+    // lies over flesh the spine carries); the corrective restores what the joint carries.
+    let reach = volume::flesh_along(j, &su.body.mesh.positions, su.o.reach);
+    let Some(fl) = reach.clone().and_then(|f| volume::carried(f, s, &su.w)) else {
         out.notes
             .push(format!("{name} skipped: {jname} has no flesh"));
         return;
@@ -344,7 +351,8 @@ fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut Built) {
             .collect();
         (i, deltas)
     });
-    let worn = worn_offsets(su, side, &fl, &offsets, &m);
+    let region = reach.map_or_else(Vec::new, |f| f.vertices);
+    let worn = worn_offsets(su, side, &region, &offsets, &m);
     for (i, deltas) in skin.chain(worn) {
         if deltas.iter().any(|d| *d != Vec3::ZERO) {
             out.morphs.push((
@@ -453,11 +461,12 @@ fn own_side(su: &Setup<'_>, side: Side, p: Vec3) -> f32 {
 }
 
 /// Every garment's own shape of the corrective whose skin offsets are `offsets` in
-/// its pose (matrices `m`), for the joint's flesh `fl` ([`super::garment_correctives`]).
+/// its pose (matrices `m`), over the skin vertices `region` within the joint's reach
+/// ([`super::garment_correctives`]).
 fn worn_offsets(
     su: &Setup<'_>,
     side: Side,
-    fl: &volume::Flesh,
+    region: &[(u32, u8)],
     offsets: &[Vec3],
     m: &[glam::Mat4],
 ) -> Vec<(usize, Vec<Vec3>)> {
@@ -465,7 +474,7 @@ fn worn_offsets(
     if su.garments.is_empty() {
         return Vec::new();
     }
-    let sk = posed_skin(&su.body, &su.w, &su.mask, offsets, m, &fl.vertices);
+    let sk = posed_skin(&su.body, &su.w, &su.mask, offsets, m, region);
     let k = Knobs {
         h: su.body.height,
         rest_relax_passes: su.o.rest_relax_passes,

@@ -18,7 +18,10 @@
 //!    skin, at least [`MIN_CLEARANCE_H`]);
 //! 3. **inverse skinning** through the garment vertex's own skinning map, as the skin's
 //!    offsets are ([`super::correctives`]), then relaxed over the garment's edges where
-//!    non-zero and its edge strain bounded as the skin's is.
+//!    non-zero and its edge strain bounded as the skin's is;
+//! 4. **again**: [`GARMENT_PASSES`] passes in all; each later one pushes out, from where
+//!    the offsets so far put it, every vertex of the joint's region still inside the
+//!    corrected body (no relax pass: the strain bound alone keeps it smooth).
 //!
 //! Only the corrective's own side moves: the same factor as the skin's.
 
@@ -165,6 +168,10 @@ pub(crate) struct Knobs {
     pub edge_strain: f32,
 }
 
+/// Target-and-invert passes over a garment: each pushes out what the relaxed offsets
+/// of the previous ones left inside the body.
+pub const GARMENT_PASSES: usize = 6;
+
 /// The rest-space offsets of garment `g` for the corrective whose pose `sk` gives (see
 /// the module docs); `own` is the corrective's side factor at a rest position. Returns
 /// the offsets and how many vertices had a singular skinning map.
@@ -174,32 +181,55 @@ pub(crate) fn garment_offsets(
     own: &dyn Fn(Vec3) -> f32,
     k: &Knobs,
 ) -> (Vec<Vec3>, usize) {
-    let pg = skin_blend(&g.rest, &g.w, sk.m, &g.mask);
-    let mut off = vec![Vec3::ZERO; g.rest.len()];
-    for (v, o) in off.iter_mut().enumerate() {
-        let Some(u) = g.near[v].map(|u| u as usize) else {
-            continue;
+    let n = g.rest.len();
+    let pg0 = skin_blend(&g.rest, &g.w, sk.m, &g.mask);
+    // Per linked vertex on the corrective's side: its link, side factor and target
+    // (first the same move as its link).
+    let mut targets: Vec<Option<(usize, f32, Vec3)>> = (0..n)
+        .map(|v| {
+            let u = g.near[v]? as usize;
+            let f = own(g.rest[v]);
+            (f > 0.0).then(|| (u, f, pg0[v] + sk.moved[u]))
+        })
+        .collect();
+    let mut total = vec![Vec3::ZERO; n];
+    let mut singular = 0;
+    for pass in 0..GARMENT_PASSES {
+        let cur: Vec<Vec3> = g.rest.iter().zip(&total).map(|(p, d)| *p + *d).collect();
+        let pg = if pass == 0 {
+            pg0.clone()
+        } else {
+            skin_blend(&cur, &g.w, sk.m, &g.mask)
         };
-        let f = own(g.rest[v]);
-        if f <= 0.0 {
-            continue;
-        }
-        let mut t = pg[v] + sk.moved[u];
-        if sk.region[u] && !g.rest_inside[v] && sk.bvh.contains(t) {
-            if let Some(q) = closest_point(&sk.bvh, t) {
-                let d = q - t;
-                if d.length() > 1e-9 * k.h {
-                    t = q + d.normalize() * g.clearance[v];
+        let mut off = vec![Vec3::ZERO; n];
+        for (v, tg) in targets.iter_mut().enumerate() {
+            let Some((u, f, t)) = tg else { continue };
+            // Where it stands now (the target on the first pass): still inside the
+            // corrected body, it goes out to the surface plus its clearance.
+            let at = if pass == 0 { *t } else { pg[v] };
+            if sk.region[*u] && !g.rest_inside[v] && sk.bvh.contains(at) {
+                if let Some(q) = closest_point(&sk.bvh, at) {
+                    let d = q - at;
+                    if d.length() > 1e-9 * k.h {
+                        *t = q + d.normalize() * g.clearance[v];
+                    }
                 }
             }
+            off[v] = *f * (*t - pg[v]);
         }
-        *o = f * (t - pg[v]);
+        let (mut step, sing) = inverse_map(&cur, &off, &g.w, &g.mask, sk.m, k.h);
+        if pass == 0 {
+            singular = sing;
+        }
+        let live: Vec<bool> = step.iter().map(|o| *o != Vec3::ZERO).collect();
+        let passes = if pass == 0 { k.rest_relax_passes } else { 0 };
+        relax(&mut step, &live, &g.nb, passes);
+        for (t, d) in total.iter_mut().zip(&step) {
+            *t += *d;
+        }
+        limit_strain(&mut total, &g.rest, &g.edges, k.edge_strain);
     }
-    let (mut rest_off, singular) = inverse_map(&g.rest, &off, &g.w, &g.mask, sk.m, k.h);
-    let live: Vec<bool> = rest_off.iter().map(|o| *o != Vec3::ZERO).collect();
-    relax(&mut rest_off, &live, &g.nb, k.rest_relax_passes);
-    limit_strain(&mut rest_off, &g.rest, &g.edges, k.edge_strain);
-    (rest_off, singular)
+    (total, singular)
 }
 
 /// The closest point of the surface in `bvh` to `p`.

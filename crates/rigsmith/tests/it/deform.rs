@@ -662,3 +662,38 @@ fn the_shirt_stays_out_of_the_body_with_the_arm_lowered() {
         }
     }
 }
+
+#[test]
+fn a_joints_flesh_leaves_out_what_another_bone_carries() {
+    use rigsmith::review::volume::{carried, flesh, joints};
+    let out = demo();
+    let body = &out.character.parts[0];
+    let s = skel();
+    let j = joints(s, &Roles::of(s, None))
+        .into_iter()
+        .find(|j| j.name == "shoulder.L")
+        .unwrap();
+    let all = flesh(&j, &body.mesh.positions).unwrap();
+    let w = body.weights.as_ref().unwrap();
+    let kept = carried(all.clone(), s, w).unwrap();
+    eprintln!(
+        "shoulder.L flesh: {} vertices, {} carried by the joint",
+        all.vertices.len(),
+        kept.vertices.len()
+    );
+    // The T-pose mannequin's shoulder flesh is the arm's and the clavicle's.
+    assert!(kept.vertices.len() * 10 >= all.vertices.len() * 9);
+    // Positive control: a third of it handed to the spine leaves the flesh.
+    let spine = s.find("spine_03").unwrap() as u32;
+    let mut w2 = w.clone();
+    let moved: Vec<u32> = kept.vertices.iter().step_by(3).map(|&(v, _)| v).collect();
+    for &v in &moved {
+        w2.vertices[v as usize] = vec![rigsmith::Influence {
+            bone: spine,
+            weight: 1.0,
+        }];
+    }
+    let fewer = carried(kept.clone(), s, &w2).unwrap();
+    assert_eq!(fewer.vertices.len(), kept.vertices.len() - moved.len());
+    assert!(fewer.vertices.iter().all(|(v, _)| !moved.contains(v)));
+}
