@@ -96,7 +96,10 @@ fn main() -> rigsmith::Result<()> {
         }
     }
     println!("{line}");
-    println!("majors {} largest corrective strain {smooth:.3}", r.counts.major);
+    println!(
+        "majors {} largest corrective strain {smooth:.3}",
+        r.counts.major
+    );
     let (view, _) = rigsmith::review::rubric::skin_view(c)?;
     let s = view.skeleton.as_ref().unwrap();
     let rig = rigsmith::humanoid::Roles::of(s, None);

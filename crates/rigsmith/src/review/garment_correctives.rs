@@ -21,7 +21,7 @@
 //!    non-zero and its edge strain bounded as the skin's is;
 //! 4. **again**: [`GARMENT_PASSES`] passes in all; each later one pushes out, from where
 //!    the offsets so far put it, every vertex of the joint's region still inside the
-//!    corrected body (no relax pass: the strain bound alone keeps it smooth).
+//!    corrected body (one relax pass each).
 //!
 //! Only the corrective's own side moves: the same factor as the skin's.
 
@@ -170,7 +170,7 @@ pub(crate) struct Knobs {
 
 /// Target-and-invert passes over a garment: each pushes out what the relaxed offsets
 /// of the previous ones left inside the body.
-pub const GARMENT_PASSES: usize = 6;
+pub const GARMENT_PASSES: usize = 4;
 
 /// The rest-space offsets of garment `g` for the corrective whose pose `sk` gives (see
 /// the module docs); `own` is the corrective's side factor at a rest position. Returns
@@ -222,7 +222,7 @@ pub(crate) fn garment_offsets(
             singular = sing;
         }
         let live: Vec<bool> = step.iter().map(|o| *o != Vec3::ZERO).collect();
-        let passes = if pass == 0 { k.rest_relax_passes } else { 0 };
+        let passes = if pass == 0 { k.rest_relax_passes } else { 1 };
         relax(&mut step, &live, &g.nb, passes);
         for (t, d) in total.iter_mut().zip(&step) {
             *t += *d;

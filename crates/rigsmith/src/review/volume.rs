@@ -198,9 +198,9 @@ fn carries(s: &Skeleton, j: &Joint, b: usize) -> bool {
     let (prox, centre) = (j.points[0].0, j.points[1].0);
     b == prox
         || s.is_ancestor(centre, b)
-        || (s.bones.get(b).is_some_and(|x| {
-            x.parent == Some(prox) && crate::humanoid::is_twist_name(&x.name)
-        }))
+        || s.bones
+            .get(b)
+            .is_some_and(|x| x.parent == Some(prox) && crate::humanoid::is_twist_name(&x.name))
 }
 
 /// `f` without the vertices its joint does not carry: those whose heaviest bone in
