@@ -14,8 +14,9 @@ use crate::{joint_sheet_across, placement_sheet, pose_sheet, Image};
 /// Renders the three review sheets of a rigged character as `(name, image)`:
 /// `placement` (bones over an x-ray body: front, right, top and a head close-up),
 /// `poses` (a row per pose of the report) and `joints` (close-ups of every flagged
-/// joint seen across its bend plane, posed as the review played them: its fixes, else
-/// `skinning`; absent when none is flagged). With the fixes on, `joints_before` draws
+/// joint seen across its bend plane; absent when none is flagged), both posed as the
+/// review played them: its fixes (the correctives and the preserve-volume mask, on
+/// every piece of a multi-piece skin), else `skinning`. With the fixes on, `joints_before` draws
 /// the joints that fail without them. Nothing without a skeleton.
 pub fn review_sheets(c: &Character, r: &CheckReport, skinning: Skinning) -> Vec<(String, Image)> {
     review_sheets_with(c, r, skinning, None)
@@ -39,27 +40,33 @@ pub fn review_sheets_with(
         None => review::posed_character(c, p, skinning),
     };
     let mut out = vec![("placement".to_string(), placement_sheet(c, s, 1024))];
+    let fixes = !r.runtime.correctives.is_empty() || !r.runtime.dqs_masks.is_empty();
+    let with = |p: &NamedPose| match &poser {
+        Some(_) => plain(p).0,
+        None if fixes => review::posed_runtime(c, p, skinning, &r.runtime),
+        None => plain(p).0,
+    };
     let rows: Vec<PoseRow> = r
         .poses
         .iter()
         .map(|p| {
             let (parts, bones) = plain(p);
+            let parts = if fixes && poser.is_none() {
+                with(p)
+            } else {
+                parts
+            };
             (p.name.clone(), parts, bones)
         })
         .collect();
     if !rows.is_empty() {
         out.push(("poses".to_string(), pose_sheet(&rows, c, 512)));
     }
-    let fixes = !r.runtime.correctives.is_empty() || !r.runtime.dqs_masks.is_empty();
     // With the fixes on: the joints that fail without them, drawn without them.
     let without = |p: &NamedPose| plain(p).0;
     if let Some(img) = closeups(c, r, &r.flagged_before, &without, ", without the fixes") {
         out.push(("joints_before".to_string(), img));
     }
-    let with = |p: &NamedPose| match &poser {
-        Some(_) => plain(p).0,
-        None => review::posed_runtime(c, p, skinning, &r.runtime),
-    };
     let tag = if fixes { ", with the fixes" } else { "" };
     if let Some(img) = closeups(c, r, &r.flagged_joints, &with, tag) {
         out.push(("joints".to_string(), img));

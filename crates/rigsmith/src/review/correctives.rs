@@ -6,10 +6,11 @@
 //! For each joint, in its test pose as the runtime plays it (twist rules and the
 //! preserve-volume mask applied):
 //!
-//! 1. **Volume-restore target.** Every flesh vertex of the joint ([`volume::flesh`]) is
-//!    pushed along its line from the posed limb axis back to its rest distance from
-//!    the axis (at most [`MAX_PUSH`] times its posed distance), the push faded along
-//!    the limb (1 near the joint centre, then a cosine to 0 half a segment away);
+//! 1. **Volume-restore target.** Every flesh vertex the joint carries
+//!    ([`volume::flesh_along`], [`volume::carried`]) is pushed along its line from the
+//!    posed limb axis back to its rest distance from the axis (at most [`MAX_PUSH`]
+//!    times its posed distance), the push faded along the limb (1 near the joint
+//!    centre, then a cosine to 0 at the options' reach, half a segment away);
 //! 2. **relax**: [`RELAX_PASSES`] passes average the posed offset field over the mesh
 //!    edges (vertices outside the flesh keep 0), so no crease spikes;
 //! 3. **inverse skinning**: the per-vertex 3x3 map from a rest offset to a posed
@@ -19,13 +20,16 @@
 //!    offset and is counted; a non-finite offset is dropped the same way; then
 //!    [`REST_RELAX_PASSES`] passes relax the rest-space offsets where they are
 //!    non-zero (the inverse map amplifies in the crease);
-//! 4. **again**: two more passes target the rest distances from the positions the
-//!    previous ones give, restoring what the fade and the relax passes left;
+//! 4. **again**: more passes (five in all) target the rest distances from the
+//!    positions the previous ones give, restoring what the fade and the relax passes
+//!    left;
 //! 5. **no spikes**: along every edge, the two ends' offsets may differ by at most
 //!    0.4 times the edge's length; an edge over it pulls its ends together until
 //!    none is (`limit_strain`), so the shape stays within the smoothness check.
 //!
-//! The offsets become the morph target `CS_elbow_l` (...) of the skin parts. Each has a
+//! The offsets become the morph target `CS_elbow_l` (...) of the skin parts; each
+//! garment gets its own target of the same name, moved as the skin under it and kept
+//! out of the body ([`super::garment_correctives`]). Each has a
 //! [`CorrectiveDriver`] ([`crate::deform::correctives`]): the angle between the two bones' axes, 0 at [`RAMP_FROM_DEG`], 1 at
 //! [`RAMP_TO_DEG`], a smoothstep in between (flat start: it kicks in late, 0.35 at
 //! 70 deg), constant outside; a joint modelled bent starts its ramp
@@ -63,7 +67,7 @@ pub const REST_MARGIN_DEG: f32 = 10.0;
 /// Relax passes over the rest-space offsets after the inverse map.
 pub const REST_RELAX_PASSES: usize = 6;
 /// The most a vertex is pushed out: its posed distance from the axis times this.
-pub const MAX_PUSH: f32 = 1.5;
+pub const MAX_PUSH: f32 = 2.5;
 /// Largest edge strain a corrective may add in its pose (the change of a posed edge's
 /// length it makes, over the edge's rest length): a spike stretches its edges.
 pub const CORRECTIVE_STRAIN_MAX: f32 = 0.5;
@@ -80,8 +84,11 @@ pub struct CorrectiveOptions {
     pub rest_relax_passes: usize,
     /// Target-and-invert passes: each pass restores what the previous ones left.
     pub passes: usize,
-    /// The fade along the limb is 1 within this fraction of the half segment around
-    /// the joint centre, then falls as a cosine to 0 at the half segment.
+    /// How far along each segment from the joint centre the corrective reaches, as a
+    /// fraction of the segment (0.5: the flesh the bands measure).
+    pub reach: f32,
+    /// The fade along the limb is 1 within this fraction of the reach around the
+    /// joint centre, then falls as a cosine to 0 at the reach.
     pub flat: f32,
     /// The most a vertex is pushed out, times its posed distance from the axis.
     pub max_push: f32,
@@ -95,7 +102,8 @@ impl Default for CorrectiveOptions {
         CorrectiveOptions {
             relax_passes: RELAX_PASSES,
             rest_relax_passes: REST_RELAX_PASSES,
-            passes: 3,
+            passes: 5,
+            reach: 0.5,
             flat: 0.5,
             max_push: MAX_PUSH,
             edge_strain: 0.4,
@@ -200,14 +208,10 @@ struct Setup<'a> {
     o: CorrectiveOptions,
     /// The mid-plane's x (the pelvis head, else the middle of the skin).
     mid_x: f32,
-    /// Per garment part: its index and, per vertex, the nearest skin vertex within
-    /// [`GARMENT_REACH_H`] (the garment follows the skin's corrective there).
-    garments: Vec<(usize, Vec<Option<u32>>)>,
+    /// The weighted garments, with their links to the skin: each gets its own shape
+    /// of every corrective ([`super::garment_correctives`]).
+    garments: Vec<super::garment_correctives::Worn>,
 }
-
-/// How far (H) a garment vertex may lie from the skin and still follow its
-/// corrective (a shirt over the shoulder moves out with the flesh it covers).
-pub const GARMENT_REACH_H: f32 = 0.03;
 
 /// Builds the correctives of `c` (see the module docs). `masks` is the preserve-volume
 /// mask per part name (sparse, as the sidecar keeps it); empty for plain LBS.
@@ -234,7 +238,7 @@ pub fn build_correctives_with(
             .push("correctives: the skin carries no weights".into());
         return out;
     };
-    let mask = skin_mask(c, &body, masks);
+    let mask = super::runtime_masks::skin_mask(c, &body, masks);
     let rig = Roles::of(s, c.vrm.as_ref().map(|v| &v.humanoid));
     let rules = crate::deform::twist_rules(s, &rig);
     let (lib, _) = crate::pose::library::library_for(s, &rig);
@@ -246,7 +250,7 @@ pub fn build_correctives_with(
     let mid_x = rig
         .get(Role::Pelvis)
         .map_or(0.5 * (lo.x + hi.x), |p| s.bones[p].head.x);
-    let garments = garment_links(c, &body);
+    let garments = super::garment_correctives::worn_parts(c, &body, masks);
     let su = Setup {
         edges,
         mid_x,
@@ -281,25 +285,6 @@ pub fn build_correctives_with(
     out
 }
 
-/// The preserve-volume mask on the skin's vertices (the largest over the pieces a
-/// vertex comes from).
-fn skin_mask(
-    c: &Character,
-    body: &crate::model::Body,
-    masks: &BTreeMap<String, Vec<(u32, f32)>>,
-) -> Vec<f32> {
-    let mut mask = vec![0.0f32; body.mesh.positions.len()];
-    for &i in &body.skin {
-        if let Some(sp) = masks.get(&c.parts[i].name) {
-            let d = crate::deform::dqs_mask::dense(sp, c.parts[i].mesh.positions.len());
-            for (v, &u) in body.map[i].iter().enumerate() {
-                mask[u as usize] = mask[u as usize].max(d[v]);
-            }
-        }
-    }
-    mask
-}
-
 /// The box of `pts`.
 fn bounds(pts: &[Vec3]) -> (Vec3, Vec3) {
     pts.iter().fold(
@@ -308,35 +293,8 @@ fn bounds(pts: &[Vec3]) -> (Vec3, Vec3) {
     )
 }
 
-/// Every weighted garment part of `c` with its vertices' nearest skin vertex within
-/// [`GARMENT_REACH_H`].
-fn garment_links(c: &Character, body: &crate::model::Body) -> Vec<(usize, Vec<Option<u32>>)> {
-    let reach = GARMENT_REACH_H * body.height;
-    let grid = crate::geom::grid::Grid::new(&body.mesh.positions, reach);
-    c.parts
-        .iter()
-        .enumerate()
-        .filter(|(i, p)| {
-            p.weights.is_some()
-                && body
-                    .roles
-                    .get(*i)
-                    .is_some_and(|r| r.class == crate::model::PartClass::Garment)
-        })
-        .map(|(i, p)| {
-            let near = p
-                .mesh
-                .positions
-                .iter()
-                .map(|q| grid.nearest_within(*q, reach).map(|v| v as u32))
-                .collect();
-            (i, near)
-        })
-        .collect()
-}
-
 /// Each vertex's neighbours over `edges`.
-fn neighbours(n: usize, edges: &[(u32, u32)]) -> Vec<Vec<u32>> {
+pub(super) fn neighbours(n: usize, edges: &[(u32, u32)]) -> Vec<Vec<u32>> {
     let mut nb: Vec<Vec<u32>> = vec![Vec::new(); n];
     for &(a, b) in edges {
         nb[a as usize].push(b);
@@ -372,7 +330,10 @@ fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut BuiltCorrectives) 
             .push(format!("{name} skipped: no {pname} pose or {jname} joint"));
         return;
     };
-    let Some(fl) = volume::flesh(j, &su.body.mesh.positions) else {
+    // Everything within reach (the garments' region: a sleeve pressed into the chest
+    // lies over flesh the spine carries); the corrective restores what the joint carries.
+    let reach = volume::flesh_along(j, &su.body.mesh.positions, su.o.reach);
+    let Some(fl) = reach.clone().and_then(|f| volume::carried(f, s, &su.w)) else {
         out.notes
             .push(format!("{name} skipped: {jname} has no flesh"));
         return;
@@ -398,13 +359,8 @@ fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut BuiltCorrectives) 
             .collect();
         (i, deltas)
     });
-    let worn = su.garments.iter().map(|(i, near)| {
-        let deltas: Vec<Vec3> = near
-            .iter()
-            .map(|u| u.map_or(Vec3::ZERO, |u| offsets[u as usize]))
-            .collect();
-        (*i, deltas)
-    });
+    let region = reach.map_or_else(Vec::new, |f| f.vertices);
+    let worn = worn_offsets(su, side, &region, &offsets, &m);
     for (i, deltas) in skin.chain(worn) {
         if deltas.iter().any(|d| *d != Vec3::ZERO) {
             out.morphs.push((
@@ -479,19 +435,7 @@ fn restore_offsets(
     side: Side,
 ) -> (Vec<Vec3>, usize) {
     let rest = &su.body.mesh.positions;
-    // Own side only: 1 from the mid-plane outward on `side`, 0 on the other.
-    let band = 0.5 * OTHER_SIDE_H * su.body.height;
-    let own: Vec<f32> = rest
-        .iter()
-        .map(|p| {
-            let x = match side {
-                Side::Left => p.x - su.mid_x,
-                Side::Right => su.mid_x - p.x,
-                Side::Center => band,
-            };
-            (x / band).clamp(0.0, 1.0)
-        })
-        .collect();
+    let own: Vec<f32> = rest.iter().map(|p| own_side(su, side, *p)).collect();
     let mut total = vec![Vec3::ZERO; rest.len()];
     let mut singular = 0;
     for pass in 0..su.o.passes.max(1) {
@@ -510,6 +454,45 @@ fn restore_offsets(
     }
     limit_strain(&mut total, rest, &su.edges, su.o.edge_strain);
     (total, singular)
+}
+
+/// The side factor of a corrective on `side` at rest position `p`: 1 from the
+/// mid-plane outward on `side`, 0 on the other, a ramp over half [`OTHER_SIDE_H`].
+fn own_side(su: &Setup<'_>, side: Side, p: Vec3) -> f32 {
+    let band = 0.5 * OTHER_SIDE_H * su.body.height;
+    let x = match side {
+        Side::Left => p.x - su.mid_x,
+        Side::Right => su.mid_x - p.x,
+        Side::Center => band,
+    };
+    (x / band).clamp(0.0, 1.0)
+}
+
+/// Every garment's own shape of the corrective whose skin offsets are `offsets` in
+/// its pose (matrices `m`), over the skin vertices `region` within the joint's reach
+/// ([`super::garment_correctives`]).
+fn worn_offsets(
+    su: &Setup<'_>,
+    side: Side,
+    region: &[(u32, u8)],
+    offsets: &[Vec3],
+    m: &[glam::Mat4],
+) -> Vec<(usize, Vec<Vec3>)> {
+    use super::garment_correctives::{garment_offsets, posed_skin, Knobs};
+    if su.garments.is_empty() {
+        return Vec::new();
+    }
+    let sk = posed_skin(&su.body, &su.w, &su.mask, offsets, m, region);
+    let k = Knobs {
+        h: su.body.height,
+        rest_relax_passes: su.o.rest_relax_passes,
+        edge_strain: su.o.edge_strain,
+    };
+    let own = |p: Vec3| own_side(su, side, p);
+    su.garments
+        .iter()
+        .map(|g| (g.part, garment_offsets(g, &sk, &own, &k).0))
+        .collect()
 }
 
 /// The posed offsets (n) that push the flesh of `fl`, skinned from `cur`, back to its
@@ -543,7 +526,7 @@ fn posed_offsets(su: &Setup<'_>, fl: &volume::Flesh, cur: &[Vec3], m: &[glam::Ma
         if dp < 1e-6 * h {
             continue;
         }
-        let half = if s < 0.0 { 0.5 * lp } else { 0.5 * ld };
+        let half = if s < 0.0 { o.reach * lp } else { o.reach * ld };
         let u = (s / half.max(1e-9)).abs().min(1.0);
         let u = ((u - o.flat) / (1.0 - o.flat).max(1e-6)).max(0.0);
         let fade = 0.5 * (1.0 + (std::f32::consts::PI * u).cos());
@@ -562,7 +545,7 @@ fn posed_offsets(su: &Setup<'_>, fl: &volume::Flesh, cur: &[Vec3], m: &[glam::Ma
 /// offsets together (an unmoved end stays put), repeated until no edge is over (at
 /// most [`STRAIN_ITERATIONS`] sweeps). A crease the inverse map amplified is flattened
 /// where it spikes and nowhere else.
-fn limit_strain(field: &mut [Vec3], rest: &[Vec3], edges: &[(u32, u32)], k: f32) {
+pub(super) fn limit_strain(field: &mut [Vec3], rest: &[Vec3], edges: &[(u32, u32)], k: f32) {
     let live: Vec<bool> = field.iter().map(|o| *o != Vec3::ZERO).collect();
     for _ in 0..STRAIN_ITERATIONS {
         let mut over = false;
@@ -599,7 +582,7 @@ pub const STRAIN_ITERATIONS: usize = 60;
 
 /// `passes` passes of the Smooth brush on `field` where `live`: each vertex halfway
 /// to the mean of its neighbours.
-fn relax(field: &mut [Vec3], live: &[bool], nb: &[Vec<u32>], passes: usize) {
+pub(super) fn relax(field: &mut [Vec3], live: &[bool], nb: &[Vec<u32>], passes: usize) {
     for _ in 0..passes {
         let prev = field.to_vec();
         for v in 0..field.len() {
@@ -621,7 +604,26 @@ fn inverse_skin(
     off: &[Vec3],
     m: &[glam::Mat4],
 ) -> (Vec<Vec3>, usize) {
-    let (w, mask, h) = (&su.w, &su.mask, su.body.height);
+    let (mut out, singular) = inverse_map(cur, off, &su.w, &su.mask, m, su.body.height);
+    // The Smooth-brush pass on the rest-space field: the inverse map amplifies in the
+    // crease, so the offsets are relaxed again where they are non-zero.
+    let live: Vec<bool> = out.iter().map(|o| *o != Vec3::ZERO).collect();
+    relax(&mut out, &live, &su.nb, su.o.rest_relax_passes);
+    (out, singular)
+}
+
+/// The rest-space offsets (n) of the posed offsets `off` of points `cur` skinned by
+/// `w` (preserve-volume blend `mask`) under `m`, through each moved point's measured
+/// 3x3 skinning map (exact at the pose); and how many points had a singular map (they
+/// get no offset). `h`: body height, metres.
+pub(super) fn inverse_map(
+    cur: &[Vec3],
+    off: &[Vec3],
+    w: &Weights,
+    mask: &[f32],
+    m: &[glam::Mat4],
+    h: f32,
+) -> (Vec<Vec3>, usize) {
     let n = cur.len();
     let moved: Vec<usize> = (0..n).filter(|&v| off[v].length() > 1e-6 * h).collect();
     let step = 1e-3 * h;
@@ -656,10 +658,6 @@ fn inverse_skin(
             singular += 1;
         }
     }
-    // The Smooth-brush pass on the rest-space field: the inverse map amplifies in the
-    // crease, so the offsets are relaxed again where they are non-zero.
-    let live: Vec<bool> = out.iter().map(|o| *o != Vec3::ZERO).collect();
-    relax(&mut out, &live, &su.nb, su.o.rest_relax_passes);
     (out, singular)
 }
 

@@ -30,11 +30,13 @@
 
 pub mod correctives;
 pub mod findings;
+pub mod garment_correctives;
 pub mod html;
 pub mod intersect;
 pub mod leak;
 pub mod penetration;
 pub mod rubric;
+pub mod runtime_masks;
 pub mod strain;
 pub mod structure;
 pub mod volume;
@@ -163,7 +165,9 @@ pub struct CheckReport {
 /// ([`rubric::posed_runtime`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Runtime {
-    /// The preserve-volume mask per part name (sparse); empty without the DQS blend.
+    /// The preserve-volume mask the review played, per part name of the character
+    /// (sparse; a multi-piece skin's pieces each get their welded vertices' weights:
+    /// [`runtime_masks::masks_on_parts`]); empty without the DQS blend.
     pub dqs_masks: std::collections::BTreeMap<String, Vec<(u32, f32)>>,
     /// The corrective shapes played.
     pub correctives: Vec<crate::deform::correctives::Corrective>,

@@ -3,7 +3,10 @@
 //! A [`JointPolyline`] is a polyline `a -> c -> e` along the limb: `a` on the proximal
 //! segment, `c` the joint centre, `e` on the distal segment, each point carried by a
 //! bone. Its flesh is every body vertex within 1.8 local radii of the polyline and
-//! within half a segment of the centre each way (seed P5). The flesh is cut into
+//! within half a segment of the centre each way (seed P5), and that the joint carries:
+//! its heaviest bone is the proximal bone or one of its twist bones, or the centre
+//! bone or a bone under it ([`carried`]; a chest vertex beside an A-pose upper arm lies
+//! within reach of the arm's axis but the spine carries it). The flesh is cut into
 //! [`BANDS`] bands along the limb; in each, the volume ratio is
 //!
 //! ```text
@@ -134,6 +137,12 @@ pub struct Flesh {
 /// Selects the flesh of `j` among `rest` positions (see the module docs). `None` when
 /// the joint has degenerate segments or no flesh.
 pub fn flesh(j: &JointPolyline, rest: &[Vec3]) -> Option<Flesh> {
+    flesh_along(j, rest, 0.5)
+}
+
+/// [`flesh`] reaching `along` of each segment from the centre (0.5: half a segment
+/// each way, the flesh the bands measure), its bands spread over that reach.
+pub fn flesh_along(j: &JointPolyline, rest: &[Vec3], along: f32) -> Option<Flesh> {
     let [a, c, e] = j.posed(&[]);
     let lp = (c - a).length();
     let ld = (e - c).length();
@@ -160,8 +169,8 @@ pub fn flesh(j: &JointPolyline, rest: &[Vec3]) -> Option<Flesh> {
     }
     near.sort_unstable_by(f32::total_cmp);
     let radius = near[near.len() / 2];
-    let lo = -0.5 * lp;
-    let hi = 0.5 * ld;
+    let lo = -along * lp;
+    let hi = along * ld;
     let vertices: Vec<(u32, u8)> = rest
         .iter()
         .enumerate()
@@ -182,6 +191,34 @@ pub fn flesh(j: &JointPolyline, rest: &[Vec3]) -> Option<Flesh> {
         vertices,
         radius,
     })
+}
+
+/// Whether bone `b` carries the flesh of `j` (see the module docs).
+fn carries(s: &Skeleton, j: &JointPolyline, b: usize) -> bool {
+    let (prox, centre) = (j.points[0].0, j.points[1].0);
+    b == prox
+        || s.is_ancestor(centre, b)
+        || s.bones
+            .get(b)
+            .is_some_and(|x| x.parent == Some(prox) && crate::humanoid::is_twist_name(&x.name))
+}
+
+/// `f` without the vertices its joint does not carry: those whose heaviest bone in
+/// `w` is not the proximal bone, one of its twist bones, the centre bone or a bone
+/// under it (an unweighted vertex stays). `None` when nothing is left.
+pub fn carried(f: Flesh, s: &Skeleton, w: &crate::model::Weights) -> Option<Flesh> {
+    let vertices: Vec<(u32, u8)> = f
+        .vertices
+        .iter()
+        .copied()
+        .filter(|&(v, _)| {
+            w.vertices
+                .get(v as usize)
+                .and_then(|l| l.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)))
+                .is_none_or(|i| carries(s, &f.joint, i.bone as usize))
+        })
+        .collect();
+    (!vertices.is_empty()).then_some(Flesh { vertices, ..f })
 }
 
 /// Worst and best band ratios of a joint in a pose.

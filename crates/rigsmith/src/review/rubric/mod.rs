@@ -59,6 +59,9 @@ struct Out {
     flagged: Vec<super::FlaggedJoint>,
     /// The weight report.
     weights: crate::bind::WeightReport,
+    /// The preserve-volume mask of every part of the view the poses played, when the
+    /// review blends DQS in.
+    masks: Option<Vec<Vec<f32>>>,
 }
 
 /// Runs the rubric on a skinned character.
@@ -72,7 +75,18 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
     // (the view asks for the same memoized body).
     let h = c.height();
     let (view, classes) = skin_view(c)?;
-    let c = &view;
+    let (parts_c, c) = (c, &view);
+    // The file's mask is per part: the welded skin takes its pieces'.
+    let on_view;
+    let o = if o.dqs_blend && !o.dqs_masks.is_empty() {
+        on_view = CheckOptions {
+            dqs_masks: super::runtime_masks::masks_on_view(parts_c, c, &o.dqs_masks),
+            ..o.clone()
+        };
+        &on_view
+    } else {
+        o
+    };
     let s = c.skeleton.as_ref().ok_or_else(|| {
         Error::stage(
             "check",
@@ -140,11 +154,9 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
         flagged_joints: out.flagged,
         flagged_before,
         runtime: super::Runtime {
-            dqs_masks: if o.dqs_blend {
-                o.dqs_masks.clone()
-            } else {
-                Default::default()
-            },
+            dqs_masks: out.masks.as_deref().map_or_else(Default::default, |m| {
+                super::runtime_masks::masks_on_parts(parts_c, c, m)
+            }),
             correctives: o.correctives.clone(),
         },
         parts,

@@ -80,6 +80,7 @@ pub(super) fn section(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Vec<Na
     let mut rest = rest_state(cx, garments, out);
     if cx.o.dqs_blend {
         rest.blend = Some(blend_masks(cx, &library));
+        out.masks = rest.blend.clone();
     }
     let numbers: Vec<PoseNumbers> = library
         .par_iter()
@@ -139,7 +140,9 @@ fn rest_state(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Rest {
     let joints = volume::joints(cx.s, &cx.rig);
     let fleshes = joints
         .iter()
-        .filter_map(|j| volume::flesh(j, &body.mesh.positions))
+        .filter_map(|j| {
+            volume::flesh(j, &body.mesh.positions).and_then(|f| volume::carried(f, cx.s, cx.bw))
+        })
         .collect();
     let pairs = if cx.o.self_intersections {
         intersect::intersecting_pairs(&body.mesh.positions, &body.mesh.triangles, None)
