@@ -86,6 +86,15 @@ fn already_chained(c: &Character, p: &Part) -> bool {
     tot > 0.0 && on / tot >= 0.05
 }
 
+/// Every bone's name and index: the names new bones must not take.
+pub(crate) fn bone_names(skel: &crate::model::Skeleton) -> HashMap<String, usize> {
+    skel.bones
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.name.clone(), i))
+        .collect()
+}
+
 fn unique_name(taken: &HashMap<String, usize>, base: String) -> String {
     if !taken.contains_key(&base) {
         return base;
@@ -202,12 +211,7 @@ pub fn build_chains(c: &mut Character, opts: &BuildOptions) -> Result<Vec<Chain>
     let mut hair_no = 0;
     for (pi, skirt) in work {
         let skel = c.skeleton.as_mut().expect("checked");
-        let mut taken: HashMap<String, usize> = skel
-            .bones
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.name.clone(), i))
-            .collect();
+        let mut taken = bone_names(skel);
         let part = &c.parts[pi];
         let weights = if skirt {
             let hips = roles.hips.or(roles.spine).ok_or_else(|| {

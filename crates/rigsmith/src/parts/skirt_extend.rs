@@ -31,7 +31,9 @@ use std::f32::consts::TAU;
 
 use glam::Vec3;
 
-use super::chain_build::{add_chain, along, push_bone, skirt_hinge, BuildOptions, SkirtGrid};
+use super::chain_build::{
+    add_chain, along, bone_names, push_bone, skirt_hinge, BuildOptions, SkirtGrid,
+};
 use super::chains::{chains_from_skeleton, is_cloth_class};
 use crate::model::{Character, Skeleton, Weights};
 
@@ -192,12 +194,7 @@ pub(crate) fn extend_skirt(c: &mut Character, pi: usize, h: f32, o: &BuildOption
         ..Default::default()
     };
     let skel = c.skeleton.as_mut().expect("artist chains need a skeleton");
-    let mut taken: HashMap<String, usize> = skel
-        .bones
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.name.clone(), i))
-        .collect();
+    let mut taken = bone_names(skel);
     let mut panels = Vec::new();
     for (mut p, joints) in artist.iter().cloned() {
         append_segments(skel, &mut taken, &g, (&mut p, joints.as_slice()), &mut ext);
