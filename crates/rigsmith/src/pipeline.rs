@@ -715,7 +715,7 @@ fn chains_and_sidecar(
         chains = parts::build_chains(c, &parts::ChainOptions::default())?;
         let added = c.skeleton.as_ref().map_or(0, |s| s.len()) - before;
         notes.push(format!(
-            "{} chains ({added} bones added for unrigged skirt/hair parts)",
+            "{} chains ({added} bones added for skirt and hair parts)",
             chains.len()
         ));
         // The chains' weights are limited as the binder's were; with `Rigged::Keep`

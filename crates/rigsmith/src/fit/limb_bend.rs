@@ -116,5 +116,7 @@ fn limb_mesh(m: &Mesh, a: Vec3, e: Vec3, pad: f32) -> Mesh {
 pub fn bend_angle(a: Vec3, b: Vec3, c: Vec3) -> f32 {
     let u = (b - a).normalize_or_zero();
     let v = (c - b).normalize_or_zero();
-    u.dot(v).clamp(-1.0, 1.0).acos().to_degrees()
+    // atan2 of sine and cosine: the acos of a dot product near 1 turns one rounding
+    // step into 0.02 deg, so a straight limb read back from a file would bend.
+    u.cross(v).length().atan2(u.dot(v)).to_degrees()
 }

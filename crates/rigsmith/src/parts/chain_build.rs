@@ -86,6 +86,15 @@ fn already_chained(c: &Character, p: &Part) -> bool {
     tot > 0.0 && on / tot >= 0.05
 }
 
+/// Every bone's name and index: the names new bones must not take.
+pub(crate) fn bone_names(skel: &crate::model::Skeleton) -> HashMap<String, usize> {
+    skel.bones
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.name.clone(), i))
+        .collect()
+}
+
 fn unique_name(taken: &HashMap<String, usize>, base: String) -> String {
     if !taken.contains_key(&base) {
         return base;
@@ -138,8 +147,11 @@ pub fn hang_cloth_from_trunk(c: &mut Character) {
 }
 
 /// Re-hangs cloth chains found under a limb from the trunk ([`hang_cloth_from_trunk`]),
-/// adds chains and their weights for every unrigged skirt-like garment and hair part,
-/// then returns ALL chains of the character ([`chains_from_skeleton`]).
+/// extends an artist's skirt chains that fall short of the radial grid
+/// (`parts/skirt_extend.rs`: missing panels and segments added, the artist's bones
+/// kept), adds chains and their weights for every unrigged
+/// skirt-like garment and hair part, then returns ALL chains of the character
+/// ([`chains_from_skeleton`]).
 ///
 /// Errors when there is no skeleton, or when a skirt needs hips / hair needs a head and
 /// the skeleton has none.
@@ -164,8 +176,15 @@ pub fn build_chains(c: &mut Character, opts: &ChainOptions) -> Result<Vec<Chain>
     } else {
         Vec::new()
     };
+    let mut extend = Vec::new();
     for (i, p) in c.parts.iter().enumerate() {
-        if already_chained(c, p) || skin.contains(&i) {
+        if skin.contains(&i) {
+            continue;
+        }
+        if already_chained(c, p) {
+            if is_loose_garment(c, p) {
+                extend.push(i);
+            }
             continue;
         }
         if is_loose_garment(c, p) {
@@ -181,6 +200,9 @@ pub fn build_chains(c: &mut Character, opts: &ChainOptions) -> Result<Vec<Chain>
             }
         }
     }
+    for pi in extend {
+        super::skirt_extend::extend_skirt(c, pi, h, opts);
+    }
     if work.is_empty() {
         return Ok(chains_from_skeleton(c));
     }
@@ -189,12 +211,7 @@ pub fn build_chains(c: &mut Character, opts: &ChainOptions) -> Result<Vec<Chain>
     let mut hair_no = 0;
     for (pi, skirt) in work {
         let skel = c.skeleton.as_mut().expect("checked");
-        let mut taken: HashMap<String, usize> = skel
-            .bones
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.name.clone(), i))
-            .collect();
+        let mut taken = bone_names(skel);
         let part = &c.parts[pi];
         let weights = if skirt {
             let hips = roles.hips.or(roles.spine).ok_or_else(|| {
@@ -254,7 +271,7 @@ fn head_sphere(c: &Character, head: usize, h: f32) -> (Vec3, f32) {
 }
 
 /// Appends one chain of bones through `joints` (n+1 points -> n bones) under `parent`.
-fn add_chain(
+pub(crate) fn add_chain(
     skel: &mut crate::model::Skeleton,
     taken: &mut HashMap<String, usize>,
     parent: usize,
@@ -270,27 +287,40 @@ fn add_chain(
         } else {
             format!("{base}.{j:03}")
         };
-        let name = unique_name(taken, name);
-        let mut bone = Bone::new(name.clone(), Some(par), joints[j], joints[j + 1]);
-        let y = bone.y_axis();
-        let x = hinge - y * hinge.dot(y);
-        if x.length_squared() > 1e-6 {
-            bone.x_axis = x.normalize();
-        }
-        bone.side = crate::model::Side::Center;
-        let idx = skel.bones.len();
-        skel.bones.push(bone);
-        taken.insert(name, idx);
-        ids.push(idx as u32);
-        par = idx;
+        par = push_bone(skel, taken, name, par, [joints[j], joints[j + 1]], hinge);
+        ids.push(par as u32);
     }
     ids
+}
+
+/// Appends one centre bone from `ends[0]` to `ends[1]` under `parent`, named `name`
+/// (made unique), its local X along `hinge` (made square to the bone); its index.
+pub(crate) fn push_bone(
+    skel: &mut crate::model::Skeleton,
+    taken: &mut HashMap<String, usize>,
+    name: String,
+    parent: usize,
+    ends: [Vec3; 2],
+    hinge: Vec3,
+) -> usize {
+    let name = unique_name(taken, name);
+    let mut bone = Bone::new(name.clone(), Some(parent), ends[0], ends[1]);
+    let y = bone.y_axis();
+    let x = hinge - y * hinge.dot(y);
+    if x.length_squared() > 1e-6 {
+        bone.x_axis = x.normalize();
+    }
+    bone.side = crate::model::Side::Center;
+    let idx = skel.bones.len();
+    skel.bones.push(bone);
+    taken.insert(name, idx);
+    idx
 }
 
 /// Weight along a chain of `n` bones at parameter `v` in `[0, n]` (0 at the root):
 /// `(anchor_weight, [(bone_k, w)])`, linear between bone middles, fading to the anchor
 /// over the first half bone.
-fn along(v: f32, n: usize) -> (f32, [(usize, f32); 2]) {
+pub(crate) fn along(v: f32, n: usize) -> (f32, [(usize, f32); 2]) {
     let v = v.clamp(0.0, n as f32);
     if v < 0.5 {
         let w = v / 0.5;
@@ -305,6 +335,123 @@ fn along(v: f32, n: usize) -> (f32, [(usize, f32); 2]) {
     (0.0, [(j0, 1.0 - b), (j0 + 1, b)])
 }
 
+/// The radial grid a skirt-like garment asks for: its vertical axis, its extent, and
+/// the panel and segment counts of [`BuildOptions`] (panels from the hem's girth,
+/// segments from the mean slanted length).
+pub(crate) struct SkirtGrid<'a> {
+    pos: &'a [Vec3],
+    /// The garment's vertical axis: its x.
+    pub cx: f32,
+    /// The garment's vertical axis: its z.
+    pub cz: f32,
+    /// The top of the garment (y).
+    pub y_top: f32,
+    /// The bottom of the garment, its hem (y).
+    pub y_hem: f32,
+    /// Mean radius of the bottom 15 % of the garment.
+    pub hem_r: f32,
+    /// Panels around the axis.
+    pub panels: usize,
+    /// Segments (bones) down each panel.
+    pub segs: usize,
+}
+
+impl<'a> SkirtGrid<'a> {
+    /// The grid of the garment whose vertices are `pos`, on a body of height `h`.
+    pub(crate) fn of(pos: &'a [Vec3], h: f32, o: &BuildOptions) -> SkirtGrid<'a> {
+        let (cx, cz) = axis_of(pos);
+        let (lo, hi) = crate::model::Mesh {
+            positions: pos.to_vec(),
+            ..Default::default()
+        }
+        .bounds();
+        let len = (hi.y - lo.y).max(1e-6 * h);
+        let mut g = SkirtGrid {
+            pos,
+            cx,
+            cz,
+            y_top: hi.y,
+            y_hem: hi.y - len,
+            hem_r: 0.1 * h,
+            panels: 1,
+            segs: 1,
+        };
+        let hem: Vec<f32> = pos
+            .iter()
+            .filter(|q| q.y < lo.y + 0.15 * len)
+            .map(|q| g.radial(q))
+            .collect();
+        if !hem.is_empty() {
+            g.hem_r = hem.iter().sum::<f32>() / hem.len() as f32;
+        }
+        g.panels = ((TAU * g.hem_r / (o.panel_width * h)).round() as usize)
+            .clamp(o.panels.0, o.panels.1.max(o.panels.0));
+        let segs_guess = ((len / (o.segment_length * h)).round() as usize)
+            .clamp(o.segments.0, o.segments.1.max(o.segments.0));
+        // Segments from the mean slanted length.
+        let slant = {
+            let rt = g.radius_at(0.0, g.y_top, 0.5 * len / segs_guess as f32);
+            ((g.hem_r - rt).powi(2) + len * len).sqrt()
+        };
+        g.segs = ((slant / (o.segment_length * h)).round() as usize)
+            .clamp(o.segments.0, o.segments.1.max(o.segments.0));
+        g
+    }
+
+    /// The garment's height, top to hem.
+    pub(crate) fn len(&self) -> f32 {
+        self.y_top - self.y_hem
+    }
+
+    /// Distance of `q` from the axis.
+    pub(crate) fn radial(&self, q: &Vec3) -> f32 {
+        ((q.x - self.cx).powi(2) + (q.z - self.cz).powi(2)).sqrt()
+    }
+
+    /// Angle of `q` about the axis, 0 at the front (+Z), in `[0, TAU)`.
+    pub(crate) fn angle(&self, q: &Vec3) -> f32 {
+        (q.x - self.cx).atan2(q.z - self.cz).rem_euclid(TAU)
+    }
+
+    /// Mean radius of the vertices within a panel's width of angle `theta` and `dy` of
+    /// height `y` (the ring at that height when none is; the hem's radius when the ring
+    /// is empty too).
+    pub(crate) fn radius_at(&self, theta: f32, y: f32, dy: f32) -> f32 {
+        let win = TAU / self.panels as f32;
+        let mut near: Vec<f32> = Vec::new();
+        for q in self.pos {
+            let da = (self.angle(q) - theta + TAU * 1.5).rem_euclid(TAU) - TAU * 0.5;
+            if da.abs() <= win && (q.y - y).abs() <= dy {
+                near.push(self.radial(q));
+            }
+        }
+        if near.is_empty() {
+            let ring: Vec<f32> = self
+                .pos
+                .iter()
+                .filter(|q| (q.y - y).abs() <= 2.0 * dy)
+                .map(|q| self.radial(q))
+                .collect();
+            if ring.is_empty() {
+                return self.hem_r;
+            }
+            return ring.iter().sum::<f32>() / ring.len() as f32;
+        }
+        near.iter().sum::<f32>() / near.len() as f32
+    }
+
+    /// The joint on the garment's surface at angle `theta` and height `y`.
+    pub(crate) fn joint(&self, theta: f32, y: f32) -> Vec3 {
+        let r = self.radius_at(theta, y, 0.5 * self.len() / self.segs as f32);
+        Vec3::new(self.cx + r * theta.sin(), y, self.cz + r * theta.cos())
+    }
+}
+
+/// The hinge (local X) of a skirt bone hanging at angle `theta`: along the hem.
+pub(crate) fn skirt_hinge(theta: f32) -> Vec3 {
+    Vec3::new(theta.cos(), 0.0, -theta.sin())
+}
+
 fn build_skirt(
     skel: &mut crate::model::Skeleton,
     taken: &mut HashMap<String, usize>,
@@ -314,87 +461,30 @@ fn build_skirt(
     o: &ChainOptions,
     base: &str,
 ) -> Weights {
-    let (cx, cz) = axis_of(pos);
-    let (lo, hi) = crate::model::Mesh {
-        positions: pos.to_vec(),
-        ..Default::default()
-    }
-    .bounds();
-    let (y_top, len) = (hi.y, (hi.y - lo.y).max(1e-6 * h));
-    let radial = |q: &Vec3| ((q.x - cx).powi(2) + (q.z - cz).powi(2)).sqrt();
-    let angle = |q: &Vec3| (q.x - cx).atan2(q.z - cz).rem_euclid(TAU);
-    let hem: Vec<f32> = pos
-        .iter()
-        .filter(|q| q.y < lo.y + 0.15 * len)
-        .map(radial)
-        .collect();
-    let hem_r = if hem.is_empty() {
-        0.1 * h
-    } else {
-        hem.iter().sum::<f32>() / hem.len() as f32
-    };
-    let panels = ((TAU * hem_r / (o.panel_width * h)).round() as usize)
-        .clamp(o.panels.0, o.panels.1.max(o.panels.0));
-    // Mean radius per (panel, joint) cell, from the vertices near it.
-    let segs_guess = ((len / (o.segment_length * h)).round() as usize)
-        .clamp(o.segments.0, o.segments.1.max(o.segments.0));
-    let radius_at = |theta: f32, y: f32, dy: f32| -> f32 {
-        let win = TAU / panels as f32;
-        let mut near: Vec<f32> = Vec::new();
-        for q in pos {
-            let da = (angle(q) - theta + TAU * 1.5).rem_euclid(TAU) - TAU * 0.5;
-            if da.abs() <= win && (q.y - y).abs() <= dy {
-                near.push(radial(q));
-            }
-        }
-        if near.is_empty() {
-            let ring: Vec<f32> = pos
-                .iter()
-                .filter(|q| (q.y - y).abs() <= 2.0 * dy)
-                .map(radial)
-                .collect();
-            if ring.is_empty() {
-                return hem_r;
-            }
-            return ring.iter().sum::<f32>() / ring.len() as f32;
-        }
-        near.iter().sum::<f32>() / near.len() as f32
-    };
-    // Segments from the mean slanted length.
-    let slant = {
-        let rt = radius_at(0.0, y_top, 0.5 * len / segs_guess as f32);
-        ((hem_r - rt).powi(2) + len * len).sqrt()
-    };
-    let segs = ((slant / (o.segment_length * h)).round() as usize)
-        .clamp(o.segments.0, o.segments.1.max(o.segments.0));
-    let dy = 0.5 * len / segs as f32;
+    let g = SkirtGrid::of(pos, h, o);
+    let (panels, segs, len) = (g.panels, g.segs, g.len());
     let mut chain_ids: Vec<Vec<u32>> = Vec::with_capacity(panels);
     for k in 0..panels {
         let theta = TAU * k as f32 / panels as f32;
         let joints: Vec<Vec3> = (0..=segs)
-            .map(|j| {
-                let y = y_top - len * j as f32 / segs as f32;
-                let r = radius_at(theta, y, dy);
-                Vec3::new(cx + r * theta.sin(), y, cz + r * theta.cos())
-            })
+            .map(|j| g.joint(theta, g.y_top - len * j as f32 / segs as f32))
             .collect();
-        let hinge = Vec3::new(theta.cos(), 0.0, -theta.sin());
         chain_ids.push(add_chain(
             skel,
             taken,
             hips,
             &joints,
             &format!("{base}.{k:02}"),
-            hinge,
+            skirt_hinge(theta),
         ));
     }
     let mut w = Weights::empty(pos.len());
     for (v, q) in pos.iter().enumerate() {
-        let u = angle(q) / TAU * panels as f32;
+        let u = g.angle(q) / TAU * panels as f32;
         let k0 = (u.floor() as usize) % panels;
         let k1 = (k0 + 1) % panels;
         let a = u - u.floor();
-        let s = ((y_top - q.y) / len).clamp(0.0, 1.0);
+        let s = ((g.y_top - q.y) / len).clamp(0.0, 1.0);
         let (anchor, bones) = along(s * segs as f32, segs);
         if anchor > 0.0 {
             w.add(v, hips as u32, anchor);

@@ -9,7 +9,9 @@
 //!    points (`tips`), a sample of the geometry it drives (`hulls`) and which other
 //!    chains share vertices with it (`neighbours`).
 //! 2. [`build_chains`] gives an unrigged skirt a radial grid of chains and each hair lock
-//!    a chain of 2 to 4 bones from the scalp, with weights from those chains only.
+//!    a chain of 2 to 4 bones from the scalp, with weights from those chains only; an
+//!    artist's skirt chains with too few panels or segments are extended to that grid,
+//!    their own bones kept.
 //! 3. [`surface_classes`] tags every material (skin, face, eye, hair, cloth, line-work,
 //!    other) from its name, then the chain weights, then its flags.
 //! 4. [`measure_colliders`] measures capsules on thighs and shins, a waist lid, and
@@ -46,6 +48,7 @@ mod rest_clearance;
 mod rules;
 mod sidecar;
 mod simulate;
+mod skirt_extend;
 mod springs;
 mod surfaces;
 pub mod vrm_face;

@@ -179,8 +179,7 @@ pub fn flesh_along(j: &JointPolyline, rest: &[Vec3], along: f32) -> Option<Flesh
             if d > FLESH_RADII * radius || s < lo || s > hi {
                 return None;
             }
-            let b = (((s - lo) / (hi - lo)) * BANDS as f32).floor() as usize;
-            Some((i as u32, b.min(BANDS - 1) as u8))
+            Some((i as u32, band_of(s, lo, hi)))
         })
         .collect();
     if vertices.is_empty() {
@@ -219,6 +218,20 @@ pub fn carried(f: Flesh, s: &Skeleton, w: &crate::model::Weights) -> Option<Fles
         })
         .collect();
     (!vertices.is_empty()).then_some(Flesh { vertices, ..f })
+}
+
+/// How far (in bands) a coordinate may lie below a band's start and still count in it.
+/// Every vertex whose nearest point on the polyline is the joint centre itself (the
+/// outside of the bend) has the coordinate 0, and 0 is a band boundary when the
+/// segments' halves divide evenly (the hip: a quarter and a half of the thigh's
+/// length); without the slack, rounding in the joint's points (a skeleton read back
+/// from a file) moved that whole group between two bands.
+pub const BAND_SLACK: f32 = 1e-4;
+
+/// The band (0..BANDS) of signed coordinate `s` between `lo` and `hi`.
+fn band_of(s: f32, lo: f32, hi: f32) -> u8 {
+    let x = (s - lo) / (hi - lo) * BANDS as f32 + BAND_SLACK;
+    (x.floor().max(0.0) as usize).min(BANDS - 1) as u8
 }
 
 /// Worst and best band ratios of a joint in a pose.

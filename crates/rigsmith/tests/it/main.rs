@@ -32,4 +32,5 @@ mod review;
 mod reweight;
 mod robe;
 mod separate_parts;
+mod skirt_extend;
 mod transfer;

@@ -61,7 +61,7 @@ fn sphere(m: &mut Mesh, c: Vec3, r: f32, keep: impl Fn(Vec3) -> bool) {
 
 /// The synthetic figure at height `h` (m): body, skirt, hair (cap + twin tails), all
 /// separate; the body weighted to its nearest bone; skirt and hair unrigged.
-fn figure(h: f32) -> Character {
+pub(crate) fn figure(h: f32) -> Character {
     let k = h / 1.7;
     let p = |x: f32, y: f32, z: f32| Vec3::new(x, y, z) * k;
     let mut bones = vec![

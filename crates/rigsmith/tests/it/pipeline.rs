@@ -87,8 +87,10 @@ fn rigs_without_blocker(name: &str, c: &rigsmith::Character) {
 }
 
 /// `rig` and `check` on the GLB it writes agree: every check the review ran is run
-/// again on the file read back, with the same verdict, and the joint bands (which
-/// depend on the bones' axes, tails included) within 0.01.
+/// again on the file read back, with the same verdict and the same value within 1e-3
+/// (the joint bands depend on the bones' axes, tails included; the hip bands of the leg
+/// poses, judged at their limit, on how the joint's flesh is cut into bands), a share
+/// of counted items within one item ([`COUNTED_SHARE_TOL`]).
 fn same_verdict_after_a_glb_round_trip(name: &str, out: &rigsmith::pipeline::RigOutput) {
     let bytes = rigsmith::io::gltf::write_glb_bytes(
         &out.character,
@@ -110,6 +112,12 @@ fn same_verdict_after_a_glb_round_trip(name: &str, out: &rigsmith::pipeline::Rig
     )
     .unwrap();
     let first = out.review.as_ref().unwrap();
+    let hip_bands = first
+        .checks
+        .iter()
+        .filter(|k| k.id.starts_with("deform.leg_") && k.id.ends_with(".band"))
+        .count();
+    assert_eq!(hip_bands, 4, "{name}: the leg poses' hip bands are judged");
     for k in &first.checks {
         let Some(a) = again.get(&k.id) else {
             panic!("{name}: {} not run on the file read back", k.id);
@@ -119,17 +127,25 @@ fn same_verdict_after_a_glb_round_trip(name: &str, out: &rigsmith::pipeline::Rig
             "{name}: {} is {} in rig ({}) and {} in check ({})",
             k.id, k.passed, k.value, a.passed, a.value
         );
-        if k.id.ends_with(".band") {
-            assert!(
-                (a.value - k.value).abs() <= 0.01,
-                "{name}: {} moved from {} to {} through the file",
-                k.id,
-                k.value,
-                a.value
-            );
-        }
+        // A share of counted items (strained edges, garment vertices newly inside the
+        // body) may differ by one item: the file's joints are f32 transforms, so the
+        // posed mesh moves by up to 7e-7 m through it, and an item within that of its
+        // threshold can change side (one vertex of the 2674 of the tights is 0.037 %).
+        let counted = k.id.ends_with(".strain") || k.id.contains(".penetration.");
+        let tol = if counted { COUNTED_SHARE_TOL } else { 1e-3 };
+        assert!(
+            (a.value - k.value).abs() <= tol || (a.value.is_nan() && k.value.is_nan()),
+            "{name}: {} moved from {} to {} through the file",
+            k.id,
+            k.value,
+            a.value
+        );
     }
 }
+
+/// How far (percentage points) a share of counted items may move through the file:
+/// one vertex of the smallest garment.
+const COUNTED_SHARE_TOL: f64 = 0.05;
 
 /// One test per named MakeHuman variant: `variant_rigs_without_blocker::NAME`.
 macro_rules! variant_rigs_without_blocker {
@@ -171,6 +187,7 @@ fn every_named_variant_has_its_rig_test() {
     assert_eq!(variant_rigs_without_blocker::NAMES, named.as_slice());
 }
 
+/// The built-in mannequin in T pose: the character `rigsmith rig --demo` rigs.
 #[test]
 fn mannequin_in_t_pose_rigs_without_blocker() {
     let c = mannequin::build(&MannequinOptions {

@@ -813,3 +813,27 @@ fn the_vertices_of_new_self_intersections_and_penetration_are_found_for_the_view
     // Another kind marks nothing here.
     assert!(offending_vertices(c, &p, "strain", Skinning::Lbs).is_empty());
 }
+
+#[test]
+fn control_hip_pivot_behind_the_hip_fails_the_hip_band() {
+    // The artist rig passes the hip band in both leg poses; its left hip pivot moved
+    // 0.03 H back (the thigh's head, weights kept) fails it when the leg goes forward.
+    let c = clean();
+    let poses = ["leg_forward.L", "leg_side.L"];
+    let r = run(c, &poses, Skinning::Lbs);
+    for p in poses {
+        let k = get(&r, &format!("deform.{p}.band"));
+        assert!(k.passed, "{p}: {}", k.value);
+    }
+    let mut broken = c.clone();
+    let h = c.height();
+    let s = broken.skeleton.as_mut().unwrap();
+    let t = s.find("thigh_l").unwrap();
+    s.bones[t].head -= Vec3::Z * 0.03 * h;
+    let k = get(
+        &run(&broken, &["leg_forward.L"], Skinning::Lbs),
+        "deform.leg_forward.L.band",
+    )
+    .clone();
+    assert!(!k.passed && k.value < 0.78, "{}", k.value);
+}
