@@ -347,7 +347,10 @@ fn rigs_a_body_in_a_robe_welded_to_its_skin_and_says_how_it_found_the_legs() {
     // Exit 0: rigged, no blocker failed.
     assert_ok(&out);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("legs      legs under cloth, measured"), "{text}");
+    assert!(
+        text.contains("legs      legs under cloth, measured"),
+        "{text}"
+    );
     for f in ["report.html", "placement.png", "poses.png"] {
         assert!(rep.join(f).is_file(), "{f} missing");
     }

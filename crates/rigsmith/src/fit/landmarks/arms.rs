@@ -118,11 +118,9 @@ impl Side<'_> {
             // to it) keeps its own loop inside the torso's: it has entered the trunk
             // when its centre lies inside a longer loop of the same cut that is no
             // sleeve over it.
-            let entered = loops.iter().any(|l| {
-                l.perimeter > nx.perimeter
-                    && encl(l, &nx)
-                    && !layer_over(l, &nx, h)
-            });
+            let entered = loops
+                .iter()
+                .any(|l| l.perimeter > nx.perimeter && encl(l, &nx) && !layer_over(l, &nx, h));
             if entered
                 || nx.perimeter > 1.5 * cur.perimeter
                 || (nx.center - cur.center).length() > 0.05 * h

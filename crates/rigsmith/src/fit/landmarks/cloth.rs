@@ -157,9 +157,9 @@ impl Side<'_> {
                     100.0 * hem
                 ));
                 self.cloth = true;
-                let r = self.crotch_and_hip(side, start).and_then(|(crotch_y, hip)| {
-                    self.ankle_and_knee(side, crotch_y, hip)
-                });
+                let r = self
+                    .crotch_and_hip(side, start)
+                    .and_then(|(crotch_y, hip)| self.ankle_and_knee(side, crotch_y, hip));
                 self.cloth = false;
                 r?
             }
@@ -199,7 +199,11 @@ impl Side<'_> {
         };
         let (crotch_f, how, conf) = match pelvis {
             Some(f) => (f, "the pelvis shows inside the cloth", 0.7),
-            None => (CROTCH_F, "no pelvis inside the cloth: a fixed share of the height", 0.4),
+            None => (
+                CROTCH_F,
+                "no pelvis inside the cloth: a fixed share of the height",
+                0.4,
+            ),
         };
         let crotch_y = self.y(crotch_f);
         let hip_y = crotch_y + HIP_Y * h;
@@ -221,7 +225,10 @@ impl Side<'_> {
         let al = al.ok_or_else(|| {
             Error::stage(
                 "fit",
-                format!("ankle: no {side} foot section below the hem at {:.1}% of the height", 100.0 * hem),
+                format!(
+                    "ankle: no {side} foot section below the hem at {:.1}% of the height",
+                    100.0 * hem
+                ),
             )
         })?;
         let ankle = Vec3::new(al.center.x, self.floor + ANK_H * h, al.center.z + ANK_Z * h);
@@ -256,10 +263,30 @@ impl Side<'_> {
             &format!("{method}: {how}"),
             conf,
         );
-        self.put("hip", hip, &format!("{method}: above the crotch, across the pelvis"), conf);
-        self.put("ankle_round", al.center, &format!("{method}: foot below the hem"), 0.7);
-        self.put("ankle", ankle, &format!("{method}: foot below the hem"), 0.7);
-        self.put("knee", knee, &format!("{method}: on the line from hip to ankle"), 0.5);
+        self.put(
+            "hip",
+            hip,
+            &format!("{method}: above the crotch, across the pelvis"),
+            conf,
+        );
+        self.put(
+            "ankle_round",
+            al.center,
+            &format!("{method}: foot below the hem"),
+            0.7,
+        );
+        self.put(
+            "ankle",
+            ankle,
+            &format!("{method}: foot below the hem"),
+            0.7,
+        );
+        self.put(
+            "knee",
+            knee,
+            &format!("{method}: on the line from hip to ankle"),
+            0.5,
+        );
         Ok(ankle)
     }
 }
