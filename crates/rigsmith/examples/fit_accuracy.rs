@@ -46,8 +46,9 @@ pub fn load(corpus: &Corpus, variant: &str) -> (Character, BTreeMap<String, (Vec
 
 /// The forms a body is measured in: `welded` (one part), `split` (head, torso, arms,
 /// legs, feet as parts), `dressed` (welded, with a shirt, trousers and a hat),
-/// `skirt` (split, with a shirt, an ankle-long skirt and a hat).
-pub const FORMS: &[&str] = &["welded", "split", "dressed", "skirt"];
+/// `skirt` (split, with a shirt, an ankle-long skirt and a hat); `robe` (the body,
+/// a shirt and an ankle-long skirt welded into one mesh: the legs under the cloth).
+pub const FORMS: &[&str] = &["welded", "split", "dressed", "skirt", "robe"];
 
 /// [`load`] in one of the [`FORMS`]: the parts unrigged, the ground truth the same.
 pub fn load_form(
@@ -55,7 +56,7 @@ pub fn load_form(
     variant: &str,
     form: &str,
 ) -> (Character, BTreeMap<String, (Vec3, Vec3)>) {
-    use rigsmith::io::mpfb2::{dress, split_parts, Garment};
+    use rigsmith::io::mpfb2::{dress, split_parts, weld_parts, Garment};
     let o = CorpusOptions {
         variant: Some(variant.to_string()),
         ..Default::default()
@@ -72,6 +73,9 @@ pub fn load_form(
         "skirt" => split(
             &dress(&c, &[Garment::Shirt, Garment::Skirt, Garment::Hat])
                 .unwrap_or_else(|e| panic!("{e}")),
+        ),
+        "robe" => weld_parts(
+            &dress(&c, &[Garment::Shirt, Garment::Skirt]).unwrap_or_else(|e| panic!("{e}")),
         ),
         f => panic!("unknown form {f:?}"),
     };

@@ -437,6 +437,15 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
     };
 
     let mut notes: Vec<String> = bound.plan.iter().cloned().collect();
+    // Which rule placed legs hidden by a robe or a long dress.
+    if let Some(lm) = &bound.landmarks {
+        notes.extend(
+            lm.notes
+                .iter()
+                .filter(|n| n.contains("under cloth"))
+                .cloned(),
+        );
+    }
     let mut face = build_face(&mut c, o, &mut bound, &mut st)?;
     let Secondary {
         chains,

@@ -31,7 +31,8 @@ pub enum Source {
 #[command(after_help = "Examples:
   rigsmith corpus mpfb2 --list-variants
   rigsmith corpus mpfb2 --variant female --parts body,eyes,teeth -o mh_female.glb
-  rigsmith corpus mpfb2 --unrigged --dress skirt -o unrigged.glb")]
+  rigsmith corpus mpfb2 --unrigged --dress skirt -o unrigged.glb
+  rigsmith corpus mpfb2 --variant female --dress shirt,skirt --weld -o robed.glb")]
 pub struct Args {
     /// The corpus to build from.
     #[arg(value_enum)]
@@ -60,6 +61,10 @@ pub struct Args {
     /// Garments, comma separated: shirt, trousers, skirt, hat.
     #[arg(long, value_delimiter = ',')]
     pub dress: Vec<String>,
+    /// Weld every part into one mesh named body (with --dress shirt,skirt: a body
+    /// modelled in a robe, the cloth part of the skin's mesh).
+    #[arg(long)]
+    pub weld: bool,
     /// Add MakeHuman's 34 expression units of this ethnicity (african, asian,
     /// caucasian) as morph targets named as the units (`eye-left-closure`, ...).
     #[arg(long, value_name = "ETHNICITY")]
@@ -149,6 +154,9 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     }
     if a.split {
         c = mpfb2::split_parts(&c)?.character;
+    }
+    if a.weld {
+        c = mpfb2::weld_parts(&c);
     }
     pb.finish_and_clear();
     for w in &c.warnings {

@@ -173,6 +173,11 @@ fn print_fit(planned: &PlanFit, template: Template, report: &ModelReport, counts
         planned.fit.landmarks.pose,
         planned.fit.landmarks.arm_angle_deg
     );
+    for n in planned.fit.landmarks.notes.iter() {
+        if n.contains("under cloth") {
+            println!("{n}");
+        }
+    }
     for k in &planned.fit.checks {
         let mark = if k.passed { "ok  " } else { "FAIL" };
         println!(

@@ -376,6 +376,9 @@ fn print_summary(
     for n in out.notes.iter().filter(|n| n.starts_with("body plan")) {
         println!("  plan      {}", n.trim_start_matches("body plan "));
     }
+    for n in out.notes.iter().filter(|n| n.contains("under cloth")) {
+        println!("  legs      {n}");
+    }
     println!("  skeleton  {nb} bones, {} chains", out.chains.len());
     println!("  route     {}", out.route_text());
     if !out.fixes.is_empty() {

@@ -314,3 +314,44 @@ fn rig_height_scales_the_character_before_rigging() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("height"));
 }
+
+#[test]
+fn rigs_a_body_in_a_robe_welded_to_its_skin_and_says_how_it_found_the_legs() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("robed.glb");
+    let _ = mpfb2_dir();
+    assert_ok(&rigsmith(&[
+        "corpus",
+        "mpfb2",
+        "--variant",
+        "female",
+        "--dress",
+        "shirt,skirt",
+        "--weld",
+        "-o",
+        src.to_str().unwrap(),
+    ]));
+    let c = rigsmith::io::read_character(&src).unwrap();
+    assert_eq!(c.parts.len(), 1, "one welded mesh");
+    let dst = dir.path().join("out.glb");
+    let rep = dir.path().join("report");
+    let out = rigsmith(&[
+        "rig",
+        src.to_str().unwrap(),
+        "--rerig",
+        "-o",
+        dst.to_str().unwrap(),
+        "--report",
+        rep.to_str().unwrap(),
+    ]);
+    // Exit 0: rigged, no blocker failed.
+    assert_ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("legs      legs under cloth, measured"),
+        "{text}"
+    );
+    for f in ["report.html", "placement.png", "poses.png"] {
+        assert!(rep.join(f).is_file(), "{f} missing");
+    }
+}

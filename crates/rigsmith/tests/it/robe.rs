@@ -1,19 +1,20 @@
 //! A long dress welded to the skin: the body, its shirt and its ankle-long skirt are one
 //! mesh, as a character modelled in a robe arrives. No part boundary says where the
-//! cloth is, so the legs must be found under it; the rig must still pass its checks.
+//! cloth is, so the legs must be found under it and the rig must still pass its checks.
 //!
-//! Measured on MakeHuman's `female`: the fit does not yet find legs inside a cloth
-//! loop (the cut at 25 % of the height, y = 0.397, shows three loops: the two legs,
-//! perimeter 0.325 each, and the skirt around them, 1.780). What a user gets today is a
-//! refusal that names the cut, never a silently wrong rig; the test pins that, and the
-//! leg accuracy the rig must reach once it fits (`rig_robed`) is measured by the same
-//! code.
+//! The low cut shows the legs inside the skirt's loop (on `female`, at 25 % of the
+//! height: the two legs, perimeter 0.325 each, and the skirt around them, 1.780): the
+//! legs are measured on the loops inside it. A robe with no legs inside gets them
+//! inferred from the pelvis inside the cloth and the feet below the hem; a shape with
+//! no feet below its hem (a cone) is refused, saying so.
 
 use std::sync::OnceLock;
 
-use rigsmith::io::mpfb2::{dress, Corpus, CorpusOptions, Garment};
+use glam::Vec3;
+use rigsmith::fit::{fit, FitOptions};
+use rigsmith::io::mpfb2::{dress, weld_parts, Corpus, CorpusOptions, Garment};
 use rigsmith::pipeline::{rig, RigOptions};
-use rigsmith::{Character, Mesh, Part, Severity};
+use rigsmith::{Character, Mesh, Part, Severity, Skeleton};
 
 use crate::common::mpfb2_dir;
 use crate::fit::acc;
@@ -28,10 +29,11 @@ const LEGS: [&str; 8] = [
     "thigh_l", "thigh_r", "calf_l", "calf_r", "foot_l", "foot_r", "ball_l", "ball_r",
 ];
 
-/// MakeHuman variant `name` in a shirt and an ankle-long skirt, the three welded into
-/// one part `body` (vertex order: body, shirt, skirt); its skeleton taken off as the
-/// ground truth `(joints, H)`, H the height of the body alone.
-fn robed(name: &str) -> (Character, rigsmith::Skeleton, f32) {
+/// MakeHuman variant `name` in a shirt and an ankle-long skirt, unrigged: either the
+/// three welded into one part `body` (vertex order: body, shirt, skirt) or, `welded`
+/// false, the skirt and shirt as garments of their own. Returns it, its artist
+/// skeleton (the ground truth) and H, the height of the body alone.
+fn dressed(name: &str, welded: bool) -> (Character, Skeleton, f32) {
     let c = corpus()
         .build(&CorpusOptions {
             variant: Some(name.into()),
@@ -39,39 +41,42 @@ fn robed(name: &str) -> (Character, rigsmith::Skeleton, f32) {
         })
         .unwrap();
     let h = acc::height_of(&c);
-    let mut d = dress(&c, &[Garment::Shirt, Garment::Skirt]).unwrap();
-    let gt = d.skeleton.take().unwrap();
-    let mut one = Mesh::default();
-    for p in &d.parts {
-        let off = one.positions.len() as u32;
-        one.positions.extend_from_slice(&p.mesh.positions);
-        one.triangles
-            .extend(p.mesh.triangles.iter().map(|t| t.map(|k| k + off)));
+    let d = dress(&c, &[Garment::Shirt, Garment::Skirt]).unwrap();
+    let mut out = if welded { weld_parts(&d) } else { d };
+    let gt = out.skeleton.take().unwrap();
+    for p in &mut out.parts {
+        p.weights = None;
     }
-    let robe = Character {
-        parts: vec![Part {
-            name: "body".into(),
-            mesh: one,
-            ..Default::default()
-        }],
-        ..Default::default()
-    };
-    (robe, gt, h)
+    (out, gt, h)
 }
 
-/// Rigs `name` robed: returns the legs' mean and worst joint error in % H, and the
-/// failed blockers of the review.
-fn rig_robed(name: &str) -> (f32, f32, Vec<String>) {
-    let (c, gt, h) = robed(name);
+/// What a rig of a dressed body measured.
+struct Measured {
+    /// Mean error of the major joints, % H.
+    major: f32,
+    /// Mean and worst error of the leg joints, % H.
+    legs: (f32, f32),
+    /// The review's failed blockers.
+    blockers: Vec<String>,
+    /// The rig's notes.
+    notes: Vec<String>,
+}
+
+/// Rigs `c` and measures it against the artist skeleton `gt` (H = `h`); every vertex
+/// of every part must be weighted.
+fn rig_and_measure(name: &str, c: &Character, gt: &Skeleton, h: f32) -> Measured {
+    // Rigged on the floor and centred, then moved back where the input stood, so the
+    // joints compare with the artist's in the input's space.
     let out = rig(
-        &c,
+        c,
         &RigOptions {
             self_intersections: false,
+            keep_origin: true,
             ..RigOptions::default()
         },
         &mut |_, _| {},
     )
-    .unwrap_or_else(|e| panic!("{name} in a robe must rig: {e}"));
+    .unwrap_or_else(|e| panic!("{name} must rig: {e}"));
     let gt = gt
         .bones
         .iter()
@@ -79,18 +84,20 @@ fn rig_robed(name: &str) -> (f32, f32, Vec<String>) {
         .collect();
     let fitted = out.character.skeleton.as_ref().expect("a fitted skeleton");
     let e = acc::errors(fitted, &gt, h);
-    let (mean, worst, _) = acc::summary(&e, |k| LEGS.contains(&k));
     assert_eq!(
-        e.keys().filter(|k| LEGS.contains(&k.as_str())).count(),
-        LEGS.len(),
+        e.keys()
+            .filter(|k| acc::MAJOR.contains(&k.as_str()))
+            .count(),
+        acc::MAJOR.len(),
         "{e:?}"
     );
-    let part = &out.character.parts[0];
-    let w = part.weights.as_ref().expect("the robe is weighted");
-    assert!(
-        w.vertices.iter().all(|l| !l.is_empty()),
-        "unweighted vertices"
-    );
+    let (major, _, _) = acc::summary(&e, |k| acc::MAJOR.contains(&k));
+    let (legs, worst, wk) = acc::summary(&e, |k| LEGS.contains(&k));
+    for p in &out.character.parts {
+        let w = p.weights.as_ref().expect("every part is weighted");
+        let bare = w.vertices.iter().filter(|l| l.is_empty()).count();
+        assert_eq!(bare, 0, "{name}: {bare} unweighted vertices in {}", p.name);
+    }
     let review = out.review.as_ref().expect("a review");
     let blockers = review
         .checks
@@ -98,33 +105,187 @@ fn rig_robed(name: &str) -> (f32, f32, Vec<String>) {
         .filter(|k| !k.passed && k.severity == Severity::Blocker)
         .map(|k| format!("{}: {}", k.id, k.detail))
         .collect();
-    eprintln!("{name}: legs mean {mean:.2}% H, worst {worst:.2}% H");
-    (mean, worst, blockers)
+    eprintln!(
+        "{name}: major mean {major:.2}% H; legs mean {legs:.2}% H, worst {worst:.2}% H ({wk})"
+    );
+    Measured {
+        major,
+        legs: (legs, worst),
+        blockers,
+        notes: out.notes.clone(),
+    }
+}
+
+/// The robed variant `name` rigs: major joints within 2 % H (mean), legs within 2 % H
+/// (mean) and 4 % H (worst), no blocker, and the rig says which rule placed the legs.
+fn robed_body_rigs(name: &str) {
+    let (c, gt, h) = dressed(name, true);
+    let m = rig_and_measure(name, &c, &gt, h);
+    assert!(m.major <= 2.0, "{name}: major mean {:.2}% H", m.major);
+    assert!(m.legs.0 <= 2.0, "{name}: legs mean {:.2}% H", m.legs.0);
+    assert!(m.legs.1 <= 4.0, "{name}: legs worst {:.2}% H", m.legs.1);
+    assert!(m.blockers.is_empty(), "{name}: {:#?}", m.blockers);
+    assert!(
+        m.notes
+            .iter()
+            .any(|n| n.starts_with("legs under cloth, measured")),
+        "{name}: {:#?}",
+        m.notes
+    );
 }
 
 #[test]
-fn a_body_in_a_robe_welded_to_its_skin_is_refused_naming_the_crotch_cut_or_fits_its_legs() {
-    let (c, _, _) = robed("female");
-    let r = rig(
+fn a_base_body_in_a_robe_welded_to_its_skin_rigs_with_its_legs_found() {
+    robed_body_rigs("base");
+}
+
+#[test]
+fn a_female_body_in_a_robe_welded_to_its_skin_rigs_with_its_legs_found() {
+    robed_body_rigs("female");
+}
+
+#[test]
+fn a_heavy_body_in_a_robe_welded_to_its_skin_rigs_with_its_legs_found() {
+    robed_body_rigs("heavy");
+}
+
+#[test]
+#[ignore = "not yet fitted: the child's arm is refused (its first section at 65% of the \
+            half span steps at once to another loop: 'arm shorter than 4 sections')"]
+fn a_child_in_a_robe_welded_to_its_skin_rigs_with_its_legs_found() {
+    robed_body_rigs("child");
+}
+
+#[test]
+fn a_body_with_a_separate_ankle_long_skirt_rigs_with_its_legs_found() {
+    let (c, gt, h) = dressed("female", false);
+    let m = rig_and_measure("female with a skirt", &c, &gt, h);
+    assert!(m.major <= 2.0, "major mean {:.2}% H", m.major);
+    assert!(m.legs.0 <= 2.0, "legs mean {:.2}% H", m.legs.0);
+    assert!(m.blockers.is_empty(), "{:#?}", m.blockers);
+    // The skirt is a garment: the legs are cut from the skin, no rule under cloth.
+    assert!(
+        !m.notes.iter().any(|n| n.contains("under cloth")),
+        "{:#?}",
+        m.notes
+    );
+}
+
+/// The robed `female` with its legs taken out between just above the hem and just
+/// below the crotch: a robe modelled as a shell over a pelvis and two feet.
+fn robe_without_legs() -> (Character, Skeleton, f32) {
+    let (mut c, gt, h) = dressed("female", true);
+    let (apart, _, _) = dressed("female", false);
+    let body_n = apart.parts[0].mesh.positions.len();
+    let skirt = &apart.parts[apart.find_part("skirt").unwrap()].mesh;
+    let hem = skirt
+        .positions
+        .iter()
+        .map(|p| p.y)
+        .fold(f32::INFINITY, f32::min);
+    let head = |n: &str| gt.bones.iter().find(|b| b.name == n).unwrap().head;
+    let m = &mut c.parts[0].mesh;
+    let before = m.triangles.len();
+    let (lo, hi) = (hem + 0.005 * h, head("thigh_l").y - 0.075 * h);
+    let reach = head("thigh_l").x.abs() + 0.06 * h;
+    let pos = m.positions.clone();
+    m.triangles.retain(|t| {
+        let c = (pos[t[0] as usize] + pos[t[1] as usize] + pos[t[2] as usize]) / 3.0;
+        let leg =
+            t.iter().all(|&k| (k as usize) < body_n) && c.y > lo && c.y < hi && c.x.abs() < reach;
+        !leg
+    });
+    eprintln!(
+        "robe without legs: {} of {before} triangles taken out between y = {lo:.3} and {hi:.3}",
+        before - m.triangles.len()
+    );
+    (c, gt, h)
+}
+
+#[test]
+#[ignore = "the test body is not yet legless: its legs still show inside the robe at 25% H, \
+            so the measured rule places them; the inferred rule is not verified by it"]
+fn a_robe_with_no_legs_inside_gets_its_legs_inferred_from_the_pelvis_and_the_feet() {
+    let (c, gt, h) = robe_without_legs();
+    let r = fit(&c, &FitOptions::default()).unwrap_or_else(|e| panic!("must fit: {e}"));
+    assert!(
+        r.landmarks
+            .notes
+            .iter()
+            .any(|n| n.starts_with("legs inferred under cloth")),
+        "{:#?}",
+        r.landmarks.notes
+    );
+    assert!(
+        r.landmarks.points["knee_l"]
+            .method
+            .contains("legs inferred under cloth"),
+        "{:?}",
+        r.landmarks.points["knee_l"]
+    );
+    let gt = gt
+        .bones
+        .iter()
+        .map(|b| (b.name.clone(), (b.head, b.tail)))
+        .collect();
+    let e = acc::errors(&r.skeleton, &gt, h);
+    let (legs, worst, wk) = acc::summary(&e, |k| LEGS.contains(&k));
+    let (major, _, _) = acc::summary(&e, |k| acc::MAJOR.contains(&k));
+    eprintln!(
+        "legs inferred: legs mean {legs:.2}% H, worst {worst:.2}% H ({wk}); major {major:.2}% H"
+    );
+    assert!(legs <= 3.0, "legs mean {legs:.2}% H");
+    assert!(worst <= 6.0, "legs worst {worst:.2}% H ({wk})");
+}
+
+/// A cone, apex up, `h` tall on a base of radius `r`, closed below.
+fn cone(h: f32, r: f32) -> Mesh {
+    const N: u32 = 48;
+    let mut positions: Vec<Vec3> = (0..N)
+        .map(|k| {
+            let a = k as f32 / N as f32 * std::f32::consts::TAU;
+            Vec3::new(r * a.cos(), 0.0, r * a.sin())
+        })
+        .collect();
+    positions.push(Vec3::new(0.0, h, 0.0));
+    positions.push(Vec3::ZERO);
+    let (apex, base) = (N, N + 1);
+    let triangles = (0..N)
+        .flat_map(|k| {
+            let j = (k + 1) % N;
+            [[k, apex, j], [j, base, k]]
+        })
+        .collect();
+    Mesh {
+        positions,
+        triangles,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_cone_is_still_refused_as_no_biped_saying_no_feet_show_below_it() {
+    let c = Character {
+        parts: vec![Part {
+            name: "body".into(),
+            mesh: cone(1.7, 0.4),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let e = rig(
         &c,
         &RigOptions {
             self_intersections: false,
             ..RigOptions::default()
         },
         &mut |_, _| {},
+    )
+    .err()
+    .expect("a cone is no biped");
+    let m = e.to_string();
+    assert!(
+        m.contains("crotch") && m.contains("no feet show below it"),
+        "{m}"
     );
-    match r {
-        // Today: refused, with the reason a user can act on.
-        Err(e) => {
-            let m = e.to_string();
-            assert!(m.contains("crotch") && m.contains("shows 3 loop"), "{m}");
-        }
-        // Once the fit finds legs inside the cloth: they must be right.
-        Ok(_) => {
-            let (mean, worst, blockers) = rig_robed("female");
-            assert!(mean <= 2.0, "legs mean {mean:.2}% H");
-            assert!(worst <= 4.0, "legs worst {worst:.2}% H");
-            assert!(blockers.is_empty(), "{blockers:#?}");
-        }
-    }
 }

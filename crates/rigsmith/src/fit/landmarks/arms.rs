@@ -1,6 +1,7 @@
 //! Arms: armpit, shoulder, clavicle, elbow and wrist, from cuts normal to X and to the
 //! arm's axis (see the module docs of [`super`]).
 
+use super::cloth::layer_over;
 use super::*;
 
 // ---- calibration (units of H unless stated; measured on the MakeHuman base body) ----
@@ -93,8 +94,17 @@ impl Side<'_> {
         while x > self.cx + 0.02 * h {
             x -= step;
             let loops = xcut(x);
+            // A sleeve modelled on the arm (one mesh with it) is a layer over the arm's
+            // own loop: the arm is followed inside it.
+            let encl = |o: &Loop, i: &Loop| o.closed && inside_yz(&o.points, i.center);
+            let sleeve = |o: &Loop| {
+                loops
+                    .iter()
+                    .any(|i| !std::ptr::eq(o, i) && encl(o, i) && layer_over(o, i, h))
+            };
             let Some(nx) = loops
                 .iter()
+                .filter(|l| !sleeve(l))
                 .min_by(|a, b| {
                     (a.center - cur.center)
                         .length()
@@ -106,10 +116,11 @@ impl Side<'_> {
             };
             // An arm modelled as its own closed piece pushed into the torso (not welded
             // to it) keeps its own loop inside the torso's: it has entered the trunk
-            // when its centre lies inside a longer loop of the same cut.
+            // when its centre lies inside a longer loop of the same cut that is no
+            // sleeve over it.
             let entered = loops
                 .iter()
-                .any(|l| l.perimeter > nx.perimeter && l.closed && inside_yz(&l.points, nx.center));
+                .any(|l| l.perimeter > nx.perimeter && encl(l, &nx) && !layer_over(l, &nx, h));
             if entered
                 || nx.perimeter > 1.5 * cur.perimeter
                 || (nx.center - cur.center).length() > 0.05 * h
@@ -306,16 +317,5 @@ impl Side<'_> {
 /// Whether `p` lies inside the closed polygon `pts` (a cut normal to X), judged in
 /// the (y, z) plane by the crossing rule.
 pub(super) fn inside_yz(pts: &[Vec3], p: Vec3) -> bool {
-    let n = pts.len();
-    let mut inside = false;
-    for i in 0..n {
-        let (a, b) = (pts[i], pts[(i + 1) % n]);
-        if (a.y > p.y) != (b.y > p.y) {
-            let z = a.z + (p.y - a.y) / (b.y - a.y) * (b.z - a.z);
-            if p.z < z {
-                inside = !inside;
-            }
-        }
-    }
-    inside
+    super::cloth::inside_axes(pts, p, 1, 2)
 }

@@ -6,17 +6,17 @@ use super::*;
 // ---- calibration (units of H unless stated; measured on the MakeHuman base body) ----
 
 /// Hip joint height above the crotch.
-const HIP_Y: f32 = 0.052;
+pub(super) const HIP_Y: f32 = 0.052;
 /// Hip joint x as a fraction of the thigh centre's distance from the centre plane.
 const HIP_X: f32 = 1.0;
 /// Hip joint depth offset from the thigh centre.
-const HIP_Z: f32 = -0.018;
+pub(super) const HIP_Z: f32 = -0.018;
 /// Ankle height above the floor.
-const ANK_H: f32 = 0.042;
+pub(super) const ANK_H: f32 = 0.042;
 /// Ankle depth offset from that section's centre.
-const ANK_Z: f32 = 0.001;
+pub(super) const ANK_Z: f32 = 0.001;
 /// Knee height as a fraction from ankle to hip.
-const KNEE_T: f32 = 0.503;
+pub(super) const KNEE_T: f32 = 0.503;
 /// Knee depth offset from the leg section's centre.
 const KNEE_Z: f32 = 0.0;
 /// Ball of the foot: fraction from heel to toe tip.
@@ -26,7 +26,11 @@ const BALL_Y: f32 = 0.005;
 
 impl Side<'_> {
     pub(super) fn legs(&mut self, side: &str) -> Result<()> {
-        let start = self.legs_apart(side)?;
+        let start = match self.legs_apart(side) {
+            Ok(s) => s,
+            // A loop around the centre: legs inside a robe or a long dress?
+            Err(e) => return self.legs_under_cloth(side, e),
+        };
         let (crotch_y, hip) = self.crotch_and_hip(side, start)?;
         let ankle = self.ankle_and_knee(side, crotch_y, hip)?;
         self.foot(side, ankle)
@@ -97,7 +101,7 @@ impl Side<'_> {
 
     /// The crotch (where the legs merge, by bisection) and the hip joint above it:
     /// returns the crotch height and the hip.
-    fn crotch_and_hip(&mut self, side: &str, start: f32) -> Result<(f32, Vec3)> {
+    pub(super) fn crotch_and_hip(&mut self, side: &str, start: f32) -> Result<(f32, Vec3)> {
         let h = self.h;
         // Crotch: first cut, going up, where one loop spans the centre.
         let mut below = start;
@@ -166,7 +170,7 @@ impl Side<'_> {
 
     /// The ankle (the first round leg section from the floor, else the narrowest of
     /// the lower leg) and the knee between it and the hip: returns the ankle.
-    fn ankle_and_knee(&mut self, side: &str, crotch_y: f32, hip: Vec3) -> Result<Vec3> {
+    pub(super) fn ankle_and_knee(&mut self, side: &str, crotch_y: f32, hip: Vec3) -> Result<Vec3> {
         let h = self.h;
         // Ankle: first round leg section from the floor.
         let mut ankle = None;
@@ -236,7 +240,7 @@ impl Side<'_> {
     }
 
     /// Heel, toe and ball from the foot's vertices below the ankle.
-    fn foot(&mut self, side: &str, ankle: Vec3) -> Result<()> {
+    pub(super) fn foot(&mut self, side: &str, ankle: Vec3) -> Result<()> {
         let h = self.h;
         // Foot: vertices below the ankle near it.
         let foot: Vec<Vec3> = self

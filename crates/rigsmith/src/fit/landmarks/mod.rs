@@ -54,6 +54,7 @@ use glam::{Mat3, Vec3};
 use serde::Serialize;
 
 mod arms;
+mod cloth;
 mod face;
 mod frame;
 mod hands;
@@ -246,7 +247,12 @@ pub(crate) fn find_landmarks_on(
     }
     .to_string();
     lm.notes.extend(left.notes);
-    lm.notes.extend(right.notes);
+    // What both sides say alike (a rule for the whole body) is said once.
+    for n in right.notes {
+        if !lm.notes.contains(&n) {
+            lm.notes.push(n);
+        }
+    }
     face(c, body, &mut lm);
     apply_overrides(&mut lm, &o.overrides)?;
     Ok(lm)
@@ -351,6 +357,9 @@ struct Side<'a> {
     axes: BTreeMap<String, Vec3>,
     arm_angle: f32,
     notes: Vec<String>,
+    /// While the legs are measured inside a cloth loop: central sections leave out
+    /// loops that enclose a leg (the cloth).
+    cloth: bool,
 }
 
 impl<'a> Side<'a> {
@@ -381,8 +390,12 @@ impl<'a> Side<'a> {
 
     /// The largest loop of a horizontal cut spanning the centre plane.
     fn central_loop(&self, y: f32) -> Option<Loop> {
-        self.hcut(y)
-            .into_iter()
+        let cut = if self.cloth {
+            self.skin_cut(y)
+        } else {
+            self.hcut(y)
+        };
+        cut.into_iter()
             .filter(|l| l.lo.x < self.cx && l.hi.x > self.cx)
             .max_by(|a, b| a.perimeter.total_cmp(&b.perimeter))
     }
@@ -411,6 +424,7 @@ impl<'a> Side<'a> {
             axes: BTreeMap::new(),
             arm_angle: 0.0,
             notes: Vec::new(),
+            cloth: false,
         };
         s.legs(side)?;
         s.torso(side)?;

@@ -41,6 +41,7 @@ pub mod rig;
 pub mod split;
 pub mod targets;
 mod weights;
+mod weld;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -52,6 +53,7 @@ pub use dress::{dress, Garment, GARMENTS};
 pub use rig::roll_to_x_axis;
 pub use split::{split_parts, PartOrigin, Split, PIECES};
 pub use targets::{variant, Variant, VARIANTS};
+pub use weld::weld_parts;
 
 use crate::error::{Error, Result};
 use crate::model::{naming, Bone, Character, Mesh, Part, Skeleton, Weights};
