@@ -236,13 +236,19 @@ pub fn bone_heat(
                 (ai != u32::MAX && aj != u32::MAX).then_some((ai, aj, -wij))
             })
             .collect();
-        let sources: Vec<Vec<u32>> = order.iter().map(|&v| near[v].1.clone()).collect();
+        let blend =
+            super::joint_blend::JointBlend::new(segments, &thick0, super::joint_blend::BAND);
+        let (sources, shares): (Vec<Vec<u32>>, Vec<Vec<f32>>) = order
+            .iter()
+            .map(|&v| blended_sources(&near[v].1, w.positions[v], &blend))
+            .unzip();
         let sols = solve::solve(&solve::HeatSystem {
             n: na,
             diag: &diag,
             off: &off,
             heat: &heat,
             sources: &sources,
+            shares: Some(&shares),
             bones: segments.len(),
         })?;
         lap_time("factor and solve", &mut stages);
@@ -324,6 +330,23 @@ fn nearest_bones(
             nearest_visible(positions[v], v, segments, thick, sight, hint)
         })
         .collect()
+}
+
+/// The heat sources of a vertex at `p` whose nearest visible bones are `near`, with
+/// their shares: both bones of a limb joint when `p` lies in its band
+/// ([`super::joint_blend`]), else the bones of `near`, shared evenly.
+fn blended_sources(
+    near: &[u32],
+    p: Vec3,
+    blend: &super::joint_blend::JointBlend,
+) -> (Vec<u32>, Vec<f32>) {
+    if let [b] = near {
+        if let Some([(a, fa), (c, fc)]) = blend.shares(*b, p) {
+            return (vec![a, c], vec![fa, fc]);
+        }
+    }
+    let even = 1.0 / near.len().max(1) as f32;
+    (near.to_vec(), vec![even; near.len()])
 }
 
 /// Each of the `na` solved vertices' influences from the per-bone solutions `sols`

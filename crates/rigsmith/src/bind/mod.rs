@@ -59,6 +59,7 @@ pub mod bones;
 pub mod cleanup;
 pub mod fix;
 pub mod geodesic;
+pub mod joint_blend;
 pub mod laplacian;
 pub mod report;
 pub mod rigid;
