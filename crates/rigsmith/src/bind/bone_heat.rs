@@ -9,7 +9,8 @@
 //! (`c` = [`HEAT_SCALE`]; `w_j` the narrowest transition, [`MIN_WIDTH_BONE`] of the
 //! bone's length or [`MIN_WIDTH_EDGE`] of the vertex's mean edge length, whichever is
 //! larger); `p_ij = 1` when bone `i` is that bone (split evenly between bones tied
-//! within 1e-4 in reach). The weights of bone `i` solve
+//! within 1e-4 in reach; near an arm joint, split between the joint's two bones in
+//! shares linear across the limb, [`super::joint_blend`]). The weights of bone `i` solve
 //!
 //! ```text
 //! (L + M H) w_i = M H p_i
