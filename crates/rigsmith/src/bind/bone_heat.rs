@@ -212,22 +212,7 @@ pub fn bone_heat(
     let mut per_vertex: Vec<Vec<Influence>> = vec![Vec::new(); k];
     let edge_len = mean_edge_length(&dpos, &lap.edges);
     if na > 0 {
-        let heat: Vec<f64> = order
-            .iter()
-            .map(|&v| {
-                let (d, ref b, _) = near[v];
-                if b.is_empty() {
-                    0.0
-                } else {
-                    let d = (d as f64).max(1e-6);
-                    let sg = &segments[b[0] as usize];
-                    let width = (MIN_WIDTH_BONE * (sg.tail - sg.head).length() as f64)
-                        .max(MIN_WIDTH_EDGE * edge_len[v]);
-                    let h = (HEAT_SCALE / (d * d)).min(1.0 / (width * width).max(1e-12));
-                    h * lap.mass[v]
-                }
-            })
-            .collect();
+        let heat = conductance(&order, &near, segments, &edge_len, &lap.mass);
         let diag: Vec<f64> = order.iter().map(|&v| lap.diag[v]).collect();
         let off: Vec<(u32, u32, f64)> = lap
             .edges
@@ -329,6 +314,34 @@ fn nearest_bones(
             }
             let hint = if agree { hint } else { None };
             nearest_visible(positions[v], v, segments, thick, sight, hint)
+        })
+        .collect()
+}
+
+/// The heat conductance `H_jj` of each solved vertex (`order`, welded indices) times
+/// its lumped mass `mass`: from the true distance to its nearest visible bone (`near`),
+/// capped by the transition width floor ([`MIN_WIDTH_BONE`] of that bone's length,
+/// [`MIN_WIDTH_EDGE`] of the vertex's mean edge length `edge_len`); 0 without a bone.
+fn conductance(
+    order: &[usize],
+    near: &[(f32, Vec<u32>, usize)],
+    segments: &[Segment],
+    edge_len: &[f64],
+    mass: &[f64],
+) -> Vec<f64> {
+    order
+        .iter()
+        .map(|&v| {
+            let (d, ref b, _) = near[v];
+            if b.is_empty() {
+                return 0.0;
+            }
+            let d = (d as f64).max(1e-6);
+            let sg = &segments[b[0] as usize];
+            let width = (MIN_WIDTH_BONE * (sg.tail - sg.head).length() as f64)
+                .max(MIN_WIDTH_EDGE * edge_len[v]);
+            let h = (HEAT_SCALE / (d * d)).min(1.0 / (width * width).max(1e-12));
+            h * mass[v]
         })
         .collect()
 }
