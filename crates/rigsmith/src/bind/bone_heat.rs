@@ -9,7 +9,8 @@
 //! (`c` = [`HEAT_SCALE`]; `w_j` the narrowest transition, [`MIN_WIDTH_BONE`] of the
 //! bone's length or [`MIN_WIDTH_EDGE`] of the vertex's mean edge length, whichever is
 //! larger); `p_ij = 1` when bone `i` is that bone (split evenly between bones tied
-//! within 1e-4 in reach). The weights of bone `i` solve
+//! within 1e-4 in reach; near an arm joint, split between the joint's two bones in
+//! shares linear across the limb, [`super::joint_blend`]). The weights of bone `i` solve
 //!
 //! ```text
 //! (L + M H) w_i = M H p_i
@@ -211,22 +212,7 @@ pub fn bone_heat(
     let mut per_vertex: Vec<Vec<Influence>> = vec![Vec::new(); k];
     let edge_len = mean_edge_length(&dpos, &lap.edges);
     if na > 0 {
-        let heat: Vec<f64> = order
-            .iter()
-            .map(|&v| {
-                let (d, ref b, _) = near[v];
-                if b.is_empty() {
-                    0.0
-                } else {
-                    let d = (d as f64).max(1e-6);
-                    let sg = &segments[b[0] as usize];
-                    let width = (MIN_WIDTH_BONE * (sg.tail - sg.head).length() as f64)
-                        .max(MIN_WIDTH_EDGE * edge_len[v]);
-                    let h = (HEAT_SCALE / (d * d)).min(1.0 / (width * width).max(1e-12));
-                    h * lap.mass[v]
-                }
-            })
-            .collect();
+        let heat = conductance(&order, &near, segments, &edge_len, &lap.mass);
         let diag: Vec<f64> = order.iter().map(|&v| lap.diag[v]).collect();
         let off: Vec<(u32, u32, f64)> = lap
             .edges
@@ -236,13 +222,19 @@ pub fn bone_heat(
                 (ai != u32::MAX && aj != u32::MAX).then_some((ai, aj, -wij))
             })
             .collect();
-        let sources: Vec<Vec<u32>> = order.iter().map(|&v| near[v].1.clone()).collect();
+        let blend =
+            super::joint_blend::JointBlend::new(segments, &thick0, super::joint_blend::BAND);
+        let (sources, shares): (Vec<Vec<u32>>, Vec<Vec<f32>>) = order
+            .iter()
+            .map(|&v| blended_sources(&near[v].1, w.positions[v], &blend))
+            .unzip();
         let sols = solve::solve(&solve::HeatSystem {
             n: na,
             diag: &diag,
             off: &off,
             heat: &heat,
             sources: &sources,
+            shares: Some(&shares),
             bones: segments.len(),
         })?;
         lap_time("factor and solve", &mut stages);
@@ -324,6 +316,51 @@ fn nearest_bones(
             nearest_visible(positions[v], v, segments, thick, sight, hint)
         })
         .collect()
+}
+
+/// The heat conductance `H_jj` of each solved vertex (`order`, welded indices) times
+/// its lumped mass `mass`: from the true distance to its nearest visible bone (`near`),
+/// capped by the transition width floor ([`MIN_WIDTH_BONE`] of that bone's length,
+/// [`MIN_WIDTH_EDGE`] of the vertex's mean edge length `edge_len`); 0 without a bone.
+fn conductance(
+    order: &[usize],
+    near: &[(f32, Vec<u32>, usize)],
+    segments: &[Segment],
+    edge_len: &[f64],
+    mass: &[f64],
+) -> Vec<f64> {
+    order
+        .iter()
+        .map(|&v| {
+            let (d, ref b, _) = near[v];
+            if b.is_empty() {
+                return 0.0;
+            }
+            let d = (d as f64).max(1e-6);
+            let sg = &segments[b[0] as usize];
+            let width = (MIN_WIDTH_BONE * (sg.tail - sg.head).length() as f64)
+                .max(MIN_WIDTH_EDGE * edge_len[v]);
+            let h = (HEAT_SCALE / (d * d)).min(1.0 / (width * width).max(1e-12));
+            h * mass[v]
+        })
+        .collect()
+}
+
+/// The heat sources of a vertex at `p` whose nearest visible bones are `near`, with
+/// their shares: both bones of a limb joint when `p` lies in its band
+/// ([`super::joint_blend`]), else the bones of `near`, shared evenly.
+fn blended_sources(
+    near: &[u32],
+    p: Vec3,
+    blend: &super::joint_blend::JointBlend,
+) -> (Vec<u32>, Vec<f32>) {
+    if let [b] = near {
+        if let Some([(a, fa), (c, fc)]) = blend.shares(*b, p) {
+            return (vec![a, c], vec![fa, fc]);
+        }
+    }
+    let even = 1.0 / near.len().max(1) as f32;
+    (near.to_vec(), vec![even; near.len()])
 }
 
 /// Each of the `na` solved vertices' influences from the per-bone solutions `sols`

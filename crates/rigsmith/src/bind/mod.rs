@@ -64,6 +64,7 @@ pub mod cleanup;
 pub mod ears;
 pub mod fix;
 pub mod geodesic;
+pub mod joint_blend;
 pub mod laplacian;
 pub mod report;
 pub mod rigid;

@@ -70,23 +70,32 @@ pub fn median_edge(positions: &[Vec3], triangles: &[[u32; 3]]) -> f32 {
 }
 
 /// Share of the vertices used by `triangles` whose nearest segment by plain distance is
-/// not their nearest by reach (thickness: [`bone_reach::carried_thickness`]).
+/// not their nearest by reach, with the thickness bone heat itself uses: the flesh each
+/// bone carries, measured through the skin pieces that hold the bone
+/// ([`bone_reach::carried_thickness_in`] over the islands of the welded skin, as
+/// [`super::bone_heat::bone_heat`] does). Measured on the whole surface instead, a
+/// bone starting inside a sunk piece (a game character's shoulder, beside the sunk end
+/// of its arm) is as thin as that piece's wall is near, and the reach the decision
+/// judges is not the one bone heat would use.
 pub fn reach_disagreement(
     positions: &[Vec3],
     triangles: &[[u32; 3]],
     segments: &[Segment],
     kin: &[Vec<u32>],
 ) -> f32 {
-    let bvh = Bvh::build(positions, triangles);
+    let w = super::weld::weld(positions, triangles, super::bone_heat::WELD_TOL);
+    let bvh = Bvh::build(&w.positions, &w.triangles);
+    let sight = super::sight::Sight::new(&w.positions, &w.triangles, &bvh);
     let (lo, hi) = positions.iter().fold(
         (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
         |(l, h), p| (l.min(*p), h.max(*p)),
     );
     let far = (hi - lo).length().max(f32::MIN_POSITIVE);
-    let thick: Vec<[f32; 5]> = bone_reach::carried_thickness(&bvh, segments, kin, far)
-        .iter()
-        .map(|p| p.map(|r| r.powf(bone_reach::THICKNESS_POWER)))
-        .collect();
+    let thick: Vec<[f32; 5]> =
+        bone_reach::carried_thickness_in(&bvh, sight.pieces(), segments, kin, far)
+            .iter()
+            .map(|p| p.map(|r| r.powf(bone_reach::THICKNESS_POWER)))
+            .collect();
     let mut used = vec![false; positions.len()];
     for t in triangles {
         for &i in t {

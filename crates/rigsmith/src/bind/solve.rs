@@ -17,8 +17,12 @@ pub struct HeatSystem<'a> {
     pub off: &'a [(u32, u32, f64)],
     /// Heat conductance per unknown (n), `>= 0`.
     pub heat: &'a [f64],
-    /// For each unknown the heat sources (indices into the bone list), shared evenly.
+    /// For each unknown the heat sources (indices into the bone list), shared evenly
+    /// unless `shares` says otherwise.
     pub sources: &'a [Vec<u32>],
+    /// For each unknown the share of each of its sources (parallel to `sources`, each
+    /// list summing to 1); `None`: shared evenly.
+    pub shares: Option<&'a [Vec<f32>]>,
     /// Number of bones.
     pub bones: usize,
 }
@@ -62,10 +66,13 @@ pub fn solve(sys: &HeatSystem) -> Result<Vec<(usize, Vec<f64>)>> {
                 if src.is_empty() {
                     continue;
                 }
-                let share = sys.heat[i] / src.len() as f64;
+                let even = sys.heat[i] / src.len() as f64;
                 for (c, &b) in bs.iter().enumerate() {
-                    if src.contains(&(b as u32)) {
-                        rhs[(i, c)] = share;
+                    for (k, _) in src.iter().enumerate().filter(|(_, &x)| x == b as u32) {
+                        rhs[(i, c)] += match sys.shares {
+                            Some(sh) => sys.heat[i] * f64::from(sh[i][k]),
+                            None => even,
+                        };
                     }
                 }
             }

@@ -287,6 +287,7 @@ pub fn volumetric_at(
         off: &off,
         heat: &heat,
         sources: &sources,
+        shares: None,
         bones: segs.len(),
     })?;
     let mut col_of = vec![usize::MAX; segs.len()];

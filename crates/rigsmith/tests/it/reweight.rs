@@ -148,7 +148,10 @@ fn chibi_shoulders_carry_their_share_and_its_arms_follow() {
     // are sunk into the torso: the sunk ends' walls hid the shoulder bones from the
     // torso around them and ended their flesh a few centimetres out. Seen and measured
     // through the piece that holds them: 71.0 units (Blender 73.7); 0.41, 1.04, 1.22,
-    // 2.15, 1.59 (the arm poses trade: arm_forward, elbow and wrist gain).
+    // 2.15, 1.59 (the arm poses trade: arm_forward, elbow and wrist gain). With the
+    // arm joints blended across the limb (bind::joint_blend): 0.50, 1.29, 1.25, 2.17,
+    // 1.59 (elbow 1.58 -> 1.30, wrist twist 1.52 -> 1.32; arm down and up lose, all
+    // five arm poses still behind Blender's 0.19, 0.45, 0.51, 1.16, 0.60).
     let (c, s, r) = rebound("platformer_Character_HumanoidRig");
     assert_eq!(r.route, Route::BoneHeat, "{:?}", r.reasons);
     assert_eq!(r.report.unweighted, 0);
@@ -162,8 +165,8 @@ fn chibi_shoulders_carry_their_share_and_its_arms_follow() {
     assert!((55.0..66.0).contains(&art), "artist Shoulder.L {art}");
     assert!(ours > SHOULDER_MIN, "Shoulder.L {ours} (artist {art})");
     for (pose, p95, limit) in [
-        ("arm_down", e[0].1, 0.45),
-        ("arm_up", e[1].1, 1.12),
+        ("arm_down", e[0].1, 0.55),
+        ("arm_up", e[1].1, 1.4),
         ("arm_forward", e[2].1, 1.35),
         ("leg_forward", e[3].1, 2.3),
         ("leg_side", e[4].1, 1.8),
@@ -225,6 +228,45 @@ fn a_coarse_skin_whose_bones_sit_off_their_flesh_keeps_bone_heat() {
     );
     let (_, _, k) = rebound("knight_KnightCharacter");
     assert_eq!(k.route, Route::Volumetric, "{:?}", k.reasons);
+}
+
+#[test]
+fn makehuman_shoulders_blend_and_the_arm_poses_follow_the_artist() {
+    // The MakeHuman base body (welded) with its artist weights: bone heat put the
+    // shoulder's transition from clavicle to upper arm in a narrow step at the joint
+    // (the artist spreads upper-arm weight half a bone length into the chest). Arm up
+    // / arm forward p95 % H: 0.64 / 0.65 before the arm joints were blended across the
+    // limb (bind::joint_blend), Blender's Automatic Weights 0.60 / 0.57 (harness);
+    // blended 0.57 / 0.59.
+    let dir = mpfb2_dir();
+    let base = crate::bind::mh::base(&dir);
+    let s = base.skeleton(&dir, "game_engine");
+    let artist = crate::bind::mh::artist_weights(&dir, "game_engine", &s, crate::bind::mh::BODY);
+    let c = Character {
+        parts: vec![rigsmith::Part {
+            name: "body".into(),
+            mesh: base.body(),
+            weights: Some(artist),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let mut bare = c.clone();
+    bare.parts[0].weights = None;
+    let r = bind(&bare, &s, &BindOptions::default()).unwrap();
+    let e: Vec<(&str, f32)> = poses(&s, "upperarm_l", "thigh_l")
+        .into_iter()
+        .map(|(n, t)| (n, pose_p95(&c, &r, &pose_matrices(&s, &t))))
+        .collect();
+    eprintln!("base: {e:?}");
+    for (pose, p95, limit) in [
+        ("arm_down", e[0].1, 0.25),
+        ("arm_up", e[1].1, 0.60),
+        ("arm_forward", e[2].1, 0.62),
+        ("leg_forward", e[3].1, 1.2),
+    ] {
+        assert!(p95 < limit, "{pose}: p95 {p95} % H (limit {limit})");
+    }
 }
 
 #[test]
