@@ -36,8 +36,8 @@ fn main() -> rigsmith::Result<()> {
         radius: env("MASK_RADIUS", md.radius),
         smooth_passes: env("MASK_PASSES", md.smooth_passes as f32) as usize,
     };
-    let bd = rigsmith::review::correctives::BuildOptions::default();
-    let bo = rigsmith::review::correctives::BuildOptions {
+    let bd = rigsmith::review::correctives::CorrectiveOptions::default();
+    let bo = rigsmith::review::correctives::CorrectiveOptions {
         relax_passes: env("CS_RELAX", bd.relax_passes as f32) as usize,
         rest_relax_passes: env("CS_REST_RELAX", bd.rest_relax_passes as f32) as usize,
         passes: env("CS_PASSES", bd.passes as f32) as usize,

@@ -336,7 +336,7 @@ pub(crate) fn along(v: f32, n: usize) -> (f32, [(usize, f32); 2]) {
 }
 
 /// The radial grid a skirt-like garment asks for: its vertical axis, its extent, and
-/// the panel and segment counts of [`BuildOptions`] (panels from the hem's girth,
+/// the panel and segment counts of [`ChainOptions`] (panels from the hem's girth,
 /// segments from the mean slanted length).
 pub(crate) struct SkirtGrid<'a> {
     pos: &'a [Vec3],
@@ -358,7 +358,7 @@ pub(crate) struct SkirtGrid<'a> {
 
 impl<'a> SkirtGrid<'a> {
     /// The grid of the garment whose vertices are `pos`, on a body of height `h`.
-    pub(crate) fn of(pos: &'a [Vec3], h: f32, o: &BuildOptions) -> SkirtGrid<'a> {
+    pub(crate) fn of(pos: &'a [Vec3], h: f32, o: &ChainOptions) -> SkirtGrid<'a> {
         let (cx, cz) = axis_of(pos);
         let (lo, hi) = crate::model::Mesh {
             positions: pos.to_vec(),

@@ -32,7 +32,7 @@ use std::f32::consts::TAU;
 use glam::Vec3;
 
 use super::chain_build::{
-    add_chain, along, bone_names, push_bone, skirt_hinge, BuildOptions, SkirtGrid,
+    add_chain, along, bone_names, push_bone, skirt_hinge, ChainOptions, SkirtGrid,
 };
 use super::chains::{chains_from_skeleton, is_cloth_class};
 use crate::model::{Character, Skeleton, Weights};
@@ -178,7 +178,7 @@ fn shares(thetas: &[f32], panels: usize) -> Vec<usize> {
 /// Extends part `pi`'s artist skirt chains to the grid and re-weights it when anything
 /// was added (see the module docs); the warning says what. Nothing happens when the
 /// part has no artist cloth chain hanging from a bone.
-pub(crate) fn extend_skirt(c: &mut Character, pi: usize, h: f32, o: &BuildOptions) {
+pub(crate) fn extend_skirt(c: &mut Character, pi: usize, h: f32, o: &ChainOptions) {
     let pos = c.parts[pi].mesh.positions.clone();
     let g = SkirtGrid::of(&pos, h, o);
     let artist = artist_panels(c, pi, &g);

@@ -4,7 +4,7 @@
 //! bones kept).
 
 use glam::Vec3;
-use rigsmith::parts::{self, BuildOptions, Chain};
+use rigsmith::parts::{self, ChainOptions, Chain};
 use rigsmith::{Bone, Character, Skeleton, Weights};
 
 use crate::parts::figure;
@@ -13,7 +13,7 @@ use crate::parts::figure;
 fn full_grid() -> Character {
     let mut c = figure(1.7);
     c.parts.truncate(2);
-    parts::build_chains(&mut c, &BuildOptions::default()).unwrap();
+    parts::build_chains(&mut c, &ChainOptions::default()).unwrap();
     c
 }
 
@@ -79,7 +79,7 @@ fn an_artists_four_by_two_skirt_is_extended_to_the_radial_grid() {
     let artist = c.skeleton.clone().unwrap();
     assert_eq!(skirt_chains(&c).len(), 4);
 
-    let chains = parts::build_chains(&mut c, &BuildOptions::default()).unwrap();
+    let chains = parts::build_chains(&mut c, &ChainOptions::default()).unwrap();
     c.validate().unwrap();
     let s = c.skeleton.as_ref().unwrap();
     // The artist's bones are untouched: same place in the skeleton, name, ends, axis,
@@ -164,7 +164,7 @@ fn an_artists_four_by_two_skirt_is_extended_to_the_radial_grid() {
 fn a_skirt_chain_that_meets_the_grid_is_left_as_it_is() {
     let full = full_grid();
     let mut c = full.clone();
-    let chains = parts::build_chains(&mut c, &BuildOptions::default()).unwrap();
+    let chains = parts::build_chains(&mut c, &ChainOptions::default()).unwrap();
     assert_eq!(c.skeleton, full.skeleton);
     assert_eq!(c.parts[1].weights, full.parts[1].weights);
     assert_eq!(
@@ -186,7 +186,7 @@ fn an_artists_panels_reaching_the_hem_get_panels_between_them_and_no_segments() 
     let segs = grid[0].bones.len();
     let mut c = artist_skirt(&full, 6, segs);
     let artist = c.skeleton.clone().unwrap();
-    let chains = parts::build_chains(&mut c, &BuildOptions::default()).unwrap();
+    let chains = parts::build_chains(&mut c, &ChainOptions::default()).unwrap();
     let s = c.skeleton.as_ref().unwrap();
     assert_eq!(&s.bones[..artist.len()], &artist.bones[..]);
     let skirt: Vec<&Chain> = chains.iter().filter(|ch| ch.class == "skirt").collect();
