@@ -214,7 +214,7 @@ pub fn carried(f: Flesh, s: &Skeleton, w: &crate::model::Weights) -> Option<Fles
             w.vertices
                 .get(v as usize)
                 .and_then(|l| l.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)))
-                .is_none_or(|i| carries(s, &f.joint, i.bone as usize))
+                .map_or(true, |i| carries(s, &f.joint, i.bone as usize))
         })
         .collect();
     (!vertices.is_empty()).then_some(Flesh { vertices, ..f })
