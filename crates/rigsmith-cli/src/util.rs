@@ -140,6 +140,8 @@ fn hint(e: &anyhow::Error, msg: &str) -> &'static str {
     });
     if rigged {
         " (pass --rerig to replace its skeleton and weights)"
+    } else if msg.contains(rigsmith::fit::quadruped::CHAIN_HINT) && msg.contains("lying down") {
+        " (pass --template chain; if the file is Z-up, pass --up z)"
     } else if msg.contains(rigsmith::fit::quadruped::CHAIN_HINT) {
         " (pass --template chain)"
     } else if msg.contains("lying down") {

@@ -461,28 +461,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
     }
 
     let review = if o.review {
-        st.start("review");
-        let check = |c: &Character, co: &CheckOptions| match &o.mech {
-            // A mechanical character gets its own review, not the biped rubric.
-            Some(spec) => crate::mech::check_report(c, spec, co),
-            None => review::check(c, co),
-        };
-        let r = check(
-            &c,
-            &CheckOptions {
-                max_influences: o.max_influences,
-                self_intersections: o.self_intersections,
-                // Measured as `check` measures the written file: under the runtime
-                // model its sidecar names (twist rules, the preserve-volume mask and
-                // the correctives when the rig was built here).
-                dqs_blend: !sidecar.dqs_blend.is_empty(),
-                dqs_masks: sidecar.dqs_blend.clone(),
-                correctives: sidecar.correctives.clone(),
-                ..CheckOptions::default()
-            },
-        )?;
-        st.done();
-        Some(r)
+        Some(review_rig(&c, o, &sidecar, &mut st)?)
     } else {
         None
     };
@@ -529,6 +508,38 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
         attach_control(&mut out)?;
     }
     Ok(out)
+}
+
+/// The review of the rig `c` (its own for a mechanical character), measured as `check`
+/// measures the written file.
+fn review_rig(
+    c: &Character,
+    o: &RigOptions,
+    sidecar: &Sidecar,
+    st: &mut Stages<'_, '_>,
+) -> Result<CheckReport> {
+    st.start("review");
+    let check = |c: &Character, co: &CheckOptions| match &o.mech {
+        // A mechanical character gets its own review, not the biped rubric.
+        Some(spec) => crate::review::mech::check_report(c, spec, co),
+        None => review::check(c, co),
+    };
+    let r = check(
+        c,
+        &CheckOptions {
+            max_influences: o.max_influences,
+            self_intersections: o.self_intersections,
+            // Measured as `check` measures the written file: under the runtime
+            // model its sidecar names (twist rules, the preserve-volume mask and
+            // the correctives when the rig was built here).
+            dqs_blend: !sidecar.dqs_blend.is_empty(),
+            dqs_masks: sidecar.dqs_blend.clone(),
+            correctives: sidecar.correctives.clone(),
+            ..CheckOptions::default()
+        },
+    )?;
+    st.done();
+    Ok(r)
 }
 
 /// The control rig of the output skeleton: into the sidecar, its checks (rubric B)
@@ -923,7 +934,7 @@ fn bind_mech(
 
 /// The mechanical character's notes and sidecar: the islands that interpenetrate at
 /// rest into the notes (never a failure), and the spec into the sidecar. Its review is
-/// [`crate::mech::check_report`].
+/// [`crate::review::mech::check_report`].
 fn review_mech(
     c: &Character,
     spec: &crate::mech::MechSpec,

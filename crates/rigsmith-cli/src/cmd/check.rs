@@ -95,7 +95,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let pb = ctx.stage("checking");
     let r = match &mech {
         // A mechanical character (its sidecar's `mech`): its own review.
-        Some(spec) => rigsmith::mech::check_report(&c, spec, &o),
+        Some(spec) => rigsmith::review::mech::check_report(&c, spec, &o),
         None => check(&c, &o),
     }
     .map_err(|e| BadInput(format!("{}: {e}", a.input.display())));

@@ -14,7 +14,7 @@
 //! * [`Action`]: one control's travel drives several parts' rotations through keys;
 //!   [`Action::evaluate`] interpolates linearly, so half the travel gives half the
 //!   rotation.
-//! * [`check_report`]: the review of a mechanical rig, its own and not the biped's
+//! * [`crate::review::mech::check_report`]: the review of a mechanical rig, its own and not the biped's
 //!   (the weight checks that hold for rigid islands, `mech.rigid`, `mech.action.*`).
 //!
 //! ```
@@ -29,10 +29,8 @@
 //! assert!(check.passed, "{}", check.detail);
 //! ```
 
-mod review;
 mod spec;
 
-pub use review::{check_report, ACTION_TOL};
 pub use spec::{review, test_poses, MechSpec, OwnIsland, TEST_BEND_DEG};
 
 use glam::{Quat, Vec3};

@@ -146,16 +146,13 @@ pub fn hang_cloth_from_trunk(c: &mut Character) {
     }
 }
 
-/// Re-hangs cloth chains found under a limb from the trunk ([`hang_cloth_from_trunk`]),
-/// extends an artist's skirt chains that fall short of the radial grid
-/// (`parts/skirt_extend.rs`: missing panels and segments added, the artist's bones
-/// kept), adds chains and their weights for every unrigged
-/// skirt-like garment and hair part, then returns ALL chains of the character
-/// ([`chains_from_skeleton`]).
-///
-/// Errors when there is no skeleton, or when a skirt needs hips / hair needs a head and
-/// the skeleton has none.
-pub fn build_chains(c: &mut Character, opts: &ChainOptions) -> Result<Vec<Chain>> {
+/// [`super::build_chains`], with `extend` extending an artist's skirt chains (part
+/// index, height H) before the unrigged parts get theirs.
+pub(super) fn build_chains_with(
+    c: &mut Character,
+    opts: &ChainOptions,
+    extend_skirt: fn(&mut Character, usize, f32, &ChainOptions),
+) -> Result<Vec<Chain>> {
     hang_cloth_from_trunk(c);
     let Some(skel) = c.skeleton.clone() else {
         return Err(Error::stage(
@@ -201,7 +198,7 @@ pub fn build_chains(c: &mut Character, opts: &ChainOptions) -> Result<Vec<Chain>
         }
     }
     for pi in extend {
-        super::skirt_extend::extend_skirt(c, pi, h, opts);
+        extend_skirt(c, pi, h, opts);
     }
     if work.is_empty() {
         return Ok(chains_from_skeleton(c));

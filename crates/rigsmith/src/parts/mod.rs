@@ -54,7 +54,7 @@ mod surfaces;
 pub mod vrm_face;
 pub mod vrm_write;
 
-pub use chain_build::{build_chains, hang_cloth_from_trunk, ChainOptions};
+pub use chain_build::{hang_cloth_from_trunk, ChainOptions};
 pub use chains::{chains_from_skeleton, is_spring_class, Chain, FACE_CLASSES, SPRING_CLASSES};
 pub use colliders::{measure_colliders, Collider, ColliderShape};
 pub use leg_gap::{LegWeb, LEG_UPRIGHT_COS, WEB_THICKNESS};
@@ -70,3 +70,19 @@ pub use simulate::{
 };
 pub use springs::{LinkIndex, SpringJoint, SpringSystem};
 pub use surfaces::{surface_classes, SurfaceClass};
+
+/// Re-hangs cloth chains found under a limb from the trunk ([`hang_cloth_from_trunk`]),
+/// extends an artist's skirt chains that fall short of the radial grid
+/// (`parts/skirt_extend.rs`: missing panels and segments added, the artist's bones
+/// kept), adds chains and their weights for every unrigged
+/// skirt-like garment and hair part, then returns ALL chains of the character
+/// ([`chains_from_skeleton`]).
+///
+/// Errors when there is no skeleton, or when a skirt needs hips / hair needs a head and
+/// the skeleton has none.
+pub fn build_chains(
+    c: &mut crate::model::Character,
+    opts: &ChainOptions,
+) -> crate::error::Result<Vec<Chain>> {
+    chain_build::build_chains_with(c, opts, skirt_extend::extend_skirt)
+}

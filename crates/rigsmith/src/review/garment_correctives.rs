@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 
 use glam::{Mat4, Vec3};
 
-use super::correctives::{inverse_map, limit_strain, neighbours, relax};
+use super::offset_field::{inverse_map, limit_strain, neighbours, relax};
 use crate::deform::dqs_mask::{dense, skin_blend};
 use crate::geom::bvh::Bvh;
 use crate::model::{Body, Character, PartClass, Weights};

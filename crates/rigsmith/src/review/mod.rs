@@ -34,6 +34,8 @@ pub mod garment_correctives;
 pub mod html;
 pub mod intersect;
 pub mod leak;
+pub mod mech;
+mod offset_field;
 pub mod penetration;
 pub mod rubric;
 pub mod runtime_masks;

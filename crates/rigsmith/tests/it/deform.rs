@@ -486,7 +486,7 @@ fn the_demo_passes_every_joint_band_with_the_fixes_on() {
         .iter()
         .filter(|k| k.id.ends_with(".band") || k.id.ends_with(".bulge"))
         .collect();
-    assert_eq!(joints.len(), 10);
+    assert_eq!(joints.len(), 14);
     for k in joints {
         eprintln!("{} = {:.3} ({})", k.id, k.value, k.detail);
         assert!(k.passed, "{k:?}");

@@ -311,14 +311,14 @@ fn an_action_keyed_on_a_missing_bone_or_turning_nothing_fails_its_check() {
     let mut spec = out.sidecar.mech.clone().unwrap();
     let o = rigsmith::review::CheckOptions::default();
     let action = |spec: &rigsmith::mech::MechSpec| {
-        rigsmith::mech::check_report(c, spec, &o)
+        rigsmith::review::mech::check_report(c, spec, &o)
             .unwrap()
             .get("mech.action.visor_open")
             .cloned()
             .unwrap()
     };
     assert!(action(&spec).passed);
-    assert!(action(&spec).value < rigsmith::mech::ACTION_TOL);
+    assert!(action(&spec).value < rigsmith::review::mech::ACTION_TOL);
     spec.actions[0].keys[1].bone = "no_such_bone".into();
     let k = action(&spec);
     assert!(

@@ -4,7 +4,7 @@
 //! bones kept).
 
 use glam::Vec3;
-use rigsmith::parts::{self, ChainOptions, Chain};
+use rigsmith::parts::{self, Chain, ChainOptions};
 use rigsmith::{Bone, Character, Skeleton, Weights};
 
 use crate::parts::figure;

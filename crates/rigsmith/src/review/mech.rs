@@ -20,12 +20,12 @@
 
 use glam::Mat4;
 
-use super::{test_poses, Action, MechSpec};
+use super::{CheckOptions, CheckReport, PartLine};
 use crate::error::{Error, Result};
+use crate::mech::{test_poses, Action, MechSpec};
 use crate::model::{Character, Skeleton};
 use crate::pose::{posed_matrices, Pose};
 use crate::report::{Check, Counts, Severity};
-use crate::review::{CheckOptions, CheckReport, PartLine};
 
 /// The largest departure `mech.action.<name>` allows, as a share of the key's angle.
 pub const ACTION_TOL: f64 = 1e-4;
@@ -61,7 +61,7 @@ pub fn check_report(c: &Character, spec: &MechSpec, o: &CheckOptions) -> Result<
         .into_iter()
         .filter(|k| WEIGHT_CHECKS.contains(&k.id.as_str()))
         .collect();
-    let (rigid, per, overlaps) = super::review(c, s, spec);
+    let (rigid, per, overlaps) = crate::mech::review(c, s, spec);
     checks.push(rigid);
     checks.extend(spec.actions.iter().map(|a| action_check(s, a)));
     let mut not_verified = vec![
@@ -77,7 +77,7 @@ pub fn check_report(c: &Character, spec: &MechSpec, o: &CheckOptions) -> Result<
         c.parts.len(),
         s.len(),
         poses.len(),
-        super::TEST_BEND_DEG,
+        crate::mech::TEST_BEND_DEG,
         spec.actions.len(),
         overlaps.len()
     );
@@ -98,7 +98,7 @@ pub fn check_report(c: &Character, spec: &MechSpec, o: &CheckOptions) -> Result<
 
 /// Every part as rigid islands.
 fn part_lines(c: &Character) -> Vec<PartLine> {
-    let isl = super::islands(c);
+    let isl = crate::mech::islands(c);
     c.parts
         .iter()
         .enumerate()
