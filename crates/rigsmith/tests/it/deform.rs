@@ -494,14 +494,14 @@ fn the_demo_passes_every_joint_band_with_the_fixes_on() {
     }
 }
 
+/// A piece of a cut part: the part, its sparse preserve-volume mask, and each vertex's
+/// index in the part it was cut from.
+type Piece = (rigsmith::Part, Vec<(u32, f32)>, Vec<usize>);
+
 /// Part `p` cut in two skin pieces, `NAME_arm` (the triangles whose centre lies past
 /// `x`) and `NAME_rest`, every vertex with its weights and corrective offsets, the
 /// mask `mask` (dense on `p`) split the same way; with each piece's vertex origins.
-fn cut_in_two(
-    p: &rigsmith::Part,
-    x: f32,
-    mask: &[f32],
-) -> Vec<(rigsmith::Part, Vec<(u32, f32)>, Vec<usize>)> {
+fn cut_in_two(p: &rigsmith::Part, x: f32, mask: &[f32]) -> Vec<Piece> {
     let arm = |t: &[u32; 3]| {
         t.iter()
             .map(|&v| p.mesh.positions[v as usize].x)
