@@ -22,6 +22,7 @@
 //! | `face.jaw_upper_lip` | the upper lip's travel over the chin's under `aa` | at most 0.15 | major |
 //! | `face.blink_gap` | the lid gap (between the skin vertices the margins were measured at) with `blink` at 1 over the gap at rest | at most 0.15 | major |
 //! | `face.blink_clear` | deepest lid vertex inside the eyeball with `blink` at 1, % H | at most 0.1 | major |
+//! | `face.blink_cover` | smallest share, over both eyes, of the eyeball's front (the disc within 0.6 radii of its centre, seen along +Z) that the skin hides with `blink` at 1: sight lines to the eyeball crossing the skin | at least 0.9 | major |
 //! | `face.combinations` | new self-intersections of the face under `happy + aa` and `blink + relaxed` (`blink + aa` without them), not present at rest or under either key alone | 0 | major |
 
 use glam::Vec3;
@@ -352,6 +353,20 @@ pub fn blink(gap_rest: f32, gap_closed: f32, inside: f32, h: f32) -> Vec<Check> 
             .measure("deepest lid vertex inside the eyeball, % H")
             .at_most(pct(inside, h), 0.1),
     ]
+}
+
+/// Blink covers the eyes: the smallest share, over both eyes, of the eyeball's front
+/// the skin hides with `blink` at 1 (`shut`), and at rest (`open`, for the detail).
+pub fn blink_cover(open: f32, shut: f32) -> Check {
+    Check::new("face.blink_cover", "E", Severity::Major)
+        .title("Blink covers the eyes")
+        .measure("smallest share of an eyeball's front the skin hides with blink at 1")
+        .detail(format!(
+            "{:.0}% hidden at rest, {:.0}% with blink at 1",
+            100.0 * open,
+            100.0 * shut
+        ))
+        .at_least(shut as f64, 0.9)
 }
 
 /// New self-intersections of `mesh` (among triangles with a vertex flagged in `face`)

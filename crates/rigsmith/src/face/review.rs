@@ -13,6 +13,7 @@ use super::combine::is_face_key;
 use super::fit::{names, FaceFit};
 use super::{checks, split, FaceControl, FaceMode};
 use crate::error::Result;
+use crate::geom::bvh::Bvh;
 use crate::model::{Body, Character, Mesh};
 use crate::report::{Check, Counts};
 use crate::review::CheckReport;
@@ -193,7 +194,56 @@ fn deepest_inside(k: &Keys<'_>, e: &super::fit::Eye) -> f32 {
     inside
 }
 
-/// Blink: the lid gap and the eyeball clearance, over both eyes.
+/// The skin with `blink` at `w` (0: at rest), one BVH over every skin part.
+fn blinked_skin(k: &Keys<'_>, w: f32) -> Bvh {
+    let mut pos = Vec::new();
+    let mut tris = Vec::new();
+    for &pi in &k.body.skin {
+        let m = &k.c.parts[pi].mesh;
+        let base = pos.len() as u32;
+        let d = k.key(pi, "blink");
+        pos.extend(
+            m.positions
+                .iter()
+                .enumerate()
+                .map(|(v, p)| *p + d.map_or(Vec3::ZERO, |d| d[v] * w)),
+        );
+        tris.extend(m.triangles.iter().map(|t| t.map(|i| i + base)));
+    }
+    Bvh::build(&pos, &tris)
+}
+
+/// Share of the eyeball's front (the disc within [`COVER_DISC`] radii of its centre,
+/// seen along +Z) that `skin` hides: sight lines from in front of the eye to the
+/// eyeball's surface that cross the skin.
+fn eye_cover(skin: &Bvh, e: &super::fit::Eye) -> f32 {
+    let r = e.radius;
+    let (mut hit, mut all) = (0usize, 0usize);
+    for i in 0..COVER_STEPS {
+        for j in 0..COVER_STEPS {
+            let x = (2.0 * (i as f32 + 0.5) / COVER_STEPS as f32 - 1.0) * COVER_DISC * r;
+            let y = (2.0 * (j as f32 + 0.5) / COVER_STEPS as f32 - 1.0) * COVER_DISC * r;
+            if x * x + y * y > (COVER_DISC * r).powi(2) {
+                continue;
+            }
+            let on_eye = e.centre + Vec3::new(x, y, (r * r - x * x - y * y).sqrt());
+            let front = on_eye + Vec3::Z * (3.0 * r);
+            all += 1;
+            if skin.segment_blocked(front, on_eye, 0.0, 1.0 - 1e-3) {
+                hit += 1;
+            }
+        }
+    }
+    hit as f32 / all.max(1) as f32
+}
+
+/// The part of the eye's front disc [`eye_cover`] samples, in eyeball radii.
+const COVER_DISC: f32 = 0.6;
+/// Samples across the disc's square, each way.
+const COVER_STEPS: usize = 15;
+
+/// Blink: the lid gap and the eyeball clearance, over both eyes, and the share of each
+/// eye's front the closed lids cover.
 fn blink_checks(k: &Keys<'_>) -> Vec<Check> {
     let Some(eyes) = &k.f.eyes else {
         return Vec::new();
@@ -207,7 +257,11 @@ fn blink_checks(k: &Keys<'_>) -> Vec<Check> {
         gap = (gap.0.max(rest), gap.1.max(closed));
         inside = inside.max(deepest_inside(k, e));
     }
-    checks::blink(gap.0, gap.1, inside, k.f.height)
+    let mut out = checks::blink(gap.0, gap.1, inside, k.f.height);
+    let (open, shut) = (blinked_skin(k, 0.0), blinked_skin(k, 1.0));
+    let cover = |b: &Bvh| eyes.iter().map(|e| eye_cover(b, e)).fold(1.0f32, f32::min);
+    out.push(checks::blink_cover(cover(&open), cover(&shut)));
+    out
 }
 
 /// A combination `(name, a, b)` of two keys on part `pi`, when it carries both.
