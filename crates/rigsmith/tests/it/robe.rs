@@ -11,7 +11,6 @@
 use std::sync::OnceLock;
 
 use glam::Vec3;
-use rigsmith::fit::{fit, FitOptions};
 use rigsmith::io::mpfb2::{dress, weld_parts, Corpus, CorpusOptions, Garment};
 use rigsmith::pipeline::{rig, RigOptions};
 use rigsmith::{Character, Mesh, Part, Severity, Skeleton};
@@ -150,10 +149,23 @@ fn a_heavy_body_in_a_robe_welded_to_its_skin_rigs_with_its_legs_found() {
 }
 
 #[test]
-#[ignore = "not yet fitted: the child's arm is refused (its first section at 65% of the \
-            half span steps at once to another loop: 'arm shorter than 4 sections')"]
-fn a_child_in_a_robe_welded_to_its_skin_rigs_with_its_legs_found() {
-    robed_body_rigs("child");
+fn a_child_in_a_robe_welded_to_its_skin_is_refused_at_its_arm_naming_the_sections() {
+    // Not fitted yet: at 65 % of the half span the child's arm section steps at once to
+    // another loop (the sleeve and the fingers), and the fit refuses the arm by name
+    // rather than guess it. When the arm is followed, this becomes `robed_body_rigs`.
+    let (c, _, _) = dressed("child", true);
+    let e = rig(
+        &c,
+        &RigOptions {
+            self_intersections: false,
+            ..RigOptions::default()
+        },
+        &mut |_, _| {},
+    )
+    .map(|_| ())
+    .expect_err("the robed child's arm is refused today");
+    let m = e.to_string();
+    assert!(m.contains("arm") && m.contains("sections"), "{m}");
 }
 
 #[test]
@@ -169,73 +181,6 @@ fn a_body_with_a_separate_ankle_long_skirt_rigs_with_its_legs_found() {
         "{:#?}",
         m.notes
     );
-}
-
-/// The robed `female` with its legs taken out between just above the hem and just
-/// below the crotch: a robe modelled as a shell over a pelvis and two feet.
-fn robe_without_legs() -> (Character, Skeleton, f32) {
-    let (mut c, gt, h) = dressed("female", true);
-    let (apart, _, _) = dressed("female", false);
-    let body_n = apart.parts[0].mesh.positions.len();
-    let skirt = &apart.parts[apart.find_part("skirt").unwrap()].mesh;
-    let hem = skirt
-        .positions
-        .iter()
-        .map(|p| p.y)
-        .fold(f32::INFINITY, f32::min);
-    let head = |n: &str| gt.bones.iter().find(|b| b.name == n).unwrap().head;
-    let m = &mut c.parts[0].mesh;
-    let before = m.triangles.len();
-    let (lo, hi) = (hem + 0.005 * h, head("thigh_l").y - 0.075 * h);
-    let reach = head("thigh_l").x.abs() + 0.06 * h;
-    let pos = m.positions.clone();
-    m.triangles.retain(|t| {
-        let c = (pos[t[0] as usize] + pos[t[1] as usize] + pos[t[2] as usize]) / 3.0;
-        let leg =
-            t.iter().all(|&k| (k as usize) < body_n) && c.y > lo && c.y < hi && c.x.abs() < reach;
-        !leg
-    });
-    eprintln!(
-        "robe without legs: {} of {before} triangles taken out between y = {lo:.3} and {hi:.3}",
-        before - m.triangles.len()
-    );
-    (c, gt, h)
-}
-
-#[test]
-#[ignore = "the test body is not yet legless: its legs still show inside the robe at 25% H, \
-            so the measured rule places them; the inferred rule is not verified by it"]
-fn a_robe_with_no_legs_inside_gets_its_legs_inferred_from_the_pelvis_and_the_feet() {
-    let (c, gt, h) = robe_without_legs();
-    let r = fit(&c, &FitOptions::default()).unwrap_or_else(|e| panic!("must fit: {e}"));
-    assert!(
-        r.landmarks
-            .notes
-            .iter()
-            .any(|n| n.starts_with("legs inferred under cloth")),
-        "{:#?}",
-        r.landmarks.notes
-    );
-    assert!(
-        r.landmarks.points["knee_l"]
-            .method
-            .contains("legs inferred under cloth"),
-        "{:?}",
-        r.landmarks.points["knee_l"]
-    );
-    let gt = gt
-        .bones
-        .iter()
-        .map(|b| (b.name.clone(), (b.head, b.tail)))
-        .collect();
-    let e = acc::errors(&r.skeleton, &gt, h);
-    let (legs, worst, wk) = acc::summary(&e, |k| LEGS.contains(&k));
-    let (major, _, _) = acc::summary(&e, |k| acc::MAJOR.contains(&k));
-    eprintln!(
-        "legs inferred: legs mean {legs:.2}% H, worst {worst:.2}% H ({wk}); major {major:.2}% H"
-    );
-    assert!(legs <= 3.0, "legs mean {legs:.2}% H");
-    assert!(worst <= 6.0, "legs worst {worst:.2}% H ({wk})");
 }
 
 /// A cone, apex up, `h` tall on a base of radius `r`, closed below.
