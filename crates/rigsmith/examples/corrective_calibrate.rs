@@ -9,19 +9,14 @@
 //! cargo run --release --example corrective_calibrate -- rig.glb # any humanoid GLB
 //! ```
 
+#[path = "deform_support/rigged.rs"]
+mod rigged;
+
 use rigsmith::review::correctives::{build_correctives_with, CorrectiveOptions};
 use rigsmith::review::{check, CheckOptions};
 
 fn main() -> rigsmith::Result<()> {
-    let input = match std::env::args().nth(1) {
-        Some(p) => rigsmith::io::read_character(std::path::Path::new(&p))?,
-        None => rigsmith::mannequin::build(&Default::default()),
-    };
-    let o = rigsmith::RigOptions {
-        review: false,
-        ..Default::default()
-    };
-    let out = rigsmith::rig(&input, &o, &mut |_, _| {})?;
+    let (out, _) = rigged::rig_input()?;
     let masks = out.sidecar.dqs_blend.clone();
     let d = CorrectiveOptions::default();
     let mut settings = vec![d];

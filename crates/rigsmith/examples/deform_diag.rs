@@ -6,23 +6,16 @@
 //! cargo run --release --example deform_diag -- rig.glb # any humanoid GLB (re-rigged)
 //! ```
 
+#[path = "deform_support/rigged.rs"]
+mod rigged;
+
 use glam::Vec3;
 use rigsmith::review::volume::{flesh, joints, polyline, BANDS};
 use rigsmith::review::{check, CheckOptions, Runtime, Skinning};
 
 fn main() -> rigsmith::Result<()> {
-    let input = match std::env::args().nth(1) {
-        Some(p) => rigsmith::io::read_character(std::path::Path::new(&p))?,
-        None => rigsmith::mannequin::build(&Default::default()),
-    };
-    let o = rigsmith::RigOptions {
-        review: false,
-        rigged: rigsmith::Rigged::Replace,
-        ..Default::default()
-    };
-    let t = std::time::Instant::now();
-    let out = rigsmith::rig(&input, &o, &mut |_, _| {})?;
-    eprintln!("rig {:.2}s", t.elapsed().as_secs_f32());
+    let (out, secs) = rigged::rig_input()?;
+    eprintln!("rig {secs:.2}s");
     // The knobs from the environment (the shipped defaults otherwise).
     let env = |k: &str, d: f32| {
         std::env::var(k)
