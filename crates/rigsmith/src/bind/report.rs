@@ -10,7 +10,7 @@
 //! | `max_influences`, `over4` | influences per vertex (weight above 1e-4); vertices with more than 4 | `weights.max_influences` (value: the largest count) | at most 4 (or the export limit asked) | major |
 //! | `non_deform_groups` | bones that carry weight but are not deform bones | `structure.deform_hygiene` (section B) | at most 0 | major |
 //! | `far_bone` | vertices weighted mostly to a bone far beyond one they see | `weights.far_bone` | at most 2% of the vertices | blocker |
-//! | `unlike_nearest` | parts where most vertices follow a bone not near them | `weights.unlike_nearest` | at most 0 | major |
+//! | `unlike_nearest` | parts (not rigid parts or accessories, which follow the bone they sit on) where most vertices follow a bone not near them | `weights.unlike_nearest` | at most 0 | major |
 //! | `garment_far` | garment vertices farther than 15% H from any skin | `weights.garment_far` | at most 0 | major |
 //! | `garment_transfer` | per garment (and hair) part weighted by transfer from the skin: vertices, the share whose closest skin point matched (near enough, normals agreeing) and got the skin's weights, the count inpainted from them over the garment, the count that kept the plain nearest copy (islands with no match); filled by [`crate::bind::bind`], empty from [`weight_report`] | none (information) | - | - |
 //! | `mirror_err` | worst left/right weight difference over mirrored vertex pairs of the body (every 7th vertex; its mirror is the nearest vertex within 0.002 H of its mirror image about the mid-plane; bones mirrored by name) | `weights.symmetry` (not emitted when no pair is found: an asymmetric mesh) | at most 0.05 | minor |
@@ -391,7 +391,14 @@ fn far_weights(
             out.far_bone += far;
             out.far_bone_by_part.insert(p.name.clone(), far);
         }
-        if counted >= 20 {
+        // A rigid part or an accessory follows the bone it sits on, not the nearest
+        // (a sword in a hand is nearest the fingers; an eyeball the lid bones that
+        // start at its centre): `weights.rigid.*` judges it.
+        let rigid = matches!(
+            role,
+            Some(crate::model::PartClass::Rigid | crate::model::PartClass::Accessory)
+        );
+        if counted >= 20 && !rigid {
             let share = unlike as f32 / counted as f32;
             if share > UNLIKE_NEAREST {
                 out.unlike_nearest.insert(p.name.clone(), share);

@@ -127,7 +127,7 @@ fn rings(hit: &[bool], nb: &[Vec<u32>]) -> Vec<u8> {
 }
 
 /// Each vertex's neighbours over the mesh's edges.
-fn neighbours(mesh: &Mesh) -> Vec<Vec<u32>> {
+pub(crate) fn neighbours(mesh: &Mesh) -> Vec<Vec<u32>> {
     let mut nb: Vec<Vec<u32>> = vec![Vec::new(); mesh.positions.len()];
     for (a, b) in mesh.edges() {
         nb[a as usize].push(b);

@@ -266,6 +266,52 @@ pub fn aa_rotations(f: &FaceFit, b: &FaceBones) -> Vec<Rotation> {
     }
 }
 
+/// Each vertex's weight on `bones` (the lid bones of one eye) on part `pi`.
+fn lid_weights(c: &Character, pi: usize, bones: [Option<u32>; 2]) -> Vec<f32> {
+    let p = &c.parts[pi];
+    let n = p.mesh.positions.len();
+    let Some(w) = &p.weights else {
+        return vec![0.0; n];
+    };
+    w.vertices
+        .iter()
+        .map(|l| {
+            l.iter()
+                .filter(|i| bones.contains(&Some(i.bone)))
+                .map(|i| i.weight)
+                .sum()
+        })
+        .collect()
+}
+
+/// The eyes that stand out of the skin ([`super::cover`]), with a note for each.
+fn standing_out(
+    c: &Character,
+    body: &Body,
+    f: &FaceFit,
+    notes: &mut Vec<String>,
+) -> Vec<(usize, super::fit::Eye)> {
+    let Some(eyes) = &f.eyes else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, (e, side)) in eyes.iter().zip(["left", "right"]).enumerate() {
+        let inside: usize = body
+            .skin
+            .iter()
+            .map(|&pi| super::cover::inside_count(&c.parts[pi].mesh.positions, e))
+            .sum();
+        if inside >= super::cover::INSIDE_MIN {
+            notes.push(format!(
+                "face: the {side} eye stands out of a skin with no lids ({inside} skin vertices inside the eyeball): the blink closes the skin over it at {} eyeball radii",
+                1.0 + super::cover::CLEARANCE
+            ));
+            out.push((k, *e));
+        }
+    }
+    out
+}
+
 /// Builds the expression keys (see the module docs). `user` recipes are added to (and
 /// win over) the built-in ones.
 pub fn build(
@@ -350,9 +396,20 @@ pub fn build(
             ));
             continue;
         }
+        let standing = if name == "blink" {
+            standing_out(c, body, f, &mut out.notes)
+        } else {
+            Vec::new()
+        };
         let mut made = false;
         for pi in 0..c.parts.len() {
-            if let Some(d) = rotation_deltas(c, pi, &rot) {
+            if let Some(mut d) = rotation_deltas(c, pi, &rot) {
+                if body.skin.contains(&pi) {
+                    for (k, e) in &standing {
+                        let lid = lid_weights(c, pi, [b.lid_upper[*k], b.lid_lower[*k]]);
+                        super::cover::close_over(&c.parts[pi].mesh, &mut d, &lid, e);
+                    }
+                }
                 put_morph(c, pi, name, d);
                 made = true;
             }

@@ -40,6 +40,7 @@
 
 pub mod checks;
 pub mod combine;
+pub mod cover;
 pub mod expressions;
 pub mod fit;
 pub mod review;

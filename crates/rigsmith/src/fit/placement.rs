@@ -106,7 +106,7 @@ pub(crate) fn placement_checks_with(
         _ => None,
     };
     if let Some(solid) = solid {
-        out.push(inside_check(s, solid));
+        out.push(inside_check(s, solid, &rigid_pieces(c)));
     }
     out.extend(limb_checks(s, body, h));
     out.extend(finger_axes_check(s));
@@ -115,8 +115,39 @@ pub(crate) fn placement_checks_with(
     out
 }
 
-/// `place.inside`: deform bones (not roots) whose middle lies outside the body.
-fn inside_check(s: &Skeleton, solid: &Solid) -> Check {
+/// The pieces (islands) of the character's rigid parts (eyes, teeth, tongue), each as
+/// its centre and the distance of its farthest vertex from it.
+fn rigid_pieces(c: &Character) -> Vec<(Vec3, f32)> {
+    let Ok(body) = c.body() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (p, role) in c.parts.iter().zip(&body.roles) {
+        if role.class != crate::model::PartClass::Rigid {
+            continue;
+        }
+        let (island, n) = crate::geom::weld::islands(p.mesh.positions.len(), &p.mesh.triangles);
+        let mut sum = vec![(Vec3::ZERO, 0usize); n];
+        for (v, q) in p.mesh.positions.iter().enumerate() {
+            let e = &mut sum[island[v] as usize];
+            e.0 += *q;
+            e.1 += 1;
+        }
+        let centres: Vec<Vec3> = sum.iter().map(|(s, k)| *s / (*k).max(1) as f32).collect();
+        let mut reach = vec![0.0f32; n];
+        for (v, q) in p.mesh.positions.iter().enumerate() {
+            let k = island[v] as usize;
+            reach[k] = reach[k].max((*q - centres[k]).length());
+        }
+        out.extend(centres.into_iter().zip(reach));
+    }
+    out
+}
+
+/// `place.inside`: deform bones (not roots) whose middle lies outside the body and
+/// outside every piece of a rigid part (an eye bone's middle in its eyeball, which may
+/// stand out of the skin, is in the character's volume).
+fn inside_check(s: &Skeleton, solid: &Solid, rigid: &[(Vec3, f32)]) -> Check {
     let tested: Vec<&crate::model::Bone> = s
         .bones
         .iter()
@@ -130,7 +161,10 @@ fn inside_check(s: &Skeleton, solid: &Solid) -> Check {
     let n = tested.len();
     let outside: Vec<String> = tested
         .iter()
-        .filter(|b| !inside(solid, b.middle()))
+        .filter(|b| {
+            let m = b.middle();
+            !inside(solid, m) && !rigid.iter().any(|(c, r)| (m - *c).length() <= *r)
+        })
         .map(|b| b.name.clone())
         .collect();
     Check::new("place.inside", "A", Severity::Major)

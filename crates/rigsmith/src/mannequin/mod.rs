@@ -36,6 +36,7 @@ pub mod animal;
 mod garments;
 mod layout;
 mod primitives;
+mod refine;
 pub mod robot;
 mod sdf;
 mod surface_nets;
@@ -200,7 +201,11 @@ fn body_mesh(
     let hi = hi + Vec3::splat(2.0 * GRID);
     let n = ((hi - lo) / GRID).ceil();
     let dims = [n.x as usize + 1, n.y as usize + 1, n.z as usize + 1];
-    surface_nets::extract(&|p| u.distance(p), lo, GRID, dims)
+    let (mut pos, mut tris) = surface_nets::extract(&|p| u.distance(p), lo, GRID, dims);
+    refine::refine_near_eyes(&mut pos, &mut tris, &lay.eyes, lay.eye_radius, &|p| {
+        u.distance(p)
+    });
+    (pos, tris)
 }
 
 fn normalization(body: &[Vec3], height: f32) -> Normalize {

@@ -10,20 +10,27 @@ use glam::Vec3;
 use crate::model::Weights;
 
 /// For a rigid part: the largest `1 - top weight` over its vertices plus 1 for every
-/// extra bone used as the top influence (a rigid part follows exactly one bone).
-pub(crate) fn rigid_error(w: &Weights) -> f32 {
-    let mut tops = std::collections::BTreeSet::new();
+/// extra bone used as the top influence within one island of `mesh` (each piece of a
+/// rigid part follows exactly one bone: both eyeballs of an `eyes` part, each on its
+/// own eye bone, are rigid).
+pub(crate) fn rigid_error(mesh: &crate::model::Mesh, w: &Weights) -> f32 {
+    let (island, n) = crate::geom::weld::islands(mesh.positions.len(), &mesh.triangles);
+    let mut tops = vec![std::collections::BTreeSet::new(); n.max(1)];
     let mut dev = 0.0f32;
-    for l in &w.vertices {
+    for (v, l) in w.vertices.iter().enumerate() {
+        let k = island.get(v).map_or(0, |&k| k as usize).min(n.max(1) - 1);
         match l.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)) {
             Some(t) => {
-                tops.insert(t.bone);
+                tops[k].insert(t.bone);
                 dev = dev.max((1.0 - t.weight).abs());
             }
             None => dev = 1.0,
         }
     }
-    dev + tops.len().saturating_sub(1) as f32
+    dev + tops
+        .iter()
+        .map(|t| t.len().saturating_sub(1) as f32)
+        .sum::<f32>()
 }
 
 /// The spatial hash grid, defined in [`crate::geom::grid`].
@@ -71,4 +78,48 @@ pub(crate) fn garment_mismatch(
         }
     }
     100.0 * bad as f32 / garment.len().max(1) as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rigid_error;
+    use crate::model::{Influence, Mesh, Weights};
+    use glam::Vec3;
+
+    /// Two separate triangles (two islands), their vertices on the bones given.
+    fn two_pieces(bones: [u32; 6]) -> (Mesh, Weights) {
+        let m = Mesh {
+            positions: (0..6)
+                .map(|i| Vec3::new(i as f32, 0.0, (i % 3) as f32))
+                .collect(),
+            triangles: vec![[0, 1, 2], [3, 4, 5]],
+            ..Default::default()
+        };
+        let w = Weights {
+            vertices: bones
+                .iter()
+                .map(|&b| {
+                    vec![Influence {
+                        bone: b,
+                        weight: 1.0,
+                    }]
+                })
+                .collect(),
+        };
+        (m, w)
+    }
+
+    #[test]
+    fn each_piece_of_a_rigid_part_follows_one_bone() {
+        // Two eyeballs, each on its own eye bone: rigid.
+        let (m, w) = two_pieces([3, 3, 3, 4, 4, 4]);
+        assert_eq!(rigid_error(&m, &w), 0.0);
+        // Positive control: one eyeball split between two bones.
+        let (m, w) = two_pieces([3, 3, 5, 4, 4, 4]);
+        assert_eq!(rigid_error(&m, &w), 1.0);
+        // And a vertex at half weight.
+        let (m, mut w) = two_pieces([3, 3, 3, 4, 4, 4]);
+        w.vertices[0][0].weight = 0.5;
+        assert_eq!(rigid_error(&m, &w), 0.5);
+    }
 }

@@ -414,3 +414,74 @@ fn same_glb_bytes_twice() {
     rigsmith::io::write_character(&r, &raw, &Default::default()).unwrap();
     assert_eq!(crate::common::validate_gltf(&r).0, 0, "validator errors");
 }
+
+#[test]
+fn the_skin_around_the_eyes_is_finer_and_stays_closed_and_outward() {
+    // The grid's edges are about two thirds of an eyeball's radius; around each eye the
+    // triangles are split twice (a quarter of that), the mesh staying closed and every
+    // new triangle facing out.
+    let o = MannequinOptions::default();
+    let c = mannequin::build(&o);
+    let body = part(&c, "body");
+    let eyes = part(&c, "eyes");
+    assert_eq!(open_edges(body), 0);
+    assert_eq!(components(body), 1);
+    let (lo, hi) = eyes.bounds();
+    let centres: Vec<Vec3> = {
+        let mid = 0.5 * (lo.x + hi.x);
+        let mut s = [(Vec3::ZERO, 0usize); 2];
+        for p in &eyes.positions {
+            let k = usize::from(p.x < mid);
+            s[k].0 += *p;
+            s[k].1 += 1;
+        }
+        s.iter().map(|(v, n)| *v / *n as f32).collect()
+    };
+    let radius = eyes
+        .positions
+        .iter()
+        .map(|p| {
+            centres
+                .iter()
+                .map(|c| (*p - *c).length())
+                .fold(f32::MAX, f32::min)
+        })
+        .fold(0.0f32, f32::max);
+    assert!(
+        radius > 0.0 && radius < 0.25 * (hi.x - lo.x),
+        "eye radius {radius}"
+    );
+    let head = 0.5 * (centres[0] + centres[1]) - Vec3::Z * 4.0 * radius;
+    let (mut near_len, mut near_n, mut far_len, mut far_n) = (0.0f32, 0, 0.0f32, 0);
+    let mut worst_facing = f32::MAX;
+    for t in &body.triangles {
+        let [a, b, cc] = t.map(|i| body.positions[i as usize]);
+        let m = (a + b + cc) / 3.0;
+        let d = centres
+            .iter()
+            .map(|e| (m - *e).length())
+            .fold(f32::MAX, f32::min);
+        let e = ((a - b).length() + (b - cc).length() + (cc - a).length()) / 3.0;
+        if d < 1.5 * radius {
+            near_len += e;
+            near_n += 1;
+            let n = (b - a).cross(cc - a).normalize_or_zero();
+            worst_facing = worst_facing.min(n.dot((m - head).normalize()));
+        } else if d > 4.0 * radius && d < 8.0 * radius {
+            far_len += e;
+            far_n += 1;
+        }
+    }
+    let (near, far) = (near_len / near_n as f32, far_len / far_n as f32);
+    eprintln!(
+        "eye radius {radius:.4}; mean edge near the eyes {:.2} r ({near_n} triangles), \
+         farther {:.2} r; worst facing {worst_facing:.2}",
+        near / radius,
+        far / radius
+    );
+    assert!(near < 0.35 * far, "near {near} far {far}");
+    assert!(
+        worst_facing > 0.0,
+        "a triangle near the eyes faces in: {worst_facing}"
+    );
+}

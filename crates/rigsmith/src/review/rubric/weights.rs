@@ -53,8 +53,8 @@ pub(super) fn section(cx: &Ctx<'_>, out: &mut Out) {
             Check::new(format!("weights.rigid.{}", p.name), "C", Severity::Major)
                 .title(format!("Rigid part {:?} follows one bone", p.name))
                 .measure("largest (1 - top weight) + extra top bones")
-                .at_most(weights::rigid_error(w) as f64, 1e-4)
-                .detail("a rigid accessory must be weighted 1.0 to exactly one bone"),
+                .at_most(weights::rigid_error(&p.mesh, w) as f64, 1e-4)
+                .detail("each piece of a rigid part must be weighted 1.0 to exactly one bone"),
         );
     }
     if !rigid_seen {

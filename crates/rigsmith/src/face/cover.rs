@@ -1,0 +1,109 @@
+//! Closing a procedural blink over an eye that stands out of its skin.
+//!
+//! A modelled face has lids: skin around an opening, the eyeball behind it, so turning
+//! each lid about the eye centre ([`super::expressions::blink_rotations`]) closes the
+//! eye. A sculpt or a toy (the mannequin) often has none: the eyeball stands half out
+//! of a head whose skin passes straight through it. The ring of skin where the head
+//! meets the eyeball turns down, but the skin inside the eyeball stays inside it and
+//! the eyeball's front is never covered (42 % of it on the mannequin).
+//!
+//! Such an eye **stands out** when at least [`INSIDE_MIN`] skin vertices lie inside
+//! the eyeball in front of its centre at rest (a socketed eye has none). For it, the
+//! blink closes the skin over the eyeball as a lid does: after the lid bones' turn,
+//! each skin vertex near the eye that ends closer to the centre than the lid's radius
+//! `R` = (1 + [`CLEARANCE`]) eyeball radii, in front of the centre's depth less half a
+//! radius, is pushed out along its direction from the centre onto the sphere of radius
+//! `R` (`|q|` becomes `max(|q|, R)`: continuous, so the closed lid meets the head
+//! without a step), and a lid vertex outside it comes down toward it by its weight on
+//! the eye's lid bones (the closed margin lies on the lid's sphere, not in the air
+//! where the coarse ring of skin stood). The skin
+//! that stood inside the eyeball becomes the closed lid's dome; nothing is pushed on
+//! an eye that does not stand out.
+
+use glam::Vec3;
+
+use super::fit::Eye;
+use crate::model::Mesh;
+
+/// Skin vertices inside the eyeball, in front of its centre, that make an eye stand
+/// out of its skin.
+pub const INSIDE_MIN: usize = 3;
+/// The closed lid's clearance over the eyeball, in eyeball radii.
+pub const CLEARANCE: f32 = 0.08;
+/// Skin vertices (rest positions) inside eyeball `e`, in front of its centre.
+pub fn inside_count(positions: &[Vec3], e: &Eye) -> usize {
+    positions
+        .iter()
+        .filter(|p| {
+            let q = **p - e.centre;
+            q.z > 0.0 && q.length() < 0.98 * e.radius
+        })
+        .count()
+}
+
+/// Relax passes over the closed lid's neighbourhood (within [`REACH`] eyeball radii).
+pub const PASSES: usize = 12;
+/// The neighbourhood relaxed, in eyeball radii from the centre.
+pub const REACH: f32 = 2.2;
+
+/// Pushes the blinked skin `mesh + deltas` of one skin part out over eye `e` (see the
+/// module docs), changing `deltas`; `lid[v]` is vertex `v`'s weight on this eye's lid
+/// bones. Returns how many vertices moved.
+pub fn close_over(mesh: &Mesh, deltas: &mut [Vec3], lid: &[f32], e: &Eye) -> usize {
+    let rest = &mesh.positions;
+    let near: Vec<bool> = rest
+        .iter()
+        .map(|p| {
+            let q = *p - e.centre;
+            q.length() < REACH * e.radius && q.z > -e.radius
+        })
+        .collect();
+    if !near.iter().any(|n| *n) {
+        return 0;
+    }
+    // Relaxed where the lid bones hold little (the turn's falloff, stretched over a
+    // coarse skin); the lid itself keeps its turn, so the margins meet where it put
+    // them.
+    let turned = deltas.to_vec();
+    let nb = super::combine::neighbours(mesh);
+    for _ in 0..PASSES {
+        push_onto_lid(rest, deltas, lid, e);
+        let prev = deltas.to_vec();
+        for (v, n) in nb.iter().enumerate() {
+            if !near[v] || n.is_empty() {
+                continue;
+            }
+            let mean = n.iter().map(|&u| prev[u as usize]).sum::<Vec3>() / n.len() as f32;
+            let free = 1.0 - lid[v].clamp(0.0, 1.0).powi(2);
+            deltas[v] = prev[v] + 0.5 * free * (mean - prev[v]);
+        }
+    }
+    push_onto_lid(rest, deltas, lid, e);
+    turned
+        .iter()
+        .zip(deltas.iter())
+        .filter(|(a, b)| (**a - **b).length_squared() > 0.0)
+        .count()
+}
+
+/// One push of the blinked skin onto the lid's front (see the module docs).
+fn push_onto_lid(rest: &[Vec3], deltas: &mut [Vec3], lid: &[f32], e: &Eye) {
+    let big_r = (1.0 + CLEARANCE) * e.radius;
+    for ((p, d), &w) in rest.iter().zip(deltas.iter_mut()).zip(lid) {
+        let q = *p + *d - e.centre;
+        let rho = q.x.hypot(q.y);
+        if rho >= big_r || q.z < -big_r {
+            continue;
+        }
+        // The lid's front over this point, seen along the eye's axis (+Z).
+        let front = (big_r * big_r - rho * rho).sqrt();
+        // Behind it: onto it. In front: a lid vertex comes back onto it by its lid
+        // weight (the margin lies on the lid, as on a modelled eye).
+        let z = if q.z < front {
+            front
+        } else {
+            q.z - w.clamp(0.0, 1.0) * (q.z - front)
+        };
+        d.z += z - q.z;
+    }
+}
