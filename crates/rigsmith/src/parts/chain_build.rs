@@ -258,6 +258,7 @@ fn head_sphere(c: &Character, head: usize, h: f32) -> (Vec3, f32) {
         .into_iter()
         .filter(|p| p.y > b.head.y)
         .collect();
+    let top = super::colliders::one_per_cell(&top, super::colliders::HEAD_CELL_H * h);
     if top.len() < 8 {
         return (b.middle(), 0.06 * h);
     }

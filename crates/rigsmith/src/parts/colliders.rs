@@ -175,6 +175,29 @@ impl WorldShape {
 }
 
 /// The vertices colliders are measured from (see the module docs), in part order.
+/// The cell, in H, within which the head's skin points count once when its sphere is
+/// fitted: a skin finer in one place (around the eyes, the face) does not pull the
+/// sphere toward it.
+pub(crate) const HEAD_CELL_H: f32 = 0.008;
+
+/// `pts` with the points of each cube of side `cell` replaced by their mean, in the
+/// order of the cells (deterministic).
+pub(crate) fn one_per_cell(pts: &[Vec3], cell: f32) -> Vec<Vec3> {
+    if !(cell > 0.0) {
+        return pts.to_vec();
+    }
+    let mut cells: std::collections::BTreeMap<[i32; 3], (Vec3, u32)> = Default::default();
+    for p in pts {
+        let k = (*p / cell).floor();
+        let e = cells
+            .entry([k.x as i32, k.y as i32, k.z as i32])
+            .or_insert((Vec3::ZERO, 0));
+        e.0 += *p;
+        e.1 += 1;
+    }
+    cells.values().map(|(s, n)| *s / *n as f32).collect()
+}
+
 pub(crate) fn body_points(c: &Character) -> Vec<Vec3> {
     let skel = c.skeleton.as_ref();
     let mut out = Vec::new();
@@ -483,6 +506,7 @@ impl<'a> Owned<'a> {
 fn head_sphere(pts: &[Vec3], skel: &Skeleton, hd: usize) -> Option<Collider> {
     let b = &skel.bones[hd];
     let top: Vec<Vec3> = pts.iter().copied().filter(|p| p.y > b.head.y).collect();
+    let top = one_per_cell(&top, HEAD_CELL_H * skel.height());
     if top.len() < 8 {
         return None;
     }
