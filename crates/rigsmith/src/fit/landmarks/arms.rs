@@ -58,10 +58,17 @@ impl Side<'_> {
         };
         let x0 = self.cx + 0.65 * span;
         let first = xcut(x0);
-        // The arm: the highest loop between the crotch and the neck.
-        let arm_first = first
+        // The arm: the highest loop between the crotch and the neck. A chain that does
+        // not close (the edge of a sleeve welded on the arm, cut near its border) is
+        // no limb section when a closed loop is there too.
+        let band: Vec<&Loop> = first
             .iter()
             .filter(|l| l.center.y > crotch_y && l.center.y < neck_y)
+            .collect();
+        let any_closed = band.iter().any(|l| l.closed);
+        let arm_first = band
+            .into_iter()
+            .filter(|l| l.closed || !any_closed)
             .max_by(|a, b| a.center.y.total_cmp(&b.center.y))
             .cloned();
         if arm_first.is_none() {
