@@ -102,12 +102,13 @@ impl Side<'_> {
             x -= step;
             let loops = xcut(x);
             // A sleeve modelled on the arm (one mesh with it) is a layer over the arm's
-            // own loop: the arm is followed inside it.
+            // own loop: the arm is followed inside it. What lies inside must be a closed
+            // loop: the arm is no layer over the open edge of its sleeve.
             let encl = |o: &Loop, i: &Loop| o.closed && inside_yz(&o.points, i.center);
             let sleeve = |o: &Loop| {
                 loops
                     .iter()
-                    .any(|i| !std::ptr::eq(o, i) && encl(o, i) && layer_over(o, i, h))
+                    .any(|i| !std::ptr::eq(o, i) && i.closed && encl(o, i) && layer_over(o, i, h))
             };
             let Some(nx) = loops
                 .iter()
