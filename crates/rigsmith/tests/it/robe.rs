@@ -288,6 +288,30 @@ fn a_robe_with_its_knees_cut_away_infers_its_legs_naming_the_stubs() {
     legs_inferred("knee-cut robe", &c, &gt, h, "(leg stubs");
 }
 
+#[test]
+fn taking_out_legs_refuses_an_empty_band_and_a_body_without_a_skeleton() {
+    let c = corpus()
+        .build(&CorpusOptions {
+            variant: Some("female".into()),
+            ..CorpusOptions::default()
+        })
+        .unwrap();
+    let e = take_out_legs(&c, 0.4, 0.1).expect_err("an empty band");
+    assert!(e.to_string().contains("band"), "{e}");
+    let mut bare = c.clone();
+    bare.skeleton = None;
+    let e = take_out_legs(&bare, 0.1, 0.4).expect_err("no skeleton");
+    assert!(e.to_string().contains("skeleton"), "{e}");
+    // The band taken out leaves a valid body with fewer vertices, every one weighted.
+    let cut = take_out_legs(&c, 0.1, 0.4).unwrap();
+    let (before, after) = (&c.parts[0], &cut.parts[0]);
+    assert!(after.mesh.positions.len() < before.mesh.positions.len());
+    assert_eq!(
+        after.weights.as_ref().unwrap().vertices.len(),
+        after.mesh.positions.len()
+    );
+}
+
 /// A cone, apex up, `h` tall on a base of radius `r`, closed below.
 fn cone(h: f32, r: f32) -> Mesh {
     const N: u32 = 48;
