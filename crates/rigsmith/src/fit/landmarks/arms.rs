@@ -58,10 +58,17 @@ impl Side<'_> {
         };
         let x0 = self.cx + 0.65 * span;
         let first = xcut(x0);
-        // The arm: the highest loop between the crotch and the neck.
-        let arm_first = first
+        // The arm: the highest loop between the crotch and the neck. A chain that does
+        // not close (the edge of a sleeve welded on the arm, cut near its border) is
+        // no limb section when a closed loop is there too.
+        let band: Vec<&Loop> = first
             .iter()
             .filter(|l| l.center.y > crotch_y && l.center.y < neck_y)
+            .collect();
+        let any_closed = band.iter().any(|l| l.closed);
+        let arm_first = band
+            .into_iter()
+            .filter(|l| l.closed || !any_closed)
             .max_by(|a, b| a.center.y.total_cmp(&b.center.y))
             .cloned();
         if arm_first.is_none() {
@@ -95,12 +102,13 @@ impl Side<'_> {
             x -= step;
             let loops = xcut(x);
             // A sleeve modelled on the arm (one mesh with it) is a layer over the arm's
-            // own loop: the arm is followed inside it.
+            // own loop: the arm is followed inside it. What lies inside must be a closed
+            // loop: the arm is no layer over the open edge of its sleeve.
             let encl = |o: &Loop, i: &Loop| o.closed && inside_yz(&o.points, i.center);
             let sleeve = |o: &Loop| {
                 loops
                     .iter()
-                    .any(|i| !std::ptr::eq(o, i) && encl(o, i) && layer_over(o, i, h))
+                    .any(|i| !std::ptr::eq(o, i) && i.closed && encl(o, i) && layer_over(o, i, h))
             };
             let Some(nx) = loops
                 .iter()

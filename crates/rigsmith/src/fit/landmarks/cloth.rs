@@ -11,25 +11,37 @@
 //!   legs are then measured as on a bare body, on the loops inside: the crotch where
 //!   they merge, the hip above it, the ankle, the knee in the leg's section.
 //! * **inferred under cloth**: no legs inside the cloth (a robe modelled as a shell,
-//!   a witch's dress). The crotch is the lowest cut where the pelvis shows inside the
-//!   cloth (else a fixed fraction of the height, confidence 0.4); the hip lies above
-//!   it at the bare body's offset, across the pelvis section at the bare body's share
-//!   of its half width; the ankle from the foot's section just below the hem; the
-//!   knee on the line from hip to ankle at the bare body's proportion.
+//!   a witch's dress), or only stubs of them: legs seen inside the cloth are measured
+//!   only when they are closed sections every 1% H down to the hem and, going up,
+//!   merge into a pelvis that lies inside the cloth (else the cloth, once the stubs
+//!   end, would be taken for the pelvis), and the note says which stub it saw. The
+//!   crotch is the lowest cut where the pelvis shows inside the cloth (else a fixed
+//!   fraction of the height, confidence 0.4); the hip lies above it at the bare
+//!   body's offset, across the pelvis section at a calibrated share of its half
+//!   width; the ankle from the foot's section just below the hem; the knee on the
+//!   line from hip to ankle at the bare body's proportion, a little in front of it.
 //!
 //! A body with nothing below the hem (a cone, a column, a robe to the floor hiding
 //! the feet) is refused as before, the message saying that no feet show below it.
 
-use super::legs::{ANK_H, ANK_Z, HIP_Y, HIP_Z, KNEE_T};
+use super::legs::{ANK_H, ANK_Z, HIP_Y, KNEE_T};
 use super::*;
 
-// ---- calibration (units of H unless stated; measured on the MakeHuman variants) ----
+// ---- calibration (units of H unless stated; measured on the 14 MakeHuman variants
+// with their legs taken out under the robe: `examples/robe_calibrate.rs`, whose means
+// these are, rounded) ----
 
-/// The crotch's height when no pelvis shows inside the cloth.
-const CROTCH_F: f32 = 0.455;
+/// The crotch's height when no pelvis shows inside the cloth (the crotch found inside
+/// it: 36.5% on the baby, 43.5% to 50% on the others).
+const CROTCH_F: f32 = 0.46;
 /// Hip joint x as a fraction of the pelvis section's half width (from the centre
-/// plane), at the hip's height.
-const HIP_W: f32 = 0.53;
+/// plane), at the hip's height (0.50 to 0.69: a woman's pelvis is wider).
+const HIP_W: f32 = 0.61;
+/// Hip joint depth offset from the pelvis section's centre (-0.014 to 0.007).
+const HIP_ZP: f32 = -0.005;
+/// Knee depth in front of the line from hip to ankle (0.012 to 0.027): the leg's
+/// modelled bend, forward.
+const KNEE_FWD: f32 = 0.019;
 /// A loop at least this long (units of H) inside another makes that one cloth.
 const LEG_MIN: f32 = 0.05;
 /// A loop enclosing another with a mean gap under this (units of H) is a layer of
@@ -70,8 +82,8 @@ fn encloses(outer: &Loop, inner: &Loop) -> bool {
 enum Rule {
     /// The legs show inside the cloth loop from this height fraction up.
     Measured(f32),
-    /// No legs inside the cloth.
-    Inferred,
+    /// No legs inside the cloth, or only stubs of them (why, in words).
+    Inferred(Option<String>),
 }
 
 impl Side<'_> {
@@ -142,11 +154,17 @@ impl Side<'_> {
                 ),
             ));
         };
-        let rule = std::iter::once(0.25)
+        let start = std::iter::once(0.25)
             .chain((0..6).map(|k| 0.22 - 0.028 * k as f32))
             .filter(|&f| f > hem)
             .find(|&f| self.legs_inside(f));
-        let ankle = match rule.map_or(Rule::Inferred, Rule::Measured) {
+        let rule = match start {
+            None => Rule::Inferred(None),
+            Some(f) => self
+                .stubs(f, hem)
+                .map_or(Rule::Measured(f), |why| Rule::Inferred(Some(why))),
+        };
+        let ankle = match rule {
             Rule::Measured(start) => {
                 self.notes.push(format!(
                     "legs under cloth, measured: the cut at {:.0}% of the height \
@@ -163,9 +181,68 @@ impl Side<'_> {
                 self.cloth = false;
                 r?
             }
-            Rule::Inferred => self.infer_legs(side, hem, &cloth)?,
+            Rule::Inferred(stubs) => self.infer_legs(side, hem, &cloth, stubs)?,
         };
         self.foot(side, ankle)
+    }
+
+    /// Why the legs that show inside the cloth from height fraction `start` are no
+    /// whole legs to measure (`None` when they are): a leg is a closed section on this
+    /// side every 1% H from `start` down to just above the hem at `hem`, and going up
+    /// it merges into a pelvis that lies inside the cloth. Leg stubs (a leg modelled
+    /// only down to the knee, remnants of a leg cut away) would otherwise be measured
+    /// as legs, and the cloth, once no leg shows inside it, taken for the pelvis.
+    fn stubs(&self, start: f32, hem: f32) -> Option<String> {
+        let h = self.h;
+        // This side's leg-sized loops of the cut at `f` (the cloth dropped): whether
+        // one is closed, and whether any shows.
+        let leg = |f: f32| {
+            let legs: Vec<Loop> = self
+                .skin_cut(self.y(f))
+                .into_iter()
+                .filter(|l| {
+                    l.lo.x > self.cx && l.center.x < self.cx + 0.2 * h && l.perimeter > LEG_MIN * h
+                })
+                .collect();
+            (legs.iter().any(|l| l.closed), !legs.is_empty())
+        };
+        let mut f = start;
+        while f > hem + 0.01 {
+            let (closed, any) = leg(f);
+            if !closed {
+                let what = if any { "are open strips" } else { "stop" };
+                return Some(format!(
+                    "the leg sections inside the cloth {what} at {:.0}% of the height, \
+                     above the hem at {:.1}% (leg stubs or remnants)",
+                    100.0 * f,
+                    100.0 * hem
+                ));
+            }
+            f -= 0.01;
+        }
+        let mut f = start;
+        while f < 0.8 {
+            f += 0.01;
+            let all = self.hcut(self.y(f));
+            let Some(pelvis) = self
+                .skin_of(&all)
+                .into_iter()
+                .filter(|l| self.spans(l))
+                .max_by(|a, b| a.perimeter.total_cmp(&b.perimeter))
+            else {
+                continue;
+            };
+            return if all.iter().any(|o| encloses(o, &pelvis)) {
+                None
+            } else {
+                Some(format!(
+                    "the legs inside the cloth end at {:.0}% of the height with no pelvis \
+                     inside the cloth above them (leg stubs)",
+                    100.0 * f
+                ))
+            };
+        }
+        None
     }
 
     /// Whether the cut at height fraction `f`, its cloth dropped, shows one leg on this
@@ -181,7 +258,13 @@ impl Side<'_> {
 
     /// The "inferred under cloth" rule (module docs): crotch, hip, ankle and knee;
     /// returns the ankle.
-    fn infer_legs(&mut self, side: &str, hem: f32, cloth: &Loop) -> Result<Vec3> {
+    fn infer_legs(
+        &mut self,
+        side: &str,
+        hem: f32,
+        cloth: &Loop,
+        stubs: Option<String>,
+    ) -> Result<Vec3> {
         let h = self.h;
         // The pelvis inside the cloth: the lowest cut above the hem whose loops, the
         // cloth dropped, span the centre.
@@ -243,16 +326,20 @@ impl Side<'_> {
             (Some(l), Some(_)) => Vec3::new(
                 self.cx + HIP_W * (l.hi.x - self.cx),
                 hip_y,
-                l.center.z + HIP_Z * h,
+                l.center.z + HIP_ZP * h,
             ),
-            _ => Vec3::new(ankle.x, hip_y, cloth.center.z + HIP_Z * h),
+            _ => Vec3::new(ankle.x, hip_y, cloth.center.z + HIP_ZP * h),
         };
-        let knee = ankle + KNEE_T * (hip - ankle);
+        let knee = ankle + KNEE_T * (hip - ankle) + Vec3::new(0.0, 0.0, KNEE_FWD * h);
+        let inside = stubs.unwrap_or_else(|| {
+            format!(
+                "no legs inside the cloth loop at 25% of the height (perimeter {:.3})",
+                cloth.perimeter
+            )
+        });
         self.notes.push(format!(
-            "legs inferred under cloth: no legs inside the cloth loop at 25% of \
-             the height (perimeter {:.3}); the crotch at {:.0}% ({how}), the ankle from the \
-             foot below the hem at {:.1}%, the knee on the line from hip to ankle",
-            cloth.perimeter,
+            "legs inferred under cloth: {inside}; the crotch at {:.0}% ({how}), the ankle \
+             from the foot below the hem at {:.1}%, the knee on the line from hip to ankle",
             100.0 * crotch_f,
             100.0 * hem
         ));

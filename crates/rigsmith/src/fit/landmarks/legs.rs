@@ -10,7 +10,7 @@ pub(super) const HIP_Y: f32 = 0.052;
 /// Hip joint x as a fraction of the thigh centre's distance from the centre plane.
 const HIP_X: f32 = 1.0;
 /// Hip joint depth offset from the thigh centre.
-pub(super) const HIP_Z: f32 = -0.018;
+const HIP_Z: f32 = -0.018;
 /// Ankle height above the floor.
 pub(super) const ANK_H: f32 = 0.042;
 /// Ankle depth offset from that section's centre.

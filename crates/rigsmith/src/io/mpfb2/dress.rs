@@ -293,3 +293,84 @@ fn skirt(body: &Mesh, regions: &[Region], h: f32) -> Mesh {
         uvs: None,
     }
 }
+
+/// The legs taken out from under a long garment: every triangle of part `body` with a
+/// corner of a thigh or calf region (the artist weight groups) between heights `from`
+/// and `to` (fractions of the body height above its floor) goes, and with it every
+/// vertex no triangle uses any more (its weights too; the kept vertices keep their
+/// order). Morph targets of the body are dropped;
+/// the other parts, the skeleton and its weights are unchanged.
+///
+/// This makes the test bodies a fit must place legs in without seeing them: from just
+/// above an ankle-long skirt's hem to just below the crotch, a robe modelled as a shell
+/// over a pelvis and the feet; over a shorter band, a robe whose legs stop short of
+/// its hem (stubs).
+pub fn take_out_legs(c: &Character, from: f32, to: f32) -> Result<Character> {
+    let bi = c
+        .find_part("body")
+        .ok_or_else(|| Error::invalid("legs", "the character has no part named \"body\""))?;
+    let s = c.skeleton.as_ref().ok_or_else(|| {
+        Error::invalid("legs", "the legs are found by their weights: no skeleton")
+    })?;
+    let body = &c.parts[bi];
+    let w = body
+        .weights
+        .as_ref()
+        .ok_or_else(|| Error::invalid("legs", "the legs are found by their weights: none"))?;
+    if !(from < to) {
+        return Err(Error::invalid(
+            "legs",
+            format!("the band from {from} to {to} of the height is empty"),
+        ));
+    }
+    let regions = vertex_regions(w, s);
+    let (lo, hi) = body.mesh.bounds();
+    let h = hi.y - lo.y;
+    let (ya, yb) = (lo.y + from * h, lo.y + to * h);
+    let leg = |v: u32| {
+        let v = v as usize;
+        let y = body.mesh.positions[v].y;
+        matches!(regions[v].limb, BodySegment::Thigh | BodySegment::Calf) && y > ya && y < yb
+    };
+    let tris: Vec<[u32; 3]> = body
+        .mesh
+        .triangles
+        .iter()
+        .filter(|t| !t.iter().any(|&v| leg(v)))
+        .copied()
+        .collect();
+    let n = body.mesh.positions.len();
+    let mut used = vec![false; n];
+    for t in &tris {
+        for &v in t {
+            used[v as usize] = true;
+        }
+    }
+    let kept: Vec<usize> = (0..n).filter(|&v| used[v]).collect();
+    let mut local = vec![u32::MAX; n];
+    for (i, &v) in kept.iter().enumerate() {
+        local[v] = i as u32;
+    }
+    let mut out = c.clone();
+    let p = &mut out.parts[bi];
+    p.mesh = Mesh {
+        positions: kept.iter().map(|&v| body.mesh.positions[v]).collect(),
+        triangles: tris.iter().map(|t| t.map(|v| local[v as usize])).collect(),
+        normals: body
+            .mesh
+            .normals
+            .as_ref()
+            .map(|a| kept.iter().map(|&v| a[v]).collect()),
+        uvs: body
+            .mesh
+            .uvs
+            .as_ref()
+            .map(|a| kept.iter().map(|&v| a[v]).collect()),
+    };
+    p.weights = Some(crate::model::Weights {
+        vertices: kept.iter().map(|&v| w.vertices[v].clone()).collect(),
+    });
+    p.morphs.clear();
+    out.validate()?;
+    Ok(out)
+}
