@@ -7,8 +7,9 @@
 //! meets the eyeball turns down, but the skin inside the eyeball stays inside it and
 //! the eyeball's front is never covered (42 % of it on the mannequin).
 //!
-//! Such an eye **stands out** when at least [`INSIDE_MIN`] skin vertices lie inside
-//! the eyeball in front of its centre at rest (a socketed eye has none). For it, the
+//! Such an eye **stands out** when its eye part is a ball ([`round_eye_part`]: a flat
+//! or boxy painted eye is not) and at least [`INSIDE_MIN`] skin vertices lie inside
+//! it in front of its centre at rest (a socketed eye has none). For it, the
 //! blink closes the skin over the eyeball as a lid does: after the lid bones' turn,
 //! each skin vertex near the eye that ends closer to the centre than the lid's radius
 //! `R` = (1 + [`CLEARANCE`]) eyeball radii, in front of the centre's depth less half a
@@ -30,6 +31,31 @@ use crate::model::Mesh;
 pub const INSIDE_MIN: usize = 3;
 /// The closed lid's clearance over the eyeball, in eyeball radii.
 pub const CLEARANCE: f32 = 0.08;
+/// Share of an eye part's vertices near eye `e` (within 2 radii of its centre) that lie
+/// within [`ROUND_TOL`] of its radius, at or above which the eye part is a ball.
+pub const ROUND_MIN: f32 = 0.8;
+/// Relative tolerance on the radius for [`round_eye_part`].
+pub const ROUND_TOL: f32 = 0.15;
+
+/// Whether the character's eye parts ([`super::fit::is_eye_part`]) hold a
+/// ball at eye `e`: a flat or boxy painted eye is no eyeball the skin can close over,
+/// and an eye with no eye part (a socket) has none standing out.
+pub fn round_eye_part(c: &crate::model::Character, e: &Eye) -> bool {
+    let (mut near, mut round) = (0usize, 0usize);
+    for p in c.parts.iter().filter(|p| super::fit::is_eye_part(p)) {
+        for q in &p.mesh.positions {
+            let d = (*q - e.centre).length();
+            if d < 2.0 * e.radius {
+                near += 1;
+                if (d - e.radius).abs() <= ROUND_TOL * e.radius {
+                    round += 1;
+                }
+            }
+        }
+    }
+    near >= 8 && round as f32 >= ROUND_MIN * near as f32
+}
+
 /// Skin vertices (rest positions) inside eyeball `e`, in front of its centre.
 pub fn inside_count(positions: &[Vec3], e: &Eye) -> usize {
     positions

@@ -301,7 +301,7 @@ fn standing_out(
             .iter()
             .map(|&pi| super::cover::inside_count(&c.parts[pi].mesh.positions, e))
             .sum();
-        if inside >= super::cover::INSIDE_MIN {
+        if inside >= super::cover::INSIDE_MIN && super::cover::round_eye_part(c, e) {
             notes.push(format!(
                 "face: the {side} eye stands out of a skin with no lids ({inside} skin vertices inside the eyeball): the blink closes the skin over it at {} eyeball radii",
                 1.0 + super::cover::CLEARANCE

@@ -271,6 +271,16 @@ fn socket_eye_radius(centre: Vec3, cx: f32, h: f32) -> f32 {
     (SOCKET_EYE_RADIUS_OF_SPACING * spacing).max(0.5 * SOCKET_EYE_RADIUS * h)
 }
 
+/// Whether part `p` is an eye (its name or its material says "eye", not a lash or a
+/// brow).
+pub fn is_eye_part(p: &crate::model::Part) -> bool {
+    [Some(p.name.as_str()), p.material.as_deref()]
+        .into_iter()
+        .flatten()
+        .map(str::to_ascii_lowercase)
+        .any(|n| n.contains("eye") && !n.contains("lash") && !n.contains("brow"))
+}
+
 /// The eye part's radius around `centre` (left side: vertices with x > cx).
 fn eye_radius(c: &Character, centre: Vec3, cx: f32) -> Option<f32> {
     let mut d: Vec<f32> = Vec::new();

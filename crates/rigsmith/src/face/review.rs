@@ -213,21 +213,50 @@ fn blinked_skin(k: &Keys<'_>, w: f32) -> Bvh {
     Bvh::build(&pos, &tris)
 }
 
-/// Share of the eyeball's front (the disc within [`COVER_DISC`] radii of its centre,
-/// seen along +Z) that `skin` hides: sight lines from in front of the eye to the
-/// eyeball's surface that cross the skin.
-fn eye_cover(skin: &Bvh, e: &super::fit::Eye) -> f32 {
+/// The character's eye parts ([`super::fit::is_eye_part`]) in one BVH at rest, when it has any.
+fn eye_parts(c: &Character) -> Option<Bvh> {
+    let mut pos = Vec::new();
+    let mut tris = Vec::new();
+    for p in c.parts.iter().filter(|p| super::fit::is_eye_part(p)) {
+        {
+            let base = pos.len() as u32;
+            pos.extend(p.mesh.positions.iter().copied());
+            tris.extend(p.mesh.triangles.iter().map(|t| t.map(|i| i + base)));
+        }
+    }
+    (!tris.is_empty()).then(|| Bvh::build(&pos, &tris))
+}
+
+/// Share of the eye's front that `skin` hides, seen along -Z. With eye parts (`eyes`):
+/// sight lines on a grid over the square of 1.2 eyeball radii about the eye's axis,
+/// from in front of the eye to where each first meets an eye part; the share of those
+/// that cross the skin first (the eye as modelled, a ball, a disc or a painted box).
+/// Without: sight lines to the eyeball's surface within [`COVER_DISC`] radii of its
+/// axis (the sphere the fit measured in the socket).
+fn eye_cover(skin: &Bvh, eyes: Option<&Bvh>, e: &super::fit::Eye) -> f32 {
     let r = e.radius;
     let (mut hit, mut all) = (0usize, 0usize);
+    let half = if eyes.is_some() { 1.2 } else { COVER_DISC };
     for i in 0..COVER_STEPS {
         for j in 0..COVER_STEPS {
-            let x = (2.0 * (i as f32 + 0.5) / COVER_STEPS as f32 - 1.0) * COVER_DISC * r;
-            let y = (2.0 * (j as f32 + 0.5) / COVER_STEPS as f32 - 1.0) * COVER_DISC * r;
-            if x * x + y * y > (COVER_DISC * r).powi(2) {
-                continue;
-            }
-            let on_eye = e.centre + Vec3::new(x, y, (r * r - x * x - y * y).sqrt());
-            let front = on_eye + Vec3::Z * (3.0 * r);
+            let x = (2.0 * (i as f32 + 0.5) / COVER_STEPS as f32 - 1.0) * half * r;
+            let y = (2.0 * (j as f32 + 0.5) / COVER_STEPS as f32 - 1.0) * half * r;
+            let front = e.centre + Vec3::new(x, y, 4.0 * r);
+            let on_eye = match eyes {
+                Some(b) => {
+                    let back = e.centre + Vec3::new(x, y, -2.0 * r);
+                    match b.first_hit(front, back, 0.0, 1.0) {
+                        Some(t) => front + t * (back - front),
+                        None => continue,
+                    }
+                }
+                None => {
+                    if x * x + y * y > (COVER_DISC * r).powi(2) {
+                        continue;
+                    }
+                    e.centre + Vec3::new(x, y, (r * r - x * x - y * y).sqrt())
+                }
+            };
             all += 1;
             if skin.segment_blocked(front, on_eye, 0.0, 1.0 - 1e-3) {
                 hit += 1;
@@ -259,7 +288,12 @@ fn blink_checks(k: &Keys<'_>) -> Vec<Check> {
     }
     let mut out = checks::blink(gap.0, gap.1, inside, k.f.height);
     let (open, shut) = (blinked_skin(k, 0.0), blinked_skin(k, 1.0));
-    let cover = |b: &Bvh| eyes.iter().map(|e| eye_cover(b, e)).fold(1.0f32, f32::min);
+    let parts = eye_parts(k.c);
+    let cover = |b: &Bvh| {
+        eyes.iter()
+            .map(|e| eye_cover(b, parts.as_ref(), e))
+            .fold(1.0f32, f32::min)
+    };
     out.push(checks::blink_cover(cover(&open), cover(&shut)));
     out
 }

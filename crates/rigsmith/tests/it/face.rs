@@ -326,7 +326,7 @@ fn the_mannequin_blink_closes_its_standing_out_eyes_and_a_turn_alone_is_caught_h
     assert!(failed(&f).is_empty(), "{:?}", failed(&f));
     let value =
         |checks: &[rigsmith::Check], id: &str| checks.iter().find(|c| c.id == id).unwrap().value;
-    // Measured: 100 % of each eyeball's front hidden, the gap 0.016 of the rest gap.
+    // Measured: 100 % of each eye part hidden (29 % at rest), the gap 0.016 of the rest gap.
     assert!(
         value(&f.checks, "face.blink_cover") >= 0.95,
         "{:?}",
@@ -355,7 +355,7 @@ fn the_mannequin_blink_closes_its_standing_out_eyes_and_a_turn_alone_is_caught_h
     let turned = face::review::key_checks(&c, &body, &f.fit, &[]);
     let cover = turned.iter().find(|k| k.id == "face.blink_cover").unwrap();
     eprintln!("the turn alone: {}", cover.detail);
-    assert!(!cover.passed && cover.value < 0.8, "{cover:?}");
+    assert!(!cover.passed && cover.value < 0.75, "{cover:?}"); // measured 0.60
 }
 
 // Positive controls: each face check fires on a broken input.
