@@ -38,6 +38,8 @@ fn main() -> rigsmith::Result<()> {
         flat: env("CS_FLAT", bd.flat),
         max_push: env("CS_PUSH", bd.max_push),
         edge_strain: env("CS_STRAIN", bd.edge_strain),
+        elbow_relax_passes: env("CS_ELBOW_RELAX", bd.elbow_relax_passes as f32) as usize,
+        elbow_passes: env("CS_ELBOW_PASSES", bd.elbow_passes as f32) as usize,
     };
     println!("{mo:?} {bo:?}");
     let mut ch = out.character.clone();

@@ -10,6 +10,9 @@
 //!   rig as an engine applying the rules plays it;
 //! * [`twist_weights`]: the weights along a limb spread over its twist chain
 //!   ([`follow_twist_chains`]);
+//! * [`neck_blend`]: the head's share over the chin, the lips and the throat as an
+//!   artist paints it, fading to the collar along the jaw line
+//!   ([`neck_blend::NeckBlend`]);
 //! * [`dqs_mask`]: the preserve-volume mask, where dual-quaternion skinning replaces
 //!   linear blend skinning ([`dqs_mask::dqs_mask`], `_DQS_BLEND` in the glTF and
 //!   `dqs_blend` in the sidecar), and the blended skinning that plays it;
@@ -33,6 +36,7 @@
 
 pub mod correctives;
 pub mod dqs_mask;
+pub mod neck_blend;
 pub mod twist;
 pub mod twist_weights;
 

@@ -23,6 +23,7 @@ mod humanoid_pin;
 mod long_functions;
 mod mannequin;
 mod mech;
+mod neck;
 mod parts;
 mod pipeline;
 mod pose;
