@@ -170,6 +170,22 @@ fn rig_face(c: &Character) -> rigsmith::RigOutput {
     .unwrap()
 }
 
+/// `rig_face` with the review on.
+fn rig_face_reviewed(c: &Character) -> rigsmith::RigOutput {
+    rigsmith::rig(
+        c,
+        &RigOptions {
+            face: FaceOptions {
+                mode: FaceMode::Basic,
+                recipes: None,
+            },
+            ..RigOptions::default()
+        },
+        &mut |_, _| {},
+    )
+    .unwrap()
+}
+
 fn failed(f: &face::FaceOutput) -> Vec<String> {
     f.checks
         .iter()
@@ -546,18 +562,7 @@ fn lip_checks_fire_when_a_lip_bone_leaves_mid_lip_and_the_corners_part() {
 #[test]
 fn face_checks_join_the_review_and_a_failed_one_counts() {
     let c = head_parts(&corpus(), "base");
-    let out = rigsmith::rig(
-        &c,
-        &RigOptions {
-            face: FaceOptions {
-                mode: FaceMode::Basic,
-                recipes: None,
-            },
-            ..RigOptions::default()
-        },
-        &mut |_, _| {},
-    )
-    .unwrap();
+    let out = rig_face_reviewed(&c);
     let mut r = out.review.expect("review");
     let ids: Vec<&str> = r.checks.iter().map(|c| c.id.as_str()).collect();
     for id in [
@@ -607,18 +612,7 @@ fn a_rigged_file_is_measured_again_from_its_face_bones() {
 fn the_mannequin_with_a_face_keeps_its_eyes_in_the_volume_and_rigid() {
     // The eye bones sit in eyeballs standing half out of the skin, each eyeball rigid to
     // its own bone: no placement or weight check fires on them.
-    let out = rigsmith::rig(
-        &rigsmith::mannequin::build(&Default::default()),
-        &RigOptions {
-            face: FaceOptions {
-                mode: FaceMode::Basic,
-                recipes: None,
-            },
-            ..RigOptions::default()
-        },
-        &mut |_, _| {},
-    )
-    .unwrap();
+    let out = rig_face_reviewed(&rigsmith::mannequin::build(&Default::default()));
     let review = out.review.as_ref().expect("a review");
     for id in [
         "place.inside",

@@ -25,6 +25,18 @@ fn corpus() -> &'static Corpus {
     C.get_or_init(|| Corpus::open(&mpfb2_dir()).expect("open corpus"))
 }
 
+/// MakeHuman variant `name`, unrigged parts and artist skeleton, and its height H.
+fn variant(name: &str) -> (Character, f32) {
+    let c = corpus()
+        .build(&CorpusOptions {
+            variant: Some(name.into()),
+            ..CorpusOptions::default()
+        })
+        .unwrap();
+    let h = acc::height_of(&c);
+    (c, h)
+}
+
 /// The joints of the legs the fit is judged on.
 const LEGS: [&str; 8] = [
     "thigh_l", "thigh_r", "calf_l", "calf_r", "foot_l", "foot_r", "ball_l", "ball_r",
@@ -35,13 +47,7 @@ const LEGS: [&str; 8] = [
 /// false, the skirt and shirt as garments of their own. Returns it, its artist
 /// skeleton (the ground truth) and H, the height of the body alone.
 fn dressed(name: &str, welded: bool) -> (Character, Skeleton, f32) {
-    let c = corpus()
-        .build(&CorpusOptions {
-            variant: Some(name.into()),
-            ..CorpusOptions::default()
-        })
-        .unwrap();
-    let h = acc::height_of(&c);
+    let (c, h) = variant(name);
     let d = dress(&c, &[Garment::Shirt, Garment::Skirt]).unwrap();
     let mut out = if welded { weld_parts(&d) } else { d };
     let gt = out.skeleton.take().unwrap();
@@ -181,13 +187,7 @@ fn robe_with_legs_cut(
     from: Option<f32>,
     to: Option<f32>,
 ) -> (Character, Skeleton, f32) {
-    let c = corpus()
-        .build(&CorpusOptions {
-            variant: Some(name.into()),
-            ..CorpusOptions::default()
-        })
-        .unwrap();
-    let h = acc::height_of(&c);
+    let (c, h) = variant(name);
     let floor = c.parts[c.find_part("body").unwrap()].mesh.bounds().0.y;
     let d = dress(&c, &[Garment::Shirt, Garment::Skirt]).unwrap();
     let hem = d.parts[d.find_part("skirt").unwrap()].mesh.bounds().0.y;
