@@ -47,6 +47,7 @@
 
 use glam::Vec3;
 
+use crate::geom::smoothstep;
 use crate::humanoid::{Role, Roles};
 use crate::model::{Influence, Skeleton, Weights};
 
@@ -89,11 +90,6 @@ pub struct NeckBlend {
     head: u32,
     /// Per bone: the head or a bone below it in the tree.
     head_side: Vec<bool>,
-}
-
-fn smoothstep(a: f32, b: f32, x: f32) -> f32 {
-    let t = ((x - a) / (b - a)).clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
 }
 
 impl NeckBlend {

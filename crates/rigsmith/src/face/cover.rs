@@ -24,7 +24,6 @@
 use glam::Vec3;
 
 use super::fit::Eye;
-use crate::model::Mesh;
 
 /// Skin vertices inside the eyeball, in front of its centre, that make an eye stand
 /// out of its skin.
@@ -72,51 +71,46 @@ pub const PASSES: usize = 12;
 /// The neighbourhood relaxed, in eyeball radii from the centre.
 pub const REACH: f32 = 2.2;
 
-/// Pushes the blinked skin `mesh + deltas` of one skin part out over eye `e` (see the
-/// module docs), changing `deltas`; `lid[v]` is vertex `v`'s weight on this eye's lid
-/// bones. Returns how many vertices moved.
-pub fn close_over(mesh: &Mesh, deltas: &mut [Vec3], lid: &[f32], e: &Eye) -> usize {
-    let rest = &mesh.positions;
-    let near: Vec<bool> = rest
-        .iter()
-        .map(|p| {
-            let q = *p - e.centre;
+/// Pushes the blinked skin `rest + deltas` of one skin part out over eye `e` (see the
+/// module docs), changing `deltas`; `nb` holds each vertex's neighbours over the
+/// part's edges and `lid[v]` vertex `v`'s weight on this eye's lid bones. Only the
+/// vertices within [`REACH`] radii of the eye are read or moved.
+pub fn close_over(rest: &[Vec3], nb: &[Vec<u32>], deltas: &mut [Vec3], lid: &[f32], e: &Eye) {
+    let near: Vec<usize> = (0..rest.len())
+        .filter(|&v| {
+            let q = rest[v] - e.centre;
             q.length() < REACH * e.radius && q.z > -e.radius
         })
         .collect();
-    if !near.iter().any(|n| *n) {
-        return 0;
-    }
     // Relaxed where the lid bones hold little (the turn's falloff, stretched over a
     // coarse skin); the lid itself keeps its turn, so the margins meet where it put
     // them.
-    let turned = deltas.to_vec();
-    let nb = super::combine::neighbours(mesh);
+    let mut next = vec![Vec3::ZERO; near.len()];
     for _ in 0..PASSES {
-        push_onto_lid(rest, deltas, lid, e);
-        let prev = deltas.to_vec();
-        for (v, n) in nb.iter().enumerate() {
-            if !near[v] || n.is_empty() {
-                continue;
-            }
-            let mean = n.iter().map(|&u| prev[u as usize]).sum::<Vec3>() / n.len() as f32;
-            let free = 1.0 - lid[v].clamp(0.0, 1.0).powi(2);
-            deltas[v] = prev[v] + 0.5 * free * (mean - prev[v]);
+        push_onto_lid(rest, &near, deltas, lid, e);
+        for (k, &v) in near.iter().enumerate() {
+            let n = &nb[v];
+            next[k] = if n.is_empty() {
+                deltas[v]
+            } else {
+                let mean = n.iter().map(|&u| deltas[u as usize]).sum::<Vec3>() / n.len() as f32;
+                let free = 1.0 - lid[v].clamp(0.0, 1.0).powi(2);
+                deltas[v] + 0.5 * free * (mean - deltas[v])
+            };
+        }
+        for (k, &v) in near.iter().enumerate() {
+            deltas[v] = next[k];
         }
     }
-    push_onto_lid(rest, deltas, lid, e);
-    turned
-        .iter()
-        .zip(deltas.iter())
-        .filter(|(a, b)| (**a - **b).length_squared() > 0.0)
-        .count()
+    push_onto_lid(rest, &near, deltas, lid, e);
 }
 
 /// One push of the blinked skin onto the lid's front (see the module docs).
-fn push_onto_lid(rest: &[Vec3], deltas: &mut [Vec3], lid: &[f32], e: &Eye) {
+fn push_onto_lid(rest: &[Vec3], near: &[usize], deltas: &mut [Vec3], lid: &[f32], e: &Eye) {
     let big_r = (1.0 + CLEARANCE) * e.radius;
-    for ((p, d), &w) in rest.iter().zip(deltas.iter_mut()).zip(lid) {
-        let q = *p + *d - e.centre;
+    for &v in near {
+        let (d, w) = (&mut deltas[v], lid[v]);
+        let q = rest[v] + *d - e.centre;
         let rho = q.x.hypot(q.y);
         if rho >= big_r || q.z < -big_r {
             continue;

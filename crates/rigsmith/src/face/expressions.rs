@@ -273,14 +273,8 @@ fn lid_weights(c: &Character, pi: usize, bones: [Option<u32>; 2]) -> Vec<f32> {
     let Some(w) = &p.weights else {
         return vec![0.0; n];
     };
-    w.vertices
-        .iter()
-        .map(|l| {
-            l.iter()
-                .filter(|i| bones.contains(&Some(i.bone)))
-                .map(|i| i.weight)
-                .sum()
-        })
+    (0..n)
+        .map(|v| bones.iter().flatten().map(|&b| w.get(v, b)).sum())
         .collect()
 }
 
@@ -404,10 +398,12 @@ pub fn build(
         let mut made = false;
         for pi in 0..c.parts.len() {
             if let Some(mut d) = rotation_deltas(c, pi, &rot) {
-                if body.skin.contains(&pi) {
+                if body.skin.contains(&pi) && !standing.is_empty() {
+                    let mesh = &c.parts[pi].mesh;
+                    let nb = super::combine::neighbours(mesh);
                     for (k, e) in &standing {
                         let lid = lid_weights(c, pi, [b.lid_upper[*k], b.lid_lower[*k]]);
-                        super::cover::close_over(&c.parts[pi].mesh, &mut d, &lid, e);
+                        super::cover::close_over(&mesh.positions, &nb, &mut d, &lid, e);
                     }
                 }
                 put_morph(c, pi, name, d);

@@ -39,6 +39,7 @@ use glam::Vec3;
 use serde::Serialize;
 
 use super::FaceMode;
+use crate::fit::says_eye;
 use crate::fit::Landmarks;
 use crate::model::{Bone, Character, Mesh};
 
@@ -277,16 +278,14 @@ pub fn is_eye_part(p: &crate::model::Part) -> bool {
     [Some(p.name.as_str()), p.material.as_deref()]
         .into_iter()
         .flatten()
-        .map(str::to_ascii_lowercase)
-        .any(|n| n.contains("eye") && !n.contains("lash") && !n.contains("brow"))
+        .any(says_eye)
 }
 
 /// The eye part's radius around `centre` (left side: vertices with x > cx).
 fn eye_radius(c: &Character, centre: Vec3, cx: f32) -> Option<f32> {
     let mut d: Vec<f32> = Vec::new();
     for p in &c.parts {
-        let name = p.name.to_ascii_lowercase();
-        if name.contains("eye") && !name.contains("lash") && !name.contains("brow") {
+        if says_eye(&p.name) {
             d.extend(
                 p.mesh
                     .positions

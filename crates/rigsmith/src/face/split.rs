@@ -38,11 +38,7 @@ pub fn mask_of_width(x: f32, cx: f32, w: f32) -> f32 {
     smoothstep(cx - w, cx + w, x)
 }
 
-/// 0 below `e0`, 1 above `e1`, the cubic `3t^2 - 2t^3` between.
-pub(crate) fn smoothstep(e0: f32, e1: f32, x: f32) -> f32 {
-    let t = ((x - e0) / (e1 - e0)).clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
-}
+pub(crate) use crate::geom::smoothstep;
 
 /// The left mask of each vertex (1 on the left, +X; 0 on the right).
 pub fn left_mask(positions: &[Vec3], cx: f32, h: f32) -> Vec<f32> {

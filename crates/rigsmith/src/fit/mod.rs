@@ -40,6 +40,7 @@ mod solid;
 /// [`crate::humanoid`]).
 pub use crate::humanoid::Template;
 pub use fitting::{fit, FitOptions, FitResult, DEFAULT_BEND_DEG, MAX_BEND_DEG, MIN_BEND_DEG};
+pub(crate) use landmarks::says_eye;
 pub use landmarks::{find_landmarks, Landmark, LandmarkOptions, Landmarks, FINGERS};
 pub use limb_bend::{bend_angle, modelled_bend};
 pub use model_check::{fix_model, model_check, scale_to_height, ModelReport, Problem, MODEL_TOL_H};

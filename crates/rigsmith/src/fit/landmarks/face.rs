@@ -40,8 +40,7 @@ pub(super) fn face(c: &Character, m: &Mesh, lm: &mut Landmarks) {
         // of the centre plane, averaged.
         let mut sums = [(Vec3::ZERO, 0usize); 2];
         for p in &c.parts {
-            let name = p.name.to_ascii_lowercase();
-            if name.contains("eye") && !name.contains("lash") && !name.contains("brow") {
+            if says_eye(&p.name) {
                 for v in &p.mesh.positions {
                     let k = usize::from(v.x < lm.center_x);
                     sums[k].0 += *v;
@@ -207,4 +206,10 @@ pub(super) fn eye_sockets(
         ("eye_l".to_string(), e, method, 0.7),
         ("eye_r".to_string(), mirror(e), method, 0.7),
     ]
+}
+
+/// Whether a part's name (or material) says it is an eye: "eye", not a lash or a brow.
+pub(crate) fn says_eye(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n.contains("eye") && !n.contains("lash") && !n.contains("brow")
 }

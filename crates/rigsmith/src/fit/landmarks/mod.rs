@@ -56,6 +56,7 @@ use serde::Serialize;
 mod arms;
 mod cloth;
 mod face;
+pub(crate) use face::says_eye;
 mod frame;
 mod hands;
 mod legs;
