@@ -154,11 +154,12 @@ fn split_of_both_eye_closures_gives_back_each_side_and_sums_exactly() {
     assert!(hard > split::SEAM_MAX_SECOND_DIFFERENCE, "{hard}");
 }
 
-fn rig_face(c: &Character) -> rigsmith::RigOutput {
+/// `c` rigged with `--face basic`, with or without the review.
+fn rig_face_with(c: &Character, review: bool) -> rigsmith::RigOutput {
     rigsmith::rig(
         c,
         &RigOptions {
-            review: false,
+            review,
             face: FaceOptions {
                 mode: FaceMode::Basic,
                 recipes: None,
@@ -170,20 +171,13 @@ fn rig_face(c: &Character) -> rigsmith::RigOutput {
     .unwrap()
 }
 
+fn rig_face(c: &Character) -> rigsmith::RigOutput {
+    rig_face_with(c, false)
+}
+
 /// `rig_face` with the review on.
 fn rig_face_reviewed(c: &Character) -> rigsmith::RigOutput {
-    rigsmith::rig(
-        c,
-        &RigOptions {
-            face: FaceOptions {
-                mode: FaceMode::Basic,
-                recipes: None,
-            },
-            ..RigOptions::default()
-        },
-        &mut |_, _| {},
-    )
-    .unwrap()
+    rig_face_with(c, true)
 }
 
 fn failed(f: &face::FaceOutput) -> Vec<String> {
