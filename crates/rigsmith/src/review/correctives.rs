@@ -314,7 +314,113 @@ pub fn build_correctives_with(
         out.morphs.extend(p.morphs);
         out.notes.extend(p.notes);
     }
+    build_nod(&su, &mut out);
     out
+}
+
+/// The name of the neck's collision corrective ([`super::nod_corrective`]).
+pub const NECK_NOD: &str = "CS_neck_nod";
+
+/// Builds the neck's collision corrective [`NECK_NOD`] into `out` when `head_nod`
+/// leaves new pairs near the collar and the chin (a line in the notes either way
+/// when the rig can nod).
+fn build_nod(su: &Setup<'_>, out: &mut BuiltCorrectives) {
+    use super::rubric::poses::collar_chin_segment;
+    let s = su.s;
+    let (Some(neck), Some(head)) = (su.rig.get(Role::Neck), su.rig.get(Role::Head)) else {
+        return;
+    };
+    let (Some(chest), Some(np)) = (
+        s.bones[neck].parent,
+        su.lib.iter().find(|p| p.name == "head_nod"),
+    ) else {
+        return;
+    };
+    let Some(driver) = driver_for(s, chest, head, true, &np.pose) else {
+        out.notes.push(format!(
+            "{NECK_NOD} skipped: head_nod swings the head less than 10 deg"
+        ));
+        return;
+    };
+    let m = posed_matrices(s, &np.pose);
+    let rest_m = posed_matrices(s, &Pose::rest(s));
+    let (Some(axis_rest), Some(axis_posed)) = (
+        collar_chin_segment(s, &su.rig, &rest_m),
+        collar_chin_segment(s, &su.rig, &m),
+    ) else {
+        return;
+    };
+    let shape = super::nod_corrective::nod_offsets(&super::nod_corrective::NodInput {
+        body: &su.body,
+        w: &su.w,
+        mask: &su.mask,
+        nb: &su.nb,
+        edges: &su.edges,
+        axis_rest,
+        axis_posed,
+        m: &m,
+        rest_relax_passes: su.o.rest_relax_passes,
+        edge_strain: su.o.edge_strain,
+    });
+    if shape.pairs_before == 0 {
+        return;
+    }
+    out.notes.push(format!(
+        "{NECK_NOD}: head_nod's new pairs near the collar and the chin {} -> {}{}",
+        shape.pairs_before,
+        shape.pairs_after,
+        if shape.singular > 0 {
+            format!(
+                "; {} vertices with a singular skinning map get no offset",
+                shape.singular
+            )
+        } else {
+            String::new()
+        }
+    ));
+    let region: Vec<(u32, u8)> = (0..shape.offsets.len() as u32)
+        .filter(|&v| shape.offsets[v as usize] != Vec3::ZERO)
+        .map(|v| (v, 0))
+        .collect();
+    let worn = worn_offsets(su, Side::Center, &region, &shape.offsets, &m);
+    push_morphs(su, NECK_NOD, &shape.offsets, worn, out);
+    out.correctives.push(Corrective {
+        name: NECK_NOD.to_string(),
+        joint: "neck".into(),
+        pose: np.name.clone(),
+        side: Side::Center,
+        driver,
+    });
+}
+
+/// The morph target `name` of every skin part (its vertices' `offsets` on the welded
+/// skin) and of every garment in `worn`, where it moves anything.
+fn push_morphs(
+    su: &Setup<'_>,
+    name: &str,
+    offsets: &[Vec3],
+    worn: Vec<(usize, Vec<Vec3>)>,
+    out: &mut BuiltCorrectives,
+) {
+    let skin = su.body.skin.iter().map(|&i| {
+        let deltas: Vec<Vec3> = su.body.map[i]
+            .iter()
+            .map(|&u| offsets[u as usize])
+            .collect();
+        (i, deltas)
+    });
+    for (i, deltas) in skin.chain(worn) {
+        if deltas.iter().any(|d| *d != Vec3::ZERO) {
+            out.morphs.push((
+                i,
+                MorphTarget {
+                    name: name.to_string(),
+                    position_deltas: deltas,
+                    normal_deltas: None,
+                },
+            ));
+        }
+    }
 }
 
 /// The box of `pts`.
@@ -374,27 +480,9 @@ fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut BuiltCorrectives) 
             "{name}: {singular} vertices with a singular skinning map get no offset"
         ));
     }
-    let skin = su.body.skin.iter().map(|&i| {
-        let deltas: Vec<Vec3> = su.body.map[i]
-            .iter()
-            .map(|&u| offsets[u as usize])
-            .collect();
-        (i, deltas)
-    });
     let region = reach.map_or_else(Vec::new, |f| f.vertices);
     let worn = worn_offsets(su, side, &region, &offsets, &m);
-    for (i, deltas) in skin.chain(worn) {
-        if deltas.iter().any(|d| *d != Vec3::ZERO) {
-            out.morphs.push((
-                i,
-                MorphTarget {
-                    name: name.clone(),
-                    position_deltas: deltas,
-                    normal_deltas: None,
-                },
-            ));
-        }
-    }
+    push_morphs(su, &name, &offsets, worn, out);
     out.correctives.push(Corrective {
         name,
         joint: jname,

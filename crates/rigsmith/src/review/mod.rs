@@ -35,6 +35,7 @@ pub mod html;
 pub mod intersect;
 pub mod leak;
 pub mod mech;
+mod nod_corrective;
 mod offset_field;
 pub mod penetration;
 pub mod rubric;

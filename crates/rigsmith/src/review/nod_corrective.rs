@@ -1,0 +1,221 @@
+//! The neck's collision corrective (`CS_neck_nod`): the chin that meets the chest when
+//! the head nods is flattened against it, as the chin of a real neck is, instead of
+//! cutting through it.
+//!
+//! A volume-restore corrective ([`super::correctives`]) pushes flesh back out from a
+//! limb's axis. A nod is another failure: on a short, chubby neck (the MakeHuman baby)
+//! the chin, which follows the head, swings down into the collar and the chest, which
+//! follow the spine, and the review counts new intersecting triangle pairs there
+//! (`deform.head_nod.collar_chin`). Weights cannot clear it: a chin weighted less to the
+//! head follows the nod less and folds into the throat instead.
+//!
+//! The shape is built in `head_nod` as the runtime plays it (twist rules and the
+//! preserve-volume mask applied), over the skin within [`REGION_H`] of the neck's axis
+//! (the collar to the chin's level, the segment the review measures around):
+//!
+//! 1. **Contact.** The nod's new intersecting triangle pairs there are found (pairs
+//!    already intersecting at rest are left alone). In each pair the triangle the nod
+//!    moved more is the mover: the chin against the chest, the chin's underside
+//!    against the throat. Each vertex of the mover that lies on the other side of the
+//!    other triangle's plane than it did at rest, or within [`MARGIN_H`] of it, is
+//!    pushed along the plane's normal back to [`MARGIN_H`] on its rest side (its
+//!    largest push when it is in several pairs).
+//! 2. **Relax and invert.** The pushes are relaxed over the region's edges
+//!    ([`RELAX_PASSES`]), so the push fades into the chin instead of denting it, and
+//!    taken back to rest space through the per-vertex skinning map, as the
+//!    volume-restore correctives are ([`super::offset_field::inverse_map`]); then
+//!    relaxed again in rest space.
+//! 3. **Again.** [`PASSES`] passes each find the pairs the shape so far leaves and
+//!    push again; the strain bound then keeps the field within the smoothness check.
+//!
+//! On the baby the pairs near the collar and the chin go from 77 to 0 (the chin rests
+//! flattened on the chest); the volume-restore correctives' checks judge it as they
+//! judge the others (0 at rest, 1 in `head_nod`, late ramp, no spike).
+//!
+//! The driver reads the head's swing toward its nodded direction from the neck's
+//! parent (the chest), so a nod made by the neck and the head together drives it. It
+//! is built only when the nod leaves new pairs near the collar and the chin.
+
+use std::collections::HashSet;
+
+use glam::Vec3;
+
+use super::offset_field::{inverse_map, limit_strain, relax};
+use crate::model::{Body, Weights};
+
+/// How far from the neck's axis (collar to chin level), in H, the corrective reaches.
+pub const REGION_H: f32 = 0.12;
+/// How far in front of the chest's surface (H) a pushed chin vertex comes to rest.
+pub const MARGIN_H: f32 = 0.002;
+/// Relax passes over the posed pushes.
+pub const RELAX_PASSES: usize = 6;
+/// Target-and-invert passes.
+pub const PASSES: usize = 16;
+
+/// What the corrective is built from: the skin, its weights and the nod's matrices.
+pub(crate) struct NodInput<'a> {
+    pub body: &'a Body,
+    pub w: &'a Weights,
+    /// The preserve-volume mask on the skin's vertices.
+    pub mask: &'a [f32],
+    pub nb: &'a [Vec<u32>],
+    pub edges: &'a [(u32, u32)],
+    /// The neck's axis at rest and posed: (collar, chin level).
+    pub axis_rest: (Vec3, Vec3),
+    pub axis_posed: (Vec3, Vec3),
+    /// The nod's skinning matrices.
+    pub m: &'a [glam::Mat4],
+    pub rest_relax_passes: usize,
+    pub edge_strain: f32,
+}
+
+/// The rest-space offsets of the corrective (one per skin vertex) and what they do.
+pub(crate) struct NodShape {
+    pub offsets: Vec<Vec3>,
+    /// New intersecting pairs near the collar and the chin, before and after.
+    pub pairs_before: usize,
+    pub pairs_after: usize,
+    /// Vertices with a singular skinning map (no offset).
+    pub singular: usize,
+}
+
+/// Builds the shape (see the module docs).
+pub(crate) fn nod_offsets(x: &NodInput<'_>) -> NodShape {
+    let rest = &x.body.mesh.positions;
+    let h = x.body.height;
+    let n = rest.len();
+    let tris = &x.body.mesh.triangles;
+    let within = |p: Vec3, (a, b): (Vec3, Vec3), r: f32| {
+        (crate::geom::segment::closest_on_segment(p, a, b) - p).length() <= r * h
+    };
+    let region: Vec<bool> = rest
+        .iter()
+        .map(|p| within(*p, x.axis_rest, REGION_H))
+        .collect();
+    let active: Vec<bool> = tris
+        .iter()
+        .map(|t| t.iter().any(|&v| region[v as usize]))
+        .collect();
+    let rest_pairs: HashSet<(u32, u32)> =
+        super::intersect::intersecting_pairs(rest, tris, Some(&active))
+            .into_iter()
+            .collect();
+    // The new pairs of the region in the nod, skinned from `cur`.
+    let new_pairs = |posed: &[Vec3]| -> Vec<(u32, u32)> {
+        super::intersect::intersecting_pairs(posed, tris, Some(&active))
+            .into_iter()
+            .filter(|p| !rest_pairs.contains(p))
+            .collect()
+    };
+    let skin = |off: &[Vec3]| {
+        let cur: Vec<Vec3> = rest.iter().zip(off).map(|(p, d)| *p + *d).collect();
+        let posed = crate::deform::dqs_mask::skin_blend(&cur, x.w, x.m, x.mask);
+        (cur, posed)
+    };
+    // What the review counts: pairs with a triangle near the posed neck's axis.
+    let count = |posed: &[Vec3]| {
+        let centroid = |t: u32| {
+            tris[t as usize]
+                .iter()
+                .map(|&v| posed[v as usize])
+                .sum::<Vec3>()
+                / 3.0
+        };
+        let r = super::rubric::poses::COLLAR_CHIN_RADIUS_H;
+        new_pairs(posed)
+            .iter()
+            .filter(|&&(a, b)| {
+                within(centroid(a), x.axis_posed, r) || within(centroid(b), x.axis_posed, r)
+            })
+            .count()
+    };
+    let mut total = vec![Vec3::ZERO; n];
+    let pairs_before = count(&skin(&total).1);
+    let mut singular = 0;
+    if pairs_before == 0 {
+        return NodShape {
+            offsets: total,
+            pairs_before,
+            pairs_after: 0,
+            singular,
+        };
+    }
+    for pass in 0..PASSES {
+        let (cur, posed) = skin(&total);
+        let pairs = new_pairs(&posed);
+        let mut off = pair_pushes(&posed, rest, tris, &pairs, h);
+        if off.iter().all(|o| *o == Vec3::ZERO) {
+            break;
+        }
+        relax(&mut off, &region, x.nb, RELAX_PASSES);
+        let (mut back, sing) = inverse_map(&cur, &off, x.w, x.mask, x.m, h);
+        if pass == 0 {
+            singular = sing;
+        }
+        let moved: Vec<bool> = back.iter().map(|o| *o != Vec3::ZERO).collect();
+        relax(&mut back, &moved, x.nb, x.rest_relax_passes);
+        for (t, o) in total.iter_mut().zip(&back) {
+            *t += *o;
+        }
+    }
+    limit_strain(&mut total, rest, x.edges, x.edge_strain);
+    let pairs_after = count(&skin(&total).1);
+    NodShape {
+        offsets: total,
+        pairs_before,
+        pairs_after,
+        singular,
+    }
+}
+
+/// The posed pushes that undo the intersecting `pairs`: in each pair the triangle that
+/// the pose moved more (its vertices' mean displacement from `rest`) is the mover;
+/// each of its vertices that lies on the other side of the other triangle's plane
+/// than at rest, or within [`MARGIN_H`] of it, is pushed along the plane's normal back
+/// to [`MARGIN_H`] on its rest side. A vertex in several pairs keeps its largest push.
+fn pair_pushes(
+    posed: &[Vec3],
+    rest: &[Vec3],
+    tris: &[[u32; 3]],
+    pairs: &[(u32, u32)],
+    h: f32,
+) -> Vec<Vec3> {
+    let plane = |p: &[Vec3], t: &[u32; 3]| {
+        let [a, b, c] = t.map(|v| p[v as usize]);
+        ((b - a).cross(c - a).normalize_or_zero(), (a + b + c) / 3.0)
+    };
+    let moved = |t: &[u32; 3]| {
+        t.iter()
+            .map(|&v| (posed[v as usize] - rest[v as usize]).length())
+            .sum::<f32>()
+    };
+    let margin = MARGIN_H * h;
+    let mut off = vec![Vec3::ZERO; posed.len()];
+    for &(a, b) in pairs {
+        let (ta, tb) = (&tris[a as usize], &tris[b as usize]);
+        let (mover, other) = if moved(ta) >= moved(tb) {
+            (ta, tb)
+        } else {
+            (tb, ta)
+        };
+        let (n, q) = plane(posed, other);
+        let (n0, q0) = plane(rest, other);
+        for &v in mover.iter().filter(|v| !other.contains(v)) {
+            let v = v as usize;
+            let side = if (rest[v] - q0).dot(n0) >= 0.0 {
+                1.0
+            } else {
+                -1.0
+            };
+            let d = side * (posed[v] - q).dot(n);
+            if d >= margin {
+                continue;
+            }
+            let push = side * (margin - d) * n;
+            if push.length_squared() > off[v].length_squared() {
+                off[v] = push;
+            }
+        }
+    }
+    off
+}
