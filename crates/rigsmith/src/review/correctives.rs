@@ -365,6 +365,13 @@ fn build_nod(su: &Setup<'_>, out: &mut BuiltCorrectives) {
     if shape.pairs_before == 0 {
         return;
     }
+    if shape.pairs_after >= shape.pairs_before {
+        out.notes.push(format!(
+            "{NECK_NOD} not kept: it leaves head_nod's {} new pairs near the collar and the chin as they are",
+            shape.pairs_before
+        ));
+        return;
+    }
     out.notes.push(format!(
         "{NECK_NOD}: head_nod's new pairs near the collar and the chin {} -> {}{}",
         shape.pairs_before,
