@@ -281,7 +281,11 @@ fn pair_pushes(
         // The side of the other's plane a point of the mover keeps (its rest side),
         // and how far it is on that side in the pose.
         let depth = |v: usize, n: Vec3, q: Vec3, n0: Vec3, q0: Vec3| {
-            let side = if (rest[v] - q0).dot(n0) >= 0.0 { 1.0 } else { -1.0 };
+            let side = if (rest[v] - q0).dot(n0) >= 0.0 {
+                1.0
+            } else {
+                -1.0
+            };
             (side, side * (posed[v] - q).dot(n))
         };
         let mut pushed = false;

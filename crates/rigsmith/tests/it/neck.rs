@@ -136,3 +136,137 @@ fn a_chin_weighted_to_the_neck_fails_the_collar_and_chin_check() {
     eprintln!("{k:?}");
     assert!(!k.passed && k.value > 10.0, "{k:?}");
 }
+
+/// The MakeHuman baby rigged here, with the review: its chin meets its chest in the
+/// nod, the one body the neck's blend leaves failing.
+fn baby() -> &'static RigOutput {
+    static R: OnceLock<RigOutput> = OnceLock::new();
+    R.get_or_init(|| {
+        let corpus = Corpus::open(&common::mpfb2_dir()).expect("open corpus");
+        let c = corpus
+            .build(&CorpusOptions {
+                variant: Some("baby".into()),
+                ..Default::default()
+            })
+            .expect("build baby");
+        let o = RigOptions {
+            rigged: Rigged::Replace,
+            ..RigOptions::default()
+        };
+        rigsmith::rig(&c, &o, &mut |_, _| {}).expect("rig baby")
+    })
+}
+
+/// The review of `out` in `head_nod` alone, under the runtime its sidecar names with
+/// `correctives` played.
+fn nod_review(
+    out: &RigOutput,
+    correctives: Vec<rigsmith::deform::correctives::Corrective>,
+) -> rigsmith::review::CheckReport {
+    let s = out.character.skeleton.as_ref().unwrap();
+    let rig = Roles::of(s, None);
+    let (lib, _) = rigsmith::pose::library::library_for(s, &rig);
+    let rules = rigsmith::deform::twist_rules(s, &rig);
+    let lib = rigsmith::deform::twist::library_with_rules(s, &rules, lib)
+        .into_iter()
+        .filter(|p| p.name == "head_nod")
+        .collect();
+    check(
+        &out.character,
+        &CheckOptions {
+            library: Some(lib),
+            dqs_blend: true,
+            dqs_masks: out.sidecar.dqs_blend.clone(),
+            correctives,
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_baby_chin_rests_on_its_chest_in_the_nod_through_a_collision_corrective() {
+    // Measured: 77 new pairs near the collar and the chin without CS_neck_nod, 0 with.
+    let out = baby();
+    let list = &out.sidecar.correctives;
+    let nod = list
+        .iter()
+        .find(|k| k.name == "CS_neck_nod")
+        .expect("the baby gets CS_neck_nod");
+    assert_eq!(nod.pose, "head_nod");
+    assert_eq!(nod.side, rigsmith::model::naming::Side::Center);
+    let s = out.character.skeleton.as_ref().unwrap();
+    // The driver reads the head's swing from the neck's parent: 0 at rest.
+    assert_eq!(nod.driver.a, "spine_03");
+    assert_eq!(nod.driver.b, "head");
+    assert_eq!(nod.driver.value(s, &rigsmith::pose::Pose::rest(s)), 0.0);
+    let full = out.review.as_ref().expect("review");
+    for id in [
+        "deform.head_nod.collar_chin",
+        "correctives.CS_neck_nod.rest",
+        "correctives.CS_neck_nod.ramp",
+        "correctives.CS_neck_nod.own_side",
+        "correctives.CS_neck_nod.smooth",
+    ] {
+        let k = full.get(id).unwrap_or_else(|| panic!("no check {id}"));
+        eprintln!("{id} = {} ({})", k.value, k.detail);
+        assert!(k.passed, "{k:?}");
+    }
+    assert_eq!(full.get("deform.head_nod.collar_chin").unwrap().value, 0.0);
+    // It moves the chin and the throat only: nothing below the collar's level by more
+    // than 0.05 H, nothing above the eyes.
+    let body = &out.character.parts[0];
+    let mt = body
+        .morphs
+        .iter()
+        .find(|m| m.name == "CS_neck_nod")
+        .expect("the skin carries CS_neck_nod");
+    let h = out.character.height();
+    let collar = s.bones[bone(out, "neck_01")].head;
+    let crown = s.bones[bone(out, "head")].tail;
+    let mut moved = 0;
+    for (p, d) in body.mesh.positions.iter().zip(&mt.position_deltas) {
+        if d.length() > 1e-4 * h {
+            moved += 1;
+            assert!(p.y > collar.y - 0.05 * h && p.y < crown.y, "{p} moved {d}");
+            assert!(d.is_finite());
+        }
+    }
+    eprintln!("CS_neck_nod moves {moved} vertices");
+    assert!(moved > 100, "{moved}");
+}
+
+#[test]
+fn without_its_collision_corrective_the_baby_chin_cuts_into_the_chest() {
+    // Positive control: the same rig played without CS_neck_nod.
+    let out = baby();
+    let others: Vec<_> = out
+        .sidecar
+        .correctives
+        .iter()
+        .filter(|k| k.name != "CS_neck_nod")
+        .cloned()
+        .collect();
+    assert!(others.len() < out.sidecar.correctives.len());
+    let with = nod_review(out, out.sidecar.correctives.clone());
+    let without = nod_review(out, others);
+    let (a, b) = (
+        with.get("deform.head_nod.collar_chin").unwrap(),
+        without.get("deform.head_nod.collar_chin").unwrap(),
+    );
+    eprintln!(
+        "with {} ({}), without {} ({})",
+        a.value, a.detail, b.value, b.detail
+    );
+    assert!(a.passed && a.value == 0.0, "{a:?}");
+    assert!(!b.passed && b.value > 50.0, "{b:?}");
+}
+
+#[test]
+fn a_body_whose_chin_clears_its_chest_gets_no_neck_corrective() {
+    assert!(male()
+        .sidecar
+        .correctives
+        .iter()
+        .all(|k| k.name != "CS_neck_nod"));
+}
