@@ -481,7 +481,8 @@ fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut BuiltCorrectives) 
         return;
     };
     let m = posed_matrices(s, &np.pose);
-    let (offsets, singular) = restore_offsets(su, &su.o.for_joint(sp.joint), &fl, &m, side);
+    let o = coarse_relax(su, &fl, su.o.for_joint(sp.joint));
+    let (offsets, singular) = restore_offsets(su, &o, &fl, &m, side);
     if singular > 0 {
         out.notes.push(format!(
             "{name}: {singular} vertices with a singular skinning map get no offset"
@@ -497,6 +498,51 @@ fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut BuiltCorrectives) 
         side,
         driver,
     });
+}
+
+/// The median edge of the flesh over the joint's radius on the MakeHuman bodies
+/// (0.32 to 0.38 at the elbows and the knees), which the relax passes are set for.
+pub const REFERENCE_EDGE_RATIO: f32 = 0.38;
+
+/// Most target-and-invert passes on a coarse skin ([`coarse_relax`]).
+pub const COARSE_PASSES: usize = 16;
+/// Largest push on a coarse skin, times the posed distance from the axis.
+pub const COARSE_MAX_PUSH: f32 = 4.0;
+
+/// `o` scaled to the skin's resolution at the joint. A relax pass spreads the push by
+/// about one edge, and repeated passes over a distance growing as their square root,
+/// so a skin whose edges at the joint are longer than [`REFERENCE_EDGE_RATIO`] times
+/// its radius (`ratio`) gets `scale = (REFERENCE_EDGE_RATIO / ratio)^2` of the relax
+/// passes (at least one); its target-and-invert passes are divided by `scale` (at most
+/// [`COARSE_PASSES`]) and its largest push by `sqrt(scale)` (at most
+/// [`COARSE_MAX_PUSH`]), since a few long edges bend the flesh into a crease that
+/// fewer vertices must fill. A low-poly game character's knee (Quaternius'
+/// `men_Casual`: edges 0.94 of the radius) otherwise has its push relaxed over the
+/// whole leg. MakeHuman bodies (0.32 to 0.38) keep the options as they are.
+fn coarse_relax(su: &Setup<'_>, fl: &volume::Flesh, o: CorrectiveOptions) -> CorrectiveOptions {
+    let p = &su.body.mesh.positions;
+    let inside: std::collections::HashSet<u32> = fl.vertices.iter().map(|v| v.0).collect();
+    let mut e: Vec<f32> = su
+        .edges
+        .iter()
+        .filter(|(a, b)| inside.contains(a) && inside.contains(b))
+        .map(|&(a, b)| (p[a as usize] - p[b as usize]).length())
+        .collect();
+    if e.is_empty() || fl.radius <= 0.0 {
+        return o;
+    }
+    let mid = e.len() / 2;
+    let ratio = *e.select_nth_unstable_by(mid, f32::total_cmp).1 / fl.radius;
+    let scale = (REFERENCE_EDGE_RATIO / ratio).powi(2).min(1.0);
+    if scale >= 1.0 {
+        return o;
+    }
+    CorrectiveOptions {
+        relax_passes: ((o.relax_passes as f32 * scale).round() as usize).max(1),
+        passes: ((o.passes as f32 / scale).ceil() as usize).clamp(o.passes, COARSE_PASSES),
+        max_push: (o.max_push / scale.sqrt()).min(COARSE_MAX_PUSH),
+        ..o
+    }
 }
 
 /// The driver of a corrective on bones `a` (proximal) and `b` built in `pose`. A
