@@ -40,6 +40,7 @@ fn main() -> rigsmith::Result<()> {
         edge_strain: env("CS_STRAIN", bd.edge_strain),
         elbow_relax_passes: env("CS_ELBOW_RELAX", bd.elbow_relax_passes as f32) as usize,
         elbow_passes: env("CS_ELBOW_PASSES", bd.elbow_passes as f32) as usize,
+        coarse: env("CS_COARSE", 1.0) > 0.5,
     };
     println!("{mo:?} {bo:?}");
     let mut ch = out.character.clone();

@@ -110,6 +110,9 @@ pub struct CorrectiveOptions {
     pub elbow_relax_passes: usize,
     /// The elbow's own target-and-invert passes.
     pub elbow_passes: usize,
+    /// Scale the passes, the push and the strain bound to a coarse skin's resolution
+    /// at the joint ([`COARSE_EDGE_RATIO`]); off, every skin gets the options as given.
+    pub coarse: bool,
 }
 
 impl CorrectiveOptions {
@@ -139,6 +142,7 @@ impl Default for CorrectiveOptions {
             edge_strain: 0.4,
             elbow_relax_passes: ELBOW_RELAX_PASSES,
             elbow_passes: ELBOW_PASSES,
+            coarse: true,
         }
     }
 }
@@ -501,18 +505,27 @@ fn build_one(su: &Setup<'_>, side: Side, sp: &Spec, out: &mut BuiltCorrectives) 
 }
 
 /// The median edge of the flesh over the joint's radius on the MakeHuman bodies
-/// (0.32 to 0.38 at the elbows and the knees), which the relax passes are set for.
+/// (0.32 to 0.38 at most elbows and knees), which the relax passes are set for.
 pub const REFERENCE_EDGE_RATIO: f32 = 0.38;
+/// A skin is coarse at a joint when its edges there are longer than this times the
+/// joint's radius ([`coarse_relax`]): 1.3 times the MakeHuman bodies' longest (their
+/// knees reach 0.42 on `short`, and shortening their passes lowered those knees to
+/// 0.84); the Quaternius characters' elbows and knees are 0.51 to 1.03.
+pub const COARSE_EDGE_RATIO: f32 = 0.5;
 
 /// Most target-and-invert passes on a coarse skin ([`coarse_relax`]).
-pub const COARSE_PASSES: usize = 16;
+pub const COARSE_PASSES: usize = 24;
+/// The strain bound of a coarse skin's offsets ([`limit_strain`]): its few long edges
+/// amplify more under the pose (`men_Farmer`'s knee: 0.51 of the smoothness limit's
+/// 0.5 at the default 0.4).
+pub const COARSE_EDGE_STRAIN: f32 = 0.35;
 /// Largest push on a coarse skin, times the posed distance from the axis.
-pub const COARSE_MAX_PUSH: f32 = 4.0;
+pub const COARSE_MAX_PUSH: f32 = 5.0;
 
 /// `o` scaled to the skin's resolution at the joint. A relax pass spreads the push by
 /// about one edge, and repeated passes over a distance growing as their square root,
-/// so a skin whose edges at the joint are longer than [`REFERENCE_EDGE_RATIO`] times
-/// its radius (`ratio`) gets `scale = (REFERENCE_EDGE_RATIO / ratio)^2` of the relax
+/// so a coarse skin, whose edges at the joint are longer than [`COARSE_EDGE_RATIO`]
+/// times its radius (`ratio`), gets `scale = (REFERENCE_EDGE_RATIO / ratio)^2` of the relax
 /// passes (at least one); its target-and-invert passes are divided by `scale` (at most
 /// [`COARSE_PASSES`]) and its largest push by `sqrt(scale)` (at most
 /// [`COARSE_MAX_PUSH`]), since a few long edges bend the flesh into a crease that
@@ -533,14 +546,15 @@ fn coarse_relax(su: &Setup<'_>, fl: &volume::Flesh, o: CorrectiveOptions) -> Cor
     }
     let mid = e.len() / 2;
     let ratio = *e.select_nth_unstable_by(mid, f32::total_cmp).1 / fl.radius;
-    let scale = (REFERENCE_EDGE_RATIO / ratio).powi(2).min(1.0);
-    if scale >= 1.0 {
+    if !o.coarse || ratio <= COARSE_EDGE_RATIO {
         return o;
     }
+    let scale = (REFERENCE_EDGE_RATIO / ratio).powi(2);
     CorrectiveOptions {
         relax_passes: ((o.relax_passes as f32 * scale).round() as usize).max(1),
         passes: ((o.passes as f32 / scale).ceil() as usize).clamp(o.passes, COARSE_PASSES),
         max_push: (o.max_push / scale.sqrt()).min(COARSE_MAX_PUSH),
+        edge_strain: o.edge_strain.min(COARSE_EDGE_STRAIN),
         ..o
     }
 }
@@ -616,7 +630,7 @@ fn restore_offsets(
             *t += *o * *k;
         }
     }
-    limit_strain(&mut total, rest, &su.edges, su.o.edge_strain);
+    limit_strain(&mut total, rest, &su.edges, o.edge_strain);
     (total, singular)
 }
 

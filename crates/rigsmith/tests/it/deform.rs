@@ -794,3 +794,79 @@ fn the_babys_short_chubby_elbow_keeps_its_volume_with_the_elbows_own_passes() {
         "{knee_like}"
     );
 }
+
+/// Quaternius' `men_Farmer` re-rigged here (a low-poly game character: edges at the
+/// knee 0.7 of its radius, 0.32 to 0.38 on MakeHuman), without the review.
+fn farmer() -> &'static RigOutput {
+    static R: OnceLock<RigOutput> = OnceLock::new();
+    R.get_or_init(|| {
+        let path = crate::common::quaternius_dir().join("men_Farmer.glb");
+        let c = rigsmith::io::read_character(&path).unwrap();
+        let o = RigOptions {
+            rigged: rigsmith::Rigged::Replace,
+            review: false,
+            ..RigOptions::default()
+        };
+        rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap()
+    })
+}
+
+/// The farmer's elbow and knee bands and its correctives' largest strain, with its
+/// correctives built again by `o`, under the runtime its sidecar names.
+fn farmer_bands(o: &rigsmith::review::correctives::CorrectiveOptions) -> (f64, f64, f64) {
+    let out = farmer();
+    let masks = out.sidecar.dqs_blend.clone();
+    let mut c = out.character.clone();
+    for p in &mut c.parts {
+        p.morphs
+            .retain(|m| !rigsmith::deform::correctives::is_corrective(&m.name));
+    }
+    let built = rigsmith::review::correctives::build_correctives_with(&c, &masks, o);
+    for (i, mt) in built.morphs {
+        c.parts[i].morphs.push(mt);
+    }
+    let s = c.skeleton.as_ref().unwrap();
+    let rig = Roles::of(s, None);
+    let (lib, _) = rigsmith::pose::library::library_for(s, &rig);
+    let lib = rigsmith::deform::twist::library_with_rules(s, &twist_rules(s, &rig), lib)
+        .into_iter()
+        .filter(|p| ["elbow_120.L", "knee_120.L"].contains(&p.name.as_str()))
+        .collect();
+    let r = check(
+        &c,
+        &CheckOptions {
+            library: Some(lib),
+            self_intersections: false,
+            dqs_blend: true,
+            dqs_masks: masks,
+            correctives: built.correctives,
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap();
+    let strain = ["CS_elbow_l", "CS_knee_l"]
+        .iter()
+        .map(|n| value(&r, &format!("correctives.{n}.smooth")))
+        .fold(0.0f64, f64::max);
+    (
+        value(&r, "deform.elbow_120.L.band"),
+        value(&r, "deform.knee_120.L.band"),
+        strain,
+    )
+}
+
+#[test]
+fn a_low_poly_characters_elbow_and_knee_keep_their_volume_with_correctives_scaled_to_its_edges() {
+    use rigsmith::review::correctives::{CorrectiveOptions, CORRECTIVE_STRAIN_MAX};
+    // Measured: elbow 0.869, knee 0.869, strain 0.48 scaled; 0.786 and 0.793 with the
+    // MakeHuman bodies' passes (the push relaxed over the whole limb).
+    let (elbow, knee, strain) = farmer_bands(&CorrectiveOptions::default());
+    let (e0, k0, _) = farmer_bands(&CorrectiveOptions {
+        coarse: false,
+        ..CorrectiveOptions::default()
+    });
+    eprintln!("farmer: elbow {e0:.3} -> {elbow:.3}, knee {k0:.3} -> {knee:.3}, strain {strain:.3}");
+    assert!(elbow >= 0.85 && knee >= 0.85, "{elbow} {knee}");
+    assert!(strain <= CORRECTIVE_STRAIN_MAX as f64, "{strain}");
+    assert!(e0 < 0.85 && k0 < 0.85, "unscaled: {e0} {k0}");
+}
