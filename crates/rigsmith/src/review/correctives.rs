@@ -329,7 +329,7 @@ pub const NECK_NOD: &str = "CS_neck_nod";
 /// leaves new pairs near the collar and the chin (a line in the notes either way
 /// when the rig can nod).
 fn build_nod(su: &Setup<'_>, out: &mut BuiltCorrectives) {
-    use super::rubric::poses::collar_chin_segment;
+    use super::nod_corrective::collar_chin_segment;
     let s = su.s;
     let (Some(neck), Some(head)) = (su.rig.get(Role::Neck), su.rig.get(Role::Head)) else {
         return;

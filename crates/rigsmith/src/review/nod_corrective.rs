@@ -47,6 +47,7 @@ use std::collections::HashSet;
 use glam::Vec3;
 
 use super::offset_field::{inverse_map, limit_strain, relax};
+use crate::humanoid::Role;
 use crate::model::{Body, Weights};
 
 /// How far from the neck's axis (collar to chin level), in H, the corrective reaches.
@@ -57,6 +58,24 @@ pub const MARGIN_H: f32 = 0.002;
 pub const RELAX_PASSES: usize = 6;
 /// Target-and-invert passes.
 pub const PASSES: usize = 16;
+
+/// The collar-and-chin region of a head pose: within this distance (H) of the neck's
+/// axis, from the neck's head (the collar) to 30 % up the head bone (the chin's level).
+pub const COLLAR_CHIN_RADIUS_H: f32 = 0.08;
+
+/// The posed neck axis from the collar (the neck's head) to the chin's level (30 % up
+/// the head bone), when the rig has a neck and a head.
+pub(crate) fn collar_chin_segment(
+    s: &crate::model::Skeleton,
+    rig: &crate::humanoid::Roles,
+    m: &[glam::Mat4],
+) -> Option<(Vec3, Vec3)> {
+    let neck = rig.get(Role::Neck)?;
+    let head = rig.get(Role::Head)?;
+    let bones = crate::pose::fk::posed_bones(s, m);
+    let (hh, ht) = bones[head];
+    Some((bones[neck].0, hh + 0.3 * (ht - hh)))
+}
 
 /// What the corrective is built from: the skin, its weights and the nod's matrices.
 pub(crate) struct NodInput<'a> {
@@ -192,7 +211,7 @@ impl Region {
     /// triangle within its radius of the posed neck's axis.
     fn count(&self, x: &NodInput<'_>, off: &[Vec3]) -> usize {
         let posed = self.skin(x, off).1;
-        let r = super::rubric::poses::COLLAR_CHIN_RADIUS_H * x.body.height;
+        let r = COLLAR_CHIN_RADIUS_H * x.body.height;
         let centroid = |t: u32| {
             self.tris[t as usize]
                 .iter()

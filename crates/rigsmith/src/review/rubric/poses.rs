@@ -9,12 +9,13 @@ use rayon::prelude::*;
 
 use super::{Ctx, Out};
 use crate::geom::bvh::Bvh;
-use crate::humanoid::Role;
 use crate::model::naming::Side;
 use crate::pose::library::library_for;
 use crate::pose::library::JointTest;
 use crate::pose::{posed_matrices, NamedPose};
 use crate::report::{Check, Severity};
+pub(crate) use crate::review::nod_corrective::collar_chin_segment;
+pub use crate::review::nod_corrective::COLLAR_CHIN_RADIUS_H;
 use crate::review::{intersect, leak, penetration, strain, volume, FlaggedJoint};
 
 /// One joint test's numbers: joint name, band ratios, posed centre, local radius, bend
@@ -44,10 +45,6 @@ struct PoseNumbers {
 
 /// How far (H) a planted bone (the squat's feet) may move: rounding only.
 pub const PLANTED_MAX_H: f32 = 1e-4;
-
-/// The collar-and-chin region of a head pose: within this distance (H) of the neck's
-/// axis, from the neck's head (the collar) to 30 % up the head bone (the chin's level).
-pub const COLLAR_CHIN_RADIUS_H: f32 = 0.08;
 
 /// What every pose is measured against: the rest state.
 struct Rest {
@@ -304,20 +301,6 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
         collar_chin,
         penetration,
     }
-}
-
-/// The posed neck axis from the collar (the neck's head) to the chin's level (30 % up
-/// the head bone), when the rig has a neck and a head.
-pub(crate) fn collar_chin_segment(
-    s: &crate::model::Skeleton,
-    rig: &crate::humanoid::Roles,
-    m: &[glam::Mat4],
-) -> Option<(Vec3, Vec3)> {
-    let neck = rig.get(Role::Neck)?;
-    let head = rig.get(Role::Head)?;
-    let bones = crate::pose::fk::posed_bones(s, m);
-    let (hh, ht) = bones[head];
-    Some((bones[neck].0, hh + 0.3 * (ht - hh)))
 }
 
 /// Distance from `p` to the segment `a`-`b`.
