@@ -66,6 +66,7 @@ pub mod fix;
 pub mod geodesic;
 pub mod joint_blend;
 pub mod laplacian;
+pub mod piece_bones;
 pub mod report;
 pub mod rigid;
 pub mod route_choice;
@@ -206,6 +207,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     let mut log = Log::new();
     let mut skin = Skin::default();
     let kin = bone_reach::skeleton_kin(s, &x.segs);
+    let parents = piece_bones::segment_parents(s, &x.segs);
     // The route decision (route_choice): the volume for a coarse skin whose bones sit
     // where plain distance finds them.
     let choice = o
@@ -217,7 +219,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     }
     let chosen_volume = choice.as_ref().is_some_and(|c| c.volume);
     if !matches!(o.force_route, Some(Route::Volumetric | Route::Geodesic)) && !chosen_volume {
-        bone_heat_route(&x, &kin, &mut log, &mut skin)?;
+        bone_heat_route(&x, &kin, &parents, &mut log, &mut skin)?;
     } else if let Some(r) = o.force_route {
         log.reasons.push(format!("{} route forced", r.name()));
     }
@@ -468,9 +470,15 @@ struct Skin {
 
 /// Bone heat on the skin: kept when the weight report passes it or when it is forced,
 /// else the reasons say why not and the fallback runs.
-fn bone_heat_route(x: &Frame, kin: &[Vec<u32>], log: &mut Log, skin: &mut Skin) -> Result<()> {
+fn bone_heat_route(
+    x: &Frame,
+    kin: &[Vec<u32>],
+    parents: &[Option<u32>],
+    log: &mut Log,
+    skin: &mut Skin,
+) -> Result<()> {
     let (o, bm) = (x.o, &x.body.mesh);
-    let out = match bone_heat::bone_heat(&x.bpos, &bm.triangles, &x.segs, Some(kin)) {
+    let out = match bone_heat::bone_heat(&x.bpos, &bm.triangles, &x.segs, Some(kin), parents) {
         Ok(out) => out,
         Err(e) if o.force_route != Some(Route::BoneHeat) => {
             log.reasons.push(format!("bone heat failed: {e}"));
@@ -498,6 +506,9 @@ fn bone_heat_route(x: &Frame, kin: &[Vec<u32>], log: &mut Log, skin: &mut Skin) 
     });
     log.count(out.degenerate, |n| {
         format!("bone heat: skipped {n} degenerate triangles")
+    });
+    log.count(out.restricted_pieces, |n| {
+        format!("bone heat: {n} closed skin pieces heated only by the bones they hold (bind::piece_bones)")
     });
     let failed = rep.heat_failed();
     if failed && o.force_route != Some(Route::BoneHeat) {
