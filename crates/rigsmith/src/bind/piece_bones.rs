@@ -162,7 +162,7 @@ mod tests {
     fn pieces() -> Vec<Bvh> {
         let torso = Mesh::cuboid(Vec3::new(-1.0, 0.0, -0.5), Vec3::new(1.0, 2.0, 0.5));
         let head = Mesh::cuboid(Vec3::new(-1.2, 1.8, -0.8), Vec3::new(1.2, 4.0, 0.8));
-        let arm = Mesh::cuboid(Vec3::new(0.8, 1.2, -0.3), Vec3::new(3.0, 1.7, 0.3));
+        let arm = Mesh::cuboid(Vec3::new(0.95, 1.2, -0.3), Vec3::new(3.0, 1.7, 0.3));
         [torso, head, arm]
             .iter()
             .map(|m| Bvh::build(&m.positions, &m.triangles))
