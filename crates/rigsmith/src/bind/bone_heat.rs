@@ -122,10 +122,9 @@ pub const WELD_TOL: f32 = 1e-6;
 /// tolerances are relative). `kin`: per segment, the segments that are its bone's
 /// parent or children ([`bone_reach::skeleton_kin`]); with it, the thickness in the
 /// reach is the flesh each bone carries ([`bone_reach::carried_thickness`]), without it
-/// the plain [`bone_reach::bone_thickness`]. `parents`: the segment index of each
-/// segment's parent ([`super::piece_bones::segment_parents`]); with it, when the skin is
-/// several closed pieces, each piece is heated only by the bones it holds
-/// ([`super::piece_bones`]); empty, every bone heats every piece.
+/// the plain [`bone_reach::bone_thickness`]. `by_piece`: when the skin is several
+/// closed pieces, each piece is heated only by the bones it holds
+/// ([`super::piece_bones`]); `false`, every bone heats every piece.
 ///
 /// Errors when the sparse factorization fails (a singular or indefinite system).
 pub fn bone_heat(
@@ -133,7 +132,7 @@ pub fn bone_heat(
     triangles: &[[u32; 3]],
     segments: &[Segment],
     kin: Option<&[Vec<u32>]>,
-    parents: &[Option<u32>],
+    by_piece: bool,
 ) -> Result<HeatOutcome> {
     let n = positions.len();
     let clock = std::time::Instant::now();
@@ -164,10 +163,10 @@ pub fn bone_heat(
         .iter()
         .map(|p| p.map(|r| r.powf(bone_reach::THICKNESS_POWER)))
         .collect();
-    let pieces = if parents.is_empty() {
-        super::piece_bones::PieceBones::default()
+    let pieces = if by_piece {
+        super::piece_bones::PieceBones::new(sight.pieces(), segments)
     } else {
-        super::piece_bones::PieceBones::new(sight.pieces(), segments, parents)
+        super::piece_bones::PieceBones::default()
     };
     let allow = |v: usize, b: usize| pieces.allows(sight.island(v), b);
     let near = nearest_bones(&w.positions, &lap, segments, &thick, &sight, &allow);

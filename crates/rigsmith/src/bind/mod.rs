@@ -207,7 +207,6 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     let mut log = Log::new();
     let mut skin = Skin::default();
     let kin = bone_reach::skeleton_kin(s, &x.segs);
-    let parents = piece_bones::segment_parents(s, &x.segs);
     // The route decision (route_choice): the volume for a coarse skin whose bones sit
     // where plain distance finds them.
     let choice = o
@@ -219,7 +218,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     }
     let chosen_volume = choice.as_ref().is_some_and(|c| c.volume);
     if !matches!(o.force_route, Some(Route::Volumetric | Route::Geodesic)) && !chosen_volume {
-        bone_heat_route(&x, &kin, &parents, &mut log, &mut skin)?;
+        bone_heat_route(&x, &kin, &mut log, &mut skin)?;
     } else if let Some(r) = o.force_route {
         log.reasons.push(format!("{} route forced", r.name()));
     }
@@ -470,15 +469,9 @@ struct Skin {
 
 /// Bone heat on the skin: kept when the weight report passes it or when it is forced,
 /// else the reasons say why not and the fallback runs.
-fn bone_heat_route(
-    x: &Frame,
-    kin: &[Vec<u32>],
-    parents: &[Option<u32>],
-    log: &mut Log,
-    skin: &mut Skin,
-) -> Result<()> {
+fn bone_heat_route(x: &Frame, kin: &[Vec<u32>], log: &mut Log, skin: &mut Skin) -> Result<()> {
     let (o, bm) = (x.o, &x.body.mesh);
-    let out = match bone_heat::bone_heat(&x.bpos, &bm.triangles, &x.segs, Some(kin), parents) {
+    let out = match bone_heat::bone_heat(&x.bpos, &bm.triangles, &x.segs, Some(kin), true) {
         Ok(out) => out,
         Err(e) if o.force_route != Some(Route::BoneHeat) => {
             log.reasons.push(format!("bone heat failed: {e}"));

@@ -153,7 +153,7 @@ fn chibi_shoulders_carry_their_share_and_its_arms_follow() {
     // 1.59 (elbow 1.58 -> 1.30, wrist twist 1.52 -> 1.32; arm down and up lose, all
     // five arm poses still behind Blender's 0.19, 0.45, 0.51, 1.16, 0.60). With each
     // closed piece heated only by the bones it holds (bind::piece_bones: the torso
-    // takes no `UpperArm`, the head ball no arm bone): 0.29, 0.80, 0.77, 2.13, 1.59.
+    // takes no `UpperArm`, the head ball no arm bone): 0.26, 0.70, 0.67, 2.13, 1.59.
     let (c, s, r) = rebound("platformer_Character_HumanoidRig");
     assert_eq!(r.route, Route::BoneHeat, "{:?}", r.reasons);
     assert_eq!(r.report.unweighted, 0);
@@ -167,9 +167,9 @@ fn chibi_shoulders_carry_their_share_and_its_arms_follow() {
     assert!((55.0..66.0).contains(&art), "artist Shoulder.L {art}");
     assert!(ours > SHOULDER_MIN, "Shoulder.L {ours} (artist {art})");
     for (pose, p95, limit) in [
-        ("arm_down", e[0].1, 0.35),
-        ("arm_up", e[1].1, 0.95),
-        ("arm_forward", e[2].1, 0.9),
+        ("arm_down", e[0].1, 0.32),
+        ("arm_up", e[1].1, 0.85),
+        ("arm_forward", e[2].1, 0.8),
         ("leg_forward", e[3].1, 2.3),
         ("leg_side", e[4].1, 1.8),
     ] {
