@@ -71,6 +71,8 @@ pub struct HeatOutcome {
     pub degenerate: usize,
     /// Visibility rays cast.
     pub rays: usize,
+    /// Closed skin pieces heated only by the bones they hold ([`super::piece_bones`]).
+    pub restricted_pieces: usize,
     /// Wall-clock seconds per stage, in order (for profiling; not part of the result).
     pub stages: Vec<(&'static str, f64)>,
 }
@@ -120,7 +122,9 @@ pub const WELD_TOL: f32 = 1e-6;
 /// tolerances are relative). `kin`: per segment, the segments that are its bone's
 /// parent or children ([`bone_reach::skeleton_kin`]); with it, the thickness in the
 /// reach is the flesh each bone carries ([`bone_reach::carried_thickness`]), without it
-/// the plain [`bone_reach::bone_thickness`].
+/// the plain [`bone_reach::bone_thickness`]. `by_piece`: when the skin is several
+/// closed pieces, each piece is heated only by the bones it holds
+/// ([`super::piece_bones`]); `false`, every bone heats every piece.
 ///
 /// Errors when the sparse factorization fails (a singular or indefinite system).
 pub fn bone_heat(
@@ -128,6 +132,7 @@ pub fn bone_heat(
     triangles: &[[u32; 3]],
     segments: &[Segment],
     kin: Option<&[Vec<u32>]>,
+    by_piece: bool,
 ) -> Result<HeatOutcome> {
     let n = positions.len();
     let clock = std::time::Instant::now();
@@ -158,7 +163,13 @@ pub fn bone_heat(
         .iter()
         .map(|p| p.map(|r| r.powf(bone_reach::THICKNESS_POWER)))
         .collect();
-    let near = nearest_bones(&w.positions, &lap, segments, &thick, &sight);
+    let pieces = if by_piece {
+        super::piece_bones::PieceBones::new(sight.pieces(), segments)
+    } else {
+        super::piece_bones::PieceBones::default()
+    };
+    let allow = |v: usize, b: usize| pieces.allows(sight.island(v), b);
+    let near = nearest_bones(&w.positions, &lap, segments, &thick, &sight, &allow);
     let rays = near.iter().map(|x| x.2).sum();
     lap_time("visibility", &mut stages);
 
@@ -189,6 +200,7 @@ pub fn bone_heat(
                 .iter()
                 .zip(&thick)
                 .enumerate()
+                .filter(|(i, _)| allow(v, *i))
                 .map(|(i, (s, t))| (i, bone_reach::reach(s, t, p)))
                 .filter(|(i, r)| !bone_reach::past_free_end(&segments[*i], joined[*i], r))
                 .min_by(|a, b| a.1.reach.total_cmp(&b.1.reach).then(a.0.cmp(&b.0)))
@@ -226,7 +238,7 @@ pub fn bone_heat(
             super::joint_blend::JointBlend::new(segments, &thick0, super::joint_blend::BAND);
         let (sources, shares): (Vec<Vec<u32>>, Vec<Vec<f32>>) = order
             .iter()
-            .map(|&v| blended_sources(&near[v].1, w.positions[v], &blend))
+            .map(|&v| blended_sources(&near[v].1, w.positions[v], &blend, |b| allow(v, b)))
             .unzip();
         let sols = solve::solve(&solve::HeatSystem {
             n: na,
@@ -259,6 +271,7 @@ pub fn bone_heat(
         welded: n - k,
         degenerate: lap.degenerate,
         rays,
+        restricted_pieces: pieces.restricted_pieces(),
         stages,
     })
 }
@@ -273,6 +286,7 @@ fn nearest_bones(
     segments: &[Segment],
     thick: &[[f32; 5]],
     sight: &super::sight::Sight,
+    allow: &(dyn Fn(usize, usize) -> bool + Sync),
 ) -> Vec<(f32, Vec<u32>, usize)> {
     // Rays from a maximal independent set of seed vertices first; every other vertex
     // whose seed neighbours all saw their first bone, the same one that comes first
@@ -289,7 +303,9 @@ fn nearest_bones(
     }
     let first_pass: Vec<Option<(f32, Vec<u32>, usize)>> = (0..k)
         .into_par_iter()
-        .map(|v| (seed[v]).then(|| nearest_visible(positions[v], v, segments, thick, sight, None)))
+        .map(|v| {
+            (seed[v]).then(|| nearest_visible(positions[v], v, segments, thick, sight, None, allow))
+        })
         .collect();
     first_pass
         .par_iter()
@@ -313,7 +329,7 @@ fn nearest_bones(
                 }
             }
             let hint = if agree { hint } else { None };
-            nearest_visible(positions[v], v, segments, thick, sight, hint)
+            nearest_visible(positions[v], v, segments, thick, sight, hint, allow)
         })
         .collect()
 }
@@ -348,15 +364,19 @@ fn conductance(
 
 /// The heat sources of a vertex at `p` whose nearest visible bones are `near`, with
 /// their shares: both bones of a limb joint when `p` lies in its band
-/// ([`super::joint_blend`]), else the bones of `near`, shared evenly.
+/// ([`super::joint_blend`]) and the vertex may take both (`allow`, the bones of its
+/// piece), else the bones of `near`, shared evenly.
 fn blended_sources(
     near: &[u32],
     p: Vec3,
     blend: &super::joint_blend::JointBlend,
+    allow: impl Fn(usize) -> bool,
 ) -> (Vec<u32>, Vec<f32>) {
     if let [b] = near {
         if let Some([(a, fa), (c, fc)]) = blend.shares(*b, p) {
-            return (vec![a, c], vec![fa, fc]);
+            if allow(a as usize) && allow(c as usize) {
+                return (vec![a, c], vec![fa, fc]);
+            }
         }
     }
     let even = 1.0 / near.len().max(1) as f32;
@@ -417,7 +437,8 @@ fn mean_edge_length(pos: &[DVec3], edges: &[(u32, u32, f64)]) -> Vec<f64> {
 /// Distance to the nearest visible bone by reach ([`bone_reach`]) from welded vertex `v`
 /// at `p` (rays tested as [`super::sight::Sight::blocked`] says), the bones tied with
 /// it, rays cast. `seen`: a bone the neighbours see; when it comes first for `p` too
-/// (no tie), it is taken without a ray.
+/// (no tie), it is taken without a ray. Only the bones `allow` gives the vertex are
+/// tried (the bones of its piece, [`super::piece_bones`]).
 fn nearest_visible(
     p: Vec3,
     v: usize,
@@ -425,11 +446,13 @@ fn nearest_visible(
     thick: &[[f32; 5]],
     sight: &super::sight::Sight,
     seen: Option<u32>,
+    allow: &(dyn Fn(usize, usize) -> bool + Sync),
 ) -> (f32, Vec<u32>, usize) {
     let mut cand: Vec<(f32, u32, bone_reach::Reach)> = segments
         .iter()
         .zip(thick)
         .enumerate()
+        .filter(|(i, _)| allow(v, *i))
         .map(|(i, (s, t))| {
             let r = bone_reach::reach(s, t, p);
             (r.reach, i as u32, r)

@@ -66,6 +66,7 @@ pub mod fix;
 pub mod geodesic;
 pub mod joint_blend;
 pub mod laplacian;
+pub mod piece_bones;
 pub mod report;
 pub mod rigid;
 pub mod route_choice;
@@ -470,7 +471,7 @@ struct Skin {
 /// else the reasons say why not and the fallback runs.
 fn bone_heat_route(x: &Frame, kin: &[Vec<u32>], log: &mut Log, skin: &mut Skin) -> Result<()> {
     let (o, bm) = (x.o, &x.body.mesh);
-    let out = match bone_heat::bone_heat(&x.bpos, &bm.triangles, &x.segs, Some(kin)) {
+    let out = match bone_heat::bone_heat(&x.bpos, &bm.triangles, &x.segs, Some(kin), true) {
         Ok(out) => out,
         Err(e) if o.force_route != Some(Route::BoneHeat) => {
             log.reasons.push(format!("bone heat failed: {e}"));
@@ -498,6 +499,9 @@ fn bone_heat_route(x: &Frame, kin: &[Vec<u32>], log: &mut Log, skin: &mut Skin) 
     });
     log.count(out.degenerate, |n| {
         format!("bone heat: skipped {n} degenerate triangles")
+    });
+    log.count(out.restricted_pieces, |n| {
+        format!("bone heat: {n} closed skin pieces heated only by the bones they hold (bind::piece_bones)")
     });
     let failed = rep.heat_failed();
     if failed && o.force_route != Some(Route::BoneHeat) {

@@ -5,7 +5,7 @@
 //! |---|---|---|---|---|
 //! | `unweighted` | vertices whose deform weights sum below 1e-4 ([`UNWEIGHTED_BELOW`]: they will not move), over all parts; a part without weights counts all its vertices | `weights.unweighted` | at most 0 | blocker |
 //! | `non_finite` | vertices with a NaN or infinite weight | `weights.finite` | at most 0 | blocker |
-//! | `empty_major` | deform bones at least 0.05 H long whose middle lies inside the body (winding number > 1/2) but which weight nothing (total below 1e-3); eye, teeth, tongue and jaw bones are exempt | `weights.empty_major` | at most 0 | blocker |
+//! | `empty_major` | deform bones at least 0.05 H long whose middle lies inside the body (winding number > 1/2) but which weight nothing (total below 1e-3, counting the weight of the twist bones that lie along the bone: children whose ends lie on its segment, [`lies_along`]); eye, teeth, tongue and jaw bones are exempt | `weights.empty_major` | at most 0 | blocker |
 //! | `sum_dev`, `sum_dev_max` | weighted vertices whose weights do not sum to 1 within 0.01; the largest deviation | `weights.normalization` (value: the largest deviation) | at most 0.01 | major |
 //! | `max_influences`, `over4` | influences per vertex (weight above 1e-4); vertices with more than 4 | `weights.max_influences` (value: the largest count) | at most 4 (or the export limit asked) | major |
 //! | `non_deform_groups` | bones that carry weight but are not deform bones | `structure.deform_hygiene` (section B) | at most 0 | major |
@@ -276,7 +276,14 @@ pub fn weight_report(c: &Character) -> WeightReport {
     };
     if let Some((mesh, bw)) = body_mesh_weights {
         for (i, bone) in s.bones.iter().enumerate() {
-            if !bone.deform || bone_sum[i] >= 1e-3 || bone.length() < 0.05 * r.height {
+            // A twist bone lying along the bone carries the bone's flesh (the twist
+            // chain shares it back between them: `deform::twist_weights`).
+            let carried: f64 = bone_sum[i]
+                + (0..nb)
+                    .filter(|&k| lies_along(s, i, k))
+                    .map(|k| bone_sum[k])
+                    .sum::<f64>();
+            if !bone.deform || carried >= 1e-3 || bone.length() < 0.05 * r.height {
                 continue;
             }
             if moves_internal_part(&bone.name) {
@@ -597,4 +604,16 @@ impl WeightReport {
         }
         out
     }
+}
+
+/// Whether bone `k` of `s` is a child of bone `i` lying along it (a twist bone): both of
+/// its ends within 1 % of `i`'s length of `i`'s segment, and it is shorter.
+pub fn lies_along(s: &crate::model::Skeleton, i: usize, k: usize) -> bool {
+    let (b, c) = (&s.bones[i], &s.bones[k]);
+    let l = b.length();
+    c.parent == Some(i)
+        && c.length() < l
+        && [c.head, c.tail].iter().all(|&p| {
+            (crate::geom::segment::closest_on_segment(p, b.head, b.tail) - p).length() <= 0.01 * l
+        })
 }

@@ -75,6 +75,11 @@ impl<'a> Sight<'a> {
         tree.segment_blocked(p, c, t_min, t_max)
     }
 
+    /// The island of vertex `v`; `None` when the skin is one island.
+    pub fn island(&self, v: usize) -> Option<u32> {
+        self.island.get(v).copied()
+    }
+
     /// One tree per island; empty when the skin is one island.
     pub fn pieces(&self) -> &[Bvh] {
         &self.own

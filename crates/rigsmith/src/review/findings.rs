@@ -48,6 +48,9 @@ pub struct Findings<'a> {
     c: &'a Character,
     skin: OnceCell<Option<(crate::model::Mesh, Vec<Vec<u32>>)>>,
     rest_pairs: OnceCell<HashSet<(u32, u32)>>,
+    /// The skin's interpenetrating pieces (hidden junctions are not a collar-and-chin
+    /// finding).
+    rest_pieces: OnceCell<Option<intersect::Pieces>>,
     rest_bvh: OnceCell<Bvh>,
 }
 
@@ -58,6 +61,7 @@ impl<'a> Findings<'a> {
             c,
             skin: OnceCell::new(),
             rest_pairs: OnceCell::new(),
+            rest_pieces: OnceCell::new(),
             rest_bvh: OnceCell::new(),
         }
     }
@@ -130,8 +134,14 @@ impl<'a> Findings<'a> {
                         .sum::<Vec3>()
                         / 3.0
                 };
+                let pieces = self
+                    .rest_pieces
+                    .get_or_init(|| intersect::Pieces::of(&mesh.positions, &mesh.triangles));
                 let mut tris = BTreeSet::new();
                 for (t1, t2) in pairs {
+                    if near.is_some() && pieces.as_ref().is_some_and(|x| x.hidden(t1, t2)) {
+                        continue;
+                    }
                     let keep = near.map_or(true, |(a, b, r)| {
                         [t1, t2].iter().any(|&t| {
                             let p = centroid(t);

@@ -107,6 +107,60 @@ pub(crate) fn new_pair_list(
         .collect()
 }
 
+/// The closed pieces of a skin that interpenetrate instead of meeting at seams (a
+/// chibi's head ball resting on its torso, an arm sunk into the torso), for telling a
+/// hidden junction from a fold. Where one piece is sunk into another, a pose that moves
+/// one against the other (the head turning on the torso) slides the line where they
+/// cut through each other across the triangles near it: new intersecting pairs, all
+/// hidden inside the piece they are sunk into. A pair counts as such a **hidden
+/// junction** when its two triangles lie on different pieces and, at rest, one of them
+/// lies inside the other's piece. A chin folding into the throat of a one-surface body
+/// (one piece), or a head sagging into the visible part of the torso (the torso's
+/// triangles were outside the head at rest), still counts.
+pub(crate) struct Pieces {
+    /// Piece (island) of each triangle.
+    island: Vec<u32>,
+    /// One tree per piece, at rest.
+    trees: Vec<Bvh>,
+    /// Rest centroid of each triangle.
+    centroids: Vec<Vec3>,
+}
+
+impl Pieces {
+    /// The pieces of the mesh (`positions`: n x 3 at rest, `triangles`: m x 3), `None`
+    /// when it is one piece.
+    pub(crate) fn of(positions: &[Vec3], triangles: &[[u32; 3]]) -> Option<Pieces> {
+        let (vi, count) = crate::geom::weld::islands(positions.len(), triangles);
+        let island: Vec<u32> = triangles.iter().map(|t| vi[t[0] as usize]).collect();
+        let mut tris: Vec<Vec<[u32; 3]>> = vec![Vec::new(); count];
+        for (t, &i) in triangles.iter().zip(&island) {
+            tris[i as usize].push(*t);
+        }
+        if tris.iter().filter(|t| !t.is_empty()).count() < 2 {
+            return None;
+        }
+        let trees = tris.iter().map(|t| Bvh::build(positions, t)).collect();
+        let centroids = triangles
+            .iter()
+            .map(|t| t.iter().map(|&v| positions[v as usize]).sum::<Vec3>() / 3.0)
+            .collect();
+        Some(Pieces {
+            island,
+            trees,
+            centroids,
+        })
+    }
+
+    /// Whether the pair of triangles `(a, b)` is a hidden junction (see [`Pieces`]).
+    pub(crate) fn hidden(&self, a: u32, b: u32) -> bool {
+        let (a, b) = (a as usize, b as usize);
+        let (ia, ib) = (self.island[a] as usize, self.island[b] as usize);
+        ia != ib
+            && (self.trees[ib].contains(self.centroids[a])
+                || self.trees[ia].contains(self.centroids[b]))
+    }
+}
+
 fn plane_dists(n: Vec3, d: f32, t: &[Vec3; 3]) -> [f32; 3] {
     t.map(|p| {
         let x = n.dot(p) + d;
@@ -185,6 +239,40 @@ fn interval(t: &[Vec3; 3], d: &[f32; 3], k: usize) -> Option<(f32, f32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sunk_piece_hides_its_junction_and_nothing_else() {
+        // A torso box and a head box whose bottom is sunk onto it.
+        let mut m =
+            crate::model::Mesh::cuboid(Vec3::new(-1.0, 0.0, -0.5), Vec3::new(1.0, 2.0, 0.5));
+        let torso_tris = m.triangles.len() as u32;
+        m.append(&crate::model::Mesh::cuboid(
+            Vec3::new(-1.2, 1.8, -0.8),
+            Vec3::new(1.2, 4.0, 0.8),
+        ));
+        let (p, t) = (&m.positions, &m.triangles);
+        let pieces = Pieces::of(p, t).expect("two pieces");
+        let centroid = |i: usize| t[i].iter().map(|&v| p[v as usize]).sum::<Vec3>() / 3.0;
+        let find = |range: std::ops::Range<u32>, f: &dyn Fn(Vec3) -> bool| {
+            range
+                .clone()
+                .find(|&i| f(centroid(i as usize)))
+                .expect("a triangle")
+        };
+        let n = t.len() as u32;
+        let torso_top = find(0..torso_tris, &|c| c.y > 1.99);
+        let torso_side = find(0..torso_tris, &|c| c.y < 1.7 && c.x > 0.99);
+        let head_top = find(torso_tris..n, &|c| c.y > 3.99);
+        // The torso's top, hidden inside the head, is the junction...
+        assert!(pieces.hidden(torso_top, head_top));
+        // ...its visible side is not (the head sagging into it would show).
+        assert!(!pieces.hidden(torso_side, head_top));
+        // Two triangles of one piece are never a junction.
+        assert!(!pieces.hidden(torso_top, torso_side));
+        // One piece: no junction at all.
+        let one = crate::model::Mesh::cuboid(Vec3::ZERO, Vec3::ONE);
+        assert!(Pieces::of(&one.positions, &one.triangles).is_none());
+    }
 
     #[test]
     fn crossing_triangles() {

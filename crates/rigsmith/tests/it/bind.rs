@@ -646,6 +646,45 @@ fn check_empty_major_fires() {
 }
 
 #[test]
+fn a_twist_bone_carrying_the_thigh_keeps_it_from_reading_empty() {
+    // A twist bone lying along the thigh (a quarter to half down it) takes all of the
+    // thigh's weight, as bone heat can give it on a short limb: the limb is weighted
+    // (the twist chain shares the weight back), so weights.empty_major passes. The
+    // control: `check_empty_major_fires`, the thigh's weight moved to the pelvis.
+    let mut c = clean_twin();
+    let mut s = c.skeleton.clone().unwrap();
+    let thigh = s.find("thigh_l").unwrap();
+    let (h, t) = (s.bones[thigh].head, s.bones[thigh].tail);
+    s.bones.push(Bone::new(
+        "thigh_twist_01_l",
+        Some(thigh),
+        h.lerp(t, 0.25),
+        h.lerp(t, 0.5),
+    ));
+    let twist = (s.bones.len() - 1) as u32;
+    c.skeleton = Some(s);
+    for l in &mut c.parts[0].weights.as_mut().unwrap().vertices {
+        for i in l.iter_mut() {
+            if i.bone == thigh as u32 {
+                i.bone = twist;
+            }
+        }
+    }
+    let k = check(&c, "weights.empty_major");
+    assert!(k.passed, "{k:?}");
+    // A child that does not lie along the thigh (a bone off its side) does not count.
+    let mut s2 = c.skeleton.clone().unwrap();
+    let last = s2.bones.len() - 1;
+    let off = Vec3::new(0.2, 0.0, 0.0);
+    s2.bones[last].head += off;
+    s2.bones[last].tail += off;
+    c.skeleton = Some(s2);
+    let k = check(&c, "weights.empty_major");
+    assert!(!k.passed, "{k:?}");
+    assert_eq!(k.detail, "thigh_l");
+}
+
+#[test]
 fn check_sum_fires() {
     let mut c = clean_twin();
     for i in &mut c.parts[0].weights.as_mut().unwrap().vertices[10] {

@@ -243,6 +243,46 @@ fn the_chibi_rerigs_without_blocker() {
 }
 
 #[test]
+fn the_chibi_rerigs_by_bone_heat_with_its_head_clear_of_the_arms() {
+    // Rigged anew, the chibi's short thigh read as empty (its twist bone carried the
+    // flesh), which sent the bind to the coarse volume (H/45); the volume's heat
+    // reached the head ball from the arms beside it, and under the arm poses the head
+    // sagged and the eyes sank into it (penetration.Head.4 in six poses, 11 majors).
+    // Now: bone heat, each closed piece heated by the bones it holds; the majors left
+    // are the elbow's volume under a 120 degree bend and the head ball nodding into the
+    // chest (the artist's own rig fails both, worse).
+    let path = common::quaternius_dir().join("platformer_Character_HumanoidRig.glb");
+    let c = rigsmith::io::read_character(&path).unwrap();
+    let o = rigsmith::RigOptions {
+        rigged: rigsmith::Rigged::Replace,
+        ..Default::default()
+    };
+    let out = rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap();
+    assert_eq!(
+        out.route,
+        Some(rigsmith::bind::Route::BoneHeat),
+        "{:?}",
+        out.route_reasons
+    );
+    let review = out.review.as_ref().unwrap();
+    let failed = |part: &str| {
+        review
+            .checks
+            .iter()
+            .filter(|k| !k.passed && k.severity == Severity::Major && k.id.contains(part))
+            .map(|k| k.id.clone())
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        failed("penetration").is_empty(),
+        "{:?}",
+        failed("penetration")
+    );
+    assert!(failed("head_turn").is_empty(), "{:?}", failed("head_turn"));
+    assert!(failed("deform.").len() <= 3, "{:?}", failed("deform."));
+}
+
+#[test]
 fn the_knight_rerigs_without_blocker() {
     rerigs_without_blocker("knight_KnightCharacter");
 }

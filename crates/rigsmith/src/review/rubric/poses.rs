@@ -50,6 +50,9 @@ pub const PLANTED_MAX_H: f32 = 1e-4;
 struct Rest {
     fleshes: Vec<volume::Flesh>,
     pairs: HashSet<(u32, u32)>,
+    /// The skin's closed pieces, when it is several that interpenetrate (hidden
+    /// junctions are not counted near the collar and the chin).
+    pieces: Option<intersect::Pieces>,
     edges: Vec<Vec<(u32, u32)>>,
     garments: Vec<usize>,
     garment_inside: Vec<Vec<bool>>,
@@ -166,9 +169,14 @@ fn rest_state(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Rest {
         .iter()
         .map(|&g| penetration::inside_flags(&body_bvh, &cx.c.parts[g].mesh.positions))
         .collect();
+    let pieces =
+        cx.o.self_intersections
+            .then(|| intersect::Pieces::of(&body.mesh.positions, &body.mesh.triangles))
+            .flatten();
     Rest {
         fleshes,
         pairs,
+        pieces,
         edges,
         garments: garments.to_vec(),
         garment_inside,
@@ -253,7 +261,9 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
             let r = COLLAR_CHIN_RADIUS_H * cx.h;
             pair_points
                 .chunks(2)
-                .filter(|q| q.iter().any(|&p| segment_distance(p, a, b) <= r))
+                .zip(&pairs)
+                .filter(|(_, &(t1, t2))| !rest.pieces.as_ref().is_some_and(|x| x.hidden(t1, t2)))
+                .filter(|(q, _)| q.iter().any(|&p| segment_distance(p, a, b) <= r))
                 .count()
         })
     } else {
