@@ -189,76 +189,40 @@ impl Side<'_> {
             std::array::from_fn(|fi| std::array::from_fn(|j| to(HAND[fi][j])));
         // A mitten's thumb may still be a digit of its own.
         let snapped = snap_to_digits(&hand_mesh, &hand_solid, &chains, &frame, h, !mitten);
+        let cut = HandCut {
+            mesh: &hand_mesh,
+            solid: &hand_solid,
+            bvh: &hand_bvh,
+            frame,
+            h,
+            mitten,
+        };
+        let defaults: Vec<Vec<(Vec3, &str)>> = (0..5)
+            .map(|fi| template_chain(fi, chains[fi], &cut))
+            .collect();
+        // A chain whose bones leave the hand (a thumb modelled apart from a mitten,
+        // spread fingers the template misses) goes onto its digit: the thumb alone, the
+        // four fingers together (named in their order across the hand).
+        let leaves = |c: &[(Vec3, &str)]| {
+            c.windows(2)
+                .any(|b| !hand_solid.contains(0.5 * (b[0].0 + b[1].0)))
+        };
+        let thumb_out = leaves(&defaults[0]);
+        let fingers_out = defaults[1..].iter().any(|c| leaves(c));
         for (fi, f) in FINGERS.iter().enumerate() {
-            let chain = chains[fi];
-            let mut chain_out: Vec<(Vec3, &str)> = Vec::with_capacity(4);
-            if let Some(axis) = snapped[fi] {
-                for p in axis {
-                    chain_out.push((p, "sections: along the digit's axis (spread fingers)"));
-                }
-            } else if mitten {
-                for (j, c) in chain.iter().enumerate() {
-                    let (p, ok) = inside_mitten(&hand_mesh, *c, &frame, h);
-                    let method = if ok {
-                        "sections: spread inside the mitten, centred in its thickness"
-                    } else {
-                        "template: hand scaled to the measured hand"
-                    };
-                    let _ = j;
-                    chain_out.push((p, method));
-                }
-            } else {
-                for j in 0..4 {
-                    let mut p = chain[j];
-                    let mut method = "template: hand scaled to the measured hand";
-                    // Centre the middle joints in the finger's own section.
-                    if j == 1 || j == 2 {
-                        let dir = (chain[j + 1] - chain[j - 1]).normalize_or_zero();
-                        if let Some(l) = digit_loop(&hand_mesh, p, dir, h, 0.015 * h) {
-                            p = l;
-                            method = "template, centred in the finger section";
-                        }
-                    }
-                    chain_out.push((p, method));
-                }
-                // The thumb's base joint sits where its sections merge with the palm's
-                // web, and its own cut may catch a neighbour: follow the thumb back
-                // from its last joint and put the base joint on that axis, one
-                // template phalanx length back (extended straight past the web).
-                if fi == 0 {
-                    let back = (chain[1] - chain[2]).normalize_or_zero();
-                    let span = (chain[1] - chain[2]).length();
-                    let axis = follow_digit(&hand_mesh, chain_out[2].0, back, h, span);
-                    if axis.len() >= 3 {
-                        let (first, last) = (axis[0], axis[axis.len() - 1]);
-                        let dir = (last - first).normalize_or_zero();
-                        chain_out[1] = (
-                            first + dir * span,
-                            "sections: on the thumb's axis, followed back from its last joint",
-                        );
-                    }
-                }
-                // Follow the digit from its middle joint to its end: the tip is the
-                // last section's centre, on the digit's axis.
-                let start = chain_out[2].0;
-                let dir = (chain[3] - chain[2]).normalize_or_zero();
-                let axis = follow_digit(&hand_mesh, start, dir, h, 0.1 * len + 0.05 * h);
-                if let Some(&end) = axis.last().filter(|_| axis.len() >= 3) {
-                    chain_out[3] = (end, "sections: end of the digit's sections");
-                }
-            }
-            // A thin hand (a flat low-poly hand) may leave a template joint above or
-            // below it: such a joint goes to the middle of the hand's thickness along
-            // the palm normal.
-            for (p, method) in chain_out.iter_mut() {
-                if hand_solid.contains(*p) {
-                    continue;
-                }
-                if let Some(q) = mid_thickness(&hand_bvh, *p, n, 0.03 * h) {
-                    *p = q;
-                    *method = "template, moved into the middle of the hand's thickness";
-                }
-            }
+            let moved = if fi == 0 { thumb_out } else { fingers_out };
+            let chain_out: Vec<(Vec3, &str)> = match snapped[fi].filter(|_| moved) {
+                Some(axis) => axis
+                    .into_iter()
+                    .map(|p| {
+                        (
+                            p,
+                            "sections: along the digit's axis, its chain leaving the hand",
+                        )
+                    })
+                    .collect(),
+                None => defaults[fi].clone(),
+            };
             // A finger curls on one axis: keep its joints on one plane through the
             // knuckle, spanned by the chain's direction and the palm normal.
             // The plane goes through the two centred middle joints.
@@ -281,6 +245,89 @@ impl Side<'_> {
             }
         }
     }
+}
+
+/// What a finger's chain needs from its hand: the hand's mesh, solid and BVH, its
+/// frame, the body height and whether it is a mitten.
+struct HandCut<'a> {
+    mesh: &'a Mesh,
+    solid: &'a crate::fit::solid::Solid,
+    bvh: &'a crate::geom::bvh::Bvh,
+    frame: HandFrame,
+    h: f32,
+    mitten: bool,
+}
+
+/// Finger `fi`'s chain from its template `chain` (see [`Side::fingers`]): spread inside
+/// a mitten, or centred in the digit's sections; a joint outside a thin hand moved to
+/// the middle of its thickness.
+fn template_chain(fi: usize, chain: [Vec3; 4], k: &HandCut<'_>) -> Vec<(Vec3, &'static str)> {
+    let (hand_mesh, frame, h) = (k.mesh, &k.frame, k.h);
+    let (len, n) = (frame.len, frame.n);
+    let mut chain_out: Vec<(Vec3, &'static str)> = Vec::with_capacity(4);
+    if k.mitten {
+        for c in chain.iter() {
+            let (p, ok) = inside_mitten(&hand_mesh, *c, &frame, h);
+            let method = if ok {
+                "sections: spread inside the mitten, centred in its thickness"
+            } else {
+                "template: hand scaled to the measured hand"
+            };
+            chain_out.push((p, method));
+        }
+    } else {
+        for j in 0..4 {
+            let mut p = chain[j];
+            let mut method = "template: hand scaled to the measured hand";
+            // Centre the middle joints in the finger's own section.
+            if j == 1 || j == 2 {
+                let dir = (chain[j + 1] - chain[j - 1]).normalize_or_zero();
+                if let Some(l) = digit_loop(&hand_mesh, p, dir, h, 0.015 * h) {
+                    p = l;
+                    method = "template, centred in the finger section";
+                }
+            }
+            chain_out.push((p, method));
+        }
+        // The thumb's base joint sits where its sections merge with the palm's
+        // web, and its own cut may catch a neighbour: follow the thumb back
+        // from its last joint and put the base joint on that axis, one
+        // template phalanx length back (extended straight past the web).
+        if fi == 0 {
+            let back = (chain[1] - chain[2]).normalize_or_zero();
+            let span = (chain[1] - chain[2]).length();
+            let axis = follow_digit(&hand_mesh, chain_out[2].0, back, h, span);
+            if axis.len() >= 3 {
+                let (first, last) = (axis[0], axis[axis.len() - 1]);
+                let dir = (last - first).normalize_or_zero();
+                chain_out[1] = (
+                    first + dir * span,
+                    "sections: on the thumb's axis, followed back from its last joint",
+                );
+            }
+        }
+        // Follow the digit from its middle joint to its end: the tip is the
+        // last section's centre, on the digit's axis.
+        let start = chain_out[2].0;
+        let dir = (chain[3] - chain[2]).normalize_or_zero();
+        let axis = follow_digit(&hand_mesh, start, dir, h, 0.1 * len + 0.05 * h);
+        if let Some(&end) = axis.last().filter(|_| axis.len() >= 3) {
+            chain_out[3] = (end, "sections: end of the digit's sections");
+        }
+    }
+    // A thin hand (a flat low-poly hand) may leave a template joint above or
+    // below it: such a joint goes to the middle of the hand's thickness along
+    // the palm normal.
+    for (p, method) in chain_out.iter_mut() {
+        if k.solid.contains(*p) {
+            continue;
+        }
+        if let Some(q) = mid_thickness(&k.bvh, *p, n, 0.03 * h) {
+            *p = q;
+            *method = "template, moved into the middle of the hand's thickness";
+        }
+    }
+    chain_out
 }
 
 /// Fingers spread wider than the template (a game character's star hand). A digit is
