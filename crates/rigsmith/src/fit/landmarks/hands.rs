@@ -267,7 +267,7 @@ fn template_chain(fi: usize, chain: [Vec3; 4], k: &HandCut<'_>) -> Vec<(Vec3, &'
     let mut chain_out: Vec<(Vec3, &'static str)> = Vec::with_capacity(4);
     if k.mitten {
         for c in chain.iter() {
-            let (p, ok) = inside_mitten(&hand_mesh, *c, &frame, h);
+            let (p, ok) = inside_mitten(hand_mesh, *c, frame, h);
             let method = if ok {
                 "sections: spread inside the mitten, centred in its thickness"
             } else {
@@ -282,7 +282,7 @@ fn template_chain(fi: usize, chain: [Vec3; 4], k: &HandCut<'_>) -> Vec<(Vec3, &'
             // Centre the middle joints in the finger's own section.
             if j == 1 || j == 2 {
                 let dir = (chain[j + 1] - chain[j - 1]).normalize_or_zero();
-                if let Some(l) = digit_loop(&hand_mesh, p, dir, h, 0.015 * h) {
+                if let Some(l) = digit_loop(hand_mesh, p, dir, h, 0.015 * h) {
                     p = l;
                     method = "template, centred in the finger section";
                 }
@@ -296,7 +296,7 @@ fn template_chain(fi: usize, chain: [Vec3; 4], k: &HandCut<'_>) -> Vec<(Vec3, &'
         if fi == 0 {
             let back = (chain[1] - chain[2]).normalize_or_zero();
             let span = (chain[1] - chain[2]).length();
-            let axis = follow_digit(&hand_mesh, chain_out[2].0, back, h, span);
+            let axis = follow_digit(hand_mesh, chain_out[2].0, back, h, span);
             if axis.len() >= 3 {
                 let (first, last) = (axis[0], axis[axis.len() - 1]);
                 let dir = (last - first).normalize_or_zero();
@@ -310,7 +310,7 @@ fn template_chain(fi: usize, chain: [Vec3; 4], k: &HandCut<'_>) -> Vec<(Vec3, &'
         // last section's centre, on the digit's axis.
         let start = chain_out[2].0;
         let dir = (chain[3] - chain[2]).normalize_or_zero();
-        let axis = follow_digit(&hand_mesh, start, dir, h, 0.1 * len + 0.05 * h);
+        let axis = follow_digit(hand_mesh, start, dir, h, 0.1 * len + 0.05 * h);
         if let Some(&end) = axis.last().filter(|_| axis.len() >= 3) {
             chain_out[3] = (end, "sections: end of the digit's sections");
         }
@@ -322,7 +322,7 @@ fn template_chain(fi: usize, chain: [Vec3; 4], k: &HandCut<'_>) -> Vec<(Vec3, &'
         if k.solid.contains(*p) {
             continue;
         }
-        if let Some(q) = mid_thickness(&k.bvh, *p, n, 0.03 * h) {
+        if let Some(q) = mid_thickness(k.bvh, *p, n, 0.03 * h) {
             *p = q;
             *method = "template, moved into the middle of the hand's thickness";
         }
