@@ -296,3 +296,66 @@ fn men_casual_rerigs_without_blocker() {
 fn men_farmer_rerigs_without_blocker() {
     rerigs_without_blocker("men_Farmer");
 }
+
+/// The fit of a Quaternius character as `rig --rerig` makes it, and its `place.inside`
+/// check.
+fn inside_check(name: &str) -> (FitResult, rigsmith::Check) {
+    let (c, _) = quaternius(name);
+    let r = fit(&c, &FitOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let k = r
+        .checks
+        .iter()
+        .find(|k| k.id == "place.inside")
+        .cloned()
+        .expect("place.inside");
+    (r, k)
+}
+
+/// The knight's mitten has a thumb of its own hanging below the palm: the thumb chain
+/// runs down its axis (it was spread inside the palm, thumb_01 and thumb_02 outside).
+#[test]
+fn the_knight_thumbs_lie_along_the_thumb() {
+    let (r, k) = inside_check("knight_KnightCharacter");
+    assert!(k.passed, "{}", k.detail);
+    let lm = &r.landmarks;
+    for j in ["thumb_02_l", "thumb_03_l", "thumb_04_l"] {
+        let how = &lm.points[j].method;
+        assert!(how.contains("digit's axis"), "{j}: {how}");
+    }
+    // The thumb runs down and out from the palm: its tip well below its base
+    // (measured 0.17 m on a 5.6 m knight).
+    let drop = lm.get("thumb_01_l").unwrap().y - lm.get("thumb_04_l").unwrap().y;
+    assert!(drop > 0.1, "thumb drops {drop:.3}");
+}
+
+/// Spread fingers (a star hand): the wrist is found before the arm's section splits
+/// into digits (it was found in the index finger), and each finger lies along its
+/// digit, named in order across the hand.
+fn spread_fingers_lie_along_their_digits(name: &str) {
+    let (r, k) = inside_check(name);
+    assert!(k.passed, "{name}: {}", k.detail);
+    let lm = &r.landmarks;
+    // The hand joint near the artist's (measured 4.5 and 4.1 % H on the two men; 11.2
+    // and 11.3 with the wrist in the index finger).
+    let (c, artist) = quaternius(name);
+    let h = Body::of(&c, &BodyOptions::default()).unwrap().height;
+    let e = artist_errors(&artist, &r.skeleton, h);
+    let hand = e.iter().find(|x| x.0 == "hand_l").unwrap().1;
+    assert!(hand < 6.0, "{name}: hand_l {hand:.2}% H from the artist's");
+    // Index to pinky from the thumb side (+Z here) back.
+    let z: Vec<f32> = ["index", "middle", "ring", "pinky"]
+        .iter()
+        .map(|f| lm.get(&format!("{f}_02_l")).unwrap().z)
+        .collect();
+    assert!(z.windows(2).all(|w| w[0] > w[1]), "{name}: {z:?}");
+}
+
+#[test]
+fn men_casual_spread_fingers_lie_along_their_digits() {
+    spread_fingers_lie_along_their_digits("men_Casual");
+}
+
+#[test]
+fn men_farmer_spread_fingers_lie_along_their_digits() {
+    spread_fingers_lie_along_their_digits("men_Farmer");
+}

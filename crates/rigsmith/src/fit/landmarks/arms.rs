@@ -234,10 +234,18 @@ impl Side<'_> {
         let mut s = 0.55 * tip_s;
         while s < 0.9 * tip_s {
             let p = armpit_pt + a * s;
-            let near = along
+            let loops: Vec<Loop> = along
                 .cut(p)
                 .into_iter()
                 .filter(|l| l.perimeter > 0.002 * h && (l.center - p).length() < 0.06 * h)
+                .collect();
+            // The hand begins where the arm's section splits into digits (a thumb
+            // or fingers modelled apart): the narrowest section is looked for before.
+            if prof.last().is_some_and(|(_, prev)| splits(prev, &loops)) {
+                break;
+            }
+            let near = loops
+                .into_iter()
                 .min_by(|x, y| (x.center - p).length().total_cmp(&(y.center - p).length()));
             if let Some(l) = near {
                 prof.push((s, l));
@@ -320,6 +328,20 @@ impl Side<'_> {
         self.hand(side, wl.center, a)?;
         Ok(())
     }
+}
+
+/// Whether the section `prev` of a limb has split into two or more pieces in the next
+/// cut's `loops`: at least two loops centred within 1.5 times its radius of its centre,
+/// neither within the other's box (a sleeve around the arm is no split).
+fn splits(prev: &Loop, loops: &[Loop]) -> bool {
+    let near: Vec<&Loop> = loops
+        .iter()
+        .filter(|l| (l.center - prev.center).length() < 1.5 * prev.radius)
+        .collect();
+    let nested = |a: &Loop, b: &Loop| a.lo.cmpge(b.lo).all() && a.hi.cmple(b.hi).all();
+    near.iter()
+        .enumerate()
+        .any(|(i, a)| near[i + 1..].iter().any(|b| !nested(a, b) && !nested(b, a)))
 }
 
 /// Whether `p` lies inside the closed polygon `pts` (a cut normal to X), judged in

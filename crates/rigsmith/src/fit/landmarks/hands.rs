@@ -185,72 +185,44 @@ impl Side<'_> {
             n,
             len,
         };
+        let chains: [[Vec3; 4]; 5] =
+            std::array::from_fn(|fi| std::array::from_fn(|j| to(HAND[fi][j])));
+        // A mitten's thumb may still be a digit of its own.
+        let snapped = snap_to_digits(&hand_mesh, &hand_solid, &chains, &frame, h, !mitten);
+        let cut = HandCut {
+            mesh: &hand_mesh,
+            solid: &hand_solid,
+            bvh: &hand_bvh,
+            frame,
+            h,
+            mitten,
+        };
+        let defaults: Vec<Vec<(Vec3, &str)>> = (0..5)
+            .map(|fi| template_chain(fi, chains[fi], &cut))
+            .collect();
+        // A chain whose bones leave the hand (a thumb modelled apart from a mitten,
+        // spread fingers the template misses) goes onto its digit: the thumb alone, the
+        // four fingers together (named in their order across the hand).
+        let leaves = |c: &[(Vec3, &str)]| {
+            c.windows(2)
+                .any(|b| !hand_solid.contains(0.5 * (b[0].0 + b[1].0)))
+        };
+        let thumb_out = leaves(&defaults[0]);
+        let fingers_out = defaults[1..].iter().any(|c| leaves(c));
         for (fi, f) in FINGERS.iter().enumerate() {
-            let chain: [Vec3; 4] = std::array::from_fn(|j| to(HAND[fi][j]));
-            let mut chain_out: Vec<(Vec3, &str)> = Vec::with_capacity(4);
-            if mitten {
-                for (j, c) in chain.iter().enumerate() {
-                    let (p, ok) = inside_mitten(&hand_mesh, *c, &frame, h);
-                    let method = if ok {
-                        "sections: spread inside the mitten, centred in its thickness"
-                    } else {
-                        "template: hand scaled to the measured hand"
-                    };
-                    let _ = j;
-                    chain_out.push((p, method));
-                }
-            } else {
-                for j in 0..4 {
-                    let mut p = chain[j];
-                    let mut method = "template: hand scaled to the measured hand";
-                    // Centre the middle joints in the finger's own section.
-                    if j == 1 || j == 2 {
-                        let dir = (chain[j + 1] - chain[j - 1]).normalize_or_zero();
-                        if let Some(l) = digit_loop(&hand_mesh, p, dir, h, 0.015 * h) {
-                            p = l;
-                            method = "template, centred in the finger section";
-                        }
-                    }
-                    chain_out.push((p, method));
-                }
-                // The thumb's base joint sits where its sections merge with the palm's
-                // web, and its own cut may catch a neighbour: follow the thumb back
-                // from its last joint and put the base joint on that axis, one
-                // template phalanx length back (extended straight past the web).
-                if fi == 0 {
-                    let back = (chain[1] - chain[2]).normalize_or_zero();
-                    let span = (chain[1] - chain[2]).length();
-                    let axis = follow_digit(&hand_mesh, chain_out[2].0, back, h, span);
-                    if axis.len() >= 3 {
-                        let (first, last) = (axis[0], axis[axis.len() - 1]);
-                        let dir = (last - first).normalize_or_zero();
-                        chain_out[1] = (
-                            first + dir * span,
-                            "sections: on the thumb's axis, followed back from its last joint",
-                        );
-                    }
-                }
-                // Follow the digit from its middle joint to its end: the tip is the
-                // last section's centre, on the digit's axis.
-                let start = chain_out[2].0;
-                let dir = (chain[3] - chain[2]).normalize_or_zero();
-                let axis = follow_digit(&hand_mesh, start, dir, h, 0.1 * len + 0.05 * h);
-                if let Some(&end) = axis.last().filter(|_| axis.len() >= 3) {
-                    chain_out[3] = (end, "sections: end of the digit's sections");
-                }
-            }
-            // A thin hand (a flat low-poly hand) may leave a template joint above or
-            // below it: such a joint goes to the middle of the hand's thickness along
-            // the palm normal.
-            for (p, method) in chain_out.iter_mut() {
-                if hand_solid.contains(*p) {
-                    continue;
-                }
-                if let Some(q) = mid_thickness(&hand_bvh, *p, n, 0.03 * h) {
-                    *p = q;
-                    *method = "template, moved into the middle of the hand's thickness";
-                }
-            }
+            let moved = if fi == 0 { thumb_out } else { fingers_out };
+            let chain_out: Vec<(Vec3, &str)> = match snapped[fi].filter(|_| moved) {
+                Some(axis) => axis
+                    .into_iter()
+                    .map(|p| {
+                        (
+                            p,
+                            "sections: along the digit's axis, its chain leaving the hand",
+                        )
+                    })
+                    .collect(),
+                None => defaults[fi].clone(),
+            };
             // A finger curls on one axis: keep its joints on one plane through the
             // knuckle, spanned by the chain's direction and the palm normal.
             // The plane goes through the two centred middle joints.
@@ -273,6 +245,227 @@ impl Side<'_> {
             }
         }
     }
+}
+
+/// What a finger's chain needs from its hand: the hand's mesh, solid and BVH, its
+/// frame, the body height and whether it is a mitten.
+struct HandCut<'a> {
+    mesh: &'a Mesh,
+    solid: &'a crate::fit::solid::Solid,
+    bvh: &'a crate::geom::bvh::Bvh,
+    frame: HandFrame,
+    h: f32,
+    mitten: bool,
+}
+
+/// Finger `fi`'s chain from its template `chain` (see [`Side::fingers`]): spread inside
+/// a mitten, or centred in the digit's sections; a joint outside a thin hand moved to
+/// the middle of its thickness.
+fn template_chain(fi: usize, chain: [Vec3; 4], k: &HandCut<'_>) -> Vec<(Vec3, &'static str)> {
+    let (hand_mesh, frame, h) = (k.mesh, &k.frame, k.h);
+    let (len, n) = (frame.len, frame.n);
+    let mut chain_out: Vec<(Vec3, &'static str)> = Vec::with_capacity(4);
+    if k.mitten {
+        for c in chain.iter() {
+            let (p, ok) = inside_mitten(hand_mesh, *c, frame, h);
+            let method = if ok {
+                "sections: spread inside the mitten, centred in its thickness"
+            } else {
+                "template: hand scaled to the measured hand"
+            };
+            chain_out.push((p, method));
+        }
+    } else {
+        for j in 0..4 {
+            let mut p = chain[j];
+            let mut method = "template: hand scaled to the measured hand";
+            // Centre the middle joints in the finger's own section.
+            if j == 1 || j == 2 {
+                let dir = (chain[j + 1] - chain[j - 1]).normalize_or_zero();
+                if let Some(l) = digit_loop(hand_mesh, p, dir, h, 0.015 * h) {
+                    p = l;
+                    method = "template, centred in the finger section";
+                }
+            }
+            chain_out.push((p, method));
+        }
+        // The thumb's base joint sits where its sections merge with the palm's
+        // web, and its own cut may catch a neighbour: follow the thumb back
+        // from its last joint and put the base joint on that axis, one
+        // template phalanx length back (extended straight past the web).
+        if fi == 0 {
+            let back = (chain[1] - chain[2]).normalize_or_zero();
+            let span = (chain[1] - chain[2]).length();
+            let axis = follow_digit(hand_mesh, chain_out[2].0, back, h, span);
+            if axis.len() >= 3 {
+                let (first, last) = (axis[0], axis[axis.len() - 1]);
+                let dir = (last - first).normalize_or_zero();
+                chain_out[1] = (
+                    first + dir * span,
+                    "sections: on the thumb's axis, followed back from its last joint",
+                );
+            }
+        }
+        // Follow the digit from its middle joint to its end: the tip is the
+        // last section's centre, on the digit's axis.
+        let start = chain_out[2].0;
+        let dir = (chain[3] - chain[2]).normalize_or_zero();
+        let axis = follow_digit(hand_mesh, start, dir, h, 0.1 * len + 0.05 * h);
+        if let Some(&end) = axis.last().filter(|_| axis.len() >= 3) {
+            chain_out[3] = (end, "sections: end of the digit's sections");
+        }
+    }
+    // A thin hand (a flat low-poly hand) may leave a template joint above or
+    // below it: such a joint goes to the middle of the hand's thickness along
+    // the palm normal.
+    for (p, method) in chain_out.iter_mut() {
+        if k.solid.contains(*p) {
+            continue;
+        }
+        if let Some(q) = mid_thickness(k.bvh, *p, n, 0.03 * h) {
+            *p = q;
+            *method = "template, moved into the middle of the hand's thickness";
+        }
+    }
+    chain_out
+}
+
+/// Fingers spread wider than the template (a game character's star hand). A digit is
+/// followed from a section to its tip and back to the palm, and a finger laid along it
+/// from its tip ([`along_digit`]). The thumb, when its two middle template joints do
+/// not both lie in one digit's sections (of the hand `m`, inside `solid`), goes to the
+/// nearest digit section within 30% of the hand's length, then 60%. When a finger's
+/// do not, the digits crossing cuts at 70%, 80% and 90% of the hand (frame `f`), the
+/// thumb's left out, are named in their order across the hand (index toward the thumb
+/// side) when there are four. Returns the new chain of each finger moved (`chains`:
+/// the template chains, thumb first); only the thumb unless `fingers` (a mitten).
+fn snap_to_digits(
+    m: &Mesh,
+    solid: &crate::fit::solid::Solid,
+    chains: &[[Vec3; 4]; 5],
+    f: &HandFrame,
+    h: f32,
+    fingers: bool,
+) -> [Option<[Vec3; 4]>; 5] {
+    let mut out = [None; 5];
+    let len = f.len;
+    let on_digit = |c: &[Vec3; 4]| {
+        let dir = (c[3] - c[1]).normalize_or_zero();
+        let found: Vec<Vec3> = [1, 2]
+            .iter()
+            .filter_map(|&j| digit_loop(m, c[j], dir, h, 0.015 * h))
+            .collect();
+        // Both on one digit: the way from the first to the second runs along the
+        // finger and inside the hand (not across the gap to a neighbour).
+        found.len() == 2
+            && (found[1] - found[0]).normalize_or_zero().dot(dir) > 0.85
+            && [0.25f32, 0.5, 0.75]
+                .iter()
+                .all(|t| solid.contains(found[0].lerp(found[1], *t)))
+    };
+    let axis_from = |start: Vec3, dir: Vec3| -> Vec<Vec3> {
+        let fwd = follow_digit(m, start, dir, h, 0.6 * len);
+        let back = follow_digit(m, start, -dir, h, 0.6 * len);
+        let mut axis: Vec<Vec3> = back.into_iter().rev().collect();
+        axis.extend(fwd.into_iter().skip(1));
+        axis
+    };
+    let digit = |l: &Loop| l.closed && l.radius < 0.02 * h && l.perimeter > 0.001 * h;
+    let mut taken: Vec<(Vec3, Vec3)> = Vec::new();
+    // The thumb.
+    let c = chains[0];
+    let dir = (c[3] - c[1]).normalize_or_zero();
+    if on_digit(&c) {
+        taken.push((c[1], c[2]));
+    } else {
+        'reach: for reach in [0.3 * len, 0.6 * len] {
+            let mut cand: Vec<(f32, Vec3)> = Vec::new();
+            for t in [0.25f32, 0.5, 0.75] {
+                let q = c[1].lerp(c[3], t);
+                for l in cross_sections(&[m], q, dir).iter().filter(|l| digit(l)) {
+                    let d = (l.center - q).length();
+                    if d < reach {
+                        cand.push((d, l.center));
+                    }
+                }
+            }
+            cand.sort_by(|a, b| a.0.total_cmp(&b.0));
+            for (_, centre) in cand {
+                let axis = axis_from(centre, dir);
+                if axis.len() >= 3 {
+                    taken.extend(axis.windows(2).map(|p| (p[0], p[1])));
+                    out[0] = Some(along_digit(c, &axis));
+                    break 'reach;
+                }
+            }
+        }
+    }
+    // The four fingers.
+    if !fingers || chains[1..].iter().all(on_digit) {
+        return out;
+    }
+    let mut axes: Vec<Vec<Vec3>> = Vec::new();
+    for t in [0.7f32, 0.8, 0.9] {
+        for l in cross_sections(&[m], f.origin + f.d * (t * len), f.d) {
+            if !digit(&l)
+                || taken
+                    .iter()
+                    .any(|(a, b)| off_segment(l.center, *a, *b) < 2.0 * l.radius)
+            {
+                continue;
+            }
+            let axis = axis_from(l.center, f.d);
+            if axis.len() >= 3 {
+                taken.extend(axis.windows(2).map(|p| (p[0], p[1])));
+                axes.push(axis);
+            }
+        }
+    }
+    if axes.len() == 4 {
+        let across = |a: &Vec<Vec3>| a.iter().map(|p| p.dot(f.w)).sum::<f32>() / a.len() as f32;
+        axes.sort_by(|a, b| across(b).total_cmp(&across(a)));
+        for (k, axis) in axes.iter().enumerate() {
+            out[k + 1] = Some(along_digit(chains[k + 1], axis));
+        }
+    }
+    out
+}
+
+/// The distance of `p` from the segment `a`-`b`.
+fn off_segment(p: Vec3, a: Vec3, b: Vec3) -> f32 {
+    let e = b - a;
+    let t = ((p - a).dot(e) / e.length_squared().max(1e-12)).clamp(0.0, 1.0);
+    (p - (a + e * t)).length()
+}
+
+/// A finger chain on a digit's `axis` (palm end first): the template chain `c`'s
+/// length laid back from the digit's tip along the axis, straight on past its palm
+/// end, with the joints at the template's phalanx proportions.
+fn along_digit(c: [Vec3; 4], axis: &[Vec3]) -> [Vec3; 4] {
+    let l = [
+        (c[1] - c[0]).length(),
+        (c[2] - c[1]).length(),
+        (c[3] - c[2]).length(),
+    ];
+    let total = l[0] + l[1] + l[2];
+    // The path from the tip back.
+    let mut path: Vec<Vec3> = axis.iter().rev().copied().collect();
+    let k = path.len();
+    let run = (path[k - 1] - path[k - 2]).normalize_or_zero();
+    let so_far: f32 = path.windows(2).map(|w| (w[1] - w[0]).length()).sum();
+    path.push(path[k - 1] + run * (total - so_far).max(0.0));
+    let at = |s: f32| -> Vec3 {
+        let mut left = s;
+        for w in path.windows(2) {
+            let seg = (w[1] - w[0]).length();
+            if left <= seg {
+                return w[0].lerp(w[1], left / seg.max(1e-12));
+            }
+            left -= seg;
+        }
+        path[path.len() - 1]
+    };
+    [at(total), at(l[2] + l[1]), at(l[2]), path[0]]
 }
 
 /// The middle of the thickness of the mesh of `bvh` on the line through `p` along `n`, for a point

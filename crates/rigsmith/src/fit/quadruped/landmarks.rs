@@ -25,6 +25,9 @@ fn fractions(kind: QuadrupedKind) -> [f32; 6] {
 
 /// The smallest bend (deg) the fitter leaves at the knee, hock and elbow.
 pub const MIN_BEND_DEG: f32 = 4.0;
+/// How far a pre-bend may move a joint off the leg's centre line, in units of the
+/// leg section's radius there.
+const PREBEND_REACH: f32 = 0.5;
 
 /// The quadruped's measurement frame: facing +Z. A body facing -Z is turned half a
 /// turn about the vertical through its box centre (`flip`) and turned back after.
@@ -72,8 +75,9 @@ pub(crate) fn bend_toward(a: Vec3, b: Vec3, c: Vec3, dir: Vec3) -> f32 {
 }
 
 /// Moves `b` toward `dir` (across the line a-c) until the path bends by `min_deg`
-/// there; a joint bent more already stays. Returns the joint and whether it moved.
-fn prebend(a: Vec3, b: Vec3, c: Vec3, dir: Vec3, min_deg: f32) -> (Vec3, bool) {
+/// there, but by at most `reach` (the joint stays in its limb); a joint bent more
+/// already stays. Returns the joint and whether it moved.
+fn prebend(a: Vec3, b: Vec3, c: Vec3, dir: Vec3, min_deg: f32, reach: f32) -> (Vec3, bool) {
     if bend_toward(a, b, c, dir) >= min_deg {
         return (b, false);
     }
@@ -90,7 +94,12 @@ fn prebend(a: Vec3, b: Vec3, c: Vec3, dir: Vec3, min_deg: f32) -> (Vec3, bool) {
             hi = mid;
         }
     }
-    (base + side * hi, true)
+    let to = base + side * hi;
+    let moved = to - b;
+    if moved.length() > reach {
+        return (b + moved.normalize_or_zero() * reach, true);
+    }
+    (to, true)
 }
 
 /// Spine height at `z`: belly and back where the vertical cut normal to Z crosses the
@@ -140,6 +149,24 @@ struct LegJoints {
     plantigrade: bool,
 }
 
+/// The hock of a hind leg whose centre line bends back visibly: of the stations between
+/// the paw `ball` and the height `below`, the one farthest behind (toward -Z) the
+/// chord from the leg's top `top` to the paw, when it lies more than its section's
+/// radius behind it.
+fn hock_corner(st: &[Station], top: Vec3, ball: Vec3, below: f32) -> Option<Vec3> {
+    let u = (top - ball).normalize_or_zero();
+    let back = {
+        let b = -Vec3::Z - u * (-Vec3::Z).dot(u);
+        b.try_normalize()?
+    };
+    st.iter()
+        .filter(|s| s.center.y > ball.y && s.center.y < below)
+        .map(|s| ((s.center - ball).dot(back), s))
+        .filter(|(d, s)| *d > s.radius)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, s)| s.center)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn leg_joints(
     m: &Mesh,
@@ -163,11 +190,26 @@ fn leg_joints(
     let joint = Vec3::new(
         top.center.x * 0.95 + cx * 0.05,
         top.center.y + 0.55 * (spine_y - top.center.y).max(0.0),
-        joint_z,
+        if hind {
+            // The hip lies above its thigh: within half the top section's radius of its
+            // centre along the body (a rump sloping up to the tail leaves the trunk's
+            // fraction in front of the thigh).
+            joint_z.clamp(
+                top.center.z - 0.5 * top.radius,
+                top.center.z + 0.5 * top.radius,
+            )
+        } else {
+            joint_z
+        },
     );
     let mut upper = at(fu);
     let mut low = at(fl);
     let ball = at(fb);
+    if hind {
+        if let Some(c) = hock_corner(st, top.center, ball, floor + 0.75 * len) {
+            low = c;
+        }
+    }
     // The foot: vertices near the paw and close to the floor.
     let r = track::at_height(st, floor + fl * len).radius.max(1e-6);
     let foot: Vec<Vec3> = m
@@ -208,9 +250,14 @@ fn leg_joints(
     } else {
         (-Vec3::Z, Vec3::Z)
     };
-    let (u2, _) = prebend(joint, upper, low, d_up, MIN_BEND_DEG);
+    // A pre-bend moves a joint at most half its section's radius off the leg's centre
+    // line: a leg modelled bent the other way (a fox's wrist behind its elbow-paw line)
+    // keeps its bones inside.
+    let r_up = PREBEND_REACH * track::at_height(st, upper.y).radius;
+    let (u2, _) = prebend(joint, upper, low, d_up, MIN_BEND_DEG, r_up);
     upper = u2;
-    let (l2, _) = prebend(upper, low, ball, d_low, MIN_BEND_DEG);
+    let r_low = PREBEND_REACH * track::at_height(st, low.y).radius;
+    let (l2, _) = prebend(upper, low, ball, d_low, MIN_BEND_DEG, r_low);
     low = l2;
     LegJoints {
         top: joint,
