@@ -169,15 +169,9 @@ impl Region {
     fn of(x: &NodInput<'_>) -> Region {
         let rest = &x.body.mesh.positions;
         let h = x.body.height;
-        // Near the neck at rest, or brought near it by the nod (a chibi's big head
-        // swings its chin in from farther away).
-        let posed = crate::deform::dqs_mask::skin_blend(rest, x.w, x.m, x.mask);
         let near: Vec<bool> = rest
             .iter()
-            .zip(&posed)
-            .map(|(p, q)| {
-                within(*p, x.axis_rest, REGION_H * h) || within(*q, x.axis_posed, REGION_H * h)
-            })
+            .map(|p| within(*p, x.axis_rest, REGION_H * h))
             .collect();
         let tris: Vec<[u32; 3]> = x
             .body
