@@ -122,7 +122,7 @@ pub(crate) fn nod_offsets(x: &NodInput<'_>) -> NodShape {
     for rule in [Rule::MoverFirst, Rule::Both] {
         let (offsets, singular) = r.shape(x, rule);
         let pairs_after = r.count(x, &offsets);
-        if best.as_ref().is_none_or(|b| pairs_after < b.pairs_after) {
+        if best.as_ref().map_or(true, |b| pairs_after < b.pairs_after) {
             best = Some(NodShape {
                 offsets,
                 pairs_before,
