@@ -11,23 +11,26 @@ use rigsmith::{Influence, RigOptions, RigOutput, Rigged};
 
 use crate::common;
 
-/// The MakeHuman `male` body rigged here (its artist rig replaced), with the review.
+/// The MakeHuman body `variant` rigged here (its artist rig replaced), with the review.
+fn rigged(variant: &str) -> RigOutput {
+    let corpus = Corpus::open(&common::mpfb2_dir()).expect("open corpus");
+    let c = corpus
+        .build(&CorpusOptions {
+            variant: Some(variant.into()),
+            ..Default::default()
+        })
+        .unwrap_or_else(|e| panic!("build {variant}: {e}"));
+    let o = RigOptions {
+        rigged: Rigged::Replace,
+        ..RigOptions::default()
+    };
+    rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap_or_else(|e| panic!("rig {variant}: {e}"))
+}
+
+/// The MakeHuman `male` body rigged here.
 fn male() -> &'static RigOutput {
     static R: OnceLock<RigOutput> = OnceLock::new();
-    R.get_or_init(|| {
-        let corpus = Corpus::open(&common::mpfb2_dir()).expect("open corpus");
-        let c = corpus
-            .build(&CorpusOptions {
-                variant: Some("male".into()),
-                ..Default::default()
-            })
-            .expect("build male");
-        let o = RigOptions {
-            rigged: Rigged::Replace,
-            ..RigOptions::default()
-        };
-        rigsmith::rig(&c, &o, &mut |_, _| {}).expect("rig male")
-    })
+    R.get_or_init(|| rigged("male"))
 }
 
 fn bone(out: &RigOutput, name: &str) -> usize {
@@ -137,24 +140,11 @@ fn a_chin_weighted_to_the_neck_fails_the_collar_and_chin_check() {
     assert!(!k.passed && k.value > 10.0, "{k:?}");
 }
 
-/// The MakeHuman baby rigged here, with the review: its chin meets its chest in the
-/// nod, the one body the neck's blend leaves failing.
+/// The MakeHuman baby rigged here: its chin meets its chest in the nod, the one body
+/// the neck's blend leaves failing.
 fn baby() -> &'static RigOutput {
     static R: OnceLock<RigOutput> = OnceLock::new();
-    R.get_or_init(|| {
-        let corpus = Corpus::open(&common::mpfb2_dir()).expect("open corpus");
-        let c = corpus
-            .build(&CorpusOptions {
-                variant: Some("baby".into()),
-                ..Default::default()
-            })
-            .expect("build baby");
-        let o = RigOptions {
-            rigged: Rigged::Replace,
-            ..RigOptions::default()
-        };
-        rigsmith::rig(&c, &o, &mut |_, _| {}).expect("rig baby")
-    })
+    R.get_or_init(|| rigged("baby"))
 }
 
 /// The review of `out` in `head_nod` alone, under the runtime its sidecar names with
