@@ -257,7 +257,7 @@ impl Region {
 }
 
 /// Whether `p` lies within `r` of the segment `a`-`b`.
-fn within(p: Vec3, (a, b): (Vec3, Vec3), r: f32) -> bool {
+pub(crate) fn within(p: Vec3, (a, b): (Vec3, Vec3), r: f32) -> bool {
     (crate::geom::segment::closest_on_segment(p, a, b) - p).length() <= r
 }
 

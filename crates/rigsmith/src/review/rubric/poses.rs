@@ -15,6 +15,7 @@ use crate::pose::library::JointTest;
 use crate::pose::{posed_matrices, NamedPose};
 use crate::report::{Check, Severity};
 pub(crate) use crate::review::nod_corrective::collar_chin_segment;
+use crate::review::nod_corrective::within;
 pub use crate::review::nod_corrective::COLLAR_CHIN_RADIUS_H;
 use crate::review::{intersect, leak, penetration, strain, volume, FlaggedJoint};
 
@@ -263,7 +264,7 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
                 .chunks(2)
                 .zip(&pairs)
                 .filter(|(_, &(t1, t2))| !rest.pieces.as_ref().is_some_and(|x| x.hidden(t1, t2)))
-                .filter(|(q, _)| q.iter().any(|&p| segment_distance(p, a, b) <= r))
+                .filter(|(q, _)| q.iter().any(|&p| within(p, (a, b), r)))
                 .count()
         })
     } else {
@@ -311,11 +312,6 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
         collar_chin,
         penetration,
     }
-}
-
-/// Distance from `p` to the segment `a`-`b`.
-fn segment_distance(p: Vec3, a: Vec3, b: Vec3) -> f32 {
-    (crate::geom::segment::closest_on_segment(p, a, b) - p).length()
 }
 
 /// Where a failure sits, for a close-up: the centre of the densest cluster of
@@ -424,7 +420,7 @@ fn judge(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose, n: &PoseNumbers, out: &mut O
                         .pair_points
                         .iter()
                         .copied()
-                        .filter(|&p| segment_distance(p, a, b) <= r)
+                        .filter(|&p| within(p, (a, b), r))
                         .collect(),
                     None => Vec::new(),
                 };
