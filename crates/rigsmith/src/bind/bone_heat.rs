@@ -47,6 +47,7 @@ use rayon::prelude::*;
 
 use super::bone_reach;
 use super::bones::Segment;
+use super::joint_blend::{JointBlend, BAND, SPINE_BAND};
 use super::laplacian;
 use super::solve;
 use super::weld;
@@ -234,8 +235,7 @@ pub fn bone_heat(
                 (ai != u32::MAX && aj != u32::MAX).then_some((ai, aj, -wij))
             })
             .collect();
-        let blend =
-            super::joint_blend::JointBlend::new(segments, &thick0, super::joint_blend::BAND);
+        let blend = JointBlend::new(segments, &thick0, BAND, SPINE_BAND);
         let (sources, shares): (Vec<Vec<u32>>, Vec<Vec<f32>>) = order
             .iter()
             .map(|&v| blended_sources(&near[v].1, w.positions[v], &blend, |b| allow(v, b)))
