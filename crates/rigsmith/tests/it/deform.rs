@@ -785,6 +785,7 @@ fn baby_elbow_band(o: &rigsmith::review::correctives::CorrectiveOptions) -> f64 
 #[test]
 fn the_babys_short_chubby_elbow_keeps_its_volume_with_the_elbows_own_passes() {
     use rigsmith::review::correctives::CorrectiveOptions;
+    // Measured 0.889 shipped (0.865 with eight target passes).
     let shipped = baby_elbow_band(&CorrectiveOptions::default());
     // The knee's settings at the elbow (twelve relax passes, five target passes) average
     // the crease's push away: measured 0.807 (limit 0.85).
@@ -796,7 +797,7 @@ fn the_babys_short_chubby_elbow_keeps_its_volume_with_the_elbows_own_passes() {
     });
     eprintln!("baby elbow band: {shipped:.3} shipped, {knee_like:.3} with the knee's passes");
     assert!(
-        shipped >= 0.85 && (shipped - 0.865).abs() < 0.02,
+        shipped >= 0.85 && (shipped - 0.889).abs() < 0.02,
         "{shipped}"
     );
     assert!(
@@ -809,16 +810,43 @@ fn the_babys_short_chubby_elbow_keeps_its_volume_with_the_elbows_own_passes() {
 /// knee 0.7 of its radius, 0.32 to 0.38 on MakeHuman), without the review.
 fn farmer() -> &'static RigOutput {
     static R: OnceLock<RigOutput> = OnceLock::new();
-    R.get_or_init(|| {
-        let path = crate::common::quaternius_dir().join("men_Farmer.glb");
-        let c = rigsmith::io::read_character(&path).unwrap();
-        let o = RigOptions {
-            rigged: rigsmith::Rigged::Replace,
-            review: false,
-            ..RigOptions::default()
-        };
-        rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap()
-    })
+    R.get_or_init(|| rerigged("men_Farmer.glb"))
+}
+
+/// The Quaternius character `file` rigged again from its mesh, without the review.
+fn rerigged(file: &str) -> RigOutput {
+    let path = crate::common::quaternius_dir().join(file);
+    let c = rigsmith::io::read_character(&path).unwrap();
+    let o = RigOptions {
+        rigged: rigsmith::Rigged::Replace,
+        review: false,
+        ..RigOptions::default()
+    };
+    rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap()
+}
+
+#[test]
+fn a_chibis_short_thick_forearm_keeps_its_volume_with_the_elbows_sixteen_passes() {
+    use rigsmith::review::correctives::{CorrectiveOptions, CORRECTIVE_STRAIN_MAX, ELBOW_PASSES};
+    // Measured: 0.863 with 16 target passes, strain under the bound; 0.837 with 8.
+    let chibi = rerigged("platformer_Character_HumanoidRig.glb");
+    let band = |o: &CorrectiveOptions| {
+        let r = rebuilt_review(&chibi, o, &["elbow_120.L"], true);
+        (
+            value(&r, "deform.elbow_120.L.band"),
+            value(&r, "correctives.CS_elbow_l.smooth"),
+        )
+    };
+    assert_eq!(ELBOW_PASSES, 16);
+    let (elbow, strain) = band(&CorrectiveOptions::default());
+    let (e8, _) = band(&CorrectiveOptions {
+        elbow_passes: 8,
+        ..CorrectiveOptions::default()
+    });
+    eprintln!("chibi elbow: 8 passes {e8:.3}, 16 passes {elbow:.3}, strain {strain:.3}");
+    assert!(elbow >= 0.855, "{elbow}");
+    assert!(strain <= CORRECTIVE_STRAIN_MAX as f64, "{strain}");
+    assert!(e8 < 0.85 && e8 > 0.8, "8 passes: {e8}");
 }
 
 /// The farmer's elbow and knee bands and its correctives' largest strain, with its
