@@ -14,7 +14,11 @@
 //! (the collar to the chin's level, the segment the review measures around):
 //!
 //! 1. **Contact.** The nod's new intersecting triangle pairs there are found (pairs
-//!    already intersecting at rest are left alone). In each pair the triangle the nod
+//!    already intersecting at rest are left alone, and so are the hidden junctions of
+//!    interpenetrating skin pieces, which the review does not count either:
+//!    [`super::intersect::Pieces`]; counted, the platformer chibi's head ball sliding
+//!    inside its torso made 10 pairs that no push clears, and the shape was dropped
+//!    with the 6 visible ones left; skipped, 6 -> 0). In each pair the triangle the nod
 //!    moved more is the mover: the chin against the chest, the chin's underside
 //!    against the throat. Each vertex of the mover that lies on the other side of the
 //!    other triangle's plane than it did at rest, or within [`MARGIN_H`] of it, is
@@ -163,6 +167,12 @@ struct Region {
     tris: Vec<[u32; 3]>,
     /// Pairs (of `tris` indices) intersecting at rest.
     rest_pairs: HashSet<(u32, u32)>,
+    /// The index in the skin of each of `tris`.
+    global: Vec<u32>,
+    /// The skin's interpenetrating closed pieces, when it has several: a pair that is
+    /// their hidden junction ([`super::intersect::Pieces`]) is neither counted nor
+    /// pushed, as the review does not count it.
+    pieces: Option<super::intersect::Pieces>,
 }
 
 impl Region {
@@ -173,13 +183,16 @@ impl Region {
             .iter()
             .map(|p| within(*p, x.axis_rest, REGION_H * h))
             .collect();
-        let tris: Vec<[u32; 3]> = x
-            .body
-            .mesh
-            .triangles
+        let global: Vec<u32> = (0..x.body.mesh.triangles.len() as u32)
+            .filter(|&t| {
+                x.body.mesh.triangles[t as usize]
+                    .iter()
+                    .any(|&v| near[v as usize])
+            })
+            .collect();
+        let tris: Vec<[u32; 3]> = global
             .iter()
-            .filter(|t| t.iter().any(|&v| near[v as usize]))
-            .copied()
+            .map(|&t| x.body.mesh.triangles[t as usize])
             .collect();
         let rest_pairs = super::intersect::intersecting_pairs(rest, &tris, None)
             .into_iter()
@@ -188,6 +201,8 @@ impl Region {
             near,
             tris,
             rest_pairs,
+            global,
+            pieces: super::intersect::Pieces::of(rest, &x.body.mesh.triangles),
         }
     }
 
@@ -196,6 +211,11 @@ impl Region {
         super::intersect::intersecting_pairs(posed, &self.tris, None)
             .into_iter()
             .filter(|p| !self.rest_pairs.contains(p))
+            .filter(|&(a, b)| {
+                self.pieces.as_ref().map_or(true, |x| {
+                    !x.hidden(self.global[a as usize], self.global[b as usize])
+                })
+            })
             .collect()
     }
 

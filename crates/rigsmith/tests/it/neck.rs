@@ -260,3 +260,57 @@ fn a_body_whose_chin_clears_its_chest_gets_no_neck_corrective() {
         .iter()
         .all(|k| k.name != "CS_neck_nod"));
 }
+
+#[test]
+fn the_chibis_head_ball_clears_its_chest_in_the_nod_its_hidden_junction_left_alone() {
+    // The platformer chibi rigged again: its head ball rests sunk in its torso. Measured:
+    // 6 visible new pairs near the collar and the chin without CS_neck_nod, 0 with. The
+    // ball's hidden junction (10 more pairs inside the torso) is neither counted nor
+    // pushed; counted, the shape cleared none and was dropped.
+    let path = common::quaternius_dir().join("platformer_Character_HumanoidRig.glb");
+    let c = rigsmith::io::read_character(&path).unwrap();
+    let o = RigOptions {
+        rigged: Rigged::Replace,
+        ..RigOptions::default()
+    };
+    let out = rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap();
+    assert!(
+        out.sidecar
+            .correctives
+            .iter()
+            .any(|k| k.name == "CS_neck_nod"),
+        "{:?}",
+        out.sidecar
+            .correctives
+            .iter()
+            .map(|k| &k.name)
+            .collect::<Vec<_>>()
+    );
+    let others: Vec<_> = out
+        .sidecar
+        .correctives
+        .iter()
+        .filter(|k| k.name != "CS_neck_nod")
+        .cloned()
+        .collect();
+    let with = nod_review(&out, out.sidecar.correctives.clone());
+    let without = nod_review(&out, others);
+    let (a, b) = (
+        with.get("deform.head_nod.collar_chin").unwrap(),
+        without.get("deform.head_nod.collar_chin").unwrap(),
+    );
+    eprintln!(
+        "chibi: with {} ({}), without {} ({})",
+        a.value, a.detail, b.value, b.detail
+    );
+    assert!(a.passed && a.value == 0.0, "{a:?}");
+    assert!(!b.passed && b.value >= 4.0, "{b:?}");
+    let full = out.review.as_ref().expect("review");
+    for id in [
+        "correctives.CS_neck_nod.rest",
+        "correctives.CS_neck_nod.smooth",
+    ] {
+        let k = full.get(id).unwrap_or_else(|| panic!("no check {id}"));
+        assert!(k.passed, "{k:?}");
+    }
+}
