@@ -17,8 +17,14 @@
 //! end is held by the bone at its joint too (the chibi's arm piece holds 0.7 of
 //! `Shoulder`). The parents of the held bones were allowed as well at first: the arm
 //! piece's sunk end then took the torso bone (0.45 where the artist paints `Shoulder`
-//! and `UpperArm`), and the arm poses lost 0.03 to 0.10 % H. A bone no piece holds is left free to every piece; a piece that holds no bone (a tuft of hair
-//! modelled as skin, a button) is not restricted. A skin that is one surface (a welded
+//! and `UpperArm`), and the arm poses lost 0.03 to 0.10 % H. A bone no piece holds is left free to every piece. A piece that holds no bone but is
+//! sunk into one that does (the chibi's ears set into its head ball, a tuft of hair
+//! modelled as skin, a button: at least [`SUNK_MIN`] of its triangle corners inside
+//! the other) follows one bone: of the bones that piece holds, the nearest to the
+//! junction (the mean of its corners inside the other). Free, the chibi's ear tips
+//! took 6 units of weight from the right forearm and hand, and the ear bent down with
+//! the arm in `arm_down`; given the bones the head ball holds (it rests sunk on the
+//! shoulders and holds 0.15 of each clavicle), 10 units from the clavicles. A piece holding no bone and sunk into none is not restricted. A skin that is one surface (a welded
 //! or seam-split body) has one island and is never restricted, so it weighs exactly as
 //! before.
 //!
@@ -28,6 +34,7 @@
 //! `LowerLeg`); the chibi's torso holds 0.075 of each `UpperArm` (the arm piece's
 //! sunk end), which the artist does not use there.
 
+use glam::Vec3;
 use rayon::prelude::*;
 
 use super::bones::Segment;
@@ -67,15 +74,23 @@ impl PieceBones {
             return PieceBones::default();
         }
         let free: Vec<bool> = (0..n).map(|i| !held.iter().any(|h| h[i])).collect();
+        let own = |p: usize| {
+            let mut a = free.clone();
+            for i in (0..n).filter(|&i| held[p][i]) {
+                a[i] = true;
+            }
+            a
+        };
         let allowed = (0..pieces.len())
             .map(|p| {
-                holds(p).then(|| {
-                    let mut a = free.clone();
-                    for i in (0..n).filter(|&i| held[p][i]) {
-                        a[i] = true;
-                    }
-                    a
-                })
+                if holds(p) {
+                    return Some(own(p));
+                }
+                let (q, junction) = host(pieces, p, &holds)?;
+                let near = (0..n).filter(|&i| held[q][i]).min_by(|&a, &b| {
+                    seg_dist(&segments[a], junction).total_cmp(&seg_dist(&segments[b], junction))
+                })?;
+                Some((0..n).map(|i| i == near).collect())
             })
             .collect();
         PieceBones { allowed }
@@ -100,6 +115,43 @@ impl PieceBones {
         self.allowed.iter().filter(|a| a.is_some()).count()
     }
 }
+
+/// The piece that piece `p` (holding no bone) is sunk into, and the junction (the mean
+/// of `p`'s triangle corners inside it): of the pieces that hold bones (`holds`), the
+/// one containing the most of `p`'s corners, when it contains at least [`SUNK_MIN`] of
+/// them; `None` for a piece lying apart.
+fn host(pieces: &[Bvh], p: usize, holds: &dyn Fn(usize) -> bool) -> Option<(usize, Vec3)> {
+    let corners: Vec<Vec3> = pieces[p].tris().iter().flatten().copied().collect();
+    if corners.is_empty() {
+        return None;
+    }
+    let (best, inside) = (0..pieces.len())
+        .filter(|&q| q != p && holds(q) && !pieces[q].is_empty())
+        .map(|q| {
+            let inside: Vec<Vec3> = corners
+                .iter()
+                .copied()
+                .filter(|&c| pieces[q].contains(c))
+                .collect();
+            (q, inside)
+        })
+        .max_by_key(|(q, c)| (c.len(), std::cmp::Reverse(*q)))?;
+    if inside.is_empty() || (inside.len() as f32) < SUNK_MIN * corners.len() as f32 {
+        return None;
+    }
+    Some((best, inside.iter().sum::<Vec3>() / inside.len() as f32))
+}
+
+/// The distance from `p` to segment `s`.
+fn seg_dist(s: &Segment, p: Vec3) -> f32 {
+    let ab = s.tail - s.head;
+    let t = ((p - s.head).dot(ab) / ab.length_squared().max(1e-12)).clamp(0.0, 1.0);
+    (s.head + ab * t - p).length()
+}
+
+/// The share of its triangle corners a piece holding no bone must have inside a piece
+/// that holds bones to take that piece's bones ([`host`]).
+pub const SUNK_MIN: f32 = 0.02;
 
 /// The share of the interior of `s` inside the closed surface `tree`.
 pub fn inside_share(tree: &Bvh, s: &Segment) -> f32 {
@@ -159,6 +211,31 @@ mod tests {
         assert!(!pb.allows(Some(2), 0) && !pb.allows(Some(2), 1));
         // One island: nothing restricted.
         assert!(pb.allows(None, 3));
+    }
+
+    #[test]
+    fn a_piece_sunk_into_another_and_holding_no_bone_follows_its_nearest_bone() {
+        // An ear box set into the top of the head box, holding no bone; a box floating
+        // apart, holding none either.
+        let mut trees = pieces();
+        let ear = Mesh::cuboid(Vec3::new(0.8, 3.7, -0.2), Vec3::new(1.6, 5.0, 0.2));
+        let apart = Mesh::cuboid(Vec3::new(5.0, 0.0, -0.2), Vec3::new(5.5, 0.5, 0.2));
+        for m in [ear, apart] {
+            trees.push(Bvh::build(&m.positions, &m.triangles));
+        }
+        let segs = [
+            seg(0, [0.0, 0.2, 0.0], [0.0, 1.6, 0.0]),
+            seg(1, [0.0, 1.9, 0.0], [0.0, 3.8, 0.0]),
+            seg(2, [0.3, 1.45, 0.0], [0.9, 1.45, 0.0]),
+            seg(3, [0.9, 1.45, 0.0], [2.9, 1.45, 0.0]),
+        ];
+        let pb = PieceBones::new(&trees, &segs);
+        assert_eq!(pb.restricted_pieces(), 4);
+        // The ear: the head's bone only, not the arm the reach might hand it.
+        assert!(pb.allows(Some(3), 1));
+        assert!((0..4).filter(|&i| i != 1).all(|i| !pb.allows(Some(3), i)));
+        // The box apart: every bone.
+        assert!((0..4).all(|i| pb.allows(Some(4), i)));
     }
 
     #[test]
