@@ -174,6 +174,36 @@ fn nod_review(
     .unwrap()
 }
 
+/// `deform.head_nod.collar_chin` of `out` played with all its correctives and without
+/// `CS_neck_nod` (which it must have).
+fn collar_chin_with_and_without_nod(
+    out: &RigOutput,
+    name: &str,
+) -> (rigsmith::Check, rigsmith::Check) {
+    let others: Vec<_> = out
+        .sidecar
+        .correctives
+        .iter()
+        .filter(|k| k.name != "CS_neck_nod")
+        .cloned()
+        .collect();
+    assert!(
+        others.len() < out.sidecar.correctives.len(),
+        "{name}: no CS_neck_nod"
+    );
+    let with = nod_review(out, out.sidecar.correctives.clone());
+    let without = nod_review(out, others);
+    let (a, b) = (
+        with.get("deform.head_nod.collar_chin").unwrap().clone(),
+        without.get("deform.head_nod.collar_chin").unwrap().clone(),
+    );
+    eprintln!(
+        "{name}: with {} ({}), without {} ({})",
+        a.value, a.detail, b.value, b.detail
+    );
+    (a, b)
+}
+
 #[test]
 fn the_baby_chin_rests_on_its_chest_in_the_nod_through_a_collision_corrective() {
     // Measured: 77 new pairs near the collar and the chin without CS_neck_nod, 0 with.
@@ -229,25 +259,7 @@ fn the_baby_chin_rests_on_its_chest_in_the_nod_through_a_collision_corrective() 
 #[test]
 fn without_its_collision_corrective_the_baby_chin_cuts_into_the_chest() {
     // Positive control: the same rig played without CS_neck_nod.
-    let out = baby();
-    let others: Vec<_> = out
-        .sidecar
-        .correctives
-        .iter()
-        .filter(|k| k.name != "CS_neck_nod")
-        .cloned()
-        .collect();
-    assert!(others.len() < out.sidecar.correctives.len());
-    let with = nod_review(out, out.sidecar.correctives.clone());
-    let without = nod_review(out, others);
-    let (a, b) = (
-        with.get("deform.head_nod.collar_chin").unwrap(),
-        without.get("deform.head_nod.collar_chin").unwrap(),
-    );
-    eprintln!(
-        "with {} ({}), without {} ({})",
-        a.value, a.detail, b.value, b.detail
-    );
+    let (a, b) = collar_chin_with_and_without_nod(baby(), "baby");
     assert!(a.passed && a.value == 0.0, "{a:?}");
     assert!(!b.passed && b.value > 50.0, "{b:?}");
 }
@@ -274,35 +286,7 @@ fn the_chibis_head_ball_clears_its_chest_in_the_nod_its_hidden_junction_left_alo
         ..RigOptions::default()
     };
     let out = rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap();
-    assert!(
-        out.sidecar
-            .correctives
-            .iter()
-            .any(|k| k.name == "CS_neck_nod"),
-        "{:?}",
-        out.sidecar
-            .correctives
-            .iter()
-            .map(|k| &k.name)
-            .collect::<Vec<_>>()
-    );
-    let others: Vec<_> = out
-        .sidecar
-        .correctives
-        .iter()
-        .filter(|k| k.name != "CS_neck_nod")
-        .cloned()
-        .collect();
-    let with = nod_review(&out, out.sidecar.correctives.clone());
-    let without = nod_review(&out, others);
-    let (a, b) = (
-        with.get("deform.head_nod.collar_chin").unwrap(),
-        without.get("deform.head_nod.collar_chin").unwrap(),
-    );
-    eprintln!(
-        "chibi: with {} ({}), without {} ({})",
-        a.value, a.detail, b.value, b.detail
-    );
+    let (a, b) = collar_chin_with_and_without_nod(&out, "chibi");
     assert!(a.passed && a.value == 0.0, "{a:?}");
     assert!(!b.passed && b.value >= 4.0, "{b:?}");
     let full = out.review.as_ref().expect("review");
