@@ -15,8 +15,8 @@
 //!   only when they are closed sections every 1% H down to the hem and, going up,
 //!   merge into a pelvis that lies inside the cloth (else the cloth, once the stubs
 //!   end, would be taken for the pelvis), and the note says which stub it saw. The
-//!   crotch is the lowest cut where the pelvis shows inside the cloth (else a fixed
-//!   fraction of the height, confidence 0.4); the hip lies above it at the bare
+//!   crotch is the lowest cut where the pelvis shows inside the cloth, at most
+//!   [`CROTCH_MAX`] up (else a fixed fraction of the height, confidence 0.4); the hip lies above it at the bare
 //!   body's offset, across the pelvis section at a calibrated share of its half
 //!   width; the ankle from the foot's section just below the hem; the knee on the
 //!   line from hip to ankle at the bare body's proportion, a little in front of it.
@@ -34,6 +34,12 @@ use super::*;
 /// The crotch's height when no pelvis shows inside the cloth (the crotch found inside
 /// it: 36.5% on the baby, 43.5% to 50% on the others).
 const CROTCH_F: f32 = 0.46;
+/// The highest crotch (fraction of the height) the pelvis inside the cloth may give:
+/// the MakeHuman bodies' crotch lies at 36.5 % (the baby) to 50 % of the height. A robe
+/// modelled as the surface over nothing shows the shirt's tail inside the skirt's waist
+/// at 54 to 56 %, which was taken for the pelvis (legs 3.7 to 4.3 % H off); above this
+/// the crotch is the fixed share [`CROTCH_F`].
+const CROTCH_MAX: f32 = 0.53;
 /// Hip joint x as a fraction of the pelvis section's half width (from the centre
 /// plane), at the hip's height (0.50 to 0.69: a woman's pelvis is wider).
 const HIP_W: f32 = 0.61;
@@ -280,6 +286,7 @@ impl Side<'_> {
             }
             f += 0.005;
         };
+        let pelvis = pelvis.filter(|&f| f <= CROTCH_MAX);
         let (crotch_f, how, conf) = match pelvis {
             Some(f) => (f, "the pelvis shows inside the cloth", 0.7),
             None => (
