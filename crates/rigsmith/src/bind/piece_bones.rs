@@ -39,6 +39,7 @@ use rayon::prelude::*;
 
 use super::bones::Segment;
 use crate::geom::bvh::Bvh;
+use crate::geom::segment::closest_on_segment;
 
 /// The share of a bone's length that must lie inside a piece for the piece to hold it.
 pub const MIN_INSIDE: f32 = 0.15;
@@ -87,6 +88,8 @@ impl PieceBones {
                     return Some(own(p));
                 }
                 let (q, junction) = host(pieces, p, &holds)?;
+                let seg_dist =
+                    |s: &Segment, p: Vec3| (closest_on_segment(p, s.head, s.tail) - p).length();
                 let near = (0..n).filter(|&i| held[q][i]).min_by(|&a, &b| {
                     seg_dist(&segments[a], junction).total_cmp(&seg_dist(&segments[b], junction))
                 })?;
@@ -140,13 +143,6 @@ fn host(pieces: &[Bvh], p: usize, holds: &dyn Fn(usize) -> bool) -> Option<(usiz
         return None;
     }
     Some((best, inside.iter().sum::<Vec3>() / inside.len() as f32))
-}
-
-/// The distance from `p` to segment `s`.
-fn seg_dist(s: &Segment, p: Vec3) -> f32 {
-    let ab = s.tail - s.head;
-    let t = ((p - s.head).dot(ab) / ab.length_squared().max(1e-12)).clamp(0.0, 1.0);
-    (s.head + ab * t - p).length()
 }
 
 /// The share of its triangle corners a piece holding no bone must have inside a piece

@@ -13,7 +13,9 @@ use std::sync::OnceLock;
 
 use glam::Vec3;
 use rigsmith::fit::{cross_sections, fit, FitOptions};
-use rigsmith::io::mpfb2::{dress, take_out_legs, weld_parts, Corpus, CorpusOptions, Garment};
+use rigsmith::io::mpfb2::{
+    dress, keep_triangles, take_out_legs, weld_parts, Corpus, CorpusOptions, Garment,
+};
 use rigsmith::pipeline::{rig, RigOptions};
 use rigsmith::{Character, Mesh, Part, Severity, Skeleton};
 
@@ -49,12 +51,17 @@ const LEGS: [&str; 8] = [
 fn dressed(name: &str, welded: bool) -> (Character, Skeleton, f32) {
     let (c, h) = variant(name);
     let d = dress(&c, &[Garment::Shirt, Garment::Skirt]).unwrap();
-    let mut out = if welded { weld_parts(&d) } else { d };
-    let gt = out.skeleton.take().unwrap();
-    for p in &mut out.parts {
+    let (out, gt) = unrigged(if welded { weld_parts(&d) } else { d });
+    (out, gt, h)
+}
+
+/// `c` with its skeleton and weights taken off, and the skeleton (the ground truth).
+fn unrigged(mut c: Character) -> (Character, Skeleton) {
+    let gt = c.skeleton.take().unwrap();
+    for p in &mut c.parts {
         p.weights = None;
     }
-    (out, gt, h)
+    (c, gt)
 }
 
 /// What a rig of a dressed body measured.
@@ -195,11 +202,7 @@ fn robe_with_legs_cut(
     let thigh = s.bones.iter().find(|b| b.name == "thigh_l").unwrap().head;
     let from = from.unwrap_or((hem - floor) / h + 0.005);
     let to = to.unwrap_or((thigh.y - floor) / h - 0.052 - 0.01);
-    let mut out = weld_parts(&take_out_legs(&d, from, to).unwrap());
-    let gt = out.skeleton.take().unwrap();
-    for p in &mut out.parts {
-        p.weights = None;
-    }
+    let (out, gt) = unrigged(weld_parts(&take_out_legs(&d, from, to).unwrap()));
     (out, gt, h)
 }
 
@@ -230,6 +233,13 @@ fn legs_inferred(name: &str, c: &Character, gt: &Skeleton, h: f32, why: &str) {
         r.landmarks.points["knee_l"]
     );
     let m = rig_and_measure(name, c, gt, h);
+    assert_inferred(name, &m, why, (3.0, 6.0, 2.0));
+}
+
+/// The rig `m` says its legs were inferred under cloth (with `why` in the line), its
+/// legs are within `limits.0` % H (mean) and `limits.1` (worst), its major joints
+/// within `limits.2` (mean), and no blocker failed.
+fn assert_inferred(name: &str, m: &Measured, why: &str, limits: (f32, f32, f32)) {
     assert!(
         m.notes
             .iter()
@@ -237,9 +247,13 @@ fn legs_inferred(name: &str, c: &Character, gt: &Skeleton, h: f32, why: &str) {
         "{name}: {:#?}",
         m.notes
     );
-    assert!(m.legs.0 <= 3.0, "{name}: legs mean {:.2}% H", m.legs.0);
-    assert!(m.legs.1 <= 6.0, "{name}: legs worst {:.2}% H", m.legs.1);
-    assert!(m.major <= 2.0, "{name}: major mean {:.2}% H", m.major);
+    assert!(m.legs.0 <= limits.0, "{name}: legs mean {:.2}% H", m.legs.0);
+    assert!(
+        m.legs.1 <= limits.1,
+        "{name}: legs worst {:.2}% H",
+        m.legs.1
+    );
+    assert!(m.major <= limits.2, "{name}: major mean {:.2}% H", m.major);
     assert!(m.blockers.is_empty(), "{name}: {:#?}", m.blockers);
 }
 
@@ -367,8 +381,8 @@ fn a_cone_is_still_refused_as_no_biped_saying_no_feet_show_below_it() {
 /// The robed variant `name` modelled as a surface: the shirt and the skirt are the
 /// character's outside from the hem up and nothing is modelled under them (every
 /// triangle of the body with a corner above the hem carried mostly by the pelvis, a
-/// spine bone, a thigh or a calf is taken out, with the vertices no triangle uses any
-/// more), all welded into one part. Returns the body, the artist skeleton and H.
+/// spine bone, a thigh or a calf is taken out, [`keep_triangles`]), all welded into
+/// one part. Returns the body, the artist skeleton and H.
 fn robe_as_surface(name: &str) -> (Character, Skeleton, f32) {
     let (c, h) = variant(name);
     let d = dress(&c, &[Garment::Shirt, Garment::Skirt]).unwrap();
@@ -390,41 +404,8 @@ fn robe_as_surface(name: &str) -> (Character, Skeleton, f32) {
                 || top.starts_with("thigh_")
                 || top.starts_with("calf_"))
     };
-    let keep: Vec<[u32; 3]> = body
-        .mesh
-        .triangles
-        .iter()
-        .filter(|t| !t.iter().any(|&v| under(v)))
-        .copied()
-        .collect();
-    let n = body.mesh.positions.len();
-    let mut local = vec![u32::MAX; n];
-    let mut kept = Vec::new();
-    for t in &keep {
-        for &v in t {
-            if local[v as usize] == u32::MAX {
-                local[v as usize] = kept.len() as u32;
-                kept.push(v as usize);
-            }
-        }
-    }
-    let mut d2 = d.clone();
-    let p = &mut d2.parts[bi];
-    p.mesh = Mesh {
-        positions: kept.iter().map(|&v| body.mesh.positions[v]).collect(),
-        triangles: keep.iter().map(|t| t.map(|v| local[v as usize])).collect(),
-        normals: None,
-        uvs: None,
-    };
-    p.weights = Some(rigsmith::Weights {
-        vertices: kept.iter().map(|&v| w.vertices[v].clone()).collect(),
-    });
-    p.morphs.clear();
-    let mut out = weld_parts(&d2);
-    let gt = out.skeleton.take().unwrap();
-    for p in &mut out.parts {
-        p.weights = None;
-    }
+    let kept = keep_triangles(&d, bi, |t| !t.iter().any(|&v| under(v))).unwrap();
+    let (out, gt) = unrigged(weld_parts(&kept));
     (out, gt, h)
 }
 
@@ -440,17 +421,9 @@ fn a_robe_modelled_as_the_surface_gets_its_crotch_from_a_share_of_the_height() {
         for f in [0.25, 0.40] {
             assert_eq!(cut_loops(&c, f, h).len(), 1, "{v}: legless at {f}");
         }
-        let m = rig_and_measure(&format!("surface {v}"), &c, &gt, h);
-        assert!(
-            m.notes
-                .iter()
-                .any(|n| n.contains("the crotch at 46% (no pelvis inside the cloth")),
-            "{v}: {:#?}",
-            m.notes
-        );
-        assert!(m.legs.0 <= 3.5, "{v}: legs mean {:.2}% H", m.legs.0);
-        assert!(m.legs.1 <= 6.5, "{v}: legs worst {:.2}% H", m.legs.1);
-        assert!(m.major <= 2.5, "{v}: major mean {:.2}% H", m.major);
-        assert!(m.blockers.is_empty(), "{v}: {:#?}", m.blockers);
+        let name = format!("surface {v}");
+        let m = rig_and_measure(&name, &c, &gt, h);
+        let why = "the crotch at 46% (no pelvis inside the cloth";
+        assert_inferred(&name, &m, why, (3.5, 6.5, 2.5));
     }
 }

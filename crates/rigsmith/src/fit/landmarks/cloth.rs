@@ -272,11 +272,11 @@ impl Side<'_> {
         stubs: Option<String>,
     ) -> Result<Vec3> {
         let h = self.h;
-        // The pelvis inside the cloth: the lowest cut above the hem whose loops, the
-        // cloth dropped, span the centre.
+        // The pelvis inside the cloth: the lowest cut above the hem, at most
+        // CROTCH_MAX up, whose loops, the cloth dropped, span the centre.
         let mut f = hem.max(0.1);
         let pelvis = loop {
-            if f > 0.8 {
+            if f > CROTCH_MAX {
                 break None;
             }
             let all = self.hcut(self.y(f));
@@ -286,7 +286,6 @@ impl Side<'_> {
             }
             f += 0.005;
         };
-        let pelvis = pelvis.filter(|&f| f <= CROTCH_MAX);
         let (crotch_f, how, conf) = match pelvis {
             Some(f) => (f, "the pelvis shows inside the cloth", 0.7),
             None => (

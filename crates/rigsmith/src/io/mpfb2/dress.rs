@@ -332,11 +332,28 @@ pub fn take_out_legs(c: &Character, from: f32, to: f32) -> Result<Character> {
         let y = body.mesh.positions[v].y;
         matches!(regions[v].limb, BodySegment::Thigh | BodySegment::Calf) && y > ya && y < yb
     };
+    keep_triangles(c, bi, |t| !t.iter().any(|&v| leg(v)))
+}
+
+/// `c` with only the triangles of part `part` that `keep` accepts, and with them only
+/// the vertices they use (and those vertices' weights; the kept vertices keep their
+/// order). The part's morph targets are dropped; the other parts and the skeleton are
+/// unchanged. The test bodies that take flesh out of a skin are made with it
+/// ([`take_out_legs`]).
+pub fn keep_triangles(
+    c: &Character,
+    part: usize,
+    keep: impl Fn(&[u32; 3]) -> bool,
+) -> Result<Character> {
+    let body = c
+        .parts
+        .get(part)
+        .ok_or_else(|| Error::invalid("parts", format!("no part {part}")))?;
     let tris: Vec<[u32; 3]> = body
         .mesh
         .triangles
         .iter()
-        .filter(|t| !t.iter().any(|&v| leg(v)))
+        .filter(|t| keep(t))
         .copied()
         .collect();
     let n = body.mesh.positions.len();
@@ -351,23 +368,18 @@ pub fn take_out_legs(c: &Character, from: f32, to: f32) -> Result<Character> {
     for (i, &v) in kept.iter().enumerate() {
         local[v] = i as u32;
     }
+    fn pick<T: Copy>(kept: &[usize], a: &[T]) -> Vec<T> {
+        kept.iter().map(|&v| a[v]).collect()
+    }
     let mut out = c.clone();
-    let p = &mut out.parts[bi];
+    let p = &mut out.parts[part];
     p.mesh = Mesh {
-        positions: kept.iter().map(|&v| body.mesh.positions[v]).collect(),
+        positions: pick(&kept, &body.mesh.positions),
         triangles: tris.iter().map(|t| t.map(|v| local[v as usize])).collect(),
-        normals: body
-            .mesh
-            .normals
-            .as_ref()
-            .map(|a| kept.iter().map(|&v| a[v]).collect()),
-        uvs: body
-            .mesh
-            .uvs
-            .as_ref()
-            .map(|a| kept.iter().map(|&v| a[v]).collect()),
+        normals: body.mesh.normals.as_ref().map(|a| pick(&kept, a)),
+        uvs: body.mesh.uvs.as_ref().map(|a| pick(&kept, a)),
     };
-    p.weights = Some(crate::model::Weights {
+    p.weights = body.weights.as_ref().map(|w| crate::model::Weights {
         vertices: kept.iter().map(|&v| w.vertices[v].clone()).collect(),
     });
     p.morphs.clear();

@@ -49,7 +49,7 @@ use std::sync::{Arc, Mutex};
 
 use glam::Vec3;
 
-pub use dress::{dress, take_out_legs, Garment, GARMENTS};
+pub use dress::{dress, keep_triangles, take_out_legs, Garment, GARMENTS};
 pub use rig::roll_to_x_axis;
 pub use split::{split_parts, PartOrigin, Split, PIECES};
 pub use targets::{variant, Variant, VARIANTS};
