@@ -537,11 +537,17 @@ pub const COARSE_MAX_PUSH: f32 = 5.0;
 fn coarse_relax(su: &Setup<'_>, fl: &volume::Flesh, o: CorrectiveOptions) -> CorrectiveOptions {
     let p = &su.body.mesh.positions;
     let inside: std::collections::HashSet<u32> = fl.vertices.iter().map(|v| v.0).collect();
-    let mut e: Vec<f32> = su
-        .edges
+    let inside = &inside;
+    // The flesh's own edges, from its vertices' neighbours (each once: lower end first).
+    let mut e: Vec<f32> = fl
+        .vertices
         .iter()
-        .filter(|(a, b)| inside.contains(a) && inside.contains(b))
-        .map(|&(a, b)| (p[a as usize] - p[b as usize]).length())
+        .flat_map(|&(a, _)| {
+            su.nb[a as usize]
+                .iter()
+                .filter(move |&&b| a < b && inside.contains(&b))
+                .map(move |&b| (p[a as usize] - p[b as usize]).length())
+        })
         .collect();
     if e.is_empty() || fl.radius <= 0.0 {
         return o;
