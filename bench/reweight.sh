@@ -13,10 +13,11 @@
 #   VARIANT.split   the same body cut into head/torso/arms/legs/feet (--split)
 #   VARIANT.dressed split, with shirt, trousers and hat (--split --dress shirt,trousers,hat)
 #   VARIANT.skirted split, with shirt, ankle-long skirt and hat
+#   VARIANT.mhskirt split, with MakeHuman's own skirt (artist-weighted), shirt and hat
 #
 #   bench/reweight.sh [OUT_DIR]          (default target/reweight_bench)
 #   CASES="men_Casual base.split" bench/reweight.sh
-#   ALL=1 bench/reweight.sh              (every MakeHuman variant welded, split, dressed, skirted)
+#   ALL=1 bench/reweight.sh              (every MakeHuman variant welded, split, dressed, skirted, mhskirt)
 #
 # Env: RIGSMITH_DATA (MakeHuman corpus, default ../shared/data/mpfb2), QUATERNIUS
 # (default: beside it), BPY_VENV (default ~/.cache/rigsmith/bpy-venv), NO_BLENDER=1 to
@@ -49,9 +50,9 @@ QUAT="men_Casual men_Farmer knight_KnightCharacter platformer_Character_Humanoid
 VARIANTS="base female male heavy heavy_female thin muscular tall short old old_female child child_male baby"
 if [ "${ALL:-0}" = 1 ]; then
   DEFAULT="$QUAT"
-  for v in $VARIANTS; do DEFAULT="$DEFAULT $v.welded $v.split $v.dressed $v.skirted"; done
+  for v in $VARIANTS; do DEFAULT="$DEFAULT $v.welded $v.split $v.dressed $v.skirted $v.mhskirt"; done
 else
-  DEFAULT="$QUAT base.welded base.split base.dressed female.split female.skirted heavy.dressed child.dressed"
+  DEFAULT="$QUAT base.welded base.split base.dressed female.split female.skirted female.mhskirt base.mhskirt heavy.dressed child.dressed"
 fi
 CASES=${CASES:-$DEFAULT}
 : > "$OUT/results.jsonl"
@@ -69,6 +70,7 @@ for c in $CASES; do
       split) extra=(--split) ;;
       dressed) extra=(--split --dress shirt,trousers,hat) ;;
       skirted) extra=(--split --dress shirt,skirt,hat) ;;
+      mhskirt) extra=(--split --parts body,skirt --dress shirt,hat) ;;
       *) echo "unknown case $c" >&2; exit 2 ;;
     esac
     "$CLI" -q corpus mpfb2 --data "$DATA" --variant "$variant" "${extra[@]}" -o "$in"

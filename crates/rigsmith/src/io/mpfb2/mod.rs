@@ -24,8 +24,9 @@
 //!    strategies on the shaped body ([`rig`]), Blender roll turned into `x_axis`
 //!    ([`roll_to_x_axis`]); `deform` = the bone has artist weights.
 //! 5. **Weights**: the body gets the artist weights with every influence kept
-//!    (normalized, sorted); helper parts get the weights of the nearest body vertex;
-//!    the eyes are rigid on the head bone.
+//!    (normalized, sorted); helper parts (skirt, tights, hair, ...) get the artist's
+//!    own weights of their vertices, which the file holds too, or the nearest body
+//!    vertex's when it leaves one out; the eyes are rigid on the head bone.
 //!
 //! ## Pieces and garments
 //! A built character can then be cut the way game characters arrive ([`split_parts`]:
@@ -564,9 +565,22 @@ impl Corpus {
                                 }
                             }
                         } else {
-                            let pp: Vec<Vec3> =
-                                verts.iter().map(|&v| pos_obj[v as usize]).collect();
-                            weights::transfer(&body_w, &body_pos, &pp)
+                            // The artist weighted the helpers too (every vertex of
+                            // each on `game_engine`): their own weights are the
+                            // answer. A vertex the file leaves out takes the nearest
+                            // body vertex's.
+                            let own = aw.for_vertices(verts, n, &index, rig)?;
+                            if own.vertices.iter().all(|l| !l.is_empty()) {
+                                own
+                            } else {
+                                let pp: Vec<Vec3> =
+                                    verts.iter().map(|&v| pos_obj[v as usize]).collect();
+                                warnings.push(format!(
+                                    "rig {rig:?} leaves vertices of part {:?} unweighted: the part takes the nearest body vertex's weights",
+                                    part.name
+                                ));
+                                weights::transfer(&body_w, &body_pos, &pp)
+                            }
                         };
                         part.weights = Some(w);
                     }

@@ -4,9 +4,10 @@
 //! valid for every body variant. Every influence is kept (up to 6 a body vertex on
 //! `game_engine`), then each vertex is normalized and sorted by decreasing weight.
 //!
-//! Helper parts (tights, skirt, hair, eyelashes, teeth, tongue) take the weights of the
-//! nearest body vertex (on the same body variant); rigid parts (the eyes) are weighted
-//! 1.0 to the head bone.
+//! Helper parts (tights, skirt, hair, eyelashes, teeth, tongue) take their own artist
+//! weights, which the file holds for every helper vertex; [`transfer`] (the nearest
+//! body vertex's weights, on the same body variant) covers a file that leaves a helper
+//! vertex out. Rigid parts (the eyes) are weighted 1.0 to the head bone.
 
 use std::collections::BTreeMap;
 use std::path::Path;
