@@ -16,6 +16,16 @@ const SPINE_B: [f32; 5] = [0.7787, 0.3875, 0.9270, 1.5754, 0.9259];
 // Measured fractions; 0.318 is not 1/pi.
 #[allow(clippy::approx_constant)]
 const SPINE_G: [f32; 5] = [0.393, 0.182, 0.210, 0.214, 0.318];
+/// The neck's base joint lies at least this fraction of the narrowest neck section's
+/// depth in front of that section's back. Its depth is otherwise taken at its own
+/// height, a little below the narrowest section, where a character whose neck rises
+/// from a high trapezius (Quaternius' `men_Casual`: the body piece's shoulders slope up
+/// behind the head piece's neck) has its back 6 cm behind the neck's: the base fell
+/// 3 cm behind the neck, the neck bone leaned 30 degrees forward, and a head turn
+/// swung the collar's front with it (92 new pairs at the collar and the chin; 14 at
+/// this floor). On the 14 MakeHuman bodies the fitted base is 0.16-0.41 of the way
+/// (the artist's 0.09-0.29), so the floor leaves them as they were.
+const NECK_BACK_MIN: f32 = 0.15;
 /// Head pivot as a fraction from the neck's narrowest section to the top.
 const HEAD_F: f32 = 0.334;
 /// Head pivot depth fraction from back to front.
@@ -134,9 +144,19 @@ impl Side<'_> {
                     ),
                 )
             })?;
+            let mut z = b + SPINE_G[k] * (fz - b);
+            // The neck's base lies in the neck, not behind it (see NECK_BACK_MIN).
+            if k == 4 {
+                if let Some((nb, nf)) = self.back_front(neck_y) {
+                    let least = nb + NECK_BACK_MIN * (nf - nb);
+                    if z < least {
+                        z = least;
+                    }
+                }
+            }
             self.put(
                 n,
-                Vec3::new(self.cx, y, b + SPINE_G[k] * (fz - b)),
+                Vec3::new(self.cx, y, z),
                 "sections: between back and front of the mid-line",
                 0.9,
             );
