@@ -347,6 +347,66 @@ fn men_casual_rerigs_without_blocker() {
     rerigs_without_blocker("men_Casual");
 }
 
+/// `men_Casual`'s body piece rises behind the head piece's neck (a high trapezius):
+/// the neck's base, its depth read at its own height, fell 3 cm behind the neck (7.8 cm
+/// behind the artist's joint, 4.7 % H), its bone leaned 30 degrees forward, and the
+/// head turn swung the collar's front with the head (92 new pairs at the collar and the
+/// chin, the nod 14). Kept in the neck: 2.75 % H from the artist's joint, turn 14, nod 0.
+#[test]
+fn men_casual_neck_base_lies_in_its_neck_and_the_head_poses_keep_the_collar() {
+    let (c, artist) = quaternius("men_Casual");
+    let o = rigsmith::RigOptions {
+        rigged: rigsmith::Rigged::Replace,
+        ..Default::default()
+    };
+    let out = rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap();
+    // `rig` moves the character (feet on the floor, centred): the same move applies to
+    // the artist's joints.
+    let centroid = |c: &Character| {
+        let pts: Vec<glam::Vec3> = c
+            .parts
+            .iter()
+            .flat_map(|p| p.mesh.positions.clone())
+            .collect();
+        pts.iter().copied().sum::<glam::Vec3>() / pts.len() as f32
+    };
+    let shift = centroid(&out.character) - centroid(&c);
+    let s = out.character.skeleton.as_ref().unwrap();
+    let neck = s.bones[s.find("neck_01").unwrap()].head;
+    let want = artist.bones[artist.find("Neck").unwrap()].head + shift;
+    let h = 1.870;
+    let off = 100.0 * (neck - want).length() / h;
+    assert!(
+        off < 3.5,
+        "neck_01 {off} % H from the artist's Neck ({neck} against {want})"
+    );
+    assert!(
+        neck.z > want.z - 0.05,
+        "the neck's base {} behind the artist's {}",
+        neck.z,
+        want.z
+    );
+    let review = out.review.as_ref().unwrap();
+    let value = |id: &str| {
+        review
+            .checks
+            .iter()
+            .find(|k| k.id == id)
+            .unwrap_or_else(|| panic!("no check {id}"))
+            .value
+    };
+    let turn = value("deform.head_turn.collar_chin");
+    let nod = value("deform.head_nod.collar_chin");
+    assert!(
+        turn <= 20.0,
+        "head turn: {turn} pairs at the collar and the chin"
+    );
+    assert!(
+        nod <= 2.0,
+        "head nod: {nod} pairs at the collar and the chin"
+    );
+}
+
 #[test]
 fn men_farmer_rerigs_without_blocker() {
     rerigs_without_blocker("men_Farmer");
