@@ -664,6 +664,67 @@ fn builds_are_deterministic_and_helper_weights_are_the_artists() {
     }
 }
 
+/// A weights file that leaves helper vertices out: the helper takes the nearest body
+/// vertex's weights instead, and the build says so, naming the part.
+#[test]
+fn a_helper_the_weights_file_leaves_out_takes_the_nearest_body_vertex() {
+    let tmp = common::tmpdir();
+    let real = common::mpfb2_dir();
+    for d in ["3dobjs", "mesh_metadata", "targets"] {
+        std::os::unix::fs::symlink(real.join(d), tmp.path().join(d)).unwrap();
+    }
+    let rigs = tmp.path().join("rigs/standard");
+    std::fs::create_dir_all(&rigs).unwrap();
+    std::os::unix::fs::symlink(
+        real.join("rigs/standard/rig.game_engine.json"),
+        rigs.join("rig.game_engine.json"),
+    )
+    .unwrap();
+    // The file without the skirt's first vertex.
+    let skirt: Vec<u32> = corpus().part_vertices("skirt").unwrap();
+    let gone = skirt[0] as u64;
+    let mut v: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(real.join("rigs/standard/weights.game_engine.json")).unwrap(),
+    )
+    .unwrap();
+    for list in v["weights"].as_object_mut().unwrap().values_mut() {
+        list.as_array_mut()
+            .unwrap()
+            .retain(|e| e[0].as_u64() != Some(gone));
+    }
+    std::fs::write(rigs.join("weights.game_engine.json"), v.to_string()).unwrap();
+    let c = Corpus::open(tmp.path())
+        .unwrap()
+        .build(&CorpusOptions {
+            parts: vec!["body".into(), "skirt".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("\"skirt\"") && w.contains("nearest body vertex")),
+        "{:?}",
+        c.warnings
+    );
+    let w = c.parts[1].weights.as_ref().unwrap();
+    assert!(w.vertices.iter().all(|l| !l.is_empty()));
+    // Every skirt vertex took the nearest body vertex's weights, not only the one left
+    // out: the part is weighted one way.
+    let body = &c.parts[0];
+    let bw = body.weights.as_ref().unwrap();
+    for (p, l) in c.parts[1].mesh.positions.iter().zip(&w.vertices).take(50) {
+        let (k, _) = body
+            .mesh
+            .positions
+            .iter()
+            .enumerate()
+            .min_by(|a, b| a.1.distance(*p).total_cmp(&b.1.distance(*p)))
+            .unwrap();
+        assert_eq!(l, &bw.vertices[k]);
+    }
+}
+
 // ---- Pieces and garments -------------------------------------------------------------
 
 fn split_base() -> &'static mpfb2::Split {
