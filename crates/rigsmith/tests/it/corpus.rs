@@ -462,14 +462,20 @@ fn bad_requests_are_clear_errors() {
     );
 }
 
+/// A temporary corpus folder with the real corpus's folders `dirs` linked into it.
+fn linked_corpus(dirs: &[&str]) -> tempfile::TempDir {
+    let tmp = common::tmpdir();
+    let real = common::mpfb2_dir();
+    for d in dirs {
+        std::os::unix::fs::symlink(real.join(d), tmp.path().join(d)).unwrap();
+    }
+    tmp
+}
+
 #[test]
 fn broken_targets_name_the_file_and_line() {
     // A corpus folder whose data is the real one (linked), with broken targets added.
-    let tmp = common::tmpdir();
-    let real = common::mpfb2_dir();
-    for d in ["3dobjs", "mesh_metadata", "rigs"] {
-        std::os::unix::fs::symlink(real.join(d), tmp.path().join(d)).unwrap();
-    }
+    let tmp = linked_corpus(&["3dobjs", "mesh_metadata", "rigs"]);
     std::fs::create_dir(tmp.path().join("targets")).unwrap();
     let gz = |name: &str, text: &str| {
         use std::io::Write;
@@ -668,11 +674,8 @@ fn builds_are_deterministic_and_helper_weights_are_the_artists() {
 /// vertex's weights instead, and the build says so, naming the part.
 #[test]
 fn a_helper_the_weights_file_leaves_out_takes_the_nearest_body_vertex() {
-    let tmp = common::tmpdir();
+    let tmp = linked_corpus(&["3dobjs", "mesh_metadata", "targets"]);
     let real = common::mpfb2_dir();
-    for d in ["3dobjs", "mesh_metadata", "targets"] {
-        std::os::unix::fs::symlink(real.join(d), tmp.path().join(d)).unwrap();
-    }
     let rigs = tmp.path().join("rigs/standard");
     std::fs::create_dir_all(&rigs).unwrap();
     std::os::unix::fs::symlink(

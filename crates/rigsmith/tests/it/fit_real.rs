@@ -347,6 +347,13 @@ fn men_casual_rerigs_without_blocker() {
     rerigs_without_blocker("men_Casual");
 }
 
+/// The value of review check `id` of a rig.
+fn check_value(out: &rigsmith::pipeline::RigOutput, id: &str) -> f64 {
+    let review = out.review.as_ref().expect("reviewed");
+    let k = review.checks.iter().find(|k| k.id == id);
+    k.unwrap_or_else(|| panic!("no check {id}")).value
+}
+
 /// `men_Casual`'s body piece rises behind the head piece's neck (a high trapezius):
 /// the neck's base, its depth read at its own height, fell 3 cm behind the neck (7.8 cm
 /// behind the artist's joint, 4.7 % H), its bone leaned 30 degrees forward, and the
@@ -386,17 +393,8 @@ fn men_casual_neck_base_lies_in_its_neck_and_the_head_poses_keep_the_collar() {
         neck.z,
         want.z
     );
-    let review = out.review.as_ref().unwrap();
-    let value = |id: &str| {
-        review
-            .checks
-            .iter()
-            .find(|k| k.id == id)
-            .unwrap_or_else(|| panic!("no check {id}"))
-            .value
-    };
-    let turn = value("deform.head_turn.collar_chin");
-    let nod = value("deform.head_nod.collar_chin");
+    let turn = check_value(&out, "deform.head_turn.collar_chin");
+    let nod = check_value(&out, "deform.head_nod.collar_chin");
     assert!(
         turn <= 20.0,
         "head turn: {turn} pairs at the collar and the chin"
