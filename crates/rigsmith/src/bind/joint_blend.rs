@@ -210,15 +210,18 @@ impl JointBlend {
                 continue;
             }
             let band = if in_trunk { spine } else { band };
-            let axis =
-                (sp.tail - sp.head).normalize_or_zero() + (sc.tail - sc.head).normalize_or_zero();
-            let Some(mut axis) = axis.try_normalize() else {
-                continue;
+            // The trunk's bands are level (see the module docs); a limb's run square to
+            // the mean direction of its two bones.
+            let axis = if in_trunk {
+                Vec3::Y
+            } else {
+                let mean = (sp.tail - sp.head).normalize_or_zero()
+                    + (sc.tail - sc.head).normalize_or_zero();
+                let Some(axis) = mean.try_normalize() else {
+                    continue;
+                };
+                axis
             };
-            if in_trunk {
-                // The trunk's bands are level (see the module docs).
-                axis = Vec3::Y;
-            }
             let r = thickness_at(&thick[p], 1.0).min(thickness_at(&thick[c], 0.0));
             let k = jb.joints.len();
             jb.joints.push(Joint {

@@ -670,8 +670,9 @@ fn builds_are_deterministic_and_helper_weights_are_the_artists() {
     }
 }
 
-/// A weights file that leaves helper vertices out: the helper takes the nearest body
-/// vertex's weights instead, and the build says so, naming the part.
+/// A weights file that leaves a helper vertex out: that vertex takes the nearest body
+/// vertex's weights, the others keep the artist's, and the build says so, naming the
+/// part.
 #[test]
 fn a_helper_the_weights_file_leaves_out_takes_the_nearest_body_vertex() {
     let tmp = linked_corpus(&["3dobjs", "mesh_metadata", "targets"]);
@@ -704,28 +705,36 @@ fn a_helper_the_weights_file_leaves_out_takes_the_nearest_body_vertex() {
         })
         .unwrap();
     assert!(
-        c.warnings
-            .iter()
-            .any(|w| w.contains("\"skirt\"") && w.contains("nearest body vertex")),
+        c.warnings.iter().any(|w| w.contains("\"skirt\"")
+            && w.contains("1 of the 720")
+            && w.contains("nearest body vertex")),
         "{:?}",
         c.warnings
     );
     let w = c.parts[1].weights.as_ref().unwrap();
     assert!(w.vertices.iter().all(|l| !l.is_empty()));
-    // Every skirt vertex took the nearest body vertex's weights, not only the one left
-    // out: the part is weighted one way.
+    // The vertex left out took the nearest body vertex's weights; every other vertex
+    // kept the artist's, as the full file gives them.
     let body = &c.parts[0];
     let bw = body.weights.as_ref().unwrap();
-    for (p, l) in c.parts[1].mesh.positions.iter().zip(&w.vertices).take(50) {
-        let (k, _) = body
-            .mesh
-            .positions
-            .iter()
-            .enumerate()
-            .min_by(|a, b| a.1.distance(*p).total_cmp(&b.1.distance(*p)))
-            .unwrap();
-        assert_eq!(l, &bw.vertices[k]);
-    }
+    let p = c.parts[1].mesh.positions[0];
+    let (k, _) = body
+        .mesh
+        .positions
+        .iter()
+        .enumerate()
+        .min_by(|a, b| a.1.distance(p).total_cmp(&b.1.distance(p)))
+        .unwrap();
+    assert_eq!(w.vertices[0], bw.vertices[k]);
+    let full = corpus()
+        .build(&CorpusOptions {
+            parts: vec!["body".into(), "skirt".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    let artist = full.parts[1].weights.as_ref().unwrap();
+    assert_eq!(w.vertices[1..], artist.vertices[1..]);
+    assert_ne!(w.vertices[0], artist.vertices[0]);
 }
 
 // ---- Pieces and garments -------------------------------------------------------------

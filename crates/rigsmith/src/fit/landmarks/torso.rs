@@ -104,13 +104,10 @@ impl Side<'_> {
                 top
             }
         };
+        let neck_bf = self.back_front(neck_y);
         self.put(
             "neck_narrowest_c",
-            Vec3::new(
-                self.cx,
-                neck_y,
-                self.back_front(neck_y).map_or(0.0, |(b, f)| 0.5 * (b + f)),
-            ),
+            Vec3::new(self.cx, neck_y, neck_bf.map_or(0.0, |(b, f)| 0.5 * (b + f))),
             "sections: narrowest neck section",
             1.0,
         );
@@ -146,13 +143,8 @@ impl Side<'_> {
             })?;
             let mut z = b + SPINE_G[k] * (fz - b);
             // The neck's base lies in the neck, not behind it (see NECK_BACK_MIN).
-            if k == 4 {
-                if let Some((nb, nf)) = self.back_front(neck_y) {
-                    let least = nb + NECK_BACK_MIN * (nf - nb);
-                    if z < least {
-                        z = least;
-                    }
-                }
+            if let (4, Some((nb, nf))) = (k, neck_bf) {
+                z = z.max(nb + NECK_BACK_MIN * (nf - nb));
             }
             self.put(
                 n,

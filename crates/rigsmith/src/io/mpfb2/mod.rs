@@ -569,18 +569,27 @@ impl Corpus {
                             // each on `game_engine`): their own weights are the
                             // answer. A vertex the file leaves out takes the nearest
                             // body vertex's.
-                            let own = aw.for_vertices(verts, n, &index, rig)?;
-                            if own.vertices.iter().all(|l| !l.is_empty()) {
-                                own
-                            } else {
-                                let pp: Vec<Vec3> =
-                                    verts.iter().map(|&v| pos_obj[v as usize]).collect();
+                            let mut own = aw.for_vertices(verts, n, &index, rig)?;
+                            let missing: Vec<usize> = (0..verts.len())
+                                .filter(|&i| own.vertices[i].is_empty())
+                                .collect();
+                            if !missing.is_empty() {
+                                let pp: Vec<Vec3> = missing
+                                    .iter()
+                                    .map(|&i| pos_obj[verts[i] as usize])
+                                    .collect();
+                                let near = weights::transfer(&body_w, &body_pos, &pp);
+                                for (&i, l) in missing.iter().zip(near.vertices) {
+                                    own.vertices[i] = l;
+                                }
                                 warnings.push(format!(
-                                    "rig {rig:?} leaves vertices of part {:?} unweighted: the part takes the nearest body vertex's weights",
+                                    "rig {rig:?} leaves {} of the {} vertices of part {:?} unweighted: they take the nearest body vertex's weights",
+                                    missing.len(),
+                                    verts.len(),
                                     part.name
                                 ));
-                                weights::transfer(&body_w, &body_pos, &pp)
                             }
+                            own
                         };
                         part.weights = Some(w);
                     }

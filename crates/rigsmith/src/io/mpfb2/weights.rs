@@ -120,7 +120,8 @@ pub(crate) fn nearest(source: &[Vec3], query: &[Vec3]) -> Vec<u32> {
         .collect()
 }
 
-/// Copies the influences of the nearest body vertex to every vertex of a helper part.
+/// Copies the influences of the nearest body vertex to every point of `part_pos` (the
+/// helper vertices the artist's file leaves out).
 pub(crate) fn transfer(body: &Weights, body_pos: &[Vec3], part_pos: &[Vec3]) -> Weights {
     let nn = nearest(body_pos, part_pos);
     Weights {
