@@ -328,13 +328,7 @@ fn helper_parts_are_separate_and_weighted() {
     let tights = &c.parts[5];
     let calf = s.find("calf_l").unwrap() as u32;
     let knee = s.bones[calf as usize].head;
-    let (near, _) = tights
-        .mesh
-        .positions
-        .iter()
-        .enumerate()
-        .min_by(|a, b| a.1.distance(knee).total_cmp(&b.1.distance(knee)))
-        .unwrap();
+    let near = nearest(&tights.mesh.positions, knee);
     let l = &tights.weights.as_ref().unwrap().vertices[near];
     assert!(l.iter().any(|i| i.bone == calf), "{l:?}");
     // The skirt helper hangs from the hips.
@@ -344,6 +338,13 @@ fn helper_parts_are_separate_and_weighted() {
         shi.y > pelvis.y - 0.05 && slo.y < pelvis.y - 0.3,
         "{slo} {shi}"
     );
+}
+
+/// The index of the point of `pts` nearest `p`.
+fn nearest(pts: &[glam::Vec3], p: glam::Vec3) -> usize {
+    (0..pts.len())
+        .min_by(|&a, &b| pts[a].distance(p).total_cmp(&pts[b].distance(p)))
+        .expect("points")
 }
 
 fn count_group(g: &str) -> usize {
@@ -651,14 +652,7 @@ fn builds_are_deterministic_and_helper_weights_are_the_artists() {
             .positions
             .iter()
             .zip(&w.vertices)
-            .filter(|(p, own)| {
-                let (k, _) = body_pos
-                    .iter()
-                    .enumerate()
-                    .min_by(|x, y| x.1.distance(**p).total_cmp(&y.1.distance(**p)))
-                    .unwrap();
-                bw.vertices[k][0].bone != own[0].bone
-            })
+            .filter(|(p, own)| bw.vertices[nearest(body_pos, **p)][0].bone != own[0].bone)
             .count() as f32
             / verts.len() as f32;
         eprintln!(
@@ -718,13 +712,7 @@ fn a_helper_the_weights_file_leaves_out_takes_the_nearest_body_vertex() {
     let body = &c.parts[0];
     let bw = body.weights.as_ref().unwrap();
     let p = c.parts[1].mesh.positions[0];
-    let (k, _) = body
-        .mesh
-        .positions
-        .iter()
-        .enumerate()
-        .min_by(|a, b| a.1.distance(p).total_cmp(&b.1.distance(p)))
-        .unwrap();
+    let k = nearest(&body.mesh.positions, p);
     assert_eq!(w.vertices[0], bw.vertices[k]);
     let full = corpus()
         .build(&CorpusOptions {
