@@ -32,6 +32,19 @@
 //!   joint 1.003 m). Pooled p95 against the artist, % H: `base.welded` 0.666 -> 0.651,
 //!   `base.dressed` 0.851 -> 0.828, `child.dressed` 0.742 -> 0.736.
 //!
+//! The elbow (a limb joint whose upper bone follows another off-centre bone and whose
+//! lower bone is followed by exactly one: the elbow, and a finger's middle knuckle) is
+//! blended as an artist blends it, centred proximal of the joint: the forearm's flesh,
+//! the muscles that work the hand, starts on the upper arm. The MakeHuman artist's
+//! elbow is half and half 8 % of the upper arm before the joint and 0.80 forearm at it;
+//! the platformer chibi's (Blender's heat, touched up) 0.75 forearm on the ring 1.7 cm
+//! before it. The band's centre lies [`ELBOW_SHIFT`] of the band before the joint, at
+//! most [`ELBOW_SHIFT_MAX`] of the upper arm, and its half-width is at most
+//! [`ELBOW_BAND_MAX`] of the shorter of the two bones: a short, thick arm (the chibi's
+//! upper arm is 2.6 times as long as it is thick) blended over its thickness gave a
+//! quarter of the upper arm's middle to the forearm (0.26 at 13 cm from the joint; the
+//! artist 0.15).
+//!
 //! The legs keep their firm heat: blended, the MakeHuman knee bent 120 degrees moved
 //! from p95 0.35 to 0.54 % H against the artist (Blender 0.38), while the shoulder and
 //! elbow gained (BENCHMARKS.md, *The blend across a limb joint*). So do the neck and the
@@ -68,6 +81,21 @@ pub const FLOOR: f32 = 0.1;
 /// worse (leg side 1.59 -> 1.60, pooled p95 1.286 -> 1.306; 0.75: 1.284).
 pub const SPINE_BAND: f32 = 0.75;
 
+/// How far before the joint (toward the upper arm) the elbow's band is centred, in
+/// units of its half-width (before [`ELBOW_BAND_MAX`]), at most [`ELBOW_SHIFT_MAX`].
+/// Measured on `bench/weights_vs_blender.sh` (14 MakeHuman bodies, 182 body-poses):
+/// rigsmith behind Blender on 35 -> 23 (elbow p95 mean 0.354 -> 0.248 % H, wrist twist
+/// 0.250 -> 0.187); shifted the shoulder too, the chibi's arm poses lost more (arm up
+/// 0.70 -> 0.80).
+pub const ELBOW_SHIFT: f32 = 0.5;
+/// The most the elbow's band is shifted, as a fraction of the upper arm's length.
+pub const ELBOW_SHIFT_MAX: f32 = 0.05;
+/// The elbow's band's half-width is at most this fraction of the shorter of its two
+/// bones. Uncapped, the shift lost the chibi's elbow (p95 1.30 -> 1.42 % H, Blender
+/// 1.16); at 0.3 it is won (1.13) and its wrist twist gains (1.32 -> 1.07). MakeHuman's
+/// arms are long for their thickness and never reach it.
+pub const ELBOW_BAND_MAX: f32 = 0.3;
+
 /// One blended joint.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Joint {
@@ -83,6 +111,8 @@ struct Joint {
     half: f32,
     /// Farthest a blended vertex lies from the joint's axis.
     reach: f32,
+    /// How far before the joint (toward the parent) the band is centred.
+    before: f32,
 }
 
 /// The limb joints of a skeleton and the bands around them.
@@ -223,14 +253,29 @@ impl JointBlend {
                 axis
             };
             let r = thickness_at(&thick[p], 1.0).min(thickness_at(&thick[c], 0.0));
+            let elbow = limb && {
+                let follows = |a: usize, b: usize| a != b && meets(&segments[a], &segments[b]);
+                (0..segments.len()).any(|g| off_centre(&segments[g]) && follows(g, p))
+                    && (0..segments.len()).filter(|&o| follows(c, o)).count() == 1
+            };
+            let (half, before) = if elbow {
+                let len = |s: &Segment| (s.tail - s.head).length();
+                (
+                    (band * r).min(ELBOW_BAND_MAX * len(sp).min(len(sc))),
+                    (ELBOW_SHIFT * band * r).min(ELBOW_SHIFT_MAX * len(sp)),
+                )
+            } else {
+                (band * r, 0.0)
+            };
             let k = jb.joints.len();
             jb.joints.push(Joint {
                 parent: p as u32,
                 child: c as u32,
                 at: sc.head,
                 axis,
-                half: band * r,
+                half,
                 reach: PERP * r,
+                before,
             });
             jb.by_seg[p].push(k);
             jb.by_seg[c].push(k);
@@ -262,8 +307,10 @@ impl JointBlend {
                     .length_squared()
                     .total_cmp(&(b.at - p).length_squared())
             })?;
-        let s = (p - j.at).dot(j.axis);
-        let perp = ((p - j.at) - j.axis * s).length();
+        let along = (p - j.at).dot(j.axis);
+        let perp = ((p - j.at) - j.axis * along).length();
+        // Measured from the band's centre, `before` the joint.
+        let s = along + j.before;
         if j.half <= 0.0 || s.abs() >= j.half || perp > j.reach {
             return None;
         }
@@ -341,5 +388,53 @@ mod tests {
         // to the bones' mean direction, 10 degrees from the vertical, it took 0.67).
         let s = jb.shares(2, j + Vec3::new(0.0, 0.0, 0.06)).unwrap();
         assert!((s[1].1 - 0.5).abs() < 1e-4, "{s:?}");
+    }
+
+    #[test]
+    fn an_elbow_is_blended_before_the_joint_and_over_at_most_a_share_of_its_bones() {
+        // Clavicle, upper arm, forearm and hand off the centre line; a spine on it.
+        let arm = |upper: f32, fore: f32| {
+            let (a, b) = (0.2 + upper, 0.2 + upper + fore);
+            [
+                seg(0, Vec3::new(0.05, 1.4, 0.0), Vec3::new(0.2, 1.4, 0.0)),
+                seg(1, Vec3::new(0.2, 1.4, 0.0), Vec3::new(a, 1.4, 0.0)),
+                seg(2, Vec3::new(a, 1.4, 0.0), Vec3::new(b, 1.4, 0.0)),
+                seg(3, Vec3::new(b, 1.4, 0.0), Vec3::new(b + 0.08, 1.4, 0.0)),
+                seg(4, Vec3::new(0.0, 1.0, 0.0), Vec3::new(0.0, 1.4, 0.0)),
+                seg(5, Vec3::new(0.1, 0.95, 0.0), Vec3::new(0.1, 0.05, 0.0)),
+            ]
+        };
+        // A long arm: half-width 0.04 (the thickness), centred 0.5 of it before the
+        // joint, but no more than 5 % of the 0.3 upper arm: 0.015.
+        let segs = arm(0.3, 0.25);
+        let jb = JointBlend::new(&segs, &[[0.04f32; 5]; 6], BAND, 0.0);
+        let at = jb.shares(1, Vec3::new(0.5, 1.42, 0.0)).unwrap();
+        assert_eq!((at[0].0, at[1].0), (1, 2));
+        let want = 0.5 * (1.0 + 0.015 / 0.04);
+        assert!((at[1].1 - want).abs() < 1e-4, "{at:?}");
+        // Half and half 0.015 before the joint; the band ends 0.055 before it and 0.025
+        // past it.
+        let mid = jb.shares(1, Vec3::new(0.485, 1.4, 0.0)).unwrap();
+        assert!((mid[1].1 - 0.5).abs() < 1e-4, "{mid:?}");
+        assert!(jb.shares(1, Vec3::new(0.44, 1.4, 0.0)).is_none());
+        assert!(jb.shares(2, Vec3::new(0.53, 1.4, 0.0)).is_none());
+        assert!(jb.shares(2, Vec3::new(0.52, 1.4, 0.0)).is_some());
+        // The shoulder (the clavicle follows the spine, on the centre line) and the
+        // wrist (the hand is followed by no bone) are centred on the joint.
+        let sh = jb.shares(0, Vec3::new(0.2, 1.42, 0.0)).unwrap();
+        assert_eq!((sh[0].0, sh[1].0), (0, 1));
+        assert!((sh[1].1 - 0.5).abs() < 1e-4, "{sh:?}");
+        let wr = jb.shares(2, Vec3::new(0.75, 1.42, 0.0)).unwrap();
+        assert_eq!((wr[0].0, wr[1].0), (2, 3));
+        assert!((wr[1].1 - 0.5).abs() < 1e-4, "{wr:?}");
+        // A short, thick arm (bones 0.2 and 0.15 long, 0.1 thick): the half-width is
+        // 0.3 of the shorter bone (0.045), not the thickness; the centre 0.01 (5 % of
+        // the upper arm) before the joint.
+        let segs = arm(0.2, 0.15);
+        let jb = JointBlend::new(&segs, &[[0.1f32; 5]; 6], BAND, 0.0);
+        let at = jb.shares(1, Vec3::new(0.4, 1.45, 0.0)).unwrap();
+        let want = 0.5 * (1.0 + 0.01 / 0.045);
+        assert!((at[1].1 - want).abs() < 1e-4, "{at:?}");
+        assert!(jb.shares(1, Vec3::new(0.34, 1.4, 0.0)).is_none());
     }
 }
