@@ -92,7 +92,7 @@ pub const ELBOW_SHIFT: f32 = 0.5;
 pub const ELBOW_SHIFT_MAX: f32 = 0.05;
 /// The elbow's band's half-width is at most this fraction of the shorter of its two
 /// bones. Uncapped, the shift lost the chibi's elbow (p95 1.30 -> 1.42 % H, Blender
-/// 1.16); at 0.3 it is won (1.13) and its wrist twist gains (1.32 -> 1.07). MakeHuman's
+/// 1.16); at 0.3 it is won (0.94) and its wrist twist gains (1.32 -> 1.07). MakeHuman's
 /// arms are long for their thickness and never reach it.
 pub const ELBOW_BAND_MAX: f32 = 0.3;
 
