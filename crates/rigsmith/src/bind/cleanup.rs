@@ -68,8 +68,39 @@ pub fn strip_cross_side(
     }
     .bounds();
     let h = (hi - lo).y.max((hi - lo).max_element() * 1e-3);
+    strip_side_where(w, positions, s, centre_band * h, |_, _| false)
+}
+
+/// [`strip_cross_side`] for what a smoothing carried across the mid-plane: a vertex
+/// more than `band` (units of `positions`) off the mid-plane loses the other side's
+/// bones that it had no weight on in `before` (the weights before the smoothing).
+/// Renormalizes; returns the number of vertices that lost weight.
+pub(crate) fn strip_smoothed_across(
+    w: &mut Weights,
+    before: &Weights,
+    positions: &[Vec3],
+    s: &Skeleton,
+    band: f32,
+) -> usize {
+    strip_side_where(w, positions, s, band, |v, bone| {
+        before
+            .vertices
+            .get(v)
+            .is_some_and(|l| l.iter().any(|i| i.bone == bone && i.weight > 0.0))
+    })
+}
+
+/// Removes, from each vertex more than `band` off the skeleton's mid-plane, the other
+/// side's bones except those `kept(vertex, bone)` keeps; a vertex that would be emptied
+/// keeps its weights. Renormalizes; returns the number of vertices that lost weight.
+fn strip_side_where(
+    w: &mut Weights,
+    positions: &[Vec3],
+    s: &Skeleton,
+    band: f32,
+    kept: impl Fn(usize, u32) -> bool,
+) -> usize {
     let mid = mid_x(s);
-    let band = centre_band * h;
     let mut stripped = 0;
     for (v, list) in w.vertices.iter_mut().enumerate() {
         let Some(p) = positions.get(v) else { break };
@@ -84,7 +115,9 @@ pub fn strip_cross_side(
         let keep: Vec<_> = list
             .iter()
             .copied()
-            .filter(|i| s.bones.get(i.bone as usize).map(|b| b.side) != Some(wrong))
+            .filter(|i| {
+                s.bones.get(i.bone as usize).map(|b| b.side) != Some(wrong) || kept(v, i.bone)
+            })
             .collect();
         if !keep.is_empty() && keep.len() < list.len() {
             *list = keep;
@@ -345,4 +378,51 @@ pub fn exact_seams_among(
         }
     }
     changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Bone, Influence};
+
+    #[test]
+    fn what_a_smoothing_carried_across_the_mid_plane_is_stripped_and_the_rest_kept() {
+        let y = Vec3::Y;
+        let s = Skeleton {
+            bones: vec![
+                Bone::new("spine", None, Vec3::ZERO, y),
+                Bone::new("clavicle_l", Some(0), Vec3::new(0.05, 1.0, 0.0), y),
+                Bone::new("clavicle_r", Some(0), Vec3::new(-0.05, 1.0, 0.0), y),
+            ],
+        };
+        let inf = |b: u32, w: f32| Influence { bone: b, weight: w };
+        // Before the smoothing: a vertex on the left with the left clavicle only, and one
+        // with both (a skirt's hem between the legs, inpainted from both sides).
+        let before = Weights {
+            vertices: vec![vec![inf(1, 0.8), inf(0, 0.2)], vec![inf(1, 0.5), inf(2, 0.5)]],
+        };
+        // After: the first took 0.04 of the right clavicle.
+        let mut w = Weights {
+            vertices: vec![
+                vec![inf(1, 0.76), inf(0, 0.2), inf(2, 0.04)],
+                vec![inf(1, 0.5), inf(2, 0.5)],
+            ],
+        };
+        let p = [Vec3::new(0.03, 1.0, 0.0), Vec3::new(0.03, 0.5, 0.0)];
+        assert_eq!(strip_smoothed_across(&mut w, &before, &p, &s, 0.01), 1);
+        assert!(w.vertices[0].iter().all(|i| i.bone != 2));
+        let sum: f32 = w.vertices[0].iter().map(|i| i.weight).sum();
+        assert!((sum - 1.0).abs() < 1e-6);
+        assert_eq!(w.vertices[1].len(), 2, "{:?}", w.vertices[1]);
+        // Within the band nothing is stripped; the plain strip takes what the transfer
+        // gave too.
+        let mut near = Weights {
+            vertices: vec![vec![inf(1, 0.96), inf(2, 0.04)]],
+        };
+        let q = [Vec3::new(0.005, 1.0, 0.0)];
+        assert_eq!(strip_smoothed_across(&mut near, &before, &q, &s, 0.01), 0);
+        let mut both = before.clone();
+        assert_eq!(strip_side_where(&mut both, &p, &s, 0.01, |_, _| false), 1);
+        assert_eq!(both.vertices[1].len(), 1);
+    }
 }

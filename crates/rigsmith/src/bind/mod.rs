@@ -49,7 +49,10 @@
 //!   vertices (within [`SEAM_TOL`] H) one weight vector, the mean of theirs (the rigging
 //!   notes' exact seams), and the reasons say how many changed.
 //!   The continuous forms of the limits keep the weights a continuous function of the
-//!   input, so a rescaled character gets the same weights to 1e-4.
+//!   input, so a rescaled character gets the same weights to 1e-4. A garment's
+//!   transferred weights are smoothed ([`GARMENT_SMOOTH`] passes), lose past the same
+//!   band the other side's bones the smoothing carried across its mid-line (not those
+//!   the transfer gave), and are limited.
 //! * **Ears hung beside the head** (a four-legged skeleton whose ear chains do not
 //!   descend from the head): the head takes its share of every ear vertex, the share
 //!   that keeps the larger of the ear's lags behind the head and behind its own turn
@@ -717,7 +720,13 @@ fn garment_part(
     };
     let out = transfer::transfer_robust(&body, &gm, &transfer::TransferOptions::default());
     let mut w = out.weights;
+    let transferred = w.clone();
     smooth(&mut w, mesh, GARMENT_SMOOTH);
+    // The smoothing carries one side's bones across a garment's mid-line (the back of a
+    // shirt's collar took 0.04 of the other clavicle): what it carried past the skin's
+    // band is stripped. What the transfer gave stays (a skirt's hem between the legs
+    // is inpainted from both).
+    cleanup::strip_smoothed_across(&mut w, &transferred, &gm.positions, &x.ns, CENTRE_BAND);
     keep_largest_smooth(&mut w, x.o.max_influences);
     (w, out.stats)
 }
