@@ -75,7 +75,7 @@ pub fn strip_cross_side(
 /// more than `band` (units of `positions`) off the mid-plane loses the other side's
 /// bones that it had no weight on in `before` (the weights before the smoothing).
 /// Renormalizes; returns the number of vertices that lost weight.
-pub(crate) fn strip_smoothed_across(
+pub fn strip_smoothed_across(
     w: &mut Weights,
     before: &Weights,
     positions: &[Vec3],

@@ -86,7 +86,7 @@ use serde::Serialize;
 pub use bones::Segment;
 pub use cleanup::{
     clean, drop_below, exact_seams, exact_seams_among, fade_below, keep_largest,
-    keep_largest_smooth, smooth, smooth_masked, strip_cross_side,
+    keep_largest_smooth, smooth, smooth_masked, strip_cross_side, strip_smoothed_across,
 };
 pub use report::{weight_report, WeightReport};
 
@@ -726,7 +726,7 @@ fn garment_part(
     // shirt's collar took 0.04 of the other clavicle): what it carried past the skin's
     // band is stripped. What the transfer gave stays (a skirt's hem between the legs
     // is inpainted from both).
-    cleanup::strip_smoothed_across(&mut w, &transferred, &gm.positions, &x.ns, CENTRE_BAND);
+    strip_smoothed_across(&mut w, &transferred, &gm.positions, &x.ns, CENTRE_BAND);
     keep_largest_smooth(&mut w, x.o.max_influences);
     (w, out.stats)
 }

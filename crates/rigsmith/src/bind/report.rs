@@ -11,7 +11,7 @@
 //! | `non_deform_groups` | bones that carry weight but are not deform bones | `structure.deform_hygiene` (section B) | at most 0 | major |
 //! | `far_bone` | vertices weighted mostly to a bone far beyond one they see | `weights.far_bone` | at most 2% of the vertices | blocker |
 //! | `unlike_nearest` | parts (not rigid parts or accessories, which follow the bone they sit on) where most vertices follow a bone not near them | `weights.unlike_nearest` | at most 0 | major |
-//! | `garment_far` | garment vertices farther than 15% H from any skin | `weights.garment_far` | at most 0 | major |
+//! | `garment_far` | garment vertices farther than 15% H from any skin, on an island of the garment that comes nowhere within 5% H of it ([`GARMENT_FAR_H`], [`GARMENT_TOUCH_H`]: a flared skirt's hem hangs from the hips) | `weights.garment_far` | at most 0 | major |
 //! | `garment_transfer` | per garment (and hair) part weighted by transfer from the skin: vertices, the share whose closest skin point matched (near enough, normals agreeing) and got the skin's weights, the count inpainted from them over the garment, the count that kept the plain nearest copy (islands with no match); filled by [`crate::bind::bind`], empty from [`weight_report`] | none (information) | - | - |
 //! | `mirror_err` | worst left/right weight difference over mirrored vertex pairs of the body (every 7th vertex; its mirror is the nearest vertex within 0.002 H of its mirror image about the mid-plane; bones mirrored by name) | `weights.symmetry` (not emitted when no pair is found: an asymmetric mesh) | at most 0.05 | minor |
 //!
@@ -386,12 +386,10 @@ fn far_weights(
                     }
                 }
             }
-            if role == Some(crate::model::PartClass::Garment) {
-                if let Some(c) = skin_bvh.as_ref().and_then(|b| b.closest(*q)) {
-                    if c.dist2.sqrt() > 0.15 * h {
-                        out.garment_far += 1;
-                    }
-                }
+        }
+        if role == Some(crate::model::PartClass::Garment) {
+            if let Some(bvh) = skin_bvh.as_ref() {
+                out.garment_far += garment_far(&p.mesh, bvh, h);
             }
         }
         if far > 0 {
@@ -413,6 +411,35 @@ fn far_weights(
         }
     }
     out
+}
+
+/// A garment vertex farther than this (units of H) from any skin is far from it.
+pub const GARMENT_FAR_H: f32 = 0.15;
+/// A garment island with a vertex within this (units of H) of the skin hangs from it.
+pub const GARMENT_TOUCH_H: f32 = 0.05;
+
+/// The vertices of garment `mesh` farther than [`GARMENT_FAR_H`] from the skin (`bvh`)
+/// on an island of the garment that comes nowhere within [`GARMENT_TOUCH_H`] of it: a
+/// part taken for a garment that no skin carries (the legs of a character whose head
+/// was taken for the body). A flared skirt's hem, 15-20 % H from the legs, hangs from
+/// the hips it lies on and is not counted.
+fn garment_far(mesh: &crate::model::Mesh, bvh: &crate::geom::bvh::Bvh, h: f32) -> usize {
+    let d: Vec<f32> = mesh
+        .positions
+        .iter()
+        .map(|q| bvh.closest(*q).map_or(f32::INFINITY, |c| c.dist2.sqrt()))
+        .collect();
+    let (island, k) = crate::geom::weld::islands(mesh.positions.len(), &mesh.triangles);
+    let mut touches = vec![false; k];
+    for (v, &dv) in d.iter().enumerate() {
+        if dv <= GARMENT_TOUCH_H * h {
+            touches[island[v] as usize] = true;
+        }
+    }
+    d.iter()
+        .zip(&island)
+        .filter(|(&dv, &i)| dv > GARMENT_FAR_H * h && !touches[i as usize])
+        .count()
 }
 
 /// Share of a part's vertices whose top bone is neither the nearest bone nor next to
@@ -588,8 +615,8 @@ impl WeightReport {
                         .join(", ")
                 }),
             Check::new("weights.garment_far", "C", Severity::Major)
-                .title("Garments lie near the skin")
-                .measure("garment vertices farther than 15% H from any skin")
+                .title("Garments hang from the skin")
+                .measure("garment vertices farther than 15% H from any skin, on an island of the garment nowhere within 5% H of it")
                 .at_most(self.garment_far as f64, 0.0)
                 .detail(format!("{} vertices", self.garment_far)),
         ];

@@ -319,6 +319,56 @@ fn a_dressed_bodys_garments_do_not_leak_across_the_mid_plane() {
     }
 }
 
+#[test]
+fn a_garment_island_no_skin_carries_is_far_and_a_flared_skirts_hem_is_not() {
+    // The split female in a shirt and an ankle-long flared skirt: the hem lies up to
+    // 20 % H from the legs, but the skirt hangs from the hips it lies on.
+    let c = variant("female");
+    let d = dress(&c, &[Garment::Shirt, Garment::Skirt, Garment::Hat]).unwrap();
+    let s = split_parts(&d).unwrap().character;
+    let body = s.body().unwrap();
+    let h = s.height();
+    let skirt = s.find_part("skirt").unwrap();
+    assert_eq!(body.roles[skirt].class, PartClass::Garment);
+    let bvh = rigsmith::geom::bvh::Bvh::build(&body.mesh.positions, &body.mesh.triangles);
+    let hem_far = s.parts[skirt]
+        .mesh
+        .positions
+        .iter()
+        .filter(|q| bvh.closest(**q).is_some_and(|c| c.dist2.sqrt() > 0.15 * h))
+        .count();
+    assert!(hem_far > 20, "the hem is far from the legs: {hem_far}");
+    let far = |c: &Character| {
+        weight_report(c)
+            .checks()
+            .into_iter()
+            .find(|k| k.id == "weights.garment_far")
+            .unwrap()
+    };
+    let k = far(&s);
+    assert!(k.passed, "{k:?}");
+    // Positive control: the shirt with a second island no skin carries, the hat's shell
+    // floating 0.3 H above the head, weighted as the hat.
+    let mut bad = s.clone();
+    let hat = bad.parts[bad.find_part("hat").unwrap()].clone();
+    let shirt = bad.find_part("shirt").unwrap();
+    let p = &mut bad.parts[shirt];
+    let base = p.mesh.positions.len() as u32;
+    p.mesh
+        .positions
+        .extend(hat.mesh.positions.iter().map(|q| *q + glam::Vec3::Y * 0.3 * h));
+    p.mesh
+        .triangles
+        .extend(hat.mesh.triangles.iter().map(|t| t.map(|v| v + base)));
+    let hw = hat.weights.as_ref().unwrap().vertices.clone();
+    p.weights.as_mut().unwrap().vertices.extend(hw);
+    assert_eq!(bad.body().unwrap().roles[shirt].class, PartClass::Garment);
+    let k = far(&bad);
+    assert!(!k.passed, "{k:?}");
+    assert_eq!(k.value as usize, hat.mesh.positions.len(), "{k:?}");
+    assert_eq!(k.severity, rigsmith::Severity::Major);
+}
+
 /// A closed box of side `s` centred at `c`, as a part.
 pub(crate) fn cube(name: &str, c: glam::Vec3, s: f32) -> rigsmith::Part {
     let h = glam::Vec3::splat(0.5 * s);
