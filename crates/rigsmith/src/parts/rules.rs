@@ -14,7 +14,9 @@
 //!    legs (each at least 0.1): such a vertex sits between the legs and stays there
 //!    while they separate. At most 5 % of a part's vertices (a bound body has a few at
 //!    the crotch; a joined garment rebound by nearest bone had 16 %); the worst part
-//!    is reported.
+//!    is reported. A loose garment over the skin (a skirt, dress or long coat,
+//!    [`super::surfaces::is_loose_garment`]) wraps both legs by design and is not
+//!    judged: MakeHuman's artist weights its long skirt to both thighs on 31 % of it.
 //!
 //! Each check reports its value, threshold and a detail naming the worst offenders.
 
@@ -138,9 +140,19 @@ pub fn rule_checks(c: &Character, chains: &[Chain], animated_bones: &[String]) -
                 first_few(&keyed)
             }),
     );
-    // 4. Joined garment: vertices pulled by both legs.
+    // 4. Joined garment: vertices pulled by both legs. A skirt, dress or long coat
+    // over the skin wraps both legs: its panels span the gap between them by design
+    // (an artist weights MakeHuman's long skirt to both thighs on 31 % of it).
+    let skin: Vec<usize> = if c.parts.len() > 1 {
+        c.body().map(|b| b.skin).unwrap_or_default()
+    } else {
+        vec![0]
+    };
     let mut worst_part = (0.0f64, String::new());
-    for p in &c.parts {
+    for (pi, p) in c.parts.iter().enumerate() {
+        if !skin.contains(&pi) && super::surfaces::is_loose_garment(c, p) {
+            continue;
+        }
         let Some(w) = &p.weights else { continue };
         if w.vertices.is_empty() {
             continue;

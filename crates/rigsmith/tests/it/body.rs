@@ -369,6 +369,70 @@ fn a_garment_island_no_skin_carries_is_far_and_a_flared_skirts_hem_is_not() {
     assert_eq!(k.severity, rigsmith::Severity::Major);
 }
 
+#[test]
+fn an_artists_long_skirt_over_both_legs_is_not_a_joined_garment() {
+    // MakeHuman's ankle-long skirt with its artist's weights, over the split female,
+    // with test-made trousers under it.
+    let corpus = Corpus::open(&mpfb2_dir()).unwrap();
+    let c = corpus
+        .build(&CorpusOptions {
+            variant: Some("female".into()),
+            parts: vec!["body".into(), "skirt".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    let d = dress(&c, &[Garment::Trousers]).unwrap();
+    let mut s = split_parts(&d).unwrap().character;
+    let sk = s.skeleton.clone().unwrap();
+    let (tl, tr) = (sk.find("thigh_l").unwrap(), sk.find("thigh_r").unwrap());
+    let both = |p: &rigsmith::Part| {
+        let w = p.weights.as_ref().unwrap();
+        let share = |l: &Vec<Influence>, b: usize| {
+            l.iter()
+                .filter(|i| i.bone as usize == b)
+                .map(|i| i.weight)
+                .sum::<f32>()
+        };
+        w.vertices
+            .iter()
+            .filter(|l| share(l, tl) >= 0.1 && share(l, tr) >= 0.1)
+            .count() as f32
+            / w.vertices.len() as f32
+    };
+    let skirt = s.find_part("skirt").unwrap();
+    let pulled = both(&s.parts[skirt]);
+    // Measured: 17 % of it by both thighs (31 % by both legs, calves included).
+    assert!(pulled > 0.1, "the artist pulls the skirt by both thighs: {pulled}");
+    let joined = |c: &Character| {
+        rigsmith::parts::rule_checks(c, &[], &[])
+            .into_iter()
+            .find(|k| k.id == "parts.joined_garment")
+            .unwrap()
+    };
+    let k = joined(&s);
+    assert!(k.passed, "{k:?}");
+    // Positive control: the trousers' crotch (within 4 cm of the mid-plane) pulled
+    // half and half by both thighs.
+    let ti = s.find_part("trousers").unwrap();
+    let t = &mut s.parts[ti];
+    let (lo, hi) = t.mesh.bounds();
+    let crotch = lo.y + 0.8 * (hi.y - lo.y);
+    let w = t.weights.as_mut().unwrap();
+    for (v, q) in t.mesh.positions.iter().enumerate() {
+        if q.x.abs() < 0.04 && q.y < crotch {
+            w.vertices[v] = [tl, tr]
+                .map(|b| Influence {
+                    bone: b as u32,
+                    weight: 0.5,
+                })
+                .to_vec();
+        }
+    }
+    assert!(both(t) > 0.05, "{}", both(t));
+    let k = joined(&s);
+    assert!(!k.passed && k.detail.contains("trousers"), "{k:?}");
+}
+
 /// A closed box of side `s` centred at `c`, as a part.
 pub(crate) fn cube(name: &str, c: glam::Vec3, s: f32) -> rigsmith::Part {
     let h = glam::Vec3::splat(0.5 * s);
