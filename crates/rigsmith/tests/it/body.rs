@@ -246,16 +246,16 @@ fn pieces_weighted_from_the_wrong_place_fail_the_weight_report() {
     }
 }
 
-#[test]
-fn rig_succeeds_on_a_split_dressed_body_in_a_long_skirt() {
-    let c = variant("female");
-    let d = dress(&c, &[Garment::Shirt, Garment::Skirt]).unwrap();
+/// The MakeHuman body `name` in `garments`, split into pieces, its skeleton and weights
+/// dropped and rigged (self-intersections not measured).
+fn rig_dressed(name: &str, garments: &[Garment]) -> rigsmith::pipeline::RigOutput {
+    let d = dress(&variant(name), garments).unwrap();
     let mut s = split_parts(&d).unwrap().character;
     s.skeleton = None;
     for p in &mut s.parts {
         p.weights = None;
     }
-    let out = rig(
+    rig(
         &s,
         &RigOptions {
             self_intersections: false,
@@ -263,7 +263,12 @@ fn rig_succeeds_on_a_split_dressed_body_in_a_long_skirt() {
         },
         &mut |_, _| {},
     )
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn rig_succeeds_on_a_split_dressed_body_in_a_long_skirt() {
+    let out = rig_dressed("female", &[Garment::Shirt, Garment::Skirt]);
     let rep = out.review.as_ref().unwrap();
     let blockers: Vec<_> = rep
         .checks
@@ -290,22 +295,7 @@ fn a_dressed_bodys_garments_do_not_leak_across_the_mid_plane() {
     // trousers moved 0.0020 H under a leg pose): what the smoothing carries past the
     // skin's band is now stripped.
     for name in ["child", "heavy"] {
-        let c = variant(name);
-        let d = dress(&c, &[Garment::Shirt, Garment::Trousers, Garment::Hat]).unwrap();
-        let mut s = split_parts(&d).unwrap().character;
-        s.skeleton = None;
-        for p in &mut s.parts {
-            p.weights = None;
-        }
-        let out = rig(
-            &s,
-            &RigOptions {
-                self_intersections: false,
-                ..RigOptions::default()
-            },
-            &mut |_, _| {},
-        )
-        .unwrap();
+        let out = rig_dressed(name, &[Garment::Shirt, Garment::Trousers, Garment::Hat]);
         let rep = out.review.as_ref().unwrap();
         let check = |id: &str| {
             rep.checks
@@ -373,15 +363,7 @@ fn a_garment_island_no_skin_carries_is_far_and_a_flared_skirts_hem_is_not() {
 fn an_artists_long_skirt_over_both_legs_is_not_a_joined_garment() {
     // MakeHuman's ankle-long skirt with its artist's weights, over the split female,
     // with test-made trousers under it.
-    let corpus = Corpus::open(&mpfb2_dir()).unwrap();
-    let c = corpus
-        .build(&CorpusOptions {
-            variant: Some("female".into()),
-            parts: vec!["body".into(), "skirt".into()],
-            ..Default::default()
-        })
-        .unwrap();
-    let d = dress(&c, &[Garment::Trousers]).unwrap();
+    let d = dress(&crate::common::in_artists_skirt("female"), &[Garment::Trousers]).unwrap();
     let mut s = split_parts(&d).unwrap().character;
     let sk = s.skeleton.clone().unwrap();
     let (tl, tr) = (sk.find("thigh_l").unwrap(), sk.find("thigh_r").unwrap());

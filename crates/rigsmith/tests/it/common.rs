@@ -58,3 +58,17 @@ pub fn prepare(c: &mut rigsmith::Character) -> rigsmith::pipeline::RigOutput {
     c.clone_from(&out.character);
     out
 }
+
+/// A MakeHuman body of `variant` (welded) in its own ankle-long skirt with the artist's
+/// weights (`corpus mpfb2 --parts body,skirt`).
+pub fn in_artists_skirt(variant: &str) -> rigsmith::Character {
+    use rigsmith::io::mpfb2::{Corpus, CorpusOptions};
+    Corpus::open(&mpfb2_dir())
+        .unwrap()
+        .build(&CorpusOptions {
+            variant: Some(variant.into()),
+            parts: vec!["body".into(), "skirt".into()],
+            ..Default::default()
+        })
+        .unwrap()
+}

@@ -546,16 +546,10 @@ fn the_head_keeps_its_lever_share_of_an_ear_hung_beside_it_and_none_under_it() {
 /// weights, which tears the hem from one calf to the other, is 5.60 % H.
 #[test]
 fn an_artist_weighted_long_skirt_follows_the_legs_as_the_artist_made_it() {
-    use rigsmith::io::mpfb2::{split_parts, Corpus, CorpusOptions};
-    let corpus = Corpus::open(&mpfb2_dir()).unwrap();
-    let c = corpus
-        .build(&CorpusOptions {
-            variant: Some("female".into()),
-            parts: vec!["body".into(), "skirt".into()],
-            ..Default::default()
-        })
-        .unwrap();
-    let c = split_parts(&c).unwrap().character;
+    use rigsmith::io::mpfb2::split_parts;
+    let c = split_parts(&crate::common::in_artists_skirt("female"))
+        .unwrap()
+        .character;
     let s = c.skeleton.clone().unwrap();
     let mut bare = c.clone();
     for p in &mut bare.parts {
