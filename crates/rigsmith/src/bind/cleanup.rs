@@ -399,7 +399,10 @@ mod tests {
         // Before the smoothing: a vertex on the left with the left clavicle only, and one
         // with both (a skirt's hem between the legs, inpainted from both sides).
         let before = Weights {
-            vertices: vec![vec![inf(1, 0.8), inf(0, 0.2)], vec![inf(1, 0.5), inf(2, 0.5)]],
+            vertices: vec![
+                vec![inf(1, 0.8), inf(0, 0.2)],
+                vec![inf(1, 0.5), inf(2, 0.5)],
+            ],
         };
         // After: the first took 0.04 of the right clavicle.
         let mut w = Weights {

@@ -305,7 +305,12 @@ fn a_dressed_bodys_garments_do_not_leak_across_the_mid_plane() {
         };
         let k = check("weights.cross_side_leak");
         eprintln!("{name} cross-side leak: {:.5} H ({})", k.value, k.detail);
-        assert!(k.passed && k.value < 5e-4, "{name}: {} {}", k.value, k.detail);
+        assert!(
+            k.passed && k.value < 5e-4,
+            "{name}: {} {}",
+            k.value,
+            k.detail
+        );
     }
 }
 
@@ -344,9 +349,12 @@ fn a_garment_island_no_skin_carries_is_far_and_a_flared_skirts_hem_is_not() {
     let shirt = bad.find_part("shirt").unwrap();
     let p = &mut bad.parts[shirt];
     let base = p.mesh.positions.len() as u32;
-    p.mesh
-        .positions
-        .extend(hat.mesh.positions.iter().map(|q| *q + glam::Vec3::Y * 0.3 * h));
+    p.mesh.positions.extend(
+        hat.mesh
+            .positions
+            .iter()
+            .map(|q| *q + glam::Vec3::Y * 0.3 * h),
+    );
     p.mesh
         .triangles
         .extend(hat.mesh.triangles.iter().map(|t| t.map(|v| v + base)));
@@ -363,7 +371,11 @@ fn a_garment_island_no_skin_carries_is_far_and_a_flared_skirts_hem_is_not() {
 fn an_artists_long_skirt_over_both_legs_is_not_a_joined_garment() {
     // MakeHuman's ankle-long skirt with its artist's weights, over the split female,
     // with test-made trousers under it.
-    let d = dress(&crate::common::in_artists_skirt("female"), &[Garment::Trousers]).unwrap();
+    let d = dress(
+        &crate::common::in_artists_skirt("female"),
+        &[Garment::Trousers],
+    )
+    .unwrap();
     let mut s = split_parts(&d).unwrap().character;
     let sk = s.skeleton.clone().unwrap();
     let (tl, tr) = (sk.find("thigh_l").unwrap(), sk.find("thigh_r").unwrap());
@@ -384,7 +396,10 @@ fn an_artists_long_skirt_over_both_legs_is_not_a_joined_garment() {
     let skirt = s.find_part("skirt").unwrap();
     let pulled = both(&s.parts[skirt]);
     // Measured: 17 % of it by both thighs (31 % by both legs, calves included).
-    assert!(pulled > 0.1, "the artist pulls the skirt by both thighs: {pulled}");
+    assert!(
+        pulled > 0.1,
+        "the artist pulls the skirt by both thighs: {pulled}"
+    );
     let joined = |c: &Character| {
         rigsmith::parts::rule_checks(c, &[], &[])
             .into_iter()

@@ -851,7 +851,10 @@ fn a_chibis_short_thick_forearm_keeps_its_volume_with_the_elbows_target_passes()
     eprintln!("chibi elbow: 8 passes {e8:.3}, 16 passes {e16:.3}, 24 passes {elbow:.3}, strain {strain:.3}");
     assert!(elbow >= 0.85, "{elbow}");
     assert!(strain <= CORRECTIVE_STRAIN_MAX as f64, "{strain}");
-    assert!(e16 < 0.85 && e16 > e8 && e8 > 0.8, "16 passes: {e16}, 8: {e8}");
+    assert!(
+        e16 < 0.85 && e16 > e8 && e8 > 0.8,
+        "16 passes: {e16}, 8: {e8}"
+    );
 }
 
 /// The farmer's elbow and knee bands and its correctives' largest strain, with its
