@@ -143,14 +143,22 @@ pub fn rule_checks(c: &Character, chains: &[Chain], animated_bones: &[String]) -
     // 4. Joined garment: vertices pulled by both legs. A skirt, dress or long coat
     // over the skin wraps both legs: its panels span the gap between them by design
     // (an artist weights MakeHuman's long skirt to both thighs on 31 % of it).
-    let skin: Vec<usize> = if c.parts.len() > 1 {
-        c.body().map(|b| b.skin).unwrap_or_default()
+    // The skin is found (a scan of every part) only when some part looks loose.
+    let loose: Vec<usize> = if c.parts.len() > 1 {
+        (0..c.parts.len())
+            .filter(|&i| super::surfaces::is_loose_garment(c, &c.parts[i]))
+            .collect()
     } else {
-        vec![0]
+        Vec::new()
+    };
+    let skin: Vec<usize> = if loose.is_empty() {
+        Vec::new()
+    } else {
+        c.body().map(|b| b.skin).unwrap_or_default()
     };
     let mut worst_part = (0.0f64, String::new());
     for (pi, p) in c.parts.iter().enumerate() {
-        if !skin.contains(&pi) && super::surfaces::is_loose_garment(c, p) {
+        if loose.contains(&pi) && !skin.contains(&pi) {
             continue;
         }
         let Some(w) = &p.weights else { continue };
