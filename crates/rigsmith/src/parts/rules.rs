@@ -140,6 +140,12 @@ pub fn rule_checks(c: &Character, chains: &[Chain], animated_bones: &[String]) -
                 first_few(&keyed)
             }),
     );
+    out.push(joined_garment(c, &roles));
+    out
+}
+
+/// Rule 4: the worst part's share of vertices pulled by both legs (see the module docs).
+fn joined_garment(c: &Character, roles: &Roles) -> Check {
     // 4. Joined garment: vertices pulled by both legs. A skirt, dress or long coat
     // over the skin wraps both legs: its panels span the gap between them by design
     // (an artist weights MakeHuman's long skirt to both thighs on 31 % of it).
@@ -196,18 +202,15 @@ pub fn rule_checks(c: &Character, chains: &[Chain], animated_bones: &[String]) -
             );
         }
     }
-    out.push(
-        Check::new("parts.joined_garment", "C", Severity::Major)
-            .title("No vertex is pulled by both legs (joined body and garment)")
-            .measure("% of a part's vertices")
-            .at_most(worst_part.0, 5.0)
-            .detail(if worst_part.1.is_empty() {
-                "no skinned part".to_string()
-            } else {
-                worst_part.1
-            }),
-    );
-    out
+    Check::new("parts.joined_garment", "C", Severity::Major)
+        .title("No vertex is pulled by both legs (joined body and garment)")
+        .measure("% of a part's vertices")
+        .at_most(worst_part.0, 5.0)
+        .detail(if worst_part.1.is_empty() {
+            "no skinned part".to_string()
+        } else {
+            worst_part.1
+        })
 }
 
 fn first_few(v: &[String]) -> String {
