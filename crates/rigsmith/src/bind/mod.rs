@@ -57,6 +57,11 @@
 //!   descend from the head): the head takes its share of every ear vertex, the share
 //!   that keeps the larger of the ear's lags behind the head and behind its own turn
 //!   smallest ([`ears`]).
+//! * **Mirrored** ([`mirror`]): when the skeleton is symmetric about a plane, every
+//!   vertex of the skin whose mirror image lies on a skin vertex takes the mean of its
+//!   weights and that vertex's, bones mirrored by name, as a rigger mirrors one painted
+//!   side to the other (before the garments copy the skin); the reasons say how many,
+//!   or why not.
 //!
 //! Only deform bones receive weight. Vertex order and count of every part are kept.
 
@@ -69,6 +74,7 @@ pub mod fix;
 pub mod geodesic;
 pub mod joint_blend;
 pub mod laplacian;
+pub mod mirror;
 pub mod piece_bones;
 pub mod report;
 pub mod rigid;
@@ -234,6 +240,18 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     }
     if skin.weights.is_none() {
         volumetric_route(&x, &mut log, &mut skin)?;
+    }
+    // A symmetric character weighs alike on both sides (bind::mirror); the garments
+    // then copy the mirrored skin.
+    if let Some(w) = skin.weights.as_mut() {
+        log.reasons.push(
+            match mirror::mirror_weights(&x.bpos, w, &x.ns, 1.0, o.max_influences) {
+                Ok(n) => format!(
+                    "mirrored: {n} vertices of the skin took the mean of their weights and their mirror's (bind::mirror)"
+                ),
+                Err(why) => format!("not mirrored: {why}"),
+            },
+        );
     }
     let (mut weights, garment_transfer) = weigh_other_parts(&x, &roles, &mut skin);
     // Exact seams: coincident vertices of two skin pieces get one weight vector.

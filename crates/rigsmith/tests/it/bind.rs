@@ -467,6 +467,28 @@ fn volumetric_route_on_the_makehuman_body_weights_everything() {
     assert!(agree > 0.6, "dominant-bone agreement {agree}");
 }
 
+/// The volume's grid lies symmetric about the body's mid-plane
+/// (`bind::volumetric::mirror_cells`), so a symmetric body gets symmetric weights.
+#[test]
+fn the_volume_weights_a_symmetric_body_alike_on_both_sides() {
+    let m = mh_base();
+    let r = bind(
+        &body_char(&m.body),
+        &m.skel,
+        &BindOptions {
+            force_route: Some(Route::Volumetric),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let e = r
+        .report
+        .mirror_err
+        .expect("mirror pairs on the MakeHuman body");
+    eprintln!("volumetric mirror error {e:.4}");
+    assert!(e < 0.05, "worst left/right weight difference {e}");
+}
+
 #[test]
 fn garments_transfer_from_the_body_and_eyes_are_rigid() {
     let m = mh_base();

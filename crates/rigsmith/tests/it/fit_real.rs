@@ -410,6 +410,34 @@ fn men_farmer_rerigs_without_blocker() {
     rerigs_without_blocker("men_Farmer");
 }
 
+/// A symmetric character rerigged weighs both sides alike (`bind::mirror`, and the
+/// volume's grid laid symmetric about the mid-plane): the knight (bone heat) had a
+/// right shoulder at `upperarm_twist_01` 0.71 against the left's 0.47 (`weights.symmetry`
+/// 0.072, limit 0.05), men_Farmer (the volume at H/90) a ring finger's tip 0.49
+/// against 0.01 (0.38).
+#[test]
+fn symmetric_characters_rerig_with_both_sides_alike() {
+    for name in ["knight_KnightCharacter", "men_Farmer"] {
+        let path = common::quaternius_dir().join(format!("{name}.glb"));
+        let c = rigsmith::io::read_character(&path).unwrap();
+        let o = rigsmith::RigOptions {
+            rigged: rigsmith::Rigged::Replace,
+            ..Default::default()
+        };
+        let out = rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap();
+        assert!(
+            out.route_reasons
+                .iter()
+                .any(|r| r.starts_with("mirrored: ")),
+            "{name}: {:?}",
+            out.route_reasons
+        );
+        let sym = check_value(&out, "weights.symmetry");
+        eprintln!("{name}: weights.symmetry {sym:.4}");
+        assert!(sym < 0.01, "{name}: worst left/right difference {sym}");
+    }
+}
+
 /// The fit of a Quaternius character as `rig --rerig` makes it, and its `place.inside`
 /// check.
 fn inside_check(name: &str) -> (FitResult, rigsmith::Check) {
