@@ -139,7 +139,7 @@ impl<'a> Findings<'a> {
                     .get_or_init(|| intersect::Pieces::of(&mesh.positions, &mesh.triangles));
                 let mut tris = BTreeSet::new();
                 for (t1, t2) in pairs {
-                    if near.is_some() && pieces.as_ref().is_some_and(|x| x.hidden(t1, t2)) {
+                    if pieces.as_ref().is_some_and(|x| x.hidden(t1, t2)) {
                         continue;
                     }
                     let keep = near.map_or(true, |(a, b, r)| {

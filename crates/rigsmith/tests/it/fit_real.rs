@@ -410,6 +410,29 @@ fn men_farmer_rerigs_without_blocker() {
     rerigs_without_blocker("men_Farmer");
 }
 
+/// The chibi's skin is closed pieces sunk into each other (arms into the torso, the
+/// head ball resting on it). A pose slides each junction inside the other piece: those
+/// pairs (one triangle inside the other piece at rest) are not self-intersections
+/// anyone sees, and `deform.*.self_intersections` no longer counts them, as the collar
+/// and the chin did not. Measured per 1000 triangles, with them -> without: head turn
+/// 55.6 -> 18.0, head nod 56.7 -> 29.1, arm up 63.3 -> 47.9.
+#[test]
+fn the_chibis_sunk_pieces_sliding_are_not_counted_as_self_intersections() {
+    let path = common::quaternius_dir().join("platformer_Character_HumanoidRig.glb");
+    let c = rigsmith::io::read_character(&path).unwrap();
+    let o = rigsmith::RigOptions {
+        rigged: rigsmith::Rigged::Replace,
+        ..Default::default()
+    };
+    let out = rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap();
+    for (pose, before) in [("head_turn", 55.6), ("head_nod", 56.7), ("arm_up.L", 63.3)] {
+        let v = check_value(&out, &format!("deform.{pose}.self_intersections"));
+        eprintln!("{pose}: {v:.1} per 1000 triangles (all pairs {before})");
+        assert!(v < 0.9 * before, "{pose}: {v}");
+    }
+    assert!(check_value(&out, "deform.head_turn.self_intersections") < 25.0);
+}
+
 /// A symmetric character rerigged weighs both sides alike (`bind::mirror`, and the
 /// volume's grid laid symmetric about the mid-plane): the knight (bone heat) had a
 /// right shoulder at `upperarm_twist_01` 0.71 against the left's 0.47 (`weights.symmetry`

@@ -234,7 +234,11 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
             Some((t.joint.clone(), b, c, fl.radius, across))
         })
         .collect();
-    let pairs = if cx.o.self_intersections {
+    // A pair of two interpenetrating skin pieces where one triangle lay inside the other
+    // piece at rest is their hidden junction sliding (the chibi's arm sunk into its
+    // torso, its head ball resting on it), not a self-intersection anyone sees
+    // (`intersect::Pieces`): neither the count nor the collar and the chin take it.
+    let pairs: Vec<(u32, u32)> = if cx.o.self_intersections {
         intersect::new_pair_list(
             &body.mesh.positions,
             &posed[0],
@@ -242,6 +246,9 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
             &rest.pairs,
             1e-4 * cx.h,
         )
+        .into_iter()
+        .filter(|&(a, b)| !rest.pieces.as_ref().is_some_and(|x| x.hidden(a, b)))
+        .collect()
     } else {
         Vec::new()
     };
@@ -262,9 +269,7 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
             let r = COLLAR_CHIN_RADIUS_H * cx.h;
             pair_points
                 .chunks(2)
-                .zip(&pairs)
-                .filter(|(_, &(t1, t2))| !rest.pieces.as_ref().is_some_and(|x| x.hidden(t1, t2)))
-                .filter(|(q, _)| q.iter().any(|&p| within(p, (a, b), r)))
+                .filter(|q| q.iter().any(|&p| within(p, (a, b), r)))
                 .count()
         })
     } else {
