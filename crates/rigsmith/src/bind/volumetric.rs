@@ -477,3 +477,26 @@ pub(super) fn solid_grid(
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grid_lies_symmetric_about_the_middle_with_its_margin() {
+        for (lo, hi, h) in [(-0.31, 0.37, 0.011), (0.2, 1.9, 0.05), (-1.0, 1.0, 0.1)] {
+            let (x0, n) = mirror_cells(lo, hi, h);
+            assert_eq!(n.fract(), 0.0);
+            let c = 0.5 * (lo + hi);
+            // Every boundary's mirror image about the middle is a boundary.
+            let first = c - x0;
+            let last = x0 + n * h - c;
+            assert!((first - last).abs() < 1e-5, "{first} {last}");
+            // The middle runs through a cell's centre.
+            let k = (c - x0) / h;
+            assert!((k.fract() - 0.5).abs() < 1e-4, "{k}");
+            // At least two cells beyond each extreme.
+            assert!(lo - x0 >= 2.0 * h - 1e-6 && x0 + n * h - hi >= 2.0 * h - 1e-6);
+        }
+    }
+}

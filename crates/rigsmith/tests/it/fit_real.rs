@@ -216,17 +216,22 @@ fn split_bodies_in_long_skirts_fit_within_2_percent() {
     assert!(m <= 2.0, "major mean {m:.2}% H");
 }
 
-/// `rig --rerig` on each shared humanoid as it comes: no blocker, from the fit (the
-/// chibi's arms, modelled bent but read as straight, were pre-bent to 15.00002 deg,
-/// past the rubric's 15) or from any other stage.
-fn rerigs_without_blocker(name: &str) {
+/// `rig --rerig` of the shared character `name` (its file without `.glb`), reviewed.
+fn rerig(name: &str) -> rigsmith::pipeline::RigOutput {
     let path = common::quaternius_dir().join(format!("{name}.glb"));
     let c = rigsmith::io::read_character(&path).unwrap();
     let o = rigsmith::RigOptions {
         rigged: rigsmith::Rigged::Replace,
         ..Default::default()
     };
-    let out = rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap();
+    rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap()
+}
+
+/// `rig --rerig` on each shared humanoid as it comes: no blocker, from the fit (the
+/// chibi's arms, modelled bent but read as straight, were pre-bent to 15.00002 deg,
+/// past the rubric's 15) or from any other stage.
+fn rerigs_without_blocker(name: &str) {
+    let out = rerig(name);
     let review = out.review.as_ref().unwrap();
     let bad: Vec<String> = review
         .checks
@@ -418,13 +423,7 @@ fn men_farmer_rerigs_without_blocker() {
 /// 55.6 -> 18.0, head nod 56.7 -> 29.1, arm up 63.3 -> 47.9.
 #[test]
 fn the_chibis_sunk_pieces_sliding_are_not_counted_as_self_intersections() {
-    let path = common::quaternius_dir().join("platformer_Character_HumanoidRig.glb");
-    let c = rigsmith::io::read_character(&path).unwrap();
-    let o = rigsmith::RigOptions {
-        rigged: rigsmith::Rigged::Replace,
-        ..Default::default()
-    };
-    let out = rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap();
+    let out = rerig("platformer_Character_HumanoidRig");
     for (pose, before) in [("head_turn", 55.6), ("head_nod", 56.7), ("arm_up.L", 63.3)] {
         let v = check_value(&out, &format!("deform.{pose}.self_intersections"));
         eprintln!("{pose}: {v:.1} per 1000 triangles (all pairs {before})");
@@ -441,13 +440,7 @@ fn the_chibis_sunk_pieces_sliding_are_not_counted_as_self_intersections() {
 #[test]
 fn symmetric_characters_rerig_with_both_sides_alike() {
     for name in ["knight_KnightCharacter", "men_Farmer"] {
-        let path = common::quaternius_dir().join(format!("{name}.glb"));
-        let c = rigsmith::io::read_character(&path).unwrap();
-        let o = rigsmith::RigOptions {
-            rigged: rigsmith::Rigged::Replace,
-            ..Default::default()
-        };
-        let out = rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap();
+        let out = rerig(name);
         assert!(
             out.route_reasons
                 .iter()
