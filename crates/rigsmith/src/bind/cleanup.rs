@@ -18,7 +18,7 @@
 
 use glam::Vec3;
 
-use crate::model::{Mesh, Side, Skeleton, Weights};
+use crate::model::{Influence, Mesh, Side, Skeleton, Weights};
 
 /// Removes influences below `limit` (a weight in 0..1) and renormalizes. A vertex whose
 /// influences are all below the limit keeps its largest one.
@@ -126,6 +126,33 @@ fn strip_side_where(
     }
     w.normalize();
     stripped
+}
+
+/// `a` times `1 - t` plus `b` times `t`, bone by bone (influences of 0 dropped; not
+/// renormalized).
+pub(crate) fn mix(
+    a: &[Influence],
+    b: impl IntoIterator<Item = Influence>,
+    t: f32,
+) -> Vec<Influence> {
+    let mut out: Vec<Influence> = a
+        .iter()
+        .map(|i| Influence {
+            bone: i.bone,
+            weight: (1.0 - t) * i.weight,
+        })
+        .collect();
+    for i in b {
+        match out.iter_mut().find(|o| o.bone == i.bone) {
+            Some(o) => o.weight += t * i.weight,
+            None => out.push(Influence {
+                bone: i.bone,
+                weight: t * i.weight,
+            }),
+        }
+    }
+    out.retain(|i| i.weight > 0.0);
+    out
 }
 
 /// The skeleton's mid-plane: the mean X of its centre bones' heads (0 when there is

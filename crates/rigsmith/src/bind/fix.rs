@@ -28,8 +28,7 @@
 use glam::Vec3;
 use serde::Serialize;
 
-use super::cleanup::{drop_below_unnormalized, mid_x, smooth_masked, strip_cross_side};
-use crate::model::naming::mirror_name;
+use super::cleanup::{drop_below_unnormalized, mid_x, mix, smooth_masked, strip_cross_side};
 use crate::model::{Influence, Mesh, Side, Skeleton, Weights};
 
 /// Smoothing restricted as a rigger restricts the brush.
@@ -99,8 +98,7 @@ pub struct FixReport {
     pub changed: usize,
 }
 
-/// How far (H) from a vertex's mirror image its mirror vertex may lie.
-pub const MIRROR_TOL_H: f32 = 2e-3;
+pub use super::mirror::MIRROR_TOL_H;
 
 /// Runs the fixes of `f` on the weights `w` of one part (`mesh`: its positions, and
 /// its triangles when smoothing) bound to `s`. Deterministic.
@@ -159,18 +157,7 @@ fn smooth_factor(w: &mut Weights, mesh: &Mesh, s: &Skeleton, sm: &SmoothFix) {
             if !mask.get(v).copied().unwrap_or(false) {
                 continue;
             }
-            let mut out: Vec<Influence> = Vec::new();
-            let mut add = |bone: u32, x: f32| match out.iter_mut().find(|i| i.bone == bone) {
-                Some(i) => i.weight += x,
-                None => out.push(Influence { bone, weight: x }),
-            };
-            for i in list.iter() {
-                add(i.bone, (1.0 - t) * i.weight);
-            }
-            for i in &avg.vertices[v] {
-                add(i.bone, t * i.weight);
-            }
-            out.retain(|i| i.weight > 0.0);
+            let out = mix(list, avg.vertices[v].iter().copied(), t);
             if !out.is_empty() {
                 *list = out;
             }
@@ -201,20 +188,8 @@ pub fn mirror_weights(
     let h = (hi - lo).y.max((hi - lo).max_element() * 1e-3);
     let (tol, band) = (MIRROR_TOL_H * h, super::CENTRE_BAND * h);
     let mid = mid_x(s);
-    let grid = crate::geom::grid::Grid::new(positions, tol);
-    let map: Vec<u32> = s
-        .bones
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let m = mirror_name(&b.name);
-            if b.side == Side::Center || m == b.name {
-                i as u32
-            } else {
-                s.find(&m).map_or(i as u32, |j| j as u32)
-            }
-        })
-        .collect();
+    let partner = super::mirror::mirror_partners(&positions[..n], mid, tol);
+    let map = super::mirror::bone_mirrors(s);
     // +X is the character's left.
     let sign = if from == Side::Left { 1.0 } else { -1.0 };
     let source = w.clone();
@@ -224,8 +199,7 @@ pub fn mirror_weights(
         if sign * (mid - p.x) <= band {
             continue;
         }
-        let q = Vec3::new(2.0 * mid - p.x, p.y, p.z);
-        match grid.nearest_within(q, tol).filter(|&j| j < n) {
+        match partner[v] {
             Some(j) => {
                 w.vertices[v] = source.vertices[j]
                     .iter()

@@ -10,7 +10,7 @@
 //! So when the skeleton is symmetric about a plane x = c (every deform bone's mirror by
 //! name lies at its mirror image within [`BONE_TOL_H`] of H, every centre bone on the
 //! plane), every vertex of the welded skin whose mirror image lies within
-//! [`VERTEX_TOL_H`] of a skin vertex (itself, on the mid-line) takes the mean of its
+//! [`MIRROR_TOL_H`] of a skin vertex (itself, on the mid-line) takes the mean of its
 //! own weights and that vertex's, bones mirrored by name. The binder does it before the
 //! garments and the hair copy the skin, so they follow it. A vertex without a mirror
 //! (a sleeve rolled up on one arm, a wound modelled on one cheek) keeps its weights,
@@ -27,40 +27,59 @@ use crate::model::{Influence, Skeleton, Weights};
 /// A bone's mirror must lie at its mirror image within this share of H.
 pub const BONE_TOL_H: f32 = 5e-3;
 
-/// A vertex's mirror is the nearest vertex within this share of H of its mirror image
-/// (the tolerance `weights.symmetry` measures with).
-pub const VERTEX_TOL_H: f32 = super::report::MIRROR_TOL_H;
+/// How far (H) from a vertex's mirror image its mirror vertex may lie: the nearest
+/// vertex within this distance is its mirror (here, in `weights.symmetry` and in the
+/// mirror fix alike).
+pub const MIRROR_TOL_H: f32 = 2e-3;
 
-/// The mirror plane x = c of `s` and each bone's mirror (itself for a centre bone), or
-/// why the skeleton is not symmetric. `h`: the character's height.
-pub fn mirror_plane(s: &Skeleton, h: f32) -> Result<(f32, Vec<usize>), String> {
-    let mut mirror = Vec::with_capacity(s.len());
-    for (i, b) in s.bones.iter().enumerate() {
-        if b.side == Side::Center {
-            mirror.push(i);
-            continue;
-        }
-        match s.find(&mirror_name(&b.name)) {
-            Some(m) if m != i => mirror.push(m),
-            _ if !b.deform => mirror.push(i),
-            _ => return Err(format!("bone {} has no mirror", b.name)),
-        }
+/// Each bone's mirror by name (`hand_l` -> `hand_r`): its index, the bone itself for a
+/// centre bone or a bone whose mirror the skeleton lacks.
+pub fn bone_mirrors(s: &Skeleton) -> Vec<u32> {
+    s.bones
+        .iter()
+        .enumerate()
+        .map(|(i, b)| match b.side {
+            Side::Center => i as u32,
+            _ => s.find(&mirror_name(&b.name)).map_or(i as u32, |j| j as u32),
+        })
+        .collect()
+}
+
+/// For each of `positions`, the nearest of them within `tol` of its mirror image about
+/// the plane x = `plane` (itself on the plane), if any.
+pub fn mirror_partners(positions: &[Vec3], plane: f32, tol: f32) -> Vec<Option<usize>> {
+    let grid = Grid::new(positions, tol);
+    positions
+        .par_iter()
+        .map(|p| grid.nearest_within(Vec3::new(2.0 * plane - p.x, p.y, p.z), tol))
+        .collect()
+}
+
+/// The mirror plane x = c of `s` and each bone's mirror ([`bone_mirrors`]), or why the
+/// skeleton is not symmetric. `h`: the character's height.
+pub fn mirror_plane(s: &Skeleton, h: f32) -> Result<(f32, Vec<u32>), String> {
+    let mirror = bone_mirrors(s);
+    let deform = |i: usize| s.bones[i].deform;
+    if let Some(b) = (0..s.len())
+        .find(|&i| deform(i) && s.bones[i].side != Side::Center && mirror[i] as usize == i)
+    {
+        return Err(format!("bone {} has no mirror", s.bones[b].name));
     }
     let sided: Vec<usize> = (0..s.len())
-        .filter(|&i| mirror[i] != i && s.bones[i].deform)
+        .filter(|&i| deform(i) && mirror[i] as usize != i)
         .collect();
     if sided.is_empty() {
         return Err("the skeleton has no left and right bones".into());
     }
     let c = sided
         .iter()
-        .map(|&i| 0.5 * (s.bones[i].head.x + s.bones[mirror[i]].head.x))
+        .map(|&i| 0.5 * (s.bones[i].head.x + s.bones[mirror[i] as usize].head.x))
         .sum::<f32>()
         / sided.len() as f32;
     let tol = BONE_TOL_H * h;
     let flip = |p: Vec3| Vec3::new(2.0 * c - p.x, p.y, p.z);
     for (i, b) in s.bones.iter().enumerate().filter(|(_, b)| b.deform) {
-        let m = &s.bones[mirror[i]];
+        let m = &s.bones[mirror[i] as usize];
         let off = (flip(b.head) - m.head)
             .length()
             .max((flip(b.tail) - m.tail).length());
@@ -76,11 +95,12 @@ pub fn mirror_plane(s: &Skeleton, h: f32) -> Result<(f32, Vec<usize>), String> {
     Ok((c, mirror))
 }
 
-/// Mirrors the weights `w` of the mesh `positions` on the skeleton `s` (same frame;
-/// `h` the character's height in it; see the module docs), keeping at most
-/// `max_influences` per vertex. Returns the number of vertices that took their
-/// mirror's share, or why nothing was mirrored.
-pub fn mirror_weights(
+/// Makes the weights `w` of the mesh `positions` alike on both sides of the skeleton
+/// `s` (same frame; `h` the character's height in it; see the module docs), keeping at
+/// most `max_influences` per vertex. Returns the number of vertices that took their
+/// mirror's share, or why nothing changed. ([`super::fix::mirror_weights`] instead
+/// copies one side onto the other, as a fix the user asks for.)
+pub fn symmetrize(
     positions: &[Vec3],
     w: &mut Weights,
     s: &Skeleton,
@@ -89,29 +109,17 @@ pub fn mirror_weights(
 ) -> Result<usize, String> {
     let (plane, mirror) = mirror_plane(s, h)?;
     let n = positions.len().min(w.vertices.len());
-    let tol = VERTEX_TOL_H * h;
-    let grid = Grid::new(&positions[..n], tol);
+    let partner = mirror_partners(&positions[..n], plane, MIRROR_TOL_H * h);
     let old = &w.vertices;
     let new: Vec<Option<Vec<Influence>>> = (0..n)
         .into_par_iter()
         .map(|v| {
-            let p = positions[v];
-            let u = grid.nearest_within(Vec3::new(2.0 * plane - p.x, p.y, p.z), tol)?;
-            let mut acc: Vec<(u32, f32)> =
-                old[v].iter().map(|i| (i.bone, 0.5 * i.weight)).collect();
-            for i in &old[u] {
-                let b = mirror.get(i.bone as usize).map_or(i.bone, |&m| m as u32);
-                match acc.iter_mut().find(|a| a.0 == b) {
-                    Some(a) => a.1 += 0.5 * i.weight,
-                    None => acc.push((b, 0.5 * i.weight)),
-                }
-            }
-            Some(
-                acc.into_iter()
-                    .filter(|a| a.1 > 0.0)
-                    .map(|(bone, weight)| Influence { bone, weight })
-                    .collect(),
-            )
+            let u = partner[v]?;
+            let flipped = old[u].iter().map(|i| Influence {
+                bone: mirror.get(i.bone as usize).copied().unwrap_or(i.bone),
+                weight: i.weight,
+            });
+            Some(super::cleanup::mix(&old[v], flipped, 0.5))
         })
         .collect();
     let mut changed = 0;
@@ -172,7 +180,7 @@ mod tests {
         let s = skeleton();
         let (c, m) = mirror_plane(&s, 1.0).unwrap();
         assert!((c - 0.1).abs() < 1e-6, "{c}");
-        assert_eq!(m, vec![0, 2, 1]);
+        assert_eq!(m, vec![0u32, 2, 1]);
         let mut moved = s.clone();
         moved.bones[2].tail.y += 0.05;
         let why = mirror_plane(&moved, 1.0).unwrap_err();
@@ -198,7 +206,7 @@ mod tests {
                 .collect(),
         };
         let mut w = lopsided();
-        assert_eq!(mirror_weights(&p, &mut w, &s, 1.0, 4).unwrap(), 16);
+        assert_eq!(symmetrize(&p, &mut w, &s, 1.0, 4).unwrap(), 16);
         for v in 0..8 {
             assert!((w.get(v, 1) - 0.7).abs() < 1e-5, "{:?}", w.vertices[v]);
             assert!(
@@ -214,7 +222,7 @@ mod tests {
         let mut moved = s.clone();
         moved.bones[1].head.x += 0.1;
         let mut w2 = lopsided();
-        assert!(mirror_weights(&p, &mut w2, &moved, 1.0, 4).is_err());
+        assert!(symmetrize(&p, &mut w2, &moved, 1.0, 4).is_err());
         assert_eq!(w2, lopsided());
     }
 }

@@ -245,7 +245,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
     // then copy the mirrored skin.
     if let Some(w) = skin.weights.as_mut() {
         log.reasons.push(
-            match mirror::mirror_weights(&x.bpos, w, &x.ns, 1.0, o.max_influences) {
+            match mirror::symmetrize(&x.bpos, w, &x.ns, 1.0, o.max_influences) {
                 Ok(n) => format!(
                     "mirrored: {n} vertices of the skin took the mean of their weights and their mirror's (bind::mirror)"
                 ),

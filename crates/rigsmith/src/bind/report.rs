@@ -25,8 +25,8 @@ use std::collections::BTreeMap;
 use glam::Vec3;
 use serde::Serialize;
 
-use crate::model::naming::{mirror_name, tokens};
-use crate::model::{Character, Side, Weights};
+use crate::model::naming::tokens;
+use crate::model::{Character, Weights};
 use crate::report::{Check, Severity};
 
 /// A vertex whose deform weights sum below this is unweighted (it will not move): the
@@ -446,9 +446,7 @@ fn garment_far(mesh: &crate::model::Mesh, bvh: &crate::geom::bvh::Bvh, h: f32) -
 /// it, above which the part is reported as weighted unlike its own bones.
 pub const UNLIKE_NEAREST: f32 = 0.5;
 
-/// How far (H) from a vertex's mirror image its mirror vertex may lie: the nearest
-/// vertex within this distance is its mirror.
-pub const MIRROR_TOL_H: f32 = 2e-3;
+pub use super::mirror::MIRROR_TOL_H;
 
 /// Worst mirrored weight difference over mirrored vertex pairs of one part (every 7th
 /// vertex on the +X side of the mid-plane, the middle of the part's X extent; its
@@ -472,17 +470,7 @@ fn mirror_error(
         });
     let mid = 0.5 * (lo + hi);
     let grid = crate::geom::grid::Grid::new(positions, tol);
-    let mirror: Vec<Option<usize>> = s
-        .bones
-        .iter()
-        .map(|b| {
-            if b.side == Side::Center {
-                None
-            } else {
-                s.find(&mirror_name(&b.name))
-            }
-        })
-        .collect();
+    let mirror = super::mirror::bone_mirrors(s);
     let mut worst = 0.0f32;
     let mut pairs = 0;
     let n = positions.len().min(w.vertices.len());
@@ -505,8 +493,8 @@ fn mirror_error(
             if b >= s.len() || inf.weight < 1e-4 {
                 continue;
             }
-            if let Some(m) = mirror[b] {
-                worst = worst.max((inf.weight - w.get(j, m as u32)).abs());
+            if mirror[b] as usize != b {
+                worst = worst.max((inf.weight - w.get(j, mirror[b])).abs());
             }
         }
     }

@@ -164,12 +164,12 @@ fn voxelize(positions: &[Vec3], triangles: &[[u32; 3]], segs: &[Segment], h: f32
     // symmetric about its mid-plane is voxelized alike on both sides, so its left and
     // right weights agree (see [`mirror_cells`]).
     let (x0, nx) = mirror_cells(lo.x, hi.x, h);
-    // Two and a half cells of margin: the extreme vertices sit in the middle of a cell,
-    // never on a cell boundary where rounding would move them from one cell to the next.
+    // Across y and z, two and a half cells of margin: the extreme vertices sit in the
+    // middle of a cell, never on a cell boundary where rounding would move them from one
+    // cell to the next.
     let mut lo = lo - Vec3::splat(2.5 * h);
     let mut dimf = ((hi - lo) / h).ceil() + Vec3::splat(2.0);
-    lo.x = x0;
-    dimf.x = nx;
+    (lo.x, dimf.x) = (x0, nx);
     if dimf.x * dimf.y * dimf.z > MAX_CELLS as f32 {
         return None;
     }
