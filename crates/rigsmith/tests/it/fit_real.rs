@@ -283,8 +283,8 @@ fn the_chibi_rerigs_by_bone_heat_with_its_head_clear_of_the_arms() {
         "{:?}",
         failed("penetration")
     );
-    // Turning the head, the ball's lower front sweeps the top of the belly patch: 12
-    // new pairs near the collar and the chin (the artist's own rig 5).
+    // Turning the head, the ball's lower front sweeps the top of the belly patch: its
+    // pairs there are the junction sliding, not counted; the collar is clear.
     assert!(
         failed("head_turn")
             .iter()
@@ -363,7 +363,8 @@ fn check_value(out: &rigsmith::pipeline::RigOutput, id: &str) -> f64 {
 /// the neck's base, its depth read at its own height, fell 3 cm behind the neck (7.8 cm
 /// behind the artist's joint, 4.7 % H), its bone leaned 30 degrees forward, and the
 /// head turn swung the collar's front with the head (92 new pairs at the collar and the
-/// chin, the nod 14). Kept in the neck: 2.75 % H from the artist's joint, turn 14, nod 0.
+/// chin, the nod 14). Kept in the neck: 2.75 % H from the artist's joint, turn 14, nod 0
+/// (turn 1 once the neck sliding through the shirt's top is not counted).
 #[test]
 fn men_casual_neck_base_lies_in_its_neck_and_the_head_poses_keep_the_collar() {
     let (c, artist) = quaternius("men_Casual");
@@ -401,7 +402,7 @@ fn men_casual_neck_base_lies_in_its_neck_and_the_head_poses_keep_the_collar() {
     let turn = check_value(&out, "deform.head_turn.collar_chin");
     let nod = check_value(&out, "deform.head_nod.collar_chin");
     assert!(
-        turn <= 20.0,
+        turn <= 2.0,
         "head turn: {turn} pairs at the collar and the chin"
     );
     assert!(
@@ -420,7 +421,8 @@ fn men_farmer_rerigs_without_blocker() {
 /// pairs (one triangle inside the other piece at rest) are not self-intersections
 /// anyone sees, and `deform.*.self_intersections` no longer counts them, as the collar
 /// and the chin did not. Measured per 1000 triangles, with them -> without: head turn
-/// 55.6 -> 18.0, head nod 56.7 -> 29.1, arm up 63.3 -> 47.9.
+/// 55.6 -> 18.0, head nod 56.7 -> 29.1, arm up 63.3 -> 47.9 (head turn 13.6 once pairs
+/// of two triangles that both crossed into the other piece are left out too).
 #[test]
 fn the_chibis_sunk_pieces_sliding_are_not_counted_as_self_intersections() {
     let out = rerig("platformer_Character_HumanoidRig");
@@ -430,6 +432,34 @@ fn the_chibis_sunk_pieces_sliding_are_not_counted_as_self_intersections() {
         assert!(v < 0.9 * before, "{pose}: {v}");
     }
     assert!(check_value(&out, "deform.head_turn.self_intersections") < 25.0);
+}
+
+/// A low-poly neck crosses men_Casual's shirt top in one row of long triangles, half in
+/// the shirt, and the shirt's closed top crosses the neck: turning the head slides the
+/// line where they cut through each other along those same triangles. Each triangle of
+/// such a pair had a corner inside the other's piece at rest (`review::intersect::
+/// Pieces`); counted, they were majors at the collar and the chin (rerigged men_Casual
+/// turn 14, men_Farmer turn 7 and nod 5). A pair whose collar triangle has no corner
+/// in the neck still counts: the artist's own rig of men_Casual keeps some in the turn.
+#[test]
+fn a_neck_sliding_through_a_shirts_top_is_not_a_collar_and_chin_pair() {
+    let casual = rerig("men_Casual");
+    let turn = check_value(&casual, "deform.head_turn.collar_chin");
+    assert!(turn <= 1.0, "men_Casual head turn: {turn} pairs");
+    let farmer = rerig("men_Farmer");
+    for pose in ["head_turn", "head_nod"] {
+        let v = check_value(&farmer, &format!("deform.{pose}.collar_chin"));
+        assert_eq!(v, 0.0, "men_Farmer {pose}: {v} pairs");
+    }
+    let path = common::quaternius_dir().join("men_Casual.glb");
+    let artist = rigsmith::io::read_character(&path).unwrap();
+    let r = rigsmith::review::check(&artist, &rigsmith::review::CheckOptions::default()).unwrap();
+    let k = r
+        .checks
+        .iter()
+        .find(|k| k.id == "deform.head_turn.collar_chin")
+        .expect("the artist's collar check");
+    assert!(!k.passed && k.value >= 2.0, "{k:?}");
 }
 
 /// A symmetric character rerigged weighs both sides alike (`bind::mirror`, and the

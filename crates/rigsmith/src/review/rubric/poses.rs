@@ -235,9 +235,10 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
         })
         .collect();
     // A pair of two interpenetrating skin pieces where one triangle lay inside the other
-    // piece at rest is their hidden junction sliding (the chibi's arm sunk into its
-    // torso, its head ball resting on it), not a self-intersection anyone sees
-    // (`intersect::Pieces`): neither the count nor the collar and the chin take it.
+    // piece at rest, or both crossed into the other's piece, is their hidden junction
+    // sliding (the chibi's arm sunk into its torso, its head ball resting on it, a neck
+    // through a shirt's top), not a self-intersection anyone sees (`intersect::Pieces`):
+    // neither the count nor the collar and the chin take it.
     let pairs: Vec<(u32, u32)> = if cx.o.self_intersections {
         intersect::new_pair_list(
             &body.mesh.positions,
