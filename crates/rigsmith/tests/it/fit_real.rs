@@ -546,3 +546,36 @@ fn men_casual_spread_fingers_lie_along_their_digits() {
 fn men_farmer_spread_fingers_lie_along_their_digits() {
     spread_fingers_lie_along_their_digits("men_Farmer");
 }
+
+/// A biped in a Z-up file (men_Casual turned as a Z-up tool writes it: flat, 0.38 m
+/// tall and 1.83 m long) is refused as lying down, which the command line answers with
+/// `--up z` (`rigsmith-cli`'s hint). So is one turned the other way (head toward -Z),
+/// whose sections show 4 leg-like loops under it (the message named only the count);
+/// turned back to Y up (`io::space::to_gltf_space`, what `--up z` does) it rigs.
+#[test]
+fn a_biped_in_a_z_up_file_is_refused_as_lying_down_and_rigs_turned_back() {
+    use rigsmith::io::space::{to_gltf_space, Units, Up};
+    let path = common::quaternius_dir().join("men_Casual.glb");
+    let c = rigsmith::io::read_character(&path).unwrap();
+    let o = rigsmith::RigOptions {
+        rigged: rigsmith::Rigged::Replace,
+        review: false,
+        ..Default::default()
+    };
+    let turned = |angle: f32| {
+        let mut t = c.clone();
+        t.transform(glam::Mat4::from_rotation_x(angle));
+        t
+    };
+    for angle in [std::f32::consts::FRAC_PI_2, -std::f32::consts::FRAC_PI_2] {
+        let e = match rigsmith::rig(&turned(angle), &o, &mut |_, _| {}) {
+            Ok(_) => panic!("a biped lying down must not rig as it is"),
+            Err(e) => e.to_string(),
+        };
+        assert!(e.contains("lying down"), "turned {angle}: {e}");
+    }
+    let mut z_up = turned(std::f32::consts::FRAC_PI_2);
+    to_gltf_space(&mut z_up, Up::Z, Units::Auto);
+    let out = rigsmith::rig(&z_up, &o, &mut |_, _| {}).unwrap();
+    assert!(out.character.skeleton.is_some());
+}

@@ -124,6 +124,53 @@ fn extensions_used_but_not_required_never_refuse() {
     read_tiny(&doc, &bin).unwrap();
 }
 
+// ---------------------------------------------------------------- bind matrices
+
+/// `tiny()` scaled by `k` at its root joint (as an exporter scales an armature): the
+/// positions times `k` and the inverse bind matrices carrying `1 / k`.
+fn tiny_scaled(k: f32) -> (Value, Vec<u8>) {
+    let (mut doc, mut bin) = tiny();
+    let put = |bin: &mut Vec<u8>, at: usize, v: &[f32]| {
+        for (j, x) in v.iter().enumerate() {
+            bin[at + 4 * j..at + 4 * j + 4].copy_from_slice(&x.to_le_bytes());
+        }
+    };
+    put(&mut bin, 0, &[0.0, 0.0, 0.0, k, 0.0, 0.0, 0.0, k, 0.0]);
+    let s = glam::Mat4::from_scale(Vec3::splat(1.0 / k));
+    put(&mut bin, 68, &s.to_cols_array());
+    let up = glam::Mat4::from_translation(Vec3::new(0.0, -1.0, 0.0)) * s;
+    put(&mut bin, 132, &up.to_cols_array());
+    doc["nodes"][0]["scale"] = json!([k, k, k]);
+    doc["accessors"][0]["max"] = json!([k, k, 0.0]);
+    (doc, bin)
+}
+
+/// A character whose bind matrices carry a large scale is read: men_Casual scaled to
+/// centimetres in Blender has inverse bind matrices of scale 0.0001 (determinant 1e-12),
+/// which an absolute test on the determinant (below 1e-12) refused as "not invertible";
+/// here the scale is 0.00005 (determinant 1.25e-13). A matrix
+/// that flattens an axis still is refused, naming the matrix.
+#[test]
+fn bind_matrices_of_any_scale_read_and_a_flat_one_is_refused() {
+    let (doc, bin) = tiny_scaled(2.0e4);
+    let c = read_tiny(&doc, &bin).expect("a bind matrix of scale 0.0001 is invertible");
+    let s = c.skeleton.as_ref().unwrap();
+    assert!(
+        (s.bones[1].head - Vec3::new(0.0, 2.0e4, 0.0)).length() < 1.0,
+        "{:?}",
+        s.bones[1].head
+    );
+    let (doc, mut bin) = tiny();
+    let flat = glam::Mat4::from_scale(Vec3::new(1.0, 1.0, 0.0)).to_cols_array();
+    for (j, x) in flat.iter().enumerate() {
+        bin[132 + 4 * j..136 + 4 * j].copy_from_slice(&x.to_le_bytes());
+    }
+    err_of(
+        read_tiny(&doc, &bin),
+        &["inverseBindMatrices", "matrix 1", "not invertible"],
+    );
+}
+
 // ---------------------------------------------------------------- quantization
 
 /// A quad (two triangles) stored as `KHR_mesh_quantization` does: positions as

@@ -321,10 +321,7 @@ fn skins(doc: &Doc, tree: &NodeTree, warnings: &mut Vec<String>) -> Result<Skins
                     ));
                 }
                 let m: Vec<Mat4> = f.chunks_exact(16).map(Mat4::from_cols_slice).collect();
-                if let Some(k) = m
-                    .iter()
-                    .position(|m| !m.is_finite() || m.determinant().abs() < 1e-12)
-                {
+                if let Some(k) = m.iter().position(|m| !m.is_finite() || singular(m)) {
                     return Err(doc.err(iat, format!("matrix {k} is not finite or not invertible")));
                 }
                 Some(m)
@@ -703,6 +700,16 @@ fn tail_among_children(
     }
     let avg = kids.iter().map(|&c| heads[c]).sum::<Vec3>() / kids.len() as f32;
     ((avg - head).length() > tiny).then_some(avg)
+}
+
+/// Whether a matrix cannot be inverted: its determinant is zero or tiny against the
+/// lengths of its three axes. The test is relative, so a bind matrix of a character in
+/// centimetres, or one an exporter scaled by 0.0001 (a determinant of 1e-12), is
+/// read, while one that flattens an axis is refused.
+fn singular(m: &Mat4) -> bool {
+    let axes =
+        m.x_axis.truncate().length() * m.y_axis.truncate().length() * m.z_axis.truncate().length();
+    !(axes > 0.0) || m.determinant().abs() <= 1e-6 * axes
 }
 
 /// The largest extent of the parts (1 when they have none).
