@@ -4,9 +4,13 @@
 //! must see one vertex there (otherwise each copy is its own island and the system is
 //! singular), so the binder solves on the welded mesh and copies the result back.
 //!
-//! Two vertices weld when they fall in the same cell of a grid of side `tol` (the binder
-//! uses 1e-6 of the body height). The welded index of a vertex is the order in which
-//! its cell is first met, so the result is deterministic.
+//! Two vertices weld when they lie within `tol` of each other (the binder uses 1e-6 of
+//! the body height), whichever cells of a grid of that side they fall in. Rounded to
+//! the grid, two copies of a seam vertex a rounding apart (a mesh read back from
+//! another format: men_Farmer through FBX has its positions up to 4e-7 H off) stayed
+//! two vertices whenever a cell's border passed between them, and the seam opened
+//! there. The welded index of a vertex is the order in which it is first met, so the
+//! result is deterministic.
 
 use std::collections::HashMap;
 
@@ -23,23 +27,17 @@ pub struct Welded {
     pub map: Vec<u32>,
 }
 
-/// Welds vertices of `positions` closer than the cell size `tol` (same unit).
+/// Welds vertices of `positions` within `tol` of each other (same unit), whichever grid
+/// cells they fall in ([`weld_near`]).
 pub fn weld(positions: &[Vec3], triangles: &[[u32; 3]], tol: f32) -> Welded {
-    let inv = 1.0 / tol.max(f32::MIN_POSITIVE);
-    let mut cells: HashMap<[i64; 3], u32> = HashMap::with_capacity(positions.len());
-    let mut out = Vec::with_capacity(positions.len());
-    let mut map = Vec::with_capacity(positions.len());
-    for p in positions {
-        let key = [
-            (p.x * inv).round() as i64,
-            (p.y * inv).round() as i64,
-            (p.z * inv).round() as i64,
-        ];
-        let id = *cells.entry(key).or_insert_with(|| {
-            out.push(*p);
-            (out.len() - 1) as u32
-        });
-        map.push(id);
+    let (map, k) = weld_near(positions, tol);
+    let mut out = vec![Vec3::ZERO; k];
+    let mut seen = vec![false; k];
+    for (p, &id) in positions.iter().zip(&map) {
+        if !seen[id as usize] {
+            seen[id as usize] = true;
+            out[id as usize] = *p;
+        }
     }
     let tris = triangles
         .iter()
@@ -140,6 +138,25 @@ pub fn weld_near(positions: &[Vec3], tol: f32) -> (Vec<u32>, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn copies_either_side_of_a_cell_border_weld() {
+        // Two copies of a seam vertex 4e-7 apart, straddling a border of the 1e-6 grid
+        // (0.4999 and 0.5003 cells from the origin): one vertex, the first one's.
+        let p = vec![
+            Vec3::new(0.49999e-6, 0.0, 0.0),
+            Vec3::new(0.50030e-6, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        ];
+        let w = weld(&p, &[[0, 2, 3], [1, 3, 2]], 1e-6);
+        assert_eq!(w.positions.len(), 3);
+        assert_eq!(w.map[0], w.map[1]);
+        assert_eq!(w.positions[0], p[0]);
+        // Farther apart than the tolerance, they stay two.
+        let q = [Vec3::ZERO, Vec3::new(1.5e-6, 0.0, 0.0)];
+        assert_eq!(weld(&q, &[], 1e-6).positions.len(), 2);
+    }
 
     #[test]
     fn duplicates_weld_and_islands_count() {

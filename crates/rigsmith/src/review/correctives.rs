@@ -21,7 +21,7 @@
 //!    offset and is counted; a non-finite offset is dropped the same way; then
 //!    [`REST_RELAX_PASSES`] passes relax the rest-space offsets where they are
 //!    non-zero (the inverse map amplifies in the crease);
-//! 4. **again**: more passes (five in all, [`ELBOW_PASSES`] (16) at the elbow) target the rest distances from the
+//! 4. **again**: more passes (five in all, [`ELBOW_PASSES`] (24) at the elbow) target the rest distances from the
 //!    positions the previous ones give, restoring what the fade and the relax passes
 //!    left;
 //! 5. **no spikes**: along every edge, the two ends' offsets may differ by at most

@@ -176,10 +176,11 @@ pub fn classify(body: &Mesh) -> Classification {
             ),
         ),
     };
-    // Any other refusal of a body lower than half its length or width says so: a biped
-    // in a Z-up file reads as legs scattered under a flat body (men_Casual turned Z-up
-    // shows 4 sections), and the fix is the file's up axis, not the template.
-    let why = if plan == BodyPlan::Neither && legs != 2 && h < 0.5 * ext.x.max(ext.z) {
+    // Any other refusal of a body with legs lower than half its length or width says
+    // so: a biped in a Z-up file reads as legs scattered under a flat body (men_Casual
+    // turned Z-up shows 4 sections), and the fix is the file's up axis, not the
+    // template. A flat body with no legs is a snake or a blob (said above).
+    let why = if plan == BodyPlan::Neither && legs > 2 && h < 0.5 * ext.x.max(ext.z) {
         format!("{why}; the body is lower than half its width or length (lying down?)")
     } else {
         why
