@@ -31,12 +31,11 @@ pub struct Welded {
 /// cells they fall in ([`weld_near`]).
 pub fn weld(positions: &[Vec3], triangles: &[[u32; 3]], tol: f32) -> Welded {
     let (map, k) = weld_near(positions, tol);
-    let mut out = vec![Vec3::ZERO; k];
-    let mut seen = vec![false; k];
+    // Welded indices are numbered in order of first occurrence: a new one is the next.
+    let mut out = Vec::with_capacity(k);
     for (p, &id) in positions.iter().zip(&map) {
-        if !seen[id as usize] {
-            seen[id as usize] = true;
-            out[id as usize] = *p;
+        if id as usize == out.len() {
+            out.push(*p);
         }
     }
     let tris = triangles
