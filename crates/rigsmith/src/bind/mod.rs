@@ -43,8 +43,12 @@
 //!   over the skin, garments and hair together, which then take its weights instead of a
 //!   transfer) runs when forced.
 //!   [`BindResult::route`] and [`BindResult::reasons`] say which route was taken and why.
+//! * **Twist chains** ([`twist_chain`]): a twist bone lying along its limb bone is no
+//!   bone of its own for the routes; the limb's weight is shared along the chain in the
+//!   cleanup.
 //! * **Cleanup** (body, in order): [`strip_cross_side`] (band 0.01 H), [`fade_below`]
-//!   (0.01), optional [`smooth`], [`keep_largest_smooth`] (`max_influences`), normalize.
+//!   (0.01), optional [`smooth`], the twist chains' spread, [`keep_largest_smooth`]
+//!   (`max_influences`), normalize.
 //!   When the skin is several pieces, [`exact_seams_among`] then gives their coincident
 //!   vertices (within [`SEAM_TOL`] H) one weight vector, the mean of theirs (the rigging
 //!   notes' exact seams), and the reasons say how many changed.
@@ -82,6 +86,7 @@ pub mod route_choice;
 pub mod sight;
 pub mod solve;
 pub mod transfer;
+pub mod twist_chain;
 pub mod volumetric;
 pub use crate::geom::weld;
 pub mod winding;
@@ -261,6 +266,12 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
             "exact seams: {n} vertices of the skin pieces coincident within {SEAM_TOL} H took one weight vector"
         ));
     }
+    if x.chains.any() {
+        log.reasons.push(format!(
+            "twist chains: {} twist bones bound as their limb, the limb's weight then shared along the chain by each vertex's place (bind::twist_chain)",
+            x.chains.rules.len()
+        ));
+    }
     let carried = ears::carry_ears(c, s, &mut weights, o.max_influences);
     if carried > 0 {
         log.reasons.push(format!(
@@ -328,8 +339,11 @@ struct Frame<'a> {
     centre: Vec3,
     /// H.
     h: f32,
-    /// The deform bones as segments, normalized.
+    /// The deform bones as segments, normalized; a twist bone lying along its limb is
+    /// not one (it binds as its limb, [`twist_chain`]).
     segs: Vec<Segment>,
+    /// The twist chains, spread back after the routes.
+    chains: twist_chain::Chains,
     /// The skeleton, normalized.
     ns: Skeleton,
     /// The skin's positions, normalized.
@@ -365,7 +379,11 @@ impl<'a> Frame<'a> {
         }
         let centre = 0.5 * (lo + hi);
         let norm = |p: Vec3| (p - centre) / h;
-        let segs = Segment::deform_bones(s, norm);
+        let chains = twist_chain::Chains::of(s);
+        let segs: Vec<Segment> = Segment::deform_bones(s, norm)
+            .into_iter()
+            .filter(|g| !chains.merged[g.bone as usize])
+            .collect();
         if segs.is_empty() {
             return Err(Error::invalid("skeleton", "has no deform bone"));
         }
@@ -390,6 +408,7 @@ impl<'a> Frame<'a> {
             centre,
             h,
             segs,
+            chains,
             ns,
             bpos,
         })
@@ -508,7 +527,7 @@ fn bone_heat_route(x: &Frame, kin: &[Vec<u32>], log: &mut Log, skin: &mut Skin) 
         log.clock.elapsed().as_secs_f64() - total - heat,
     ));
     let mut w = out.weights;
-    skin.stripped = finish_body(&mut w, &x.bpos, bm, &x.ns, o);
+    skin.stripped = finish_body(&mut w, &x.bpos, bm, (&x.ns, &x.chains), o);
     log.lap("cleanup");
     let rep = weight_report(&single_part(bm, x.s, &w));
     if x.c.parts.len() == 1 {
@@ -594,11 +613,11 @@ fn geodesic_route(
     });
     let mut ws = out.weights.into_iter();
     let mut w = ws.next().expect("the skin's weights");
-    finish_body(&mut w, &x.bpos, bm, &x.ns, o);
+    finish_body(&mut w, &x.bpos, bm, (&x.ns, &x.chains), o);
     skin.weights = Some(w);
     skin.followers = vec![None; x.c.parts.len()];
     for ((i, m), mut w) in followers.iter().zip(ws) {
-        finish_body(&mut w, &m.positions, m, &x.ns, o);
+        finish_body(&mut w, &m.positions, m, (&x.ns, &x.chains), o);
         skin.followers[*i] = Some(w);
     }
     log.lap("geodesic route");
@@ -618,7 +637,7 @@ fn volumetric_route(x: &Frame, log: &mut Log, skin: &mut Skin) -> Result<()> {
         ));
     }
     let mut w = out.weights;
-    skin.stripped = finish_body(&mut w, &x.bpos, bm, &x.ns, x.o);
+    skin.stripped = finish_body(&mut w, &x.bpos, bm, (&x.ns, &x.chains), x.o);
     let rep = weight_report(&single_part(bm, x.s, &w));
     log.reasons.push(format!(
         "volumetric route verified by the weight report: {} unweighted vertices, empty major bones: {} ({})",
@@ -785,7 +804,7 @@ fn finish_body(
     w: &mut Weights,
     bpos: &[Vec3],
     mesh: &crate::model::Mesh,
-    ns: &Skeleton,
+    (ns, chains): (&Skeleton, &twist_chain::Chains),
     o: &BindOptions,
 ) -> usize {
     let stripped = strip_cross_side(w, bpos, ns, CENTRE_BAND);
@@ -793,6 +812,7 @@ fn finish_body(
     if o.smooth > 0 {
         smooth(w, mesh, o.smooth);
     }
+    chains.spread(bpos, w, ns, twist_chain::UNLIMITED);
     keep_largest_smooth(w, o.max_influences);
     stripped
 }

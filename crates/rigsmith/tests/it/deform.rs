@@ -828,8 +828,10 @@ fn rerigged(file: &str) -> RigOutput {
 #[test]
 fn a_chibis_short_thick_forearm_keeps_its_volume_with_the_elbows_target_passes() {
     use rigsmith::review::correctives::{CorrectiveOptions, CORRECTIVE_STRAIN_MAX, ELBOW_PASSES};
-    // Measured with the elbow blended before the joint: 24 target passes (the
-    // default) bring the band over the limit, strain under the bound; 16 and 8 do not.
+    // Measured with the elbow blended before the joint and the twist bones bound as
+    // their limb: 24 target passes (the default) bring the band over the limit, strain
+    // under the bound (0.864, 0.360); 16 passes just reach it (0.855), 8 do not
+    // (0.839). Before the twist bones bound as their limb, 16 did not either.
     let chibi = rerigged("platformer_Character_HumanoidRig.glb");
     let band = |o: &CorrectiveOptions| {
         let r = rebuilt_review(&chibi, o, &["elbow_120.L"], true);
@@ -852,7 +854,7 @@ fn a_chibis_short_thick_forearm_keeps_its_volume_with_the_elbows_target_passes()
     assert!(elbow >= 0.85, "{elbow}");
     assert!(strain <= CORRECTIVE_STRAIN_MAX as f64, "{strain}");
     assert!(
-        e16 < 0.85 && e16 > e8 && e8 > 0.8,
+        e8 < 0.85 && e8 > 0.8 && e16 > e8 && elbow > e16,
         "16 passes: {e16}, 8: {e8}"
     );
 }
