@@ -31,15 +31,17 @@
 //!    volume-restore correctives are ([`super::offset_field::inverse_map`]); then
 //!    relaxed again in rest space.
 //! 3. **Again.** [`PASSES`] passes each find the pairs the shape so far leaves and
-//!    push again; the strain bound then keeps the field within the smoothness check.
+//!    push again; each pass ends with the strain bound, which keeps the field within
+//!    the smoothness check, so the next pass pushes back what the bound undid (bound
+//!    once after the last pass, the baby kept 1 pair).
 //! 4. **The better of two rules.** Pushing the mover only where it crossed clears the
-//!    baby's chin (77 pairs to 1, pushing both ways leaves more); where skin pieces
+//!    baby's chin (77 pairs to 0; pushing both ways, when measured, left 24); where skin pieces
 //!    meet at the neck (Quaternius' `men_Farmer`: 12 to 2 against 12 to 12) the
 //!    other's vertices poke through the mover and both pushes are needed. Both rules
 //!    are run and the shape that leaves fewer pairs is kept.
 //!
-//! On the baby the pairs near the collar and the chin go from 77 to 1 (the chin rests
-//! flattened on the chest; one pair stays, and 24 passes leave it too); the volume-restore correctives' checks judge it as they
+//! On the baby the pairs near the collar and the chin go from 77 to 0 (the chin rests
+//! flattened on the chest); the volume-restore correctives' checks judge it as they
 //! judge the others (0 at rest, 1 in `head_nod`, late ramp, no spike).
 //!
 //! The driver reads the head's swing toward its nodded direction from the neck's
@@ -270,8 +272,8 @@ impl Region {
             for (t, o) in total.iter_mut().zip(&back) {
                 *t += *o;
             }
+            limit_strain(&mut total, rest, x.edges, x.edge_strain);
         }
-        limit_strain(&mut total, rest, x.edges, x.edge_strain);
         (total, singular)
     }
 }
