@@ -11,6 +11,12 @@
 //! weight at the skin nearest to the island ([`rigid_weights_voted`]: teeth follow the
 //! head that moves the lips, a ring the finger it sits on), or, when there is no body
 //! weight to ask, the deform bone nearest to the island's centroid.
+//!
+//! Islands that touch (a vertex of one lies on a vertex of the other, within
+//! [`TOUCH`] of the part's size) are one island here ([`touching_islands`]): a hat
+//! modelled as a crown and a brim that meet along a seam moves as one piece. Voted
+//! apart, men_Farmer's straw hat had its back brim (48 of 512 vertices, over the nape)
+//! on `neck_01` and the rest on `head`, so a nod or a turn split the hat.
 
 use glam::Vec3;
 
@@ -22,6 +28,27 @@ pub use crate::model::body::RIGID_NAMES;
 
 pub use crate::model::{rigid_by_name, rigid_by_shape, SMALL_ISLAND};
 
+/// Islands that touch are one: vertices within this fraction of the mesh's bounding-box
+/// diagonal of each other are welded before the islands are found.
+pub const TOUCH: f32 = 1e-5;
+
+/// The islands of `mesh` with touching ones joined ([`TOUCH`]): for each vertex its
+/// island id (0..k, in order of first vertex) and the number of islands `k`.
+pub fn touching_islands(mesh: &Mesh) -> (Vec<u32>, usize) {
+    if mesh.positions.is_empty() {
+        return (Vec::new(), 0);
+    }
+    let (lo, hi) = mesh.bounds();
+    let (map, m) = weld::weld_near(&mesh.positions, TOUCH * (hi - lo).length());
+    let tris: Vec<[u32; 3]> = mesh
+        .triangles
+        .iter()
+        .map(|t| t.map(|v| map[v as usize]))
+        .collect();
+    let (welded, k) = weld::islands(m, &tris);
+    (map.iter().map(|&w| welded[w as usize]).collect(), k)
+}
+
 /// Rigid weights for `mesh`: every vertex 1.0 on `bone` when given, else per island on
 /// the segment nearest to the island's centroid. `segments` are the deform bones.
 pub(crate) fn rigid_weights(mesh: &Mesh, segments: &[Segment], bone: Option<u32>) -> Weights {
@@ -29,7 +56,7 @@ pub(crate) fn rigid_weights(mesh: &Mesh, segments: &[Segment], bone: Option<u32>
     if let Some(b) = bone {
         return Weights::rigid(n, b);
     }
-    let (label, k) = weld::islands(n, &mesh.triangles);
+    let (label, k) = touching_islands(mesh);
     let mut sum = vec![Vec3::ZERO; k];
     let mut cnt = vec![0u32; k];
     for (v, p) in mesh.positions.iter().enumerate() {
@@ -60,7 +87,7 @@ pub(crate) fn rigid_weights(mesh: &Mesh, segments: &[Segment], bone: Option<u32>
 /// Islands without any vote fall back to the nearest segment.
 pub fn rigid_weights_voted(mesh: &Mesh, votes: &Weights, segments: &[Segment]) -> Weights {
     let n = mesh.positions.len();
-    let (label, k) = weld::islands(n, &mesh.triangles);
+    let (label, k) = touching_islands(mesh);
     let mut tally: Vec<std::collections::BTreeMap<u32, f64>> = vec![Default::default(); k];
     for v in 0..n.min(votes.len()) {
         for i in &votes.vertices[v] {
@@ -81,4 +108,66 @@ pub fn rigid_weights_voted(mesh: &Mesh, votes: &Weights, segments: &[Segment]) -
         }
     }
     w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Influence;
+
+    /// Two triangles with their own vertices: the second starts at `gap` along X from
+    /// the first's corner (0: they touch there).
+    fn two(gap: f32) -> Mesh {
+        let a = [Vec3::ZERO, Vec3::X, Vec3::Y];
+        let b = [
+            Vec3::X * (1.0 + gap),
+            Vec3::X * (2.0 + gap),
+            Vec3::new(1.0 + gap, 1.0, 0.0),
+        ];
+        Mesh {
+            positions: a.into_iter().chain(b).collect(),
+            triangles: vec![[0, 1, 2], [3, 4, 5]],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn islands_that_touch_vote_as_one() {
+        // The first island's skin says bone 1, the second's (a little less) bone 2.
+        let votes = |m: &Mesh| Weights {
+            vertices: (0..m.positions.len())
+                .map(|v| {
+                    vec![Influence {
+                        bone: if v < 3 { 1 } else { 2 },
+                        weight: if v < 3 { 1.0 } else { 0.9 },
+                    }]
+                })
+                .collect(),
+        };
+        let segs = [
+            Segment {
+                bone: 1,
+                head: Vec3::ZERO,
+                tail: Vec3::Y,
+            },
+            Segment {
+                bone: 2,
+                head: Vec3::X * 2.0,
+                tail: Vec3::new(2.0, 1.0, 0.0),
+            },
+        ];
+        let touching = two(0.0);
+        assert_eq!(touching_islands(&touching).1, 1);
+        let w = rigid_weights_voted(&touching, &votes(&touching), &segs);
+        assert!(w
+            .vertices
+            .iter()
+            .all(|v| v[0].bone == 1 && v[0].weight == 1.0));
+        // Apart, each island takes its own skin's bone.
+        let apart = two(0.1);
+        assert_eq!(touching_islands(&apart).1, 2);
+        let w = rigid_weights_voted(&apart, &votes(&apart), &segs);
+        assert_eq!(w.vertices[0][0].bone, 1);
+        assert_eq!(w.vertices[5][0].bone, 2);
+    }
 }

@@ -647,3 +647,32 @@ fn twist_bones_along_their_limbs_change_neither_the_route_nor_the_limbs_weights(
     assert!(max < 1e-3, "largest difference {max}");
     assert!(over * 100 < n, "{over} of {n} vertices differ by over 0.01");
 }
+
+/// men_Farmer's straw hat (`Farmer_Head.1`, a crown and a brim that meet along a seam)
+/// and its band (`Farmer_Head.3`) are accessories rigid to the bone they sit on: each
+/// moves as one piece on `head`. Voted island by island, the hat's back brim over the
+/// nape (48 of its 512 vertices) and the band's back (16 of 128) went to `neck_01`, so
+/// a nod or a turn split them.
+#[test]
+fn men_farmers_hat_moves_in_one_piece_with_the_head() {
+    let out = rerig("men_Farmer");
+    let c = &out.character;
+    let s = c.skeleton.as_ref().unwrap();
+    for name in ["Farmer_Head.1", "Farmer_Head.3"] {
+        let p = &c.parts[c.find_part(name).unwrap()];
+        let w = p.weights.as_ref().unwrap();
+        let mut bones = std::collections::BTreeMap::<&str, usize>::new();
+        for v in &w.vertices {
+            assert_eq!(v.len(), 1, "{name}: a rigid vertex has one bone: {v:?}");
+            *bones
+                .entry(s.bones[v[0].bone as usize].name.as_str())
+                .or_default() += 1;
+        }
+        eprintln!("{name}: {bones:?}");
+        assert_eq!(
+            bones.keys().copied().collect::<Vec<_>>(),
+            ["head"],
+            "{name}"
+        );
+    }
+}
