@@ -670,7 +670,6 @@ fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> R
         .iter()
         .map(|r| matches!(r, PartWeighting::Rigid(_)))
         .collect();
-    crate::deform::twist_weights::follow_on_character(c, &rigid, o.max_influences);
     crate::deform::neck_blend::blend_on_character(c, &rigid, o.max_influences);
     st.done();
     Ok(Bound {

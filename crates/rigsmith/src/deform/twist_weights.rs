@@ -122,25 +122,6 @@ pub fn follow_twist_chains(
     changed
 }
 
-/// Spreads the weights of every weighted part of `c` along the twist chains of its
-/// skeleton, the rules from [`super::twist_rules`]; parts flagged in `rigid` (in part
-/// order) are left as they are: they stay on one bone.
-pub fn follow_on_character(c: &mut crate::model::Character, rigid: &[bool], max_influences: usize) {
-    let Some(s) = c.skeleton.clone() else { return };
-    let rules = super::twist_rules(&s, &crate::humanoid::Roles::of(&s, None));
-    if rules.is_empty() {
-        return;
-    }
-    for (k, p) in c.parts.iter_mut().enumerate() {
-        if rigid.get(k).copied().unwrap_or(false) {
-            continue;
-        }
-        if let Some(w) = p.weights.as_mut() {
-            follow_twist_chains(&p.mesh.positions, w, &s, &rules, max_influences);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
