@@ -15,7 +15,10 @@ use crate::pose::{posed_matrices, Pose};
 /// direction, so its drivers carry a `toward` direction: the angle is then how far
 /// `b`'s axis has come toward that direction (given in the rest frame, carried by `a`)
 /// from its rest direction, 0 when it moved away; the arm raised and the arm lowered
-/// drive two different shapes.
+/// drive two different shapes. A turn (the head turning on the neck) swings no axis,
+/// so its drivers carry a `twist` axis instead: the angle is how far `b` has turned
+/// about that axis relative to `a`, 0 when it turned the other way; the head turned
+/// left and turned right drive two different shapes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CorrectiveDriver {
     /// The proximal bone (`upperarm_l`).
@@ -30,6 +33,10 @@ pub struct CorrectiveDriver {
     /// carried by `a`); `None` for a hinge (the plain angle between the two axes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toward: Option<[f32; 3]>,
+    /// For a turn: the axis `b` turns about (unit, rest frame), signed so that the
+    /// turn that drives the shape is positive about it; `None` for a swing or a hinge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub twist: Option<[f32; 3]>,
 }
 
 impl CorrectiveDriver {
@@ -52,6 +59,9 @@ impl CorrectiveDriver {
             .transform_vector3(s.bones[b].y_axis())
             .normalize_or_zero();
         let deg = |u: Vec3, v: Vec3| u.dot(v).clamp(-1.0, 1.0).acos().to_degrees();
+        if let Some(axis) = self.twist {
+            return Some(turn_about(m[a], m[b], Vec3::from(axis)).max(0.0));
+        }
         match self.toward {
             None => {
                 let ya = m[a]
@@ -73,6 +83,20 @@ impl CorrectiveDriver {
     pub fn value(&self, s: &Skeleton, pose: &Pose) -> f32 {
         self.angle(s, pose).map_or(0.0, |d| self.ramp(d))
     }
+}
+
+/// How far (degrees, signed) the skinning matrix `mb` has turned about `axis` (unit,
+/// rest frame) relative to `ma`: the twist of their relative rotation about it (its
+/// swing about any other axis left out).
+pub fn turn_about(ma: glam::Mat4, mb: glam::Mat4, axis: Vec3) -> f32 {
+    let (_, ra, _) = ma.to_scale_rotation_translation();
+    let (_, rb, _) = mb.to_scale_rotation_translation();
+    let mut q = (ra.inverse() * rb).normalize();
+    if q.w < 0.0 {
+        q = -q;
+    }
+    let along = glam::Vec3::new(q.x, q.y, q.z).dot(axis.normalize_or_zero());
+    2.0 * along.atan2(q.w).to_degrees()
 }
 
 /// The start of every corrective's morph target name (`CS_elbow_l`): what tells a
@@ -124,4 +148,27 @@ pub fn morphed_rest(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{Mat4, Quat};
+
+    #[test]
+    fn a_turn_is_read_about_its_axis_signed_and_without_the_swing() {
+        let rot = |axis: Vec3, deg: f32| {
+            Mat4::from_quat(Quat::from_axis_angle(axis.normalize(), deg.to_radians()))
+        };
+        let a = rot(Vec3::X, 25.0);
+        // b turned 50 deg about Y on top of a's rotation (in the rest frame).
+        let b = a * rot(Vec3::Y, 50.0);
+        assert!((turn_about(a, b, Vec3::Y) - 50.0).abs() < 1e-3);
+        assert!((turn_about(a, b, Vec3::NEG_Y) + 50.0).abs() < 1e-3);
+        // A pure swing (a nod about X) turns nothing about Y.
+        assert!(turn_about(a, a * rot(Vec3::X, 30.0), Vec3::Y).abs() < 1e-3);
+        // A turn with a swing keeps the turn's sign and most of its size.
+        let both = turn_about(a, a * rot(Vec3::X, 20.0) * rot(Vec3::Y, 40.0), Vec3::Y);
+        assert!(both > 35.0 && both < 45.0, "{both}");
+    }
 }

@@ -164,6 +164,36 @@ fn sided(name: &str, side: Side, pose: Pose, tests: Vec<JointTest>) -> NamedPose
 }
 
 /// A pose of the centre, with no joint test.
+/// The head (bone `head`) turned `deg` about the world `axis`, a third of it in the
+/// neck when the rig has one.
+fn head_pose(s: &Skeleton, rig: &Roles, head: usize, axis: Vec3, deg: f32) -> Pose {
+    let mut p = Pose::rest(s);
+    match rig.get(Role::Neck) {
+        Some(nk) => {
+            ops::rotate_world(s, &mut p, nk, axis, deg / 3.0);
+            ops::rotate_world(s, &mut p, head, axis, deg * 2.0 / 3.0);
+        }
+        None => ops::rotate_world(s, &mut p, head, axis, deg),
+    }
+    p
+}
+
+/// The head turned the other way from `head_turn` (which turns the face toward +X, the
+/// character's left): 60 deg about -Y. The library does not hold it (the review
+/// measures one turn), but the neck's corrective for a right turn is built and judged
+/// in it ([`extra_pose`]).
+pub const HEAD_TURN_RIGHT: &str = "head_turn.R";
+
+/// A pose that correctives are built in and the library does not hold
+/// ([`HEAD_TURN_RIGHT`]); `None` for any other name, or when the rig has no head.
+pub fn extra_pose(s: &Skeleton, rig: &Roles, name: &str) -> Option<NamedPose> {
+    if name != HEAD_TURN_RIGHT {
+        return None;
+    }
+    let head = rig.get(Role::Head)?;
+    Some(centred(name, head_pose(s, rig, head, Vec3::NEG_Y, 60.0)))
+}
+
 fn centred(name: &str, pose: Pose) -> NamedPose {
     NamedPose {
         name: name.to_string(),
@@ -365,15 +395,8 @@ impl Library<'_> {
             return;
         };
         for (name, axis, deg) in [("head_turn", Vec3::Y, 60.0), ("head_nod", Vec3::X, 30.0)] {
-            let mut p = Pose::rest(s);
-            match self.rig.get(Role::Neck) {
-                Some(nk) => {
-                    ops::rotate_world(s, &mut p, nk, axis, deg / 3.0);
-                    ops::rotate_world(s, &mut p, b[0], axis, deg * 2.0 / 3.0);
-                }
-                None => ops::rotate_world(s, &mut p, b[0], axis, deg),
-            }
-            self.out.push(centred(name, p));
+            self.out
+                .push(centred(name, head_pose(s, self.rig, b[0], axis, deg)));
         }
     }
 

@@ -322,34 +322,98 @@ pub fn build_correctives_with(
         out.morphs.extend(p.morphs);
         out.notes.extend(p.notes);
     }
-    build_nod(&su, &mut out);
+    build_neck(&su, &mut out);
     out
 }
 
-/// The name of the neck's collision corrective ([`super::nod_corrective`]).
+/// The name of the neck's collision corrective for the nod ([`super::nod_corrective`]).
 pub const NECK_NOD: &str = "CS_neck_nod";
+/// The neck's collision corrective for the head turned left (the library's
+/// `head_turn`).
+pub const NECK_TURN_L: &str = "CS_neck_turn_l";
+/// The neck's collision corrective for the head turned right
+/// ([`crate::pose::library::HEAD_TURN_RIGHT`]).
+pub const NECK_TURN_R: &str = "CS_neck_turn_r";
 
-/// Builds the neck's collision corrective [`NECK_NOD`] into `out` when `head_nod`
-/// leaves new pairs near the collar and the chin (a line in the notes either way
-/// when the rig can nod).
-fn build_nod(su: &Setup<'_>, out: &mut BuiltCorrectives) {
-    use super::nod_corrective::collar_chin_segment;
+/// Builds the neck's collision correctives into `out`: [`NECK_NOD`] when `head_nod`,
+/// and [`NECK_TURN_L`] / [`NECK_TURN_R`] when the head turned left / right, leaves new
+/// pairs near the collar and the chin (a line in the notes either way when the rig can
+/// make the pose).
+fn build_neck(su: &Setup<'_>, out: &mut BuiltCorrectives) {
     let s = su.s;
     let (Some(neck), Some(head)) = (su.rig.get(Role::Neck), su.rig.get(Role::Head)) else {
         return;
     };
-    let (Some(chest), Some(np)) = (
-        s.bones[neck].parent,
-        su.lib.iter().find(|p| p.name == "head_nod"),
-    ) else {
+    let Some(chest) = s.bones[neck].parent else {
         return;
     };
-    let Some(driver) = driver_for(s, chest, head, true, &np.pose) else {
-        out.notes.push(format!(
-            "{NECK_NOD} skipped: head_nod swings the head less than 10 deg"
-        ));
-        return;
-    };
+    let right = crate::pose::library::extra_pose(s, &su.rig, crate::pose::library::HEAD_TURN_RIGHT);
+    let poses = [
+        (
+            NECK_NOD,
+            su.lib.iter().find(|p| p.name == "head_nod").cloned(),
+        ),
+        (
+            NECK_TURN_L,
+            su.lib.iter().find(|p| p.name == "head_turn").cloned(),
+        ),
+        (NECK_TURN_R, right),
+    ];
+    for (name, np) in poses {
+        let Some(np) = np else { continue };
+        let driver = if name == NECK_NOD {
+            driver_for(s, chest, head, true, &np.pose)
+        } else {
+            turn_driver(s, chest, head, &np.pose)
+        };
+        let Some(driver) = driver else {
+            out.notes.push(format!(
+                "{name} skipped: {} moves the head less than 10 deg",
+                np.name
+            ));
+            continue;
+        };
+        build_neck_one(su, name, &np, driver, out);
+    }
+}
+
+/// The driver of a turn of bone `b` about its own axis relative to `a` in `pose`: the
+/// twist about `b`'s axis, signed the way the pose turns, the 40-115 ramp scaled to
+/// end at the pose's turn; `None` below 10 deg.
+fn turn_driver(
+    s: &crate::model::Skeleton,
+    a: usize,
+    b: usize,
+    pose: &Pose,
+) -> Option<CorrectiveDriver> {
+    let m = posed_matrices(s, pose);
+    let y = s.bones[b].y_axis();
+    let deg = crate::deform::correctives::turn_about(m[a], m[b], y);
+    if deg.abs() < 10.0 {
+        return None;
+    }
+    let axis = if deg < 0.0 { -y } else { y };
+    let to_deg = deg.abs().min(RAMP_TO_DEG);
+    Some(CorrectiveDriver {
+        a: s.bones[a].name.clone(),
+        b: s.bones[b].name.clone(),
+        from_deg: to_deg * RAMP_FROM_DEG / RAMP_TO_DEG,
+        to_deg,
+        toward: None,
+        twist: Some(axis.to_array()),
+    })
+}
+
+/// Builds the neck's collision corrective `name` in pose `np` (see [`build_neck`]).
+fn build_neck_one(
+    su: &Setup<'_>,
+    name: &str,
+    np: &crate::pose::NamedPose,
+    driver: CorrectiveDriver,
+    out: &mut BuiltCorrectives,
+) {
+    use super::nod_corrective::collar_chin_segment;
+    let s = su.s;
     let m = posed_matrices(s, &np.pose);
     let rest_m = posed_matrices(s, &Pose::rest(s));
     let (Some(axis_rest), Some(axis_posed)) = (
@@ -370,18 +434,22 @@ fn build_nod(su: &Setup<'_>, out: &mut BuiltCorrectives) {
         rest_relax_passes: su.o.rest_relax_passes,
         edge_strain: su.o.edge_strain,
     });
+    let pose = &np.name;
     if shape.pairs_before == 0 {
+        out.notes.push(format!(
+            "{name} not needed: {pose} leaves no new pairs near the collar and the chin"
+        ));
         return;
     }
     if shape.pairs_after >= shape.pairs_before {
         out.notes.push(format!(
-            "{NECK_NOD} not kept: it leaves head_nod's {} new pairs near the collar and the chin as they are",
+            "{name} not kept: it leaves {pose}'s {} new pairs near the collar and the chin as they are",
             shape.pairs_before
         ));
         return;
     }
     out.notes.push(format!(
-        "{NECK_NOD}: head_nod's new pairs near the collar and the chin {} -> {}{}",
+        "{name}: {pose}'s new pairs near the collar and the chin {} -> {}{}",
         shape.pairs_before,
         shape.pairs_after,
         if shape.singular > 0 {
@@ -398,11 +466,11 @@ fn build_nod(su: &Setup<'_>, out: &mut BuiltCorrectives) {
         .map(|v| (v, 0))
         .collect();
     let worn = worn_offsets(su, Side::Center, &region, &shape.offsets, &m);
-    push_morphs(su, NECK_NOD, &shape.offsets, worn, out);
+    push_morphs(su, name, &shape.offsets, worn, out);
     out.correctives.push(Corrective {
-        name: NECK_NOD.to_string(),
+        name: name.to_string(),
         joint: "neck".into(),
-        pose: np.name.clone(),
+        pose: pose.clone(),
         side: Side::Center,
         driver,
     });
@@ -590,6 +658,7 @@ fn driver_for(
         from_deg: RAMP_FROM_DEG,
         to_deg: RAMP_TO_DEG,
         toward: None,
+        twist: None,
     };
     if !ball {
         // A joint modelled bent starts its ramp past its rest bend.
@@ -808,9 +877,13 @@ pub fn corrective_checks(
                     k.driver.b
                 )),
         );
-        let at_pose = library
+        let built_in = library
             .iter()
             .find(|p| p.name == k.pose)
+            .cloned()
+            .or_else(|| crate::pose::library::extra_pose(s, &Roles::of(s, None), &k.pose));
+        let at_pose = built_in
+            .as_ref()
             .map_or(0.0, |p| k.driver.value(s, &p.pose));
         // 70 deg on the 40-115 ramp: 40 % of the way from the first key to the second.
         let at = k.driver.from_deg + 0.4 * (k.driver.to_deg - k.driver.from_deg);
@@ -854,10 +927,7 @@ pub fn corrective_checks(
         );
         // In its pose: how much the offsets stretch or shrink an edge there, against
         // its rest length (a spike stretches its edges).
-        let pose = library
-            .iter()
-            .find(|p| p.name == k.pose)
-            .map_or_else(|| Pose::rest(s), |p| p.pose.clone());
+        let pose = built_in.map_or_else(|| Pose::rest(s), |p| p.pose);
         let m = posed_matrices(s, &pose);
         let strain = match &body.weights {
             Some(w) => {

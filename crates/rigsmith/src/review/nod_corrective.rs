@@ -1,6 +1,7 @@
-//! The neck's collision corrective (`CS_neck_nod`): the chin that meets the chest when
-//! the head nods is flattened against it, as the chin of a real neck is, instead of
-//! cutting through it.
+//! The neck's collision correctives (`CS_neck_nod`, and `CS_neck_turn_l` / `_r` built
+//! the same way in the head turns): the chin that meets the chest when the head nods is
+//! flattened against it, as the chin of a real neck is, instead of cutting through it;
+//! the jaw's corner that meets the collar when the head turns is pushed back out of it.
 //!
 //! A volume-restore corrective ([`super::correctives`]) pushes flesh back out from a
 //! limb's axis. A nod is another failure: on a short, chubby neck (the MakeHuman baby)

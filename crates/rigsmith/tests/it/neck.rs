@@ -299,3 +299,121 @@ fn the_chibis_head_ball_clears_its_chest_in_the_nod_its_hidden_junction_left_alo
         assert!(k.passed, "{k:?}");
     }
 }
+
+/// The review of `out` in the head turned left (`head_turn`) and right
+/// ([`HEAD_TURN_RIGHT`](rigsmith::pose::library::HEAD_TURN_RIGHT)), under the runtime
+/// its sidecar names with `correctives` played.
+fn turn_review(
+    out: &RigOutput,
+    correctives: Vec<rigsmith::deform::correctives::Corrective>,
+) -> rigsmith::review::CheckReport {
+    use rigsmith::pose::library::{extra_pose, library_for, HEAD_TURN_RIGHT};
+    let s = out.character.skeleton.as_ref().unwrap();
+    let rig = Roles::of(s, None);
+    let (lib, _) = library_for(s, &rig);
+    let mut lib: Vec<_> = lib.into_iter().filter(|p| p.name == "head_turn").collect();
+    lib.push(extra_pose(s, &rig, HEAD_TURN_RIGHT).expect("the right turn"));
+    let rules = rigsmith::deform::twist_rules(s, &rig);
+    let lib = rigsmith::deform::twist::library_with_rules(s, &rules, lib);
+    check(
+        &out.character,
+        &CheckOptions {
+            library: Some(lib),
+            dqs_blend: true,
+            dqs_masks: out.sidecar.dqs_blend.clone(),
+            correctives,
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap()
+}
+
+/// men_Casual rigged again, as it comes (`mirrored`: reflected through its mid-plane
+/// first, so that what its left turn meets its right turn meets).
+fn casual(mirrored: bool) -> RigOutput {
+    let path = common::quaternius_dir().join("men_Casual.glb");
+    let mut c = rigsmith::io::read_character(&path).unwrap();
+    if mirrored {
+        let flip = |v: &mut glam::Vec3| v.x = -v.x;
+        for p in &mut c.parts {
+            p.mesh.positions.iter_mut().for_each(flip);
+            if let Some(n) = p.mesh.normals.as_mut() {
+                n.iter_mut().for_each(flip);
+            }
+            for t in &mut p.mesh.triangles {
+                t.swap(1, 2);
+            }
+            for m in &mut p.morphs {
+                m.position_deltas.iter_mut().for_each(flip);
+            }
+        }
+    }
+    let o = RigOptions {
+        rigged: Rigged::Replace,
+        ..RigOptions::default()
+    };
+    rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap()
+}
+
+/// Turning men_Casual's head swings its jaw's corner through the shirt's collar: 2 new
+/// pairs at the collar and the chin in the left turn, none in the right (the shirt is
+/// not symmetric there). The neck's turn corrective, built as the nod's is, clears them;
+/// the mirrored character gets the right turn's instead. Positive control: each rig
+/// played without its turn corrective keeps the pairs.
+#[test]
+fn turning_the_head_clears_the_collar_through_a_turn_corrective_on_either_side() {
+    use rigsmith::pose::library::{extra_pose, HEAD_TURN_RIGHT};
+    for (mirrored, name, pose, other) in [
+        (false, "CS_neck_turn_l", "head_turn", "CS_neck_turn_r"),
+        (true, "CS_neck_turn_r", HEAD_TURN_RIGHT, "CS_neck_turn_l"),
+    ] {
+        let out = casual(mirrored);
+        let list = &out.sidecar.correctives;
+        let k = list
+            .iter()
+            .find(|k| k.name == name)
+            .unwrap_or_else(|| panic!("mirrored {mirrored}: no {name} in {list:#?}"));
+        assert!(list.iter().all(|k| k.name != other), "{list:#?}");
+        assert_eq!(k.pose, pose);
+        assert_eq!(k.side, rigsmith::model::naming::Side::Center);
+        assert!(k.driver.twist.is_some() && k.driver.toward.is_none());
+        // The driver: 0 at rest and in the other turn, 1 in its own.
+        let s = out.character.skeleton.as_ref().unwrap();
+        let rig = Roles::of(s, None);
+        let (lib, _) = rigsmith::pose::library::library_for(s, &rig);
+        let left = lib
+            .iter()
+            .find(|p| p.name == "head_turn")
+            .unwrap()
+            .pose
+            .clone();
+        let right = extra_pose(s, &rig, HEAD_TURN_RIGHT).unwrap().pose;
+        let (own, away) = if mirrored {
+            (right, left)
+        } else {
+            (left, right)
+        };
+        assert_eq!(k.driver.value(s, &rigsmith::pose::Pose::rest(s)), 0.0);
+        assert!((k.driver.value(s, &own) - 1.0).abs() < 1e-3);
+        assert_eq!(k.driver.value(s, &away), 0.0);
+        // Its checks, in the full review (the right turn's in the pose it was built in,
+        // which the library does not hold).
+        let full = out.review.as_ref().expect("review");
+        for check in ["rest", "ramp", "own_side", "smooth"] {
+            let id = format!("correctives.{name}.{check}");
+            let c = full.get(&id).unwrap_or_else(|| panic!("no check {id}"));
+            assert!(c.passed, "{c:?}");
+        }
+        let id = format!("deform.{pose}.collar_chin");
+        let with = turn_review(&out, list.clone());
+        let others: Vec<_> = list.iter().filter(|k| k.name != name).cloned().collect();
+        let without = turn_review(&out, others);
+        let (a, b) = (with.get(&id).unwrap(), without.get(&id).unwrap());
+        eprintln!(
+            "mirrored {mirrored}: {id} with {name} {} ({}), without {} ({})",
+            a.value, a.detail, b.value, b.detail
+        );
+        assert!(a.passed && a.value == 0.0, "{a:?}");
+        assert!(!b.passed && b.value >= 2.0, "{b:?}");
+    }
+}
