@@ -129,9 +129,48 @@ pub fn finish(res: anyhow::Result<Outcome>) -> ExitCode {
     }
 }
 
-/// The flag that answers a known error, when there is one (`docs/troubleshooting.md`
-/// lists them). The library names no flag; the command line adds it here.
-fn hint(e: &anyhow::Error, msg: &str) -> &'static str {
+/// The flags that answer a known error, when there are some (`docs/troubleshooting.md`
+/// lists them). The library names no flag; the command line adds them here.
+fn hint(e: &anyhow::Error, msg: &str) -> String {
+    let rigid = unskinned_parts(msg)
+        .iter()
+        .map(|n| format!("--rigid {n}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let known = known_hint(e, msg);
+    match (rigid.is_empty(), known.is_empty()) {
+        (true, _) => known.to_string(),
+        (false, true) => format!(" (pass {rigid})"),
+        // One parenthesis for both.
+        (false, false) => {
+            let inner = known.trim_start_matches(" (").trim_end_matches(')');
+            let inner = inner.strip_prefix("pass ").unwrap_or(inner);
+            format!(" (pass {rigid}; or {inner})")
+        }
+    }
+}
+
+/// The parts the fit's refusal names as unskinned in a skinned file
+/// ([`rigsmith::pipeline::UNSKINNED_HINT`]).
+fn unskinned_parts(msg: &str) -> Vec<String> {
+    let Some(end) = msg.find(rigsmith::pipeline::UNSKINNED_HINT) else {
+        return Vec::new();
+    };
+    let head = &msg[..end];
+    let Some(start) = head.rfind("; part") else {
+        return Vec::new();
+    };
+    let names = head[start + 2..]
+        .trim_start_matches("parts ")
+        .trim_start_matches("part ")
+        .trim_end()
+        .trim_end_matches(" are")
+        .trim_end_matches(" is");
+    names.split(", ").map(str::to_string).collect()
+}
+
+/// The flag that answers a known error other than unskinned parts.
+fn known_hint(e: &anyhow::Error, msg: &str) -> &'static str {
     let rigged = e.chain().any(|c| {
         matches!(
             c.downcast_ref::<rigsmith::Error>(),
@@ -520,4 +559,32 @@ pub fn to_space(c: &mut rigsmith::Character, space: &SpaceArgs) -> Vec<String> {
             UnitsArg::Mm => Units::Mm,
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_unskinned_parts_are_named_back_as_flags() {
+        let one = format!(
+            "fit: no biped; part Icosphere is {} (a helper shape?): leave it out",
+            rigsmith::pipeline::UNSKINNED_HINT
+        );
+        assert_eq!(unskinned_parts(&one), vec!["Icosphere"]);
+        let e = anyhow::anyhow!(one.clone());
+        assert_eq!(hint(&e, &one), " (pass --rigid Icosphere)");
+        let two = format!(
+            "fit: x; y; parts Ball, Cube.001 are {}: leave them out; {}",
+            rigsmith::pipeline::UNSKINNED_HINT,
+            rigsmith::fit::quadruped::CHAIN_HINT
+        );
+        assert_eq!(unskinned_parts(&two), vec!["Ball", "Cube.001"]);
+        let e = anyhow::anyhow!(two.clone());
+        assert_eq!(
+            hint(&e, &two),
+            " (pass --rigid Ball --rigid Cube.001; or --template chain)"
+        );
+        assert!(unskinned_parts("fit: crotch: no cut").is_empty());
+    }
 }

@@ -433,7 +433,8 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
     } else if let Some(spec) = &o.mech {
         bind_mech(&mut c, spec, &mut st)?
     } else {
-        fit_and_bind(&mut c, o, &mut st)?
+        fit_and_bind(&mut c, o, &mut st)
+            .map_err(|e| hint_unskinned(e, &unskinned_among_skinned(input, o)))?
     };
 
     let mut notes: Vec<String> = bound.plan.iter().cloned().collect();
@@ -632,6 +633,56 @@ fn start(input: &Character, o: &RigOptions) -> Result<(Character, bool)> {
         ));
     }
     Ok((c, keep))
+}
+
+/// What the fit's refusal says after the names of the parts a rigged file leaves
+/// unskinned ([`unskinned_among_skinned`]): `part NAME is ...`, `parts A, B are ...`.
+pub const UNSKINNED_HINT: &str = "unskinned in a file whose other parts are skinned";
+
+/// The meshed parts of a rigged file that it leaves unskinned while its other parts are
+/// skinned, and that no `--body`, `--garment` or `--rigid` names: a helper shape a 3D
+/// tool wrote out (Blender's bone-display `Icosphere`, a 2 m ball at the origin, in an
+/// FBX written with all objects), or a prop nobody attached.
+fn unskinned_among_skinned(input: &Character, o: &RigOptions) -> Vec<String> {
+    if !input.parts.iter().any(|p| p.weights.is_some()) {
+        return Vec::new();
+    }
+    let told = |p: &crate::model::Part| {
+        let named = |n: &String| *n == p.name || p.material.as_deref() == Some(n.as_str());
+        o.parts.body.iter().any(named)
+            || o.parts.garment.iter().any(named)
+            || o.parts.rigid.iter().any(|(n, _)| named(n))
+    };
+    input
+        .parts
+        .iter()
+        .filter(|p| p.weights.is_none() && !p.mesh.triangles.is_empty() && !told(p))
+        .map(|p| p.name.clone())
+        .collect()
+}
+
+/// The fit's refusal `e` with a hint naming the `unskinned` parts
+/// ([`unskinned_among_skinned`]): the part that made the figure no biped may be one of
+/// them. Any other error is returned as it is.
+fn hint_unskinned(e: Error, unskinned: &[String]) -> Error {
+    match e {
+        Error::Stage { stage: "fit", msg } if !unskinned.is_empty() => {
+            let list = unskinned.join(", ");
+            let (what, it) = if unskinned.len() == 1 {
+                (format!("part {list} is"), "it")
+            } else {
+                (format!("parts {list} are"), "them")
+            };
+            Error::Stage {
+                stage: "fit",
+                msg: format!(
+                    "{msg}; {what} {UNSKINNED_HINT} (a helper shape the exporter wrote \
+                     out, or a prop?): leave {it} out of the export, or tell {it} rigid"
+                ),
+            }
+        }
+        e => e,
+    }
 }
 
 /// The fit and weights stages: the template's skeleton fitted to `c` and every part

@@ -731,7 +731,7 @@ fn rigid_part(
         (None, Some(bw)) => {
             let votes =
                 transfer::transfer(surface.bvh(), &x.body.mesh.triangles, bw, &pm.positions);
-            rigid::rigid_weights_voted(&pm, &votes, &x.segs)
+            rigid::rigid_weights_voted(&pm, &votes, &x.segs, Some(x.s))
         }
         _ => rigid::rigid_weights(&pm, &x.segs, b),
     }

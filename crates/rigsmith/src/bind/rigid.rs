@@ -12,6 +12,10 @@
 //! head that moves the lips, a ring the finger it sits on), or, when there is no body
 //! weight to ask, the deform bone nearest to the island's centroid.
 //!
+//! An island that votes nearly alike for both sides ([`MIRROR_TIE`]) follows the
+//! common ancestor of its bone and that bone's mirror: a part centred between the legs
+//! would otherwise follow one leg and cross the mid-plane with its every move.
+//!
 //! Islands that touch (a vertex of one lies on a vertex of the other, within
 //! [`TOUCH`] of the part's size) are one island here ([`touching_islands`]): a hat
 //! modelled as a crown and a brim that meet along a seam moves as one piece. Voted
@@ -22,7 +26,7 @@ use glam::Vec3;
 
 use super::bones::Segment;
 use super::weld;
-use crate::model::{Mesh, Weights};
+use crate::model::{Mesh, Skeleton, Weights};
 
 pub use crate::model::body::RIGID_NAMES;
 
@@ -80,12 +84,69 @@ pub(crate) fn rigid_weights(mesh: &Mesh, segments: &[Segment], bone: Option<u32>
     w
 }
 
+/// An island whose vote for the bones of one side is at least this share of its vote
+/// for the other side's straddles the mid-plane: it follows the nearest common deform
+/// ancestor of its bone and that bone's mirror.
+pub const MIRROR_TIE: f64 = 0.6;
+
+/// The bone an island goes to from its `tally` of votes: the largest (ties to the lower
+/// bone index); when `s` is given, that bone is sided and the island votes for the
+/// other side's bones nearly as much as for its side's ([`MIRROR_TIE`]), the nearest
+/// common deform ancestor of the bone and its mirror instead: a part centred between
+/// the legs (a belt's buckle, a helper shape around the feet) follows the pelvis, not
+/// one leg, whose every move it would carry across the mid-plane.
+fn island_bone(tally: &std::collections::BTreeMap<u32, f64>, s: Option<&Skeleton>) -> Option<u32> {
+    use crate::model::naming::{mirror_name, side_of, Side};
+    let (&b, _) = tally
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))?;
+    let Some(s) = s else { return Some(b) };
+    let name = &s.bones.get(b as usize)?.name;
+    let side = side_of(name);
+    let Some(m) = (side != Side::Center)
+        .then(|| s.find(&mirror_name(name)))
+        .flatten()
+    else {
+        return Some(b);
+    };
+    let on = |want: Side| {
+        tally
+            .iter()
+            .filter(|(&k, _)| {
+                s.bones
+                    .get(k as usize)
+                    .is_some_and(|x| side_of(&x.name) == want)
+            })
+            .map(|(_, v)| v)
+            .sum::<f64>()
+    };
+    let (own, other) = (on(side), on(side.mirror()));
+    if other < MIRROR_TIE * own {
+        return Some(b);
+    }
+    let mut a = s.bones[b as usize].parent;
+    while let Some(k) = a {
+        if s.is_ancestor(k, m) && s.bones[k].deform {
+            return Some(k as u32);
+        }
+        a = s.bones[k].parent;
+    }
+    Some(b)
+}
+
 /// Rigid weights chosen by the skin around each island: `votes` are the body weights
 /// transferred onto the part's vertices ([`super::transfer`]); each island goes, 1.0,
-/// to the bone with the largest summed vote (ties to the lower bone index). Teeth thus
-/// follow the head that moves the lips around them, not the nearer neck bone.
-/// Islands without any vote fall back to the nearest segment.
-pub fn rigid_weights_voted(mesh: &Mesh, votes: &Weights, segments: &[Segment]) -> Weights {
+/// to the bone with the largest summed vote (ties to the lower bone index; with the
+/// skeleton `s`, an island voting alike for a bone and its mirror to their common
+/// ancestor: [`MIRROR_TIE`]). Teeth thus follow the head that moves the lips around
+/// them, not the nearer neck bone. Islands without any vote fall back to the nearest
+/// segment.
+pub fn rigid_weights_voted(
+    mesh: &Mesh,
+    votes: &Weights,
+    segments: &[Segment],
+    s: Option<&Skeleton>,
+) -> Weights {
     let n = mesh.positions.len();
     let (label, k) = touching_islands(mesh);
     let mut tally: Vec<std::collections::BTreeMap<u32, f64>> = vec![Default::default(); k];
@@ -97,12 +158,7 @@ pub fn rigid_weights_voted(mesh: &Mesh, votes: &Weights, segments: &[Segment]) -
     let fallback = rigid_weights(mesh, segments, None);
     let mut w = Weights::empty(n);
     for v in 0..n {
-        let t = &tally[label[v] as usize];
-        let best = t
-            .iter()
-            .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
-            .map(|(b, _)| *b);
-        match best {
+        match island_bone(&tally[label[v] as usize], s) {
             Some(b) => w.add(v, b, 1.0),
             None => w.vertices[v] = fallback.vertices[v].clone(),
         }
@@ -158,7 +214,7 @@ mod tests {
         ];
         let touching = two(0.0);
         assert_eq!(touching_islands(&touching).1, 1);
-        let w = rigid_weights_voted(&touching, &votes(&touching), &segs);
+        let w = rigid_weights_voted(&touching, &votes(&touching), &segs, None);
         assert!(w
             .vertices
             .iter()
@@ -166,8 +222,32 @@ mod tests {
         // Apart, each island takes its own skin's bone.
         let apart = two(0.1);
         assert_eq!(touching_islands(&apart).1, 2);
-        let w = rigid_weights_voted(&apart, &votes(&apart), &segs);
+        let w = rigid_weights_voted(&apart, &votes(&apart), &segs, None);
         assert_eq!(w.vertices[0][0].bone, 1);
         assert_eq!(w.vertices[5][0].bone, 2);
+    }
+
+    #[test]
+    fn an_island_voting_alike_for_both_legs_follows_their_common_ancestor() {
+        use crate::model::Bone;
+        let b = |n: &str, p: Option<usize>| Bone::new(n, p, Vec3::ZERO, Vec3::Y);
+        let (mut s, _) = Skeleton::from_unordered(vec![
+            b("root", None),
+            b("pelvis", Some(0)),
+            b("thigh_l", Some(1)),
+            b("thigh_r", Some(1)),
+        ])
+        .unwrap();
+        s.bones[0].deform = false;
+        let tally = |l: f64, r: f64| std::collections::BTreeMap::from([(2u32, l), (3u32, r)]);
+        // Alike (0.9 against 1.0): the pelvis; not alike (0.5): the larger leg.
+        // (Sides are summed: men_Farmer's helper ball votes 7.7 left, 11.0 right.)
+        assert_eq!(island_bone(&tally(1.0, 0.9), Some(&s)), Some(1));
+        assert_eq!(island_bone(&tally(0.5, 1.0), Some(&s)), Some(3));
+        // Without the skeleton, the larger vote as before.
+        assert_eq!(island_bone(&tally(1.0, 0.9), None), Some(2));
+        // A centre bone has no mirror: kept.
+        let centre = std::collections::BTreeMap::from([(1u32, 1.0)]);
+        assert_eq!(island_bone(&centre, Some(&s)), Some(1));
     }
 }

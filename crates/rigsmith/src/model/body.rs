@@ -288,8 +288,9 @@ impl Body {
 
     fn compute(c: &Character, o: &BodyOptions) -> Result<Body> {
         check_override_names(c, o)?;
-        let g = Geometry::of(c)?;
+        let mut g = Geometry::of(c)?;
         let mut roles = told_roles(c, o, &g.meshed);
+        g.leave_out_told_rigid(&roles);
         let hints = Hints::of(c);
         hinted_roles(c, &g, &hints, &mut roles);
         let (cand, comps) = seam_components(&g, &roles);
@@ -399,7 +400,8 @@ fn check_override_names(c: &Character, o: &BodyOptions) -> Result<()> {
 struct Geometry {
     /// Per part: whether it has triangles.
     meshed: Vec<bool>,
-    /// Bounds of every meshed part together.
+    /// Bounds of every meshed part together (the parts told rigid left out, once the
+    /// roles told are known: [`Geometry::leave_out_told_rigid`]).
     lo_all: Vec3,
     hi_all: Vec3,
     /// Largest extent of those bounds.
@@ -503,7 +505,32 @@ impl Geometry {
         })
     }
 
-    /// The vertical extent of the whole character (at least 1e-3 of its size).
+    /// Leaves the parts told rigid (`--rigid`) out of the character's bounds
+    /// ([`Geometry::ext_y`]): a prop the user names is no measure of the figure (a
+    /// bone-display ball a 3D tool wrote into the file made men_Farmer 2.9 m tall, and
+    /// no piece of its skin reached a quarter of that). The weld tolerance keeps the
+    /// whole size.
+    fn leave_out_told_rigid(&mut self, roles: &[Option<PartRole>]) {
+        let told_rigid = |i: usize| {
+            roles[i]
+                .as_ref()
+                .is_some_and(|r| r.class == PartClass::Rigid)
+        };
+        let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+        for (i, g) in self.geoms.iter().enumerate() {
+            if self.meshed[i] && !told_rigid(i) {
+                lo = lo.min(g.lo);
+                hi = hi.max(g.hi);
+            }
+        }
+        if (hi - lo).y.is_finite() && (hi - lo).y > 0.0 {
+            self.lo_all = lo;
+            self.hi_all = hi;
+        }
+    }
+
+    /// The vertical extent of the whole character (at least 1e-3 of its size), the
+    /// parts told rigid left out.
     fn ext_y(&self) -> f32 {
         (self.hi_all - self.lo_all).y.max(1e-3 * self.size)
     }
