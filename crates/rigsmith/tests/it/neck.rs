@@ -147,20 +147,17 @@ fn baby() -> &'static RigOutput {
     R.get_or_init(|| rigged("baby"))
 }
 
-/// The review of `out` in `head_nod` alone, under the runtime its sidecar names with
-/// `correctives` played.
-fn nod_review(
+/// The review of `out` in the poses of `lib` (the twist rules applied), under the
+/// runtime its sidecar names with `correctives` played.
+fn review_in(
     out: &RigOutput,
     correctives: Vec<rigsmith::deform::correctives::Corrective>,
+    lib: Vec<rigsmith::pose::NamedPose>,
 ) -> rigsmith::review::CheckReport {
     let s = out.character.skeleton.as_ref().unwrap();
     let rig = Roles::of(s, None);
-    let (lib, _) = rigsmith::pose::library::library_for(s, &rig);
     let rules = rigsmith::deform::twist_rules(s, &rig);
-    let lib = rigsmith::deform::twist::library_with_rules(s, &rules, lib)
-        .into_iter()
-        .filter(|p| p.name == "head_nod")
-        .collect();
+    let lib = rigsmith::deform::twist::library_with_rules(s, &rules, lib);
     check(
         &out.character,
         &CheckOptions {
@@ -172,6 +169,24 @@ fn nod_review(
         },
     )
     .unwrap()
+}
+
+/// The library's poses of `out` named in `names`.
+fn poses_named(out: &RigOutput, names: &[&str]) -> Vec<rigsmith::pose::NamedPose> {
+    let s = out.character.skeleton.as_ref().unwrap();
+    let (lib, _) = rigsmith::pose::library::library_for(s, &Roles::of(s, None));
+    lib.into_iter()
+        .filter(|p| names.contains(&p.name.as_str()))
+        .collect()
+}
+
+/// The review of `out` in `head_nod` alone, under the runtime its sidecar names with
+/// `correctives` played.
+fn nod_review(
+    out: &RigOutput,
+    correctives: Vec<rigsmith::deform::correctives::Corrective>,
+) -> rigsmith::review::CheckReport {
+    review_in(out, correctives, poses_named(out, &["head_nod"]))
 }
 
 /// `deform.head_nod.collar_chin` of `out` played with all its correctives and without
@@ -307,25 +322,11 @@ fn turn_review(
     out: &RigOutput,
     correctives: Vec<rigsmith::deform::correctives::Corrective>,
 ) -> rigsmith::review::CheckReport {
-    use rigsmith::pose::library::{extra_pose, library_for, HEAD_TURN_RIGHT};
+    use rigsmith::pose::library::{extra_pose, HEAD_TURN_RIGHT};
     let s = out.character.skeleton.as_ref().unwrap();
-    let rig = Roles::of(s, None);
-    let (lib, _) = library_for(s, &rig);
-    let mut lib: Vec<_> = lib.into_iter().filter(|p| p.name == "head_turn").collect();
-    lib.push(extra_pose(s, &rig, HEAD_TURN_RIGHT).expect("the right turn"));
-    let rules = rigsmith::deform::twist_rules(s, &rig);
-    let lib = rigsmith::deform::twist::library_with_rules(s, &rules, lib);
-    check(
-        &out.character,
-        &CheckOptions {
-            library: Some(lib),
-            dqs_blend: true,
-            dqs_masks: out.sidecar.dqs_blend.clone(),
-            correctives,
-            ..CheckOptions::default()
-        },
-    )
-    .unwrap()
+    let mut lib = poses_named(out, &["head_turn"]);
+    lib.push(extra_pose(s, &Roles::of(s, None), HEAD_TURN_RIGHT).expect("the right turn"));
+    review_in(out, correctives, lib)
 }
 
 /// men_Casual rigged again, as it comes (`mirrored`: reflected through its mid-plane
