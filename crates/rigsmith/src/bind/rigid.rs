@@ -61,13 +61,24 @@ pub(crate) fn rigid_weights(mesh: &Mesh, segments: &[Segment], bone: Option<u32>
         return Weights::rigid(n, b);
     }
     let (label, k) = touching_islands(mesh);
+    let pick = nearest_by_island(mesh, &label, k, segments);
+    let mut w = Weights::empty(n);
+    for v in 0..n {
+        w.add(v, pick[label[v] as usize], 1.0);
+    }
+    w
+}
+
+/// Per island (`label` of each vertex, `k` islands) the segment's bone nearest to the
+/// island's centroid (ties to the lower bone index; 0 without segments).
+fn nearest_by_island(mesh: &Mesh, label: &[u32], k: usize, segments: &[Segment]) -> Vec<u32> {
     let mut sum = vec![Vec3::ZERO; k];
     let mut cnt = vec![0u32; k];
     for (v, p) in mesh.positions.iter().enumerate() {
         sum[label[v] as usize] += *p;
         cnt[label[v] as usize] += 1;
     }
-    let pick: Vec<u32> = (0..k)
+    (0..k)
         .map(|l| {
             let c = sum[l] / cnt[l].max(1) as f32;
             segments
@@ -76,12 +87,7 @@ pub(crate) fn rigid_weights(mesh: &Mesh, segments: &[Segment], bone: Option<u32>
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
                 .map_or(0, |x| x.1)
         })
-        .collect();
-    let mut w = Weights::empty(n);
-    for v in 0..n {
-        w.add(v, pick[label[v] as usize], 1.0);
-    }
-    w
+        .collect()
 }
 
 /// An island whose vote for the bones of one side is at least this share of its vote
@@ -155,13 +161,17 @@ pub fn rigid_weights_voted(
             *tally[label[v] as usize].entry(i.bone).or_default() += i.weight as f64;
         }
     }
-    let fallback = rigid_weights(mesh, segments, None);
+    // Once per island; the nearest segment only for islands without a vote.
+    let voted: Vec<Option<u32>> = tally.iter().map(|t| island_bone(t, s)).collect();
+    let nearest = if voted.iter().any(Option::is_none) {
+        nearest_by_island(mesh, &label, k, segments)
+    } else {
+        Vec::new()
+    };
     let mut w = Weights::empty(n);
     for v in 0..n {
-        match island_bone(&tally[label[v] as usize], s) {
-            Some(b) => w.add(v, b, 1.0),
-            None => w.vertices[v] = fallback.vertices[v].clone(),
-        }
+        let l = label[v] as usize;
+        w.add(v, voted[l].unwrap_or_else(|| nearest[l]), 1.0);
     }
     w
 }
