@@ -647,16 +647,10 @@ fn unskinned_among_skinned(input: &Character, o: &RigOptions) -> Vec<String> {
     if !input.parts.iter().any(|p| p.weights.is_some()) {
         return Vec::new();
     }
-    let told = |p: &crate::model::Part| {
-        let named = |n: &String| *n == p.name || p.material.as_deref() == Some(n.as_str());
-        o.parts.body.iter().any(named)
-            || o.parts.garment.iter().any(named)
-            || o.parts.rigid.iter().any(|(n, _)| named(n))
-    };
     input
         .parts
         .iter()
-        .filter(|p| p.weights.is_none() && !p.mesh.triangles.is_empty() && !told(p))
+        .filter(|p| p.weights.is_none() && !p.mesh.triangles.is_empty() && !o.parts.tells(p))
         .map(|p| p.name.clone())
         .collect()
 }

@@ -180,6 +180,19 @@ fn named(p: &super::Part, list: &[String]) -> bool {
         .any(|n| *n == p.name || p.material.as_deref() == Some(n.as_str()))
 }
 
+impl BodyOptions {
+    /// Whether `--body`, `--garment` or `--rigid` names part `p` (by its name or its
+    /// material).
+    pub fn tells(&self, p: &super::Part) -> bool {
+        named(p, &self.body)
+            || named(p, &self.garment)
+            || self
+                .rigid
+                .iter()
+                .any(|(n, _)| named(p, std::slice::from_ref(n)))
+    }
+}
+
 struct PartGeom {
     /// Global (welded) id per vertex.
     gid: Vec<u32>,
