@@ -30,7 +30,7 @@ use std::collections::BTreeMap;
 use glam::Vec3;
 use serde::Serialize;
 
-use super::landmarks::{body_mesh, find_landmarks_on, LandmarkOptions, Landmarks};
+use super::landmarks::{body_mesh, find_landmarks_on, mirror_mesh, LandmarkOptions, Landmarks};
 use super::limb_bend::{bend_angle, modelled_bend};
 use super::placement::{landmark_checks, placement_checks_with, STRAIGHT_DEG};
 use super::solid::Solid;
@@ -128,11 +128,35 @@ pub fn fit(c: &Character, o: &FitOptions) -> Result<FitResult> {
 
 /// The root (on the floor between the ankles) and the pre-bends of the left knee and
 /// elbow, mirrored to the right; the shoulder moved out along the arm until the
-/// clavicle lies inside the body. Overridden landmarks are left as given.
+/// clavicle lies inside the body. Overridden landmarks are left as given. When each
+/// side keeps its own landmarks ([`Landmarks::per_side`]) the right side gets the same
+/// rules on its own, on the mirror image of the body.
 fn root_and_prebends(lm: &mut Landmarks, body: &Mesh, bvh: &Solid, o: &FitOptions) {
+    let overridden: Vec<String> = o.overrides.iter().map(|(n, _)| n.clone()).collect();
+    let given = lm.clone();
+    side_rules(lm, body, bvh, &overridden);
+    if given.per_side() {
+        let swap = |n: &String| match (n.strip_suffix("_l"), n.strip_suffix("_r")) {
+            (Some(b), _) => format!("{b}_r"),
+            (_, Some(b)) => format!("{b}_l"),
+            _ => n.clone(),
+        };
+        let mut m = given.mirrored();
+        let mesh = mirror_mesh(body, given.center_x);
+        let swapped: Vec<String> = overridden.iter().map(swap).collect();
+        side_rules(&mut m, &mesh, &Solid::new(&mesh), &swapped);
+        let back = m.mirrored();
+        for (n, l) in back.points.iter().filter(|(n, _)| n.ends_with("_r")) {
+            lm.points.insert(n.clone(), l.clone());
+        }
+    }
+}
+
+/// [`root_and_prebends`] on the left side, mirrored to the right.
+fn side_rules(lm: &mut Landmarks, body: &Mesh, bvh: &Solid, overridden: &[String]) {
     let h = lm.height;
     let cx = lm.center_x;
-    let overridden: Vec<&str> = o.overrides.iter().map(|(n, _)| n.as_str()).collect();
+    let overridden: Vec<&str> = overridden.iter().map(String::as_str).collect();
     // Root at the floor between the ankles, pointing forward.
     let ankle_z = lm.get("ankle_l").map_or(0.0, |a| a.z);
     let root = Vec3::new(cx, lm.floor, ankle_z);
@@ -228,11 +252,42 @@ struct Proto {
 }
 
 /// The centre and left bones in game names from the landmarks, with their hinge (x)
-/// axes, then the left ones mirrored; returns them and the number before the mirrored
-/// ones.
+/// axes, then the left ones mirrored (or, when each side keeps its own landmarks, the
+/// left bones of the mirrored landmarks, mirrored back); returns them and the number
+/// before the right ones.
 fn protos(lm: &Landmarks, o: &FitOptions) -> Result<(Vec<Proto>, usize)> {
     let cx = lm.center_x;
     let mir = |p: Vec3| Vec3::new(2.0 * cx - p.x, p.y, p.z);
+    let mut protos = side_protos(lm, o)?;
+    let n_left = protos.len();
+    let other = if lm.per_side() {
+        Some(side_protos(&lm.mirrored(), o)?)
+    } else {
+        None
+    };
+    let source = other.as_deref().unwrap_or(&protos[..n_left]);
+    let right: Vec<Proto> = source
+        .iter()
+        .filter(|p| p.game.ends_with("_l"))
+        .map(|p| Proto {
+            game: format!("{}_r", &p.game[..p.game.len() - 2]),
+            parent: match p.parent.strip_suffix("_l") {
+                Some(b) => format!("{b}_r"),
+                None => p.parent.clone(),
+            },
+            head: mir(p.head),
+            tail: mir(p.tail),
+            x: Vec3::new(-p.x.x, p.x.y, p.x.z),
+            role: p.role,
+        })
+        .collect();
+    protos.extend(right);
+    Ok((protos, n_left))
+}
+
+/// The centre and left bones in game names from the landmarks, with their hinge (x)
+/// axes.
+fn side_protos(lm: &Landmarks, o: &FitOptions) -> Result<Vec<Proto>> {
     // Left and centre bones in game names.
     let n_palm = lm.axes.get("palm_normal_l").copied().unwrap_or(-Vec3::Y);
     let mut protos: Vec<Proto> = Vec::new();
@@ -308,29 +363,7 @@ fn protos(lm: &Landmarks, o: &FitOptions) -> Result<(Vec<Proto>, usize)> {
             role: row.kind,
         });
     }
-    // Mirror the left bones.
-    let n_left = protos.len();
-    for i in 0..n_left {
-        let p = &protos[i];
-        if !p.game.ends_with("_l") {
-            continue;
-        }
-        let parent = if p.parent.ends_with("_l") {
-            format!("{}_r", &p.parent[..p.parent.len() - 2])
-        } else {
-            p.parent.clone()
-        };
-        let q = Proto {
-            game: format!("{}_r", &p.game[..p.game.len() - 2]),
-            parent,
-            head: mir(p.head),
-            tail: mir(p.tail),
-            x: Vec3::new(-p.x.x, p.x.y, p.x.z),
-            role: p.role,
-        };
-        protos.push(q);
-    }
-    Ok((protos, n_left))
+    Ok(protos)
 }
 
 /// The skeleton's bones from the protos in template names: centre, then left and

@@ -62,7 +62,8 @@ pub struct ModelReport {
     pub height: f32,
     /// Lowest body point, metres.
     pub floor: f32,
-    /// X of the body's centre (bounds middle), metres.
+    /// X of the body's centre plane (the bounds' middle, or the vertices' median when
+    /// the bounds are lopsided: [`super::landmarks::centre_plane`]), metres.
     pub center_x: f32,
     /// Z of the mid-foot, metres.
     pub mid_foot_z: f32,
@@ -216,7 +217,7 @@ pub fn model_check(c: &Character) -> ModelReport {
     let h = ext.y;
     r.height = h;
     r.floor = lo.y;
-    r.center_x = 0.5 * (lo.x + hi.x);
+    r.center_x = super::landmarks::centre_plane(&m.positions, lo, hi);
     r.standing = h / ext.x.max(ext.z).max(1e-12);
     if !(h > 0.0) || h < 0.5 * ext.x.max(ext.z) {
         r.problems.push(Problem {
@@ -425,7 +426,8 @@ pub fn fix_model(c: &mut Character, r: &ModelReport) -> Vec<String> {
             .filter(|p| p.y < lo.y + 0.03 * (hi.y - lo.y))
             .collect();
         let (flo, fhi) = bounds(&feet);
-        let t = Vec3::new(-0.5 * (lo.x + hi.x), -lo.y, -0.5 * (flo.z + fhi.z));
+        let cx = super::landmarks::centre_plane(pts, lo, hi);
+        let t = Vec3::new(-cx, -lo.y, -0.5 * (flo.z + fhi.z));
         if t.length() > 0.0 {
             apply(c, Mat4::from_translation(t));
             did.push(format!(

@@ -13,7 +13,7 @@
 //! | `place.hinge_roll.leg.L` / `.R`, `place.hinge_roll.arm.L` / `.R` | smaller abs(x_axis . n) of the limb's two bones, n the normal of the bent limb's plane (ideal hinge axis for a limb bent under 1 deg) | at least 0.98 | major |
 //! | `place.finger_axes` | smallest x_axis agreement between successive finger bones | at least 0.95 | major |
 //! | `place.disjoint` | bones whose head is off their parent's tail by > 1e-4 H, at the child continuing each chain ([`chain_child`]) | at most 0 | blocker |
-//! | `place.symmetry` | largest left/right mirror mismatch of heads and tails, % H | at most 1 | major |
+//! | `place.symmetry` | largest left/right mirror mismatch of heads and tails, % H (on a body posed asymmetrically, of the bones whose flesh mirrors) | at most 1 | major |
 //! | `place.landmarks` (fit only) | landmarks used by bones, missing or with confidence < 0.5 | at most 0 | minor |
 //!
 //! These are the only definitions of the `place.*` ids: the fit runs them on the
@@ -30,7 +30,7 @@ use super::sections::bounds;
 pub(crate) use super::solid::{inside, Solid};
 use crate::humanoid::{is_twist_name, Roles};
 use crate::model::naming::Side;
-use crate::model::{Character, Skeleton};
+use crate::model::{Character, Mesh, Skeleton};
 use crate::report::{Check, Severity};
 
 /// A limb modelled bent at most this much (deg) counts as modelled straight: its bones
@@ -95,7 +95,9 @@ pub(crate) fn placement_checks_with(
     let body = body_owned.as_ref();
     let (lo, hi) = body.map_or((Vec3::ZERO, Vec3::ONE), |m| bounds(&m.positions));
     let h = c.height().max(1e-9);
-    let cx = 0.5 * (lo.x + hi.x);
+    let cx = body.map_or(0.5 * (lo.x + hi.x), |m| {
+        super::landmarks::centre_plane(&m.positions, lo, hi)
+    });
     let built;
     let solid = match (solid, body.filter(|m| !m.triangles.is_empty())) {
         (Some(b), Some(_)) => Some(b),
@@ -111,7 +113,7 @@ pub(crate) fn placement_checks_with(
     out.extend(limb_checks(s, body, h));
     out.extend(finger_axes_check(s));
     out.push(disjoint_check(s, h));
-    out.push(symmetry_check(s, cx, h));
+    out.push(symmetry_check(s, cx, h, body));
     out
 }
 
@@ -507,11 +509,69 @@ fn disjoint_check(s: &Skeleton, h: f32) -> Check {
         })
 }
 
+/// How many of the body's vertices nearest a bone are the flesh it lies in
+/// ([`flesh_centroid`]).
+pub const MISMATCH_SAMPLES: usize = 32;
+
+/// The share of the body's vertices whose mirror image may lie off the body before the
+/// body counts as posed asymmetrically ([`posed_asymmetrically`]).
+pub const MIRROR_GAP_QUANTILE: f32 = 0.99;
+
+/// Whether the body itself is not symmetric about `x = cx`: the
+/// [`MIRROR_GAP_QUANTILE`] of the distances from its vertices' mirror images to its
+/// surface is over 1 % of `h`. A symmetric mesh measures rounding; a character exported
+/// in a pose with one hand hanging farther out than the other, several % H.
+fn posed_asymmetrically(body: &Mesh, cx: f32, h: f32) -> bool {
+    let tree = crate::geom::bvh::Bvh::build(&body.positions, &body.triangles);
+    let mut d: Vec<f32> = body
+        .positions
+        .iter()
+        .filter_map(|p| tree.closest(Vec3::new(2.0 * cx - p.x, p.y, p.z)))
+        .map(|c| c.dist2.sqrt())
+        .collect();
+    if d.is_empty() {
+        return false;
+    }
+    let k = ((MIRROR_GAP_QUANTILE * d.len() as f32) as usize).min(d.len() - 1);
+    d.select_nth_unstable_by(k, f32::total_cmp);
+    d[k] > 0.01 * h
+}
+
+/// The centroid of the [`MISMATCH_SAMPLES`] vertices of `body` nearest segment `a`-`b`:
+/// the flesh the bone lies in.
+fn flesh_centroid(body: &Mesh, a: Vec3, b: Vec3) -> Option<Vec3> {
+    let mut d: Vec<(f32, Vec3)> = body
+        .positions
+        .iter()
+        .map(|&p| {
+            (
+                (crate::geom::segment::closest_on_segment(p, a, b) - p).length(),
+                p,
+            )
+        })
+        .collect();
+    let k = MISMATCH_SAMPLES.min(d.len());
+    if k == 0 {
+        return None;
+    }
+    d.select_nth_unstable_by(k - 1, |x, y| x.0.total_cmp(&y.0));
+    Some(d[..k].iter().map(|x| x.1).sum::<Vec3>() / k as f32)
+}
+
 /// `place.symmetry`: the largest left/right mirror mismatch of heads and tails about
-/// the plane `x = cx`, % of `h`.
-fn symmetry_check(s: &Skeleton, cx: f32, h: f32) -> Check {
+/// the plane `x = cx`, % of `h`. A symmetric body must get a symmetric skeleton; a body
+/// posed asymmetrically ([`posed_asymmetrically`], one arm hanging farther out) the
+/// skeleton of its pose: there a pair of bones whose flesh does not mirror keeps the
+/// pose (the flesh nearest the mean of the left bone and the right one's mirror image,
+/// [`flesh_centroid`], and the flesh nearest its mirror image: their centroids, the
+/// left one mirrored, more than 1 % H apart; on a body symmetric there the two are
+/// mirror images whatever the bones, so a misplaced bone is not excused) and is named in the detail, and the others must
+/// mirror to within 1 % H beyond their flesh's own mismatch.
+fn symmetry_check(s: &Skeleton, cx: f32, h: f32, body: Option<&Mesh>) -> Check {
     let mut worst = 0.0f32;
     let mut worst_name = String::new();
+    let mut excused: Vec<String> = Vec::new();
+    let posed = body.filter(|m| posed_asymmetrically(m, cx, h));
     let names = s.index_map();
     for b in &s.bones {
         if b.side != Side::Left {
@@ -523,25 +583,59 @@ fn symmetry_check(s: &Skeleton, cx: f32, h: f32) -> Check {
         };
         let r = &s.bones[j];
         let mir = |p: Vec3| Vec3::new(2.0 * cx - p.x, p.y, p.z);
-        let d = (mir(b.head) - r.head)
+        let raw = (mir(b.head) - r.head)
             .length()
             .max((mir(b.tail) - r.tail).length())
             / h
             * 100.0;
+        // The body's own mismatch is only looked for where the skeleton's is.
+        let own = match posed.filter(|_| raw > 1.0) {
+            Some(m) => {
+                // Both sides asked the same question: the flesh nearest the mean of the
+                // left bone and the right one's mirror image, and nearest its mirror.
+                let (a, t) = (0.5 * (b.head + mir(r.head)), 0.5 * (b.tail + mir(r.tail)));
+                match (flesh_centroid(m, a, t), flesh_centroid(m, mir(a), mir(t))) {
+                    (Some(fl), Some(fr)) => (mir(fl) - fr).length() / h * 100.0,
+                    _ => 0.0,
+                }
+            }
+            None => 0.0,
+        };
+        // Flesh that does not mirror is the body's pose: its bones are not compared.
+        if own > 1.0 {
+            excused.push(b.name.clone());
+            continue;
+        }
+        let d = raw - own;
         if d > worst {
             worst = d;
             worst_name = b.name.clone();
         }
     }
+    let mut detail = if worst_name.is_empty() {
+        "symmetric".to_string()
+    } else {
+        format!("worst: {worst_name}")
+    };
+    if !excused.is_empty() {
+        detail.push_str(&format!(
+            "; the body is posed asymmetrically: {} bone pair(s) whose flesh does not mirror \
+             keep the pose ({}{})",
+            excused.len(),
+            excused
+                .iter()
+                .take(6)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
+            if excused.len() > 6 { ", ..." } else { "" }
+        ));
+    }
     Check::new("place.symmetry", "A", Severity::Major)
         .title("Left and right mirror")
         .measure("largest mirror mismatch of heads and tails, % of height")
         .at_most(worst as f64, 1.0)
-        .detail(if worst_name.is_empty() {
-            "symmetric".to_string()
-        } else {
-            format!("worst: {worst_name}")
-        })
+        .detail(detail)
 }
 
 /// The landmark check of a fit: landmarks among `used` (those bones were placed on)

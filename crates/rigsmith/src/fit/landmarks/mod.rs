@@ -4,7 +4,11 @@
 //! 100x gives the same landmarks, scaled) in glTF space (+Y up, facing +Z, left +X).
 //! The left side is measured on the mesh and the right side on its mirror image about
 //! the body's centre plane, then both are averaged so that left and right mirror
-//! exactly.
+//! exactly. When the two sides differ by more than [`ASYMMETRY`] of the height (a
+//! character exported in a pose, one hand hanging farther out than the other) the
+//! mean would put each arm between the two, outside both: each side then keeps its own
+//! landmarks ([`Landmarks::asymmetry`], a note says so), and the fitter builds each
+//! side's bones from its own ([`super::fitting`]).
 //!
 //! How each landmark is found (the `method` string of every [`Landmark`] says which):
 //!
@@ -119,12 +123,54 @@ pub struct Landmarks {
     pub axes: BTreeMap<String, Vec3>,
     /// Plain-words notes (what was estimated, what was odd).
     pub notes: Vec<String>,
+    /// The farthest a left landmark lies from the mirror image of its right one, in
+    /// units of the height: 0 on a symmetric body. Above [`ASYMMETRY`] the pose is not
+    /// symmetric and each side keeps its own landmarks (see the module docs).
+    pub asymmetry: f32,
 }
+
+/// The distance (units of the height) between a left landmark and the mirror image of
+/// its right one above which each side keeps its own landmarks instead of the mean of
+/// the two. A symmetric mesh measures under 1e-5 (rounding); a character posed with
+/// one hand hanging farther out (the knight's first animation frame, as OBJ) 0.08.
+pub const ASYMMETRY: f32 = 0.02;
 
 impl Landmarks {
     /// The position of a landmark (panics never: `None` when absent).
     pub fn get(&self, name: &str) -> Option<Vec3> {
         self.points.get(name).map(|l| l.position)
+    }
+
+    /// Whether each side is fitted on its own (an asymmetric pose, [`ASYMMETRY`]).
+    pub fn per_side(&self) -> bool {
+        self.asymmetry > ASYMMETRY
+    }
+
+    /// The same landmarks seen in a mirror about the centre plane: every position and
+    /// axis mirrored, `_l` and `_r` names swapped. Twice is the identity.
+    pub fn mirrored(&self) -> Landmarks {
+        let cx = self.center_x;
+        let swap = |n: &str| match (n.strip_suffix("_l"), n.strip_suffix("_r")) {
+            (Some(b), _) => format!("{b}_r"),
+            (_, Some(b)) => format!("{b}_l"),
+            _ => n.to_string(),
+        };
+        let mut m = self.clone();
+        m.points = self
+            .points
+            .iter()
+            .map(|(n, l)| {
+                let mut l = l.clone();
+                l.position.x = 2.0 * cx - l.position.x;
+                (swap(n), l)
+            })
+            .collect();
+        m.axes = self
+            .axes
+            .iter()
+            .map(|(n, a)| (swap(n), Vec3::new(-a.x, a.y, a.z)))
+            .collect();
+        m
     }
 }
 
@@ -178,7 +224,7 @@ pub(crate) fn find_landmarks_on(
             ),
         ));
     }
-    let cx = 0.5 * (lo.x + hi.x);
+    let cx = centre_plane(&body.positions, lo, hi);
     // Left side on the mesh, right side on its mirror image.
     let mirrored = mirror_mesh(body, cx);
     let (left, right) = rayon::join(
@@ -192,9 +238,26 @@ pub(crate) fn find_landmarks_on(
         center_x: cx,
         ..Default::default()
     };
-    // Average the two sides (right mirrored back) so that they mirror exactly.
+    // Average the two sides (right mirrored back) so that they mirror exactly, unless
+    // the pose is not symmetric: then each side keeps its own.
     let mir = |p: Vec3| Vec3::new(2.0 * cx - p.x, p.y, p.z);
+    let apart = left
+        .points
+        .iter()
+        .filter(|(n, _)| !n.ends_with("_c"))
+        .filter_map(|(n, l)| Some(((l.position - right.points.get(n)?.position).length(), n)))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    lm.asymmetry = apart.map_or(0.0, |(d, _)| d / h);
+    if let (true, Some((_, n))) = (lm.per_side(), apart) {
+        lm.notes.push(format!(
+            "the pose is not symmetric: the left {n} lies {:.1}% H from the mirror image of \
+             the right one; each side is fitted on its own",
+            100.0 * lm.asymmetry
+        ));
+    }
+    let per_side = lm.per_side();
     for (name, l) in &left.points {
+        let own = right.points.get(name).filter(|_| per_side);
         let (pos, conf) = match right.points.get(name) {
             Some(r) => (
                 0.5 * (l.position + r.position),
@@ -215,30 +278,39 @@ pub(crate) fn find_landmarks_on(
                 },
             );
         } else {
+            let (pl, pr, mr) = match own {
+                Some(r) => (l.position, r.position, r.method.clone()),
+                None => (pos, pos, l.method.clone()),
+            };
             lm.points.insert(
                 format!("{base}_l"),
                 Landmark {
-                    position: pos,
+                    position: pl,
                     method: l.method.clone(),
-                    confidence: conf,
+                    confidence: own.map_or(conf, |_| l.confidence),
                 },
             );
             lm.points.insert(
                 format!("{base}_r"),
                 Landmark {
-                    position: mir(pos),
-                    method: l.method.clone(),
-                    confidence: conf,
+                    position: mir(pr),
+                    method: mr,
+                    confidence: own.map_or(conf, |r| r.confidence),
                 },
             );
         }
     }
     for (name, v) in &left.axes {
         let r = right.axes.get(name).copied().unwrap_or(*v);
-        let a = (*v + r).normalize_or_zero();
+        let (a, b) = if per_side {
+            (*v, r)
+        } else {
+            let a = (*v + r).normalize_or_zero();
+            (a, a)
+        };
         lm.axes.insert(format!("{name}_l"), a);
         lm.axes
-            .insert(format!("{name}_r"), Vec3::new(-a.x, a.y, a.z));
+            .insert(format!("{name}_r"), Vec3::new(-b.x, b.y, b.z));
     }
     lm.arm_angle_deg = 0.5 * (left.arm_angle + right.arm_angle);
     lm.pose = if lm.arm_angle_deg.abs() <= 20.0 {
@@ -311,7 +383,40 @@ pub(crate) fn body_mesh(c: &Character, o: &LandmarkOptions) -> Result<(Mesh, Str
     Ok((b.mesh, what))
 }
 
-fn mirror_mesh(m: &Mesh, cx: f32) -> Mesh {
+/// How far (units of the height) the median of the vertices' x may lie from the middle
+/// of the bounds before the median is taken as the centre plane ([`centre_plane`]).
+pub const LOPSIDED: f32 = 0.005;
+
+/// The x of the body's centre plane: the middle of its bounds, unless the median of
+/// its vertices' x lies more than [`LOPSIDED`] of the height from it (a pose that is
+/// not symmetric, one hand hanging farther out than the other, widens the bounds on one
+/// side): then that median, which the legs, trunk and head hold.
+pub(crate) fn centre_plane(positions: &[Vec3], lo: Vec3, hi: Vec3) -> f32 {
+    let mid = 0.5 * (lo.x + hi.x);
+    let mut xs: Vec<f32> = positions.iter().map(|p| p.x).collect();
+    if xs.is_empty() {
+        return mid;
+    }
+    // The mean of the two middle values when their count is even: a symmetric mesh's
+    // mirrored pairs then give its centre exactly, however few its vertices.
+    let (n, k) = (xs.len(), xs.len() / 2);
+    let (below, &mut upper, _) = xs.select_nth_unstable_by(k, f32::total_cmp);
+    let median = if n % 2 == 0 {
+        let lower = below.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        0.5 * (lower + upper)
+    } else {
+        upper
+    };
+    if (median - mid).abs() > LOPSIDED * (hi.y - lo.y) {
+        median
+    } else {
+        mid
+    }
+}
+
+/// `m` mirrored about the plane x = `cx` (the triangles' winding reversed, so that it
+/// stays outward).
+pub(crate) fn mirror_mesh(m: &Mesh, cx: f32) -> Mesh {
     Mesh {
         positions: m
             .positions

@@ -739,6 +739,7 @@ impl Scene<'_> {
             points,
             axes,
             notes: lm.notes,
+            asymmetry: 0.0,
         }
     }
 }
