@@ -59,16 +59,13 @@ impl Side<'_> {
     /// hand tip.
     fn hand_frame(&mut self, side: &str, origin: Vec3, a: Vec3) -> Result<(Vec3, Vec3, Vec3, f32)> {
         let h = self.h;
-        let pts: Vec<Vec3> = self
-            .m
-            .positions
-            .iter()
-            .copied()
-            .filter(|p| {
-                let d = *p - origin;
+        let near: Vec<u32> = (0..self.m.positions.len() as u32)
+            .filter(|&i| {
+                let d = self.m.positions[i as usize] - origin;
                 d.dot(a) > 0.0 && (d - a * d.dot(a)).length() < 0.12 * h
             })
             .collect();
+        let pts = reached_from(self.m, &near, origin, HAND_GAP * h);
         if pts.len() < 10 {
             return Err(Error::stage(
                 "fit",
@@ -602,4 +599,61 @@ pub(super) fn inside_mitten(m: &Mesh, c: Vec3, f: &HandFrame, h: f32) -> (Vec3, 
     let along = (l.center - origin).dot(d);
     let base = l.center - d * (along - s);
     (base + w * x + n * y, true)
+}
+
+/// Hand points closer than this (units of the height) are one hand even when no edge
+/// joins them: a glove or a hand sunk into its sleeve ([`reached_from`]).
+pub const HAND_GAP: f32 = 0.01;
+
+/// The vertices of `m` among `cand` (indices) reached from the one nearest `origin`
+/// (the wrist) along the mesh's edges or through gaps of at most `gap` between them:
+/// the hand, without the thigh an arm hanging beside the body passes near (the
+/// knight's first animation frame: its left hand's points beyond the wrist took the
+/// thigh below it, and the hand measured 22 % H long).
+fn reached_from(m: &crate::model::Mesh, cand: &[u32], origin: Vec3, gap: f32) -> Vec<Vec3> {
+    let p = |i: u32| m.positions[i as usize];
+    let Some(start) = (0..cand.len()).min_by(|&i, &j| {
+        (p(cand[i]) - origin)
+            .length_squared()
+            .total_cmp(&(p(cand[j]) - origin).length_squared())
+    }) else {
+        return Vec::new();
+    };
+    let mut slot = vec![u32::MAX; m.positions.len()];
+    for (k, &i) in cand.iter().enumerate() {
+        slot[i as usize] = k as u32;
+    }
+    let mut adj: Vec<Vec<u32>> = vec![Vec::new(); cand.len()];
+    for t in &m.triangles {
+        for (x, y) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
+            let (sx, sy) = (slot[x as usize], slot[y as usize]);
+            if sx != u32::MAX && sy != u32::MAX {
+                adj[sx as usize].push(sy);
+                adj[sy as usize].push(sx);
+            }
+        }
+    }
+    let g2 = gap * gap;
+    let mut seen = vec![false; cand.len()];
+    seen[start] = true;
+    let mut stack = vec![start];
+    while let Some(i) = stack.pop() {
+        let pi = p(cand[i]);
+        for &j in &adj[i] {
+            if !std::mem::replace(&mut seen[j as usize], true) {
+                stack.push(j as usize);
+            }
+        }
+        for j in 0..cand.len() {
+            if !seen[j] && (p(cand[j]) - pi).length_squared() <= g2 {
+                seen[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    cand.iter()
+        .zip(&seen)
+        .filter(|(_, &s)| s)
+        .map(|(&i, _)| p(i))
+        .collect()
 }
