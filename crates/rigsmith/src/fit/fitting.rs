@@ -30,7 +30,9 @@ use std::collections::BTreeMap;
 use glam::Vec3;
 use serde::Serialize;
 
-use super::landmarks::{body_mesh, find_landmarks_on, mirror_mesh, LandmarkOptions, Landmarks};
+use super::landmarks::{
+    body_mesh, find_landmarks_on, mirror_mesh, other_side, LandmarkOptions, Landmarks,
+};
 use super::limb_bend::{bend_angle, modelled_bend};
 use super::placement::{landmark_checks, placement_checks_with, STRAIGHT_DEG};
 use super::solid::Solid;
@@ -136,14 +138,9 @@ fn root_and_prebends(lm: &mut Landmarks, body: &Mesh, bvh: &Solid, o: &FitOption
     let given = lm.clone();
     side_rules(lm, body, bvh, &overridden);
     if given.per_side() {
-        let swap = |n: &String| match (n.strip_suffix("_l"), n.strip_suffix("_r")) {
-            (Some(b), _) => format!("{b}_r"),
-            (_, Some(b)) => format!("{b}_l"),
-            _ => n.clone(),
-        };
         let mut m = given.mirrored();
         let mesh = mirror_mesh(body, given.center_x);
-        let swapped: Vec<String> = overridden.iter().map(swap).collect();
+        let swapped: Vec<String> = overridden.iter().map(|n| other_side(n)).collect();
         side_rules(&mut m, &mesh, &Solid::new(&mesh), &swapped);
         let back = m.mirrored();
         for (n, l) in back.points.iter().filter(|(n, _)| n.ends_with("_r")) {

@@ -129,6 +129,16 @@ pub struct Landmarks {
     pub asymmetry: f32,
 }
 
+/// The name of a landmark (or an override) on the other side: `_l` and `_r` swapped,
+/// a centre name unchanged.
+pub(crate) fn other_side(n: &str) -> String {
+    match (n.strip_suffix("_l"), n.strip_suffix("_r")) {
+        (Some(b), _) => format!("{b}_r"),
+        (_, Some(b)) => format!("{b}_l"),
+        _ => n.to_string(),
+    }
+}
+
 /// The distance (units of the height) between a left landmark and the mirror image of
 /// its right one above which each side keeps its own landmarks instead of the mean of
 /// the two. A symmetric mesh measures under 1e-5 (rounding); a character posed with
@@ -150,11 +160,7 @@ impl Landmarks {
     /// axis mirrored, `_l` and `_r` names swapped. Twice is the identity.
     pub fn mirrored(&self) -> Landmarks {
         let cx = self.center_x;
-        let swap = |n: &str| match (n.strip_suffix("_l"), n.strip_suffix("_r")) {
-            (Some(b), _) => format!("{b}_r"),
-            (_, Some(b)) => format!("{b}_l"),
-            _ => n.to_string(),
-        };
+        let swap = |n: &String| other_side(n);
         let mut m = self.clone();
         m.points = self
             .points
