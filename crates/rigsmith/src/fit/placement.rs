@@ -571,7 +571,8 @@ fn symmetry_check(s: &Skeleton, cx: f32, h: f32, body: Option<&Mesh>) -> Check {
     let mut worst = 0.0f32;
     let mut worst_name = String::new();
     let mut excused: Vec<String> = Vec::new();
-    let posed = body.filter(|m| posed_asymmetrically(m, cx, h));
+    // Whether the body is posed is asked once, and only when a pair is apart at all.
+    let posed = std::cell::OnceCell::new();
     let names = s.index_map();
     for b in &s.bones {
         if b.side != Side::Left {
@@ -589,7 +590,9 @@ fn symmetry_check(s: &Skeleton, cx: f32, h: f32, body: Option<&Mesh>) -> Check {
             / h
             * 100.0;
         // The body's own mismatch is only looked for where the skeleton's is.
-        let own = match posed.filter(|_| raw > 1.0) {
+        let own = match body
+            .filter(|m| raw > 1.0 && *posed.get_or_init(|| posed_asymmetrically(m, cx, h)))
+        {
             Some(m) => {
                 // Both sides asked the same question: the flesh nearest the mean of the
                 // left bone and the right one's mirror image, and nearest its mirror.

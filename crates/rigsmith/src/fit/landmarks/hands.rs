@@ -633,7 +633,14 @@ fn reached_from(m: &crate::model::Mesh, cand: &[u32], origin: Vec3, gap: f32) ->
             }
         }
     }
+    // Points within `gap` of each other share a grid cell or touch neighbouring ones.
     let g2 = gap * gap;
+    let cell = |q: Vec3| (q / gap.max(1e-12)).floor().as_ivec3();
+    let mut grid: std::collections::HashMap<glam::IVec3, Vec<usize>> =
+        std::collections::HashMap::new();
+    for (k, &i) in cand.iter().enumerate() {
+        grid.entry(cell(p(i))).or_default().push(k);
+    }
     let mut seen = vec![false; cand.len()];
     seen[start] = true;
     let mut stack = vec![start];
@@ -644,10 +651,15 @@ fn reached_from(m: &crate::model::Mesh, cand: &[u32], origin: Vec3, gap: f32) ->
                 stack.push(j as usize);
             }
         }
-        for j in 0..cand.len() {
-            if !seen[j] && (p(cand[j]) - pi).length_squared() <= g2 {
-                seen[j] = true;
-                stack.push(j);
+        let c = cell(pi);
+        for d in (-1..=1).flat_map(|x| {
+            (-1..=1).flat_map(move |y| (-1..=1).map(move |z| glam::IVec3::new(x, y, z)))
+        }) {
+            for &j in grid.get(&(c + d)).map_or(&[][..], Vec::as_slice) {
+                if !seen[j] && (p(cand[j]) - pi).length_squared() <= g2 {
+                    seen[j] = true;
+                    stack.push(j);
+                }
             }
         }
     }
