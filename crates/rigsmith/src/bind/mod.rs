@@ -530,7 +530,7 @@ fn bone_heat_route(x: &Frame, kin: &[Vec<u32>], log: &mut Log, skin: &mut Skin) 
     skin.stripped = finish_body(&mut w, &x.bpos, bm, (&x.ns, &x.chains), o);
     log.lap("cleanup");
     let rep = weight_report(&single_part(bm, x.s, &w));
-    if x.c.parts.len() == 1 {
+    if x.c.is_one_welded_part() {
         skin.report = Some(rep.clone());
     }
     log.lap("weight report");
@@ -645,7 +645,7 @@ fn volumetric_route(x: &Frame, log: &mut Log, skin: &mut Skin) -> Result<()> {
         if rep.empty_major.is_empty() { "none".to_string() } else { rep.empty_major.join(", ") },
         if rep.heat_failed() { "FAILED" } else { "passed" }
     ));
-    if x.c.parts.len() == 1 {
+    if x.c.is_one_welded_part() {
         skin.report = Some(rep);
     }
     skin.weights = Some(w);

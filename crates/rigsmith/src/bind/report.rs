@@ -265,10 +265,10 @@ pub fn weight_report(c: &Character) -> WeightReport {
         .map(|b| s.bones[b].name.clone())
         .collect();
     // The skin: the welded union of the skin pieces for a character in parts.
-    let union = if c.parts.len() > 1 {
-        c.body().ok()
-    } else {
+    let union = if c.parts.is_empty() || c.is_one_welded_part() {
         None
+    } else {
+        c.body().ok()
     };
     let body_mesh_weights = match &union {
         Some(u) => Some((&u.mesh, u.union_weights(c))),

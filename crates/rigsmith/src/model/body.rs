@@ -209,6 +209,23 @@ impl Character {
         Body::of(self, &self.body_options)
     }
 
+    /// Whether the character is one part whose mesh is already its welded skin: no two
+    /// of its vertices coincide, so [`Body::mesh`] would be the part's own mesh, vertex
+    /// for vertex. Stages take such a part as it is; a part whose faces carry their
+    /// own copies of shared corners (flat shading, UV or material seams: a low-poly
+    /// character exported as one object) goes through [`Character::body`] as a
+    /// character in pieces does, so that its surface is one closed skin.
+    pub fn is_one_welded_part(&self) -> bool {
+        let [p] = self.parts.as_slice() else {
+            return false;
+        };
+        self.body().map_or(true, |b| {
+            b.skin == [0]
+                && b.mesh.positions.len() == p.mesh.positions.len()
+                && b.mesh.triangles.len() == p.mesh.triangles.len()
+        })
+    }
+
     /// The body height H every stage measures in: the skin's vertical extent
     /// ([`Body::height`]: hair, hats and props above the head do not count); when no
     /// skin can be found, the vertical extent of all parts, else the skeleton's height.
@@ -765,7 +782,11 @@ fn choose_skin(
                 .is_some_and(|r| r.class == PartClass::Skin)
         })
         .collect();
-    let skin: Vec<usize> = if told.is_empty() {
+    let skin: Vec<usize> = if told.is_empty() && np == 1 && cand[0] {
+        // A character in one part is its own skin, whatever its shape (a body whose
+        // lower third rings like a skirt is still the body).
+        vec![0]
+    } else if told.is_empty() {
         grow_skin(c, &g.geoms, comps, &hints.garment, g.ext_y())
     } else {
         told

@@ -165,14 +165,12 @@ pub(super) fn build_chains_with(
         return Err(Error::stage("parts", "the character has no extent"));
     }
     let roles = Roles::of(&skel, c.vrm.as_ref().map(|v| &v.humanoid));
-    let mut work: Vec<(usize, bool)> = Vec::new(); // (part, is_skirt)
-                                                   // Pieces of the skin (model::Body) are never chained: a painted skirt on a game
-                                                   // character is the body surface, bound with it.
-    let skin: Vec<usize> = if c.parts.len() > 1 {
-        c.body().map(|b| b.skin).unwrap_or_default()
-    } else {
-        Vec::new()
-    };
+    // (part, is_skirt)
+    let mut work: Vec<(usize, bool)> = Vec::new();
+    // Pieces of the skin (model::Body) are never chained: a painted skirt on a game
+    // character is the body surface, bound with it, and a character in one part is its
+    // own skin (legs close together in armour ring like a skirt).
+    let skin: Vec<usize> = c.body().map(|b| b.skin).unwrap_or_default();
     let mut extend = Vec::new();
     for (i, p) in c.parts.iter().enumerate() {
         if skin.contains(&i) {

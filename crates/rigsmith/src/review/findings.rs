@@ -19,7 +19,7 @@ use crate::pose::NamedPose;
 /// The skin of `c` as the review welds it: the union mesh and, per part, each
 /// vertex's index in it (empty for parts that are not skin).
 fn skin(c: &Character) -> Option<(crate::model::Mesh, Vec<Vec<u32>>)> {
-    if c.parts.len() == 1 {
+    if c.is_one_welded_part() {
         let n = c.parts[0].mesh.positions.len() as u32;
         return Some((c.parts[0].mesh.clone(), vec![(0..n).collect()]));
     }

@@ -34,7 +34,7 @@ pub fn skin_mask(c: &Character, body: &Body, masks: &Masks) -> Vec<f32> {
 /// The masks of `c`'s parts on the parts of its skin view `view`, by the view's part
 /// names: the skin (part 0) from its pieces ([`skin_mask`]), every other part its own.
 pub fn masks_on_view(c: &Character, view: &Character, masks: &Masks) -> Masks {
-    if c.parts.len() <= 1 {
+    if c.parts.is_empty() || c.is_one_welded_part() {
         return masks.clone();
     }
     let Ok(body) = c.body() else {
@@ -58,7 +58,7 @@ pub fn masks_on_view(c: &Character, view: &Character, masks: &Masks) -> Masks {
 /// takes its welded vertices' weights, every other part the view's part of its name.
 pub fn masks_on_parts(c: &Character, view: &Character, view_masks: &[Vec<f32>]) -> Masks {
     let mut out = Masks::new();
-    let body = c.body().ok().filter(|_| c.parts.len() > 1);
+    let body = c.body().ok().filter(|_| !c.is_one_welded_part());
     for (i, p) in c.parts.iter().enumerate() {
         let values = match &body {
             Some(b) if b.is_skin(i) => view_masks

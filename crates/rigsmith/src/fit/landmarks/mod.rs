@@ -372,7 +372,7 @@ pub(crate) fn body_mesh(c: &Character, o: &LandmarkOptions) -> Result<(Mesh, Str
             .ok_or_else(|| Error::stage("fit", format!("body: there is no part named {n:?}")))?;
         return Ok((c.parts[i].mesh.clone(), format!("part {n:?}")));
     }
-    if c.parts.len() == 1 {
+    if c.is_one_welded_part() {
         return Ok((
             c.parts[0].mesh.clone(),
             format!("part {:?}", c.parts[0].name),

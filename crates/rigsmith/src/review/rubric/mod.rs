@@ -166,9 +166,10 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
 /// The character as the review sees it: its skin pieces ([`crate::model::Body`])
 /// welded into one part, first, carrying the weights of the skin vertices (a welded
 /// vertex takes those of its first copy), then every other part; with the class of
-/// every part of the view. A one-part character is its own view.
+/// every part of the view. A one-part character whose mesh is its welded skin
+/// ([`Character::is_one_welded_part`]) is its own view.
 pub fn skin_view(c: &Character) -> Result<(Character, Vec<PartClass>)> {
-    if c.parts.len() == 1 {
+    if c.is_one_welded_part() {
         return Ok((c.clone(), vec![PartClass::Skin]));
     }
     let b = c.body()?;
