@@ -10,9 +10,10 @@
 //!    when at least 90% of the deform bones' middles fall in solid cells. A voxel whose
 //!    solid exceeds [`MAX_SOLID`] cells is skipped for the next coarser one.
 //! 2. **Solve** the bone-heat equation on the solid cells: the 6-neighbour graph
-//!    Laplacian plus `c/d²` heat (`c` = [`HEAT_SCALE`], `d` in voxels, at least 1/2) from the nearest bone of
-//!    each cell, one factorization for all bones ([`super::solve`]). Inside a volume the
-//!    nearest bone needs no visibility test.
+//!    Laplacian plus `c/d²` heat (`c` = [`HEAT_SCALE`], `d` in voxels, at least 1/2) from the nearest bone
+//!    each cell sees through the solid ([`nearest_seen`]: not across the air between an
+//!    arm hanging beside the trunk and the trunk), one factorization for all bones
+//!    ([`super::solve`]).
 //! 3. **Interpolate** to the surface: trilinear over the solid cells around each vertex
 //!    (renormalized over those that are solid), or the nearest solid cell within 3
 //!    cells.
@@ -285,20 +286,17 @@ pub fn volumetric_at(
     }
     let mut heat = vec![0.0f64; n];
     let mut sources: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut by_dist: Vec<(f32, u32)> = Vec::with_capacity(segs.len());
     for (i, &c) in cells.iter().enumerate() {
         let p = g.lo + (c.as_vec3() + Vec3::splat(0.5)) * h;
-        let mut best = f32::INFINITY;
-        let mut list = Vec::new();
-        for (b, s) in segs.iter().enumerate() {
-            let d = (s.closest(p) - p).length() / h;
-            if d < best * (1.0 - 1e-4) {
-                best = d;
-                list.clear();
-                list.push(b as u32);
-            } else if d <= best * (1.0 + 1e-4) {
-                list.push(b as u32);
-            }
-        }
+        by_dist.clear();
+        by_dist.extend(
+            segs.iter()
+                .enumerate()
+                .map(|(b, s)| ((s.closest(p) - p).length() / h, b as u32)),
+        );
+        by_dist.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let (best, list) = nearest_seen(&g, p, segs, &by_dist);
         let d = best.max(0.5) as f64;
         heat[i] = HEAT_SCALE / (d * d);
         sources[i] = list;
@@ -386,6 +384,52 @@ pub fn volumetric_at(
         attempts,
         unreached,
     })
+}
+
+/// The heat source of the cell at `p`: the nearest bone (and any within 1e-4 of its
+/// distance) that the cell sees through the solid, with its distance in voxels; the
+/// plain nearest when it sees none. `by_dist`: every bone's distance in voxels and
+/// number, nearest first.
+///
+/// A cell in the flank of a trunk that an arm hangs beside lies nearer the arm's bone
+/// than the spine, but the line to the arm crosses the air between them. Heated by the
+/// arm, the flank followed it: the knight written at its first animation frame (arms
+/// hanging, 2 % H from its sides) raised its arms with the trunk's sides in a flap.
+/// Bone heat on the surface asks the same question ([`super::sight`]).
+fn nearest_seen(g: &Grid, p: Vec3, segs: &[Segment], by_dist: &[(f32, u32)]) -> (f32, Vec<u32>) {
+    let seen = |b: u32| sees_through_solid(g, p, segs[b as usize].closest(p));
+    let first = by_dist.iter().position(|&(_, b)| seen(b)).unwrap_or(0);
+    let best = by_dist[first].0;
+    let list = by_dist
+        .iter()
+        .enumerate()
+        .filter(|&(k, &(d, b))| {
+            k == first
+                || (d <= best * (1.0 + 1e-4) && d >= best * (1.0 - 1e-4) && (first == 0 || seen(b)))
+        })
+        .map(|(_, &(_, b))| b)
+        .collect();
+    (best, list)
+}
+
+/// Whether the straight line from `p` to `q` reaches `q` without crossing a gap: it
+/// may leave the solid (a bone's end poking out of a thin limb, a head modelled as an
+/// open shell whose inside the outside fills), but not enter it again after leaving
+/// (the air between a hanging arm and the trunk). Sampled every half cell.
+fn sees_through_solid(g: &Grid, p: Vec3, q: Vec3) -> bool {
+    let d = q - p;
+    let len = d.length() / g.h;
+    let n = (2.0 * len).ceil() as usize;
+    let mut left = false;
+    for k in 1..=n {
+        let inside = g.solid(g.of(p + d * (k as f32 / n as f32)));
+        if !inside {
+            left = true;
+        } else if left {
+            return false;
+        }
+    }
+    true
 }
 
 /// How far over the solid budget the enclosed volume alone must be before a voxel
