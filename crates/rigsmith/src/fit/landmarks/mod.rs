@@ -183,8 +183,8 @@ impl Landmarks {
 /// Options of [`find_landmarks`].
 #[derive(Debug, Clone, Default)]
 pub struct LandmarkOptions {
-    /// The part to treat as the body; default: the part named `body`, else the part
-    /// with the most vertices.
+    /// The part to treat as the body, welded; default: the welded union of the skin
+    /// pieces ([`crate::model::Body`]).
     pub body_part: Option<String>,
     /// Which parts are skin pieces, garments or rigid (overrides of
     /// [`crate::model::Body::of`]).
@@ -370,7 +370,15 @@ pub(crate) fn body_mesh(c: &Character, o: &LandmarkOptions) -> Result<(Mesh, Str
         let i = c
             .find_part(n)
             .ok_or_else(|| Error::stage("fit", format!("body: there is no part named {n:?}")))?;
-        return Ok((c.parts[i].mesh.clone(), format!("part {n:?}")));
+        // Welded, as every other body is: a part whose faces keep their own copies of
+        // shared corners is one closed surface only once welded.
+        let told = crate::model::BodyOptions {
+            body: vec![c.parts[i].name.clone()],
+            ..Default::default()
+        };
+        let b = crate::model::Body::of(c, &told)
+            .map_err(|e| Error::stage("fit", format!("body: {e}")))?;
+        return Ok((b.mesh, format!("part {n:?}")));
     }
     if c.is_one_welded_part() {
         return Ok((
