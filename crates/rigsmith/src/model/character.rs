@@ -78,13 +78,19 @@ pub struct Character {
     pub body_cache: BodyCache,
 }
 
-/// A one-entry memo of [`super::Body::of`], keyed by a fingerprint of the parts'
-/// names, materials and geometry and of the role overrides: every stage asks for the
-/// body, and it is computed once per geometry. A character whose parts change gets a
-/// new fingerprint, so a stale body is never returned. Clones share the memo; it
-/// never takes part in equality.
+/// A memo of the last [`BODY_MEMOS`] answers of [`super::Body::of`], keyed by a
+/// fingerprint of the parts' names, materials and geometry and of the role overrides:
+/// every stage asks for the body, and it is computed once per geometry. Two answers,
+/// because binding a character in one part asks with that part told as its skin while
+/// the other stages ask with the character's own overrides; with one, the two would
+/// replace each other at every turn. A character whose parts change gets a new
+/// fingerprint, so a stale body is never returned. Clones share the memo; it never
+/// takes part in equality.
 #[derive(Clone, Default)]
-pub struct BodyCache(std::sync::Arc<std::sync::Mutex<Option<Memo>>>);
+pub struct BodyCache(std::sync::Arc<std::sync::Mutex<Vec<Memo>>>);
+
+/// How many answers [`BodyCache`] keeps.
+const BODY_MEMOS: usize = 2;
 
 /// A fingerprint and the body computed for it.
 type Memo = (u64, std::sync::Arc<super::Body>);
@@ -92,14 +98,14 @@ type Memo = (u64, std::sync::Arc<super::Body>);
 impl BodyCache {
     pub(crate) fn get(&self, key: u64) -> Option<std::sync::Arc<super::Body>> {
         let g = self.0.lock().ok()?;
-        g.as_ref()
-            .filter(|(k, _)| *k == key)
-            .map(|(_, b)| b.clone())
+        g.iter().find(|(k, _)| *k == key).map(|(_, b)| b.clone())
     }
 
     pub(crate) fn put(&self, key: u64, body: std::sync::Arc<super::Body>) {
         if let Ok(mut g) = self.0.lock() {
-            *g = Some((key, body));
+            g.retain(|(k, _)| *k != key);
+            g.insert(0, (key, body));
+            g.truncate(BODY_MEMOS);
         }
     }
 }
