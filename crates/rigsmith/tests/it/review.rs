@@ -837,3 +837,61 @@ fn control_hip_pivot_behind_the_hip_fails_the_hip_band() {
     .clone();
     assert!(!k.passed && k.value < 0.78, "{}", k.value);
 }
+
+/// Positive control of the strain check's major tier: the trunk's left flank given 0.6
+/// of the upper arm (as a volume heated from the straight-line nearest bone gave the
+/// flanks of a character whose arms hang beside them) is dragged up as a flap when the
+/// arm rises, and the skin between it and the rest of the trunk tears open.
+#[test]
+fn a_flap_dragged_by_the_arm_makes_the_strain_major() {
+    let mut c = clean().clone();
+    let s = c.skeleton.as_ref().unwrap();
+    let arm = s.find("upperarm_l").unwrap() as u32;
+    let trunk: Vec<u32> = ["spine_01", "spine_02", "spine_03"]
+        .iter()
+        .map(|n| s.find(n).unwrap() as u32)
+        .collect();
+    let part = &mut c.parts[0];
+    let pos = &part.mesh.positions;
+    let w = part.weights.as_mut().unwrap();
+    let top = |l: &[Influence]| {
+        l.iter()
+            .max_by(|a, b| a.weight.total_cmp(&b.weight))
+            .map(|i| i.bone)
+    };
+    let reach = pos
+        .iter()
+        .zip(&w.vertices)
+        .filter(|(_, l)| top(l).is_some_and(|b| trunk.contains(&b)))
+        .map(|(p, _)| p.x)
+        .fold(0.0f32, f32::max);
+    let mut moved = 0;
+    for (p, l) in pos.iter().zip(w.vertices.iter_mut()) {
+        if let Some(b) = top(l).filter(|b| trunk.contains(b) && p.x > 0.6 * reach) {
+            *l = vec![
+                Influence {
+                    bone: arm,
+                    weight: 0.6,
+                },
+                Influence {
+                    bone: b,
+                    weight: 0.4,
+                },
+            ];
+            moved += 1;
+        }
+    }
+    assert!(moved > 50, "{moved} flank vertices");
+    let bad = run(&c, &["arm_up.L"], Skinning::Lbs);
+    let ok = run(clean(), &["arm_up.L"], Skinning::Lbs);
+    let (b, o) = (
+        get(&bad, "deform.arm_up.L.strain"),
+        get(&ok, "deform.arm_up.L.strain"),
+    );
+    eprintln!("flap: {} | clean: {}", b.detail, o.detail);
+    assert!(
+        !b.passed && b.severity == rigsmith::Severity::Major,
+        "{b:?}"
+    );
+    assert_eq!(o.severity, rigsmith::Severity::Minor, "{o:?}");
+}

@@ -26,6 +26,8 @@ type JointBand = (String, Option<volume::Band>, Vec3, f32, Option<Vec3>);
 /// The numbers of one pose.
 struct PoseNumbers {
     strain: strain::Strain,
+    /// Skin torn open ([`strain::torn_area`]), % of H².
+    torn: f32,
     /// Where the strained edges are (their posed midpoints).
     strained: Vec<Vec3>,
     /// Per joint test, its numbers.
@@ -213,11 +215,15 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
     let mut all_rest = Vec::new();
     let mut all_posed = Vec::new();
     let mut all_edges = Vec::new();
+    let mut torn = 0.0f32;
     for (k, p) in c.parts.iter().enumerate() {
         let off = all_rest.len() as u32;
         all_rest.extend_from_slice(&p.mesh.positions);
         all_posed.extend_from_slice(&posed[k]);
         all_edges.extend(rest.edges[k].iter().map(|&(a, b)| (a + off, b + off)));
+        if !rest.edges[k].is_empty() {
+            torn += strain::torn_area(&p.mesh.positions, &posed[k], &p.mesh.triangles, cx.h);
+        }
     }
     let bands = np
         .tests
@@ -310,6 +316,7 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
     PoseNumbers {
         planted,
         strain: strain::strain(&all_rest, &all_posed, &all_edges),
+        torn,
         strained: strain::strained_midpoints(&all_rest, &all_posed, &all_edges),
         bands,
         leak: leak::cross_side_leak(&all_rest, &all_posed, np.side, cx.mid_x, cx.h, 0.02),
@@ -363,13 +370,32 @@ fn flag(out: &mut Out, pose: &str, what: String, points: &[Vec3], h: f32) {
 
 fn judge(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose, n: &PoseNumbers, out: &mut Out) {
     let name = &np.name;
-    let ck = Check::new(format!("deform.{name}.strain"), "D", Severity::Minor)
+    // Major when the skin tears open (a flap dragged by a bone it does not belong to),
+    // minor otherwise.
+    let torn = n.torn > strain::TEAR_PCT;
+    let severity = if torn {
+        Severity::Major
+    } else {
+        Severity::Minor
+    };
+    let ck = Check::new(format!("deform.{name}.strain"), "D", severity)
         .title(format!("Edge strain in {name}"))
         .measure("% of edges outside 0.5..1.6 of rest length")
         .at_most(n.strain.outside_pct as f64, strain::STRAIN_FLAG_PCT as f64)
         .detail(format!(
-            "p1 {:.3}, p99 {:.3} over {} edges",
-            n.strain.p1, n.strain.p99, n.strain.edges
+            "p1 {:.3}, p99 {:.3} over {} edges; skin torn open {:.2} % of H2{}",
+            n.strain.p1,
+            n.strain.p99,
+            n.strain.edges,
+            n.torn,
+            if torn {
+                format!(
+                    " (over {}: a flap dragged by a bone it does not belong to, major)",
+                    strain::TEAR_PCT
+                )
+            } else {
+                String::new()
+            }
         ));
     if !ck.passed {
         flag(out, name, "strain".into(), &n.strained, cx.h);
