@@ -295,8 +295,7 @@ pub fn volumetric_at(
                 .enumerate()
                 .map(|(b, s)| ((s.closest(p) - p).length() / h, b as u32)),
         );
-        by_dist.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let (best, list) = nearest_seen(&g, p, segs, &by_dist);
+        let (best, list) = nearest_seen(&g, p, segs, &mut by_dist);
         let d = best.max(0.5) as f64;
         heat[i] = HEAT_SCALE / (d * d);
         sources[i] = list;
@@ -389,15 +388,35 @@ pub fn volumetric_at(
 /// The heat source of the cell at `p`: the nearest bone (and any within 1e-4 of its
 /// distance) that the cell sees through the solid, with its distance in voxels; the
 /// plain nearest when it sees none. `by_dist`: every bone's distance in voxels and
-/// number, nearest first.
+/// number; sorted, nearest first, only when the cell does not see its plain nearest
+/// bone (most cells do, and keep the plain nearest and its ties).
 ///
 /// A cell in the flank of a trunk that an arm hangs beside lies nearer the arm's bone
 /// than the spine, but the line to the arm crosses the air between them. Heated by the
 /// arm, the flank followed it: the knight written at its first animation frame (arms
 /// hanging, 2 % H from its sides) raised its arms with the trunk's sides in a flap.
 /// Bone heat on the surface asks the same question ([`super::sight`]).
-fn nearest_seen(g: &Grid, p: Vec3, segs: &[Segment], by_dist: &[(f32, u32)]) -> (f32, Vec<u32>) {
+fn nearest_seen(
+    g: &Grid,
+    p: Vec3,
+    segs: &[Segment],
+    by_dist: &mut [(f32, u32)],
+) -> (f32, Vec<u32>) {
     let seen = |b: u32| sees_through_solid(g, p, segs[b as usize].closest(p));
+    let order = |a: &(f32, u32), b: &(f32, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+    let Some(&nearest) = by_dist.iter().min_by(|a, b| order(a, b)) else {
+        return (f32::INFINITY, Vec::new());
+    };
+    if seen(nearest.1) {
+        let best = nearest.0;
+        let list = by_dist
+            .iter()
+            .filter(|&&(d, _)| d <= best * (1.0 + 1e-4) && d >= best * (1.0 - 1e-4))
+            .map(|&(_, b)| b)
+            .collect();
+        return (best, list);
+    }
+    by_dist.sort_by(order);
     let first = by_dist.iter().position(|&(_, b)| seen(b)).unwrap_or(0);
     let best = by_dist[first].0;
     let list = by_dist
