@@ -33,7 +33,18 @@ fn ext_of(path: &Path) -> String {
 }
 
 /// Reads a character from a `.glb`, `.gltf`, `.vrm`, `.obj` or `.fbx` file.
+///
+/// A part whose separate pieces are of different kinds (a head, its hat and its eyes in
+/// one object) is split, with a warning ([`crate::model::pieces`]).
 pub fn read_character(path: &Path) -> Result<Character> {
+    let mut c = read_as_written(path)?;
+    let split = crate::model::pieces::separate_mixed_parts(&mut c);
+    c.warnings.extend(split);
+    Ok(c)
+}
+
+/// Reads a character as the file holds it, every part as it comes.
+pub fn read_as_written(path: &Path) -> Result<Character> {
     let ext = ext_of(path);
     match ext.as_str() {
         "glb" | "gltf" => gltf::read_gltf(path),

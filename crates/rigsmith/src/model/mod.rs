@@ -9,6 +9,7 @@ pub mod body;
 mod character;
 mod mesh;
 pub mod naming;
+pub mod pieces;
 mod skeleton;
 mod weights;
 

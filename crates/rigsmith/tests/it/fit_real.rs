@@ -962,3 +962,122 @@ fn arms_hanging_beside_the_trunk_do_not_heat_its_flanks_in_the_volume() {
     assert!(worst <= 0.1, "{worst}");
     assert!(strain <= 1.2, "{strain}");
 }
+
+/// men_Farmer with its five head primitives (head, hat, hair, hat band, eyes) in one
+/// part, as an OBJ written without materials or a file drawn from one texture atlas
+/// holds them.
+fn farmer_head_in_one_part() -> (Character, Skeleton) {
+    let (c, artist) = quaternius("men_Farmer");
+    let mut out = c.clone();
+    out.parts.retain(|p| !p.name.starts_with("Farmer_Head"));
+    let mut head = rigsmith::Part {
+        name: "Farmer_Head".into(),
+        ..Default::default()
+    };
+    for p in c.parts.iter().filter(|p| p.name.starts_with("Farmer_Head")) {
+        head.mesh.append(&rigsmith::Mesh {
+            normals: None,
+            uvs: None,
+            ..p.mesh.clone()
+        });
+    }
+    out.parts.push(head);
+    (out, artist)
+}
+
+#[test]
+fn a_head_its_hat_and_its_eyes_in_one_part_are_told_apart() {
+    let (mut one, artist) = farmer_head_in_one_part();
+    let (pieces, _) = quaternius("men_Farmer");
+    let before = one.body().unwrap();
+    let head = one.find_part("Farmer_Head").unwrap();
+    assert_eq!(before.roles[head].class, PartClass::Skin);
+    // The mean over the mapped joints and the head joint's error, in % of the
+    // artist's pieces' H (the same unit for all three).
+    let h_pieces = pieces.body().unwrap().height;
+    let fit_h = |c: &Character| {
+        let h = c.body().unwrap().height;
+        let r = fit(c, &FitOptions::default()).unwrap();
+        assert!(blockers(&r).is_empty(), "{:?}", blockers(&r));
+        let e = artist_errors(&artist, &r.skeleton, h_pieces);
+        let head = e.iter().find(|x| x.0 == "head").unwrap().1;
+        (mean(&e), head, h)
+    };
+    let (err_before, head_before, h_before) = fit_h(&one);
+
+    let said = rigsmith::model::pieces::separate_mixed_parts(&mut one);
+    eprintln!("{said:?}");
+    assert_eq!(said.len(), 1, "{said:?}");
+    let body = one.body().unwrap();
+    let role = |name: &str| body.roles[one.find_part(name).unwrap()].class;
+    assert_eq!(role("Farmer_Head"), PartClass::Skin);
+    assert_eq!(role("Farmer_Head.garment"), PartClass::Garment);
+    assert_eq!(role("Farmer_Head.rigid"), PartClass::Rigid);
+    // The eyes are the rigid part: the artist's eye primitive (`Farmer_Head.4`, 48
+    // vertices) and the eyeballs its head primitive holds (48), nothing else.
+    let eyes = &pieces.parts[pieces.find_part("Farmer_Head.4").unwrap()].mesh;
+    let rigid = &one.parts[one.find_part("Farmer_Head.rigid").unwrap()].mesh;
+    assert!(eyes.positions.iter().all(|q| rigid.positions.contains(q)));
+    assert_eq!(rigid.positions.len(), 96);
+    let (lo, hi) = rigid.bounds();
+    assert!(hi.y - lo.y < 0.02 * before.height, "{lo} {hi}");
+    // The hat's crown and brim left the skin: every vertex of the artist's hat is in
+    // the garment part.
+    let hat = &pieces.parts[pieces.find_part("Farmer_Head.1").unwrap()].mesh;
+    let garment = &one.parts[one.find_part("Farmer_Head.garment").unwrap()].mesh;
+    assert!(hat.positions.iter().all(|q| garment.positions.contains(q)));
+    let (err_after, head_after, h_after) = fit_h(&one);
+    let (err_pieces, head_pieces, _) = fit_h(&pieces);
+    eprintln!(
+        "H {h_before:.3} -> {h_after:.3} (pieces {h_pieces:.3}); mean joint error \
+         {err_before:.2} -> {err_after:.2} % H (pieces {err_pieces:.2}); head \
+         {head_before:.2} -> {head_after:.2} (pieces {head_pieces:.2})"
+    );
+    // The skin's top is the hair under the hat (welded to the head, so skin), no longer
+    // the hat's crown.
+    assert!(h_after < h_before - 0.02, "{h_before} -> {h_after}");
+    assert!(head_after < head_before, "{head_before} -> {head_after}");
+    assert!(
+        err_after < err_pieces + 0.5,
+        "{err_after} against {err_pieces}"
+    );
+
+    // Rigged, the eyes are weighted 1.0 to the head, and no rigid or garment check fails.
+    let out = rigsmith::rig(&one, &rigsmith::RigOptions::default(), &mut |_, _| {}).unwrap();
+    let c = &out.character;
+    let s = c.skeleton.as_ref().unwrap();
+    let w = c.parts[c.find_part("Farmer_Head.rigid").unwrap()]
+        .weights
+        .as_ref()
+        .unwrap();
+    for v in &w.vertices {
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(s.bones[v[0].bone as usize].name, "head");
+    }
+    let failed: Vec<String> = out
+        .review
+        .as_ref()
+        .unwrap()
+        .checks
+        .iter()
+        .filter(|k| !k.passed && k.severity >= Severity::Major && k.id.starts_with("weights."))
+        .map(|k| format!("{}: {}", k.id, k.detail))
+        .collect();
+    assert!(failed.is_empty(), "{failed:#?}");
+}
+
+#[test]
+fn characters_split_by_material_are_read_part_for_part() {
+    for name in [
+        "men_Casual",
+        "men_Farmer",
+        "knight_KnightCharacter",
+        "platformer_Character_HumanoidRig",
+        "animals_Fox",
+    ] {
+        let path = common::quaternius_dir().join(format!("{name}.glb"));
+        let read = rigsmith::io::read_character(&path).unwrap();
+        let written = rigsmith::io::read_as_written(&path).unwrap();
+        assert_eq!(read.parts, written.parts, "{name}");
+    }
+}
