@@ -45,10 +45,13 @@
 //! quarter of the upper arm's middle to the forearm (0.26 at 13 cm from the joint; the
 //! artist 0.15).
 //!
-//! The legs keep their firm heat: blended, the MakeHuman knee bent 120 degrees moved
-//! from p95 0.35 to 0.54 % H against the artist (Blender 0.38), while the shoulder and
-//! elbow gained (BENCHMARKS.md, *The blend across a limb joint*). So do the neck and the
-//! head, which the head poses win by a wide margin.
+//! The knee is blended over a narrow band ([`KNEE_BAND`] of its thickness either side)
+//! centred just below it ([`KNEE_SHIFT`]): blended as wide as the arm's, the MakeHuman
+//! knee bent 120 degrees moved from p95 0.35 to 0.54 % H against the artist (Blender
+//! 0.38; BENCHMARKS.md, *The blend across a limb joint*); the narrow band brings the
+//! shin's share at the joint from firm heat's 0.65 toward the artist's 0.42 and the
+//! knee's p95 to 0.33. The hip and the ankle keep their firm heat, and so do the neck
+//! and the head, which the head poses win by a wide margin.
 
 use glam::Vec3;
 
@@ -90,6 +93,21 @@ pub const SPINE_BAND: f32 = 0.75;
 pub const ELBOW_SHIFT: f32 = 0.5;
 /// The most the elbow's band is shifted, as a fraction of the upper arm's length.
 pub const ELBOW_SHIFT_MAX: f32 = 0.05;
+/// Half-width of the knee's band, in units of the flesh's thickness at the knee (the
+/// limbs' [`band`](JointBlend::new) is 1.0). Measured on the re-weighting benchmark
+/// (knee_120 p95 % H on `base.welded` / `child.dressed` / `heavy.dressed`, Blender
+/// 0.384 / 0.508 / 0.576; firm heat 0.348 / 0.462 / 0.640): 0.3: 0.318 / 0.487 / 0.591,
+/// **0.4: 0.333 / 0.496 / 0.584**, 0.5: 0.355 / 0.509 / 0.579, 0.6: 0.372 / 0.544 /
+/// 0.569; 1.0 (as the arm's) lost every MakeHuman knee.
+pub const KNEE_BAND: f32 = 0.4;
+/// How far past the knee (toward the shin) its band is centred, in units of the
+/// thickness: the MakeHuman artist's thigh-to-shin hand-over lies just below the joint
+/// (shin 0.42 on the ring 0-1 % H below it on `base`; firm heat 0.65). 0.08 won
+/// `base.dressed`'s knee further (0.530) and lost the chibi's (1.397 against 1.150).
+pub const KNEE_SHIFT: f32 = 0.05;
+/// A leg's joint is a knee when it stands higher above the floor than this share of
+/// the height of its upper bone's head (the ankle does not).
+pub const KNEE_HIGH: f32 = 0.33;
 /// The elbow's band's half-width is at most this fraction of the shorter of its two
 /// bones. Uncapped, the shift lost the chibi's elbow (p95 1.30 -> 1.42 % H, Blender
 /// 1.16); at 0.3 it is won (0.94) and its wrist twist gains (1.32 -> 1.07). MakeHuman's
@@ -236,7 +254,20 @@ impl JointBlend {
                     && sc.head.y < hi
             });
             let limb = off_centre(sp) && off_centre(sc) && !reaches(segments, c, floor + FLOOR);
-            if !only || !(limb || in_trunk) {
+            // The knee: a leg's joint between a bone going down and the one below it that
+            // reaches the floor through exactly one bone (the foot), high above the
+            // floor (not the ankle).
+            let knee = off_centre(sp)
+                && off_centre(sc)
+                && reaches(segments, c, floor + FLOOR)
+                && sc.head.y - floor > KNEE_HIGH * (sp.head.y - floor)
+                && sp.head.y > sc.head.y
+                && sc.head.y > sc.tail.y
+                && (0..segments.len())
+                    .filter(|&o| o != c && meets(sc, &segments[o]))
+                    .count()
+                    == 1;
+            if !only || !(limb || in_trunk || knee) {
                 continue;
             }
             let band = if in_trunk { spine } else { band };
@@ -258,7 +289,9 @@ impl JointBlend {
                 (0..segments.len()).any(|g| off_centre(&segments[g]) && follows(g, p))
                     && (0..segments.len()).filter(|&o| follows(c, o)).count() == 1
             };
-            let (half, before) = if elbow {
+            let (half, before) = if knee {
+                (KNEE_BAND * r, -KNEE_SHIFT * r)
+            } else if elbow {
                 let len = |s: &Segment| (s.tail - s.head).length();
                 (
                     (band * r).min(ELBOW_BAND_MAX * len(sp).min(len(sc))),
@@ -330,7 +363,8 @@ mod tests {
     #[test]
     fn an_arm_joint_and_the_trunk_are_blended_linearly_and_the_legs_are_not() {
         // An arm off the centre line (upper arm, forearm), a spine on it and a leg
-        // (thigh, calf) reaching the floor.
+        // (thigh, calf) reaching the floor with no foot: its joint is no knee (a knee's
+        // lower bone leads into the foot: see the knee's test).
         let segs = [
             seg(0, Vec3::new(0.2, 1.4, 0.0), Vec3::new(0.45, 1.4, 0.0)),
             seg(1, Vec3::new(0.45, 1.4, 0.0), Vec3::new(0.7, 1.4, 0.0)),
@@ -436,5 +470,32 @@ mod tests {
         let want = 0.5 * (1.0 + 0.01 / 0.045);
         assert!((at[1].1 - want).abs() < 1e-4, "{at:?}");
         assert!(jb.shares(1, Vec3::new(0.34, 1.4, 0.0)).is_none());
+    }
+
+    #[test]
+    fn a_knee_is_blended_over_a_narrow_band_just_below_it_and_the_hip_and_ankle_are_not() {
+        // Spine on the centre line; a leg off it: thigh, shin, foot, toes.
+        let segs = [
+            seg(0, Vec3::new(0.0, 0.95, 0.0), Vec3::new(0.0, 1.4, 0.0)),
+            seg(1, Vec3::new(0.1, 0.95, 0.0), Vec3::new(0.1, 0.5, 0.0)),
+            seg(2, Vec3::new(0.1, 0.5, 0.0), Vec3::new(0.1, 0.08, 0.0)),
+            seg(3, Vec3::new(0.1, 0.08, 0.0), Vec3::new(0.1, 0.01, 0.12)),
+            seg(4, Vec3::new(0.1, 0.01, 0.12), Vec3::new(0.1, 0.0, 0.18)),
+        ];
+        let jb = JointBlend::new(&segs, &[[0.05f32; 5]; 5], BAND, 0.0);
+        assert_eq!(jb.len(), 1, "the knee only");
+        // Half-width 0.4 x 0.05 = 0.02, centred 0.05 x 0.05 = 0.0025 below the joint.
+        let at = jb.shares(1, Vec3::new(0.1, 0.5, 0.03)).unwrap();
+        assert_eq!((at[0].0, at[1].0), (1, 2));
+        let want = 0.5 * (1.0 - 0.0025 / 0.02);
+        assert!((at[1].1 - want).abs() < 1e-4, "{at:?}");
+        let mid = jb.shares(2, Vec3::new(0.1, 0.4975, 0.0)).unwrap();
+        assert!((mid[1].1 - 0.5).abs() < 1e-4, "{mid:?}");
+        assert!(jb.shares(1, Vec3::new(0.1, 0.521, 0.0)).is_none());
+        assert!(jb.shares(2, Vec3::new(0.1, 0.481, 0.0)).is_some());
+        assert!(jb.shares(2, Vec3::new(0.1, 0.477, 0.0)).is_none());
+        // The ankle and the hip keep their firm heat.
+        assert!(jb.shares(3, Vec3::new(0.1, 0.08, 0.0)).is_none());
+        assert!(jb.shares(0, Vec3::new(0.05, 0.95, 0.0)).is_none());
     }
 }
