@@ -698,7 +698,13 @@ fn weigh_other_parts(
         let follower = skin.followers.get_mut(i).and_then(Option::take);
         let w = match (&roles[i], follower) {
             (PartWeighting::Body, _) => x.body.spread_weights(i, skin.weights.as_ref()),
-            (PartWeighting::Rigid(bone), _) => rigid_part(&surface, &p.mesh, bone, skin),
+            (PartWeighting::Rigid(bone), _) => {
+                let mut w = rigid_part(&surface, &p.mesh, bone, skin);
+                if bone.is_none() && x.body.roles[i].class == crate::model::PartClass::Accessory {
+                    held_in_the_hand(x, &mut w);
+                }
+                w
+            }
             (PartWeighting::Garment, Some(w)) => w,
             (PartWeighting::Garment, None) => {
                 let (w, mut stats) = garment_part(&surface, &p.mesh, skin);
@@ -729,11 +735,99 @@ fn rigid_part(
     let pm = x.norm_mesh(mesh);
     match (b, &skin.weights) {
         (None, Some(bw)) => {
-            let votes =
+            let mut votes =
                 transfer::transfer(surface.bvh(), &x.body.mesh.triangles, bw, &pm.positions);
+            contact_votes(&pm, surface, bw, &mut votes);
             rigid::rigid_weights_voted(&pm, &votes, &x.segs, Some(x.s))
         }
         _ => rigid::rigid_weights(&pm, &x.segs, b),
+    }
+}
+
+/// An accessory voted onto a finger (a sword's grip inside the fist the fingers wrap)
+/// follows the hand that holds it: fingers curl around a held prop, which does not
+/// curl with them. A ring is no accessory (small and closed: rigid) and keeps its
+/// finger.
+fn held_in_the_hand(x: &Frame, w: &mut Weights) {
+    let roles = crate::humanoid::Roles::of(x.s, x.c.vrm.as_ref().map(|v| &v.humanoid));
+    let hand_of = |b: usize| {
+        let mut p = x.s.bones[b].parent;
+        while let Some(q) = p {
+            if roles.hand.contains(&Some(q)) {
+                return Some(q);
+            }
+            p = x.s.bones[q].parent;
+        }
+        None
+    };
+    for list in &mut w.vertices {
+        for i in list.iter_mut() {
+            if let Some(h) = hand_of(i.bone as usize) {
+                i.bone = h as u32;
+            }
+        }
+    }
+}
+
+/// Distance (in H) from the skin within which a rigid part's vertex touches it.
+pub const CONTACT: f32 = 0.01;
+/// Deepest (in H) a rigid part's vertex inside the skin is taken to touch it.
+pub const CONTACT_DEEP: f32 = 0.05;
+
+/// Only the places where a rigid part (normalized mesh `pm`) touches the skin
+/// (`surface`: within [`CONTACT`] of it, or inside it no deeper than [`CONTACT_DEEP`])
+/// vote for its bone, in each island that touches it: a staff held in a fist follows
+/// the hand that holds it, not the foot its lower end hangs beside; a backpack the back
+/// it lies on. The places are points along the part's edges, [`CONTACT`] apart, so a
+/// low-poly rod whose only vertices are its two ends votes where it passes through the
+/// fist. A touching island's votes are the skin's weights at those points; an island
+/// touching nothing keeps its vertices' votes (`votes`).
+fn contact_votes(
+    pm: &crate::model::Mesh,
+    surface: &SkinSurface,
+    bw: &Weights,
+    votes: &mut Weights,
+) {
+    let bvh = surface.bvh();
+    let touches = |q: Vec3| {
+        bvh.closest(q).is_some_and(|h| {
+            let d = h.dist2.sqrt();
+            d <= CONTACT || (d <= CONTACT_DEEP && bvh.contains(q))
+        })
+    };
+    let (label, k) = rigid::touching_islands(pm);
+    // Per island, the points where it touches the skin.
+    let mut at: Vec<Vec<Vec3>> = vec![Vec::new(); k];
+    for t in &pm.triangles {
+        for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
+            let (pa, pb) = (pm.positions[a as usize], pm.positions[b as usize]);
+            let n = ((pa - pb).length() / CONTACT).ceil().clamp(1.0, 256.0) as usize;
+            let island = &mut at[label[a as usize] as usize];
+            island.extend(
+                (0..n)
+                    .map(|s| pa.lerp(pb, s as f32 / n as f32))
+                    .filter(|&q| touches(q)),
+            );
+        }
+    }
+    let first: Vec<Option<usize>> = (0..k)
+        .map(|l| label.iter().position(|&x| x as usize == l))
+        .collect();
+    for l in 0..k {
+        let Some(v0) = first[l].filter(|_| !at[l].is_empty()) else {
+            continue;
+        };
+        let w = transfer::transfer(bvh, &surface.x.body.mesh.triangles, bw, &at[l]);
+        for (v, list) in votes.vertices.iter_mut().enumerate() {
+            if label[v] as usize == l {
+                list.clear();
+            }
+        }
+        for list in &w.vertices {
+            for i in list {
+                votes.add(v0, i.bone, i.weight);
+            }
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 //! hash grid, welding and the smooth step the masks share.
 
 pub mod bvh;
+pub(crate) mod frame;
 pub mod grid;
 pub mod segment;
 pub mod weld;

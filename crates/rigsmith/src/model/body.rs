@@ -325,7 +325,7 @@ impl Body {
         hinted_roles(c, &g, &hints, &mut roles);
         let (cand, comps) = seam_components(&g, &roles);
         let mut notes = Vec::new();
-        let skin = choose_skin(c, &g, &roles, &cand, &comps, &hints, &mut notes)?;
+        let (skin, held) = choose_skin(c, &g, &roles, &cand, &comps, &hints, &mut notes)?;
         let (mesh, map) = weld_skin(c, &g, &skin);
         let bounds = mesh.bounds();
         let height = height_of_bounds(bounds.0, bounds.1);
@@ -333,6 +333,20 @@ impl Body {
             return Err(Error::invalid("character", "the skin has zero size"));
         }
         skin_roles(c, &g, &skin, &mut roles);
+        for h in &held {
+            for &i in &h.parts {
+                roles[i].get_or_insert_with(|| PartRole {
+                    class: PartClass::Accessory,
+                    bone: None,
+                    reason: format!(
+                        "a rod {:.0}% H long and {:.1}% H wide passing into the skin with no \
+                         border on it (a held sword or staff): rigid to the bone it sits on",
+                        100.0 * h.long,
+                        100.0 * h.wide
+                    ),
+                });
+            }
+        }
         other_roles(c, &g, &mesh, height, &hints, &mut roles);
         Ok(Body {
             skin,
@@ -773,7 +787,7 @@ fn choose_skin(
     comps: &[Vec<usize>],
     hints: &Hints,
     notes: &mut Vec<String>,
-) -> Result<Vec<usize>> {
+) -> Result<(Vec<usize>, Vec<Held>)> {
     let np = c.parts.len();
     let told: Vec<usize> = (0..np)
         .filter(|&i| {
@@ -782,14 +796,14 @@ fn choose_skin(
                 .is_some_and(|r| r.class == PartClass::Skin)
         })
         .collect();
-    let skin: Vec<usize> = if told.is_empty() && np == 1 && cand[0] {
+    let (skin, held): (Vec<usize>, Vec<Held>) = if told.is_empty() && np == 1 && cand[0] {
         // A character in one part is its own skin, whatever its shape (a body whose
         // lower third rings like a skirt is still the body).
-        vec![0]
+        (vec![0], Vec::new())
     } else if told.is_empty() {
         grow_skin(c, &g.geoms, comps, &hints.garment, g.ext_y())
     } else {
-        told
+        (told, Vec::new())
     };
     let skin: Vec<usize> = if skin.is_empty() {
         notes.push(
@@ -807,7 +821,7 @@ fn choose_skin(
             "has no part that can be its skin (every part is told or named otherwise)",
         ));
     }
-    Ok(skin)
+    Ok((skin, held))
 }
 
 /// The skin parts welded into one mesh (coincident vertices merged), and per part the
@@ -939,6 +953,11 @@ fn other_roles(
     }
 }
 
+/// Least ratio of a rod's length to its width ([`Pieces::rod`]).
+pub const ROD_LONG: f32 = 6.0;
+/// Greatest width of a rod, in H ([`Pieces::rod`]).
+pub const ROD_THIN: f32 = 0.05;
+
 /// Fewest separate pieces (islands of welded triangles) that make a part scattered.
 pub const SCATTERED_MIN: usize = 20;
 /// Largest share of a scattered part's triangles in one piece.
@@ -983,6 +1002,8 @@ struct Piece {
     points: Vec<Vec3>,
     /// The inward normals at those vertices.
     inward: Vec<Vec3>,
+    /// Its extents along its principal axes, largest first.
+    extents: [f32; 3],
 }
 
 impl Piece {
@@ -1025,6 +1046,7 @@ impl Piece {
         let step = (pos.len() / 2000).max(1);
         let points: Vec<Vec3> = pos.iter().step_by(step).copied().collect();
         let inward: Vec<Vec3> = normals.iter().step_by(step).map(|n| -*n).collect();
+        let extents = principal_extents(&pos);
         Piece {
             top: pos.iter().map(|q| q.y).fold(f32::NEG_INFINITY, f32::max),
             parts: parts.to_vec(),
@@ -1032,8 +1054,36 @@ impl Piece {
             border,
             points,
             inward,
+            extents,
         }
     }
+}
+
+/// The extents of `pos` along its principal axes (of the covariance of its points),
+/// largest first.
+fn principal_extents(pos: &[Vec3]) -> [f32; 3] {
+    if pos.is_empty() {
+        return [0.0; 3];
+    }
+    let n = pos.len() as f32;
+    let mean = pos.iter().copied().sum::<Vec3>() / n;
+    let mut m = glam::Mat3::ZERO;
+    for q in pos {
+        let d = *q - mean;
+        m += glam::Mat3::from_cols(d * d.x, d * d.y, d * d.z);
+    }
+    let (a, b, c) = crate::geom::frame::principal_frame(m * (1.0 / n));
+    let mut e = [a, b, c].map(|ax| {
+        let (lo, hi) = pos
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), q| {
+                let t = q.dot(ax);
+                (l.min(t), h.max(t))
+            });
+        hi - lo
+    });
+    e.sort_by(|x, y| y.total_cmp(x));
+    e
 }
 
 /// The seam components [`grow_skin`] grows the skin from, and the character's
@@ -1123,11 +1173,11 @@ impl Pieces {
     /// Whether component `k` joins the set `set`: it meets the set (its open border on
     /// or inside it, part of it inside the set, or the set's border or points inside
     /// it), reaches out of it (a quarter of it farther than 5% H: a piece of the body,
-    /// not a shell over it), and does not cap the set's top (a hat).
+    /// not a shell over it), does not cap the set's top (a hat) and is no rod that only
+    /// passes into it ([`Pieces::rod`]: a held sword, a staff).
     fn joins(&self, k: usize, set: &[usize]) -> bool {
-        let (cs, ext_y) = (&self.cs, self.ext_y);
-        let touch = TOUCH * ext_y;
-        let ck = &cs[k];
+        let ext_y = self.ext_y;
+        let ck = &self.cs[k];
         let far = ck
             .points
             .iter()
@@ -1136,10 +1186,27 @@ impl Pieces {
         if (far as f32) < 0.25 * ck.points.len() as f32 {
             return false;
         }
+        let (border_on, meets) = self.contact(k, set);
+        if !meets || (self.rod(k) && !border_on) {
+            return false;
+        }
+        !self.caps(k, set)
+    }
+
+    /// How component `k` meets the set `set`: whether its open border lies on or inside
+    /// the set, and whether it meets it at all (that, part of it inside the set or
+    /// within twice [`TOUCH`] of it, or the set's points inside it or that near it).
+    fn contact(&self, k: usize, set: &[usize]) -> (bool, bool) {
+        let (cs, ext_y) = (&self.cs, self.ext_y);
+        let touch = TOUCH * ext_y;
+        let ck = &cs[k];
         let on = |q: Vec3, set: &[usize]| self.dist_to(q, set) <= touch || self.inside(q, set);
         let border_on = !ck.border.is_empty()
             && ck.border.iter().filter(|&&q| on(q, set)).count() as f32
                 >= 0.6 * ck.border.len() as f32;
+        if border_on {
+            return (true, true);
+        }
         let enough = |n: usize, of: usize| n >= 5 && n as f32 >= 0.01 * of as f32;
         let k_meets = enough(
             ck.points
@@ -1148,19 +1215,29 @@ impl Pieces {
                 .count(),
             ck.points.len(),
         );
-        let set_meets = set.iter().any(|&s| {
-            let p = &cs[s].points;
-            enough(
-                p.iter()
-                    .filter(|&&q| self.dist_to(q, &[k]) <= 2.0 * touch || cs[k].bvh.contains(q))
-                    .count(),
-                p.len(),
-            )
-        });
-        if !(border_on || k_meets || set_meets) {
-            return false;
-        }
-        !self.caps(k, set)
+        let set_meets = || {
+            set.iter().any(|&s| {
+                let p = &cs[s].points;
+                enough(
+                    p.iter()
+                        .filter(|&&q| self.dist_to(q, &[k]) <= 2.0 * touch || cs[k].bvh.contains(q))
+                        .count(),
+                    p.len(),
+                )
+            })
+        };
+        (false, k_meets || set_meets())
+    }
+
+    /// Whether component `k` is a rod: at least [`ROD_LONG`] times as long as it is
+    /// wide, and at most [`ROD_THIN`] of the height wide (a sword, a spear, a staff, a
+    /// wand). A rod that meets the skin with no open border on it passes into it (a
+    /// blade through a fist): a held prop, not a piece of the body, and it neither
+    /// seeds the skin nor joins it. A limb modelled on its own ends in an open border
+    /// on the body, or is no thinner than a twentieth of the height.
+    fn rod(&self, k: usize) -> bool {
+        let [long, wide, _] = self.cs[k].extents;
+        wide <= ROD_THIN * self.ext_y && long >= ROD_LONG * wide
     }
 
     /// Whether component `k` is a shell: 90% of it within [`SHELL_NEAR`] of the other
@@ -1234,9 +1311,9 @@ fn grow_skin(
     comps: &[Vec<usize>],
     hint_garment: &[bool],
     ext_y: f32,
-) -> Vec<usize> {
+) -> (Vec<usize>, Vec<Held>) {
     if comps.is_empty() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let extent = |parts: &[usize]| {
         let lo = parts
@@ -1263,7 +1340,7 @@ fn grow_skin(
         .collect();
     let mut best: Option<(Vec<usize>, f32, f32)> = None;
     for seed in 0..cs.len() {
-        if extent(&cs[seed].parts) < 0.25 * ext_y || shell[seed] {
+        if extent(&cs[seed].parts) < 0.25 * ext_y || shell[seed] || pieces.rod(seed) {
             continue;
         }
         let set = pieces.grow(seed, &shell);
@@ -1281,5 +1358,27 @@ fn grow_skin(
     }
     let mut out = best.map(|b| b.0).unwrap_or_default();
     out.sort_unstable();
-    out
+    // The rods left out that pass into the skin: held props.
+    let set: Vec<usize> = (0..cs.len())
+        .filter(|&k| cs[k].parts.iter().all(|i| out.contains(i)))
+        .collect();
+    let held = (0..cs.len())
+        .filter(|&k| !set.contains(&k) && !set.is_empty() && pieces.rod(k))
+        .filter(|&k| pieces.contact(k, &set).1)
+        .map(|k| Held {
+            parts: cs[k].parts.clone(),
+            long: cs[k].extents[0] / ext_y,
+            wide: cs[k].extents[1] / ext_y,
+        })
+        .collect();
+    (out, held)
+}
+
+/// A rod passing into the skin ([`Pieces::rod`]), left out of it: a held prop.
+struct Held {
+    /// Its parts.
+    parts: Vec<usize>,
+    /// Its length and width, in H.
+    long: f32,
+    wide: f32,
 }

@@ -61,7 +61,6 @@ mod arms;
 mod cloth;
 mod face;
 pub(crate) use face::says_eye;
-mod frame;
 mod hands;
 mod legs;
 mod torso;
@@ -70,8 +69,8 @@ use super::sections::{bounds, cross_sections, Loop, Slicer};
 use crate::error::{Error, Result};
 use crate::model::{Character, Mesh};
 
+pub(crate) use crate::geom::frame::{principal_axis, principal_frame};
 use face::face;
-pub(crate) use frame::{principal_axis, principal_frame};
 
 /// One landmark: a point, how it was found, and how sure the finder is.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -1,5 +1,5 @@
 //! Principal frames: the eigenvectors of a symmetric 3x3 matrix (a point cloud's
-//! covariance), for the arm's and the hand's axes.
+//! covariance): the arm's and the hand's axes, a piece's principal extents.
 
 use glam::{Mat3, Vec3};
 
