@@ -31,7 +31,7 @@ use glam::Vec3;
 
 use super::chains::{bone_class, chains_from_skeleton, is_cloth_class, is_spring_class, Chain};
 use super::colliders::body_points;
-use super::surfaces::{axis_of, class_from_name, is_loose_garment, SurfaceClass};
+use super::surfaces::{axis_of, class_from_name, is_hanging_panel, is_loose_garment, SurfaceClass};
 use crate::error::{Error, Result};
 use crate::humanoid::Roles;
 use crate::model::{Bone, Character, Part, Weights};
@@ -165,8 +165,7 @@ pub(super) fn build_chains_with(
         return Err(Error::stage("parts", "the character has no extent"));
     }
     let roles = Roles::of(&skel, c.vrm.as_ref().map(|v| &v.humanoid));
-    // (part, is_skirt)
-    let mut work: Vec<(usize, bool)> = Vec::new();
+    let mut work: Vec<(usize, Work)> = Vec::new();
     // Pieces of the skin (model::Body) are never chained: a painted skirt on a game
     // character is the body surface, bound with it, and a character in one part is its
     // own skin (legs close together in armour ring like a skirt).
@@ -183,7 +182,9 @@ pub(super) fn build_chains_with(
             continue;
         }
         if is_loose_garment(c, p) {
-            work.push((i, true));
+            work.push((i, Work::Skirt));
+        } else if is_hanging_panel(c, i) {
+            work.push((i, Work::Panel));
         } else {
             let class = p
                 .material
@@ -191,7 +192,7 @@ pub(super) fn build_chains_with(
                 .and_then(class_from_name)
                 .or_else(|| class_from_name(&p.name));
             if class == Some(SurfaceClass::Hair) && p.mesh.positions.len() >= 3 {
-                work.push((i, false));
+                work.push((i, Work::Hair));
             }
         }
     }
@@ -204,11 +205,39 @@ pub(super) fn build_chains_with(
     let head_sphere = roles.head.map(|hd| head_sphere(c, hd, h));
     let mut skirt_no = 0;
     let mut hair_no = 0;
-    for (pi, skirt) in work {
+    let mut panel_no = 0;
+    for (pi, kind) in work {
         let skel = c.skeleton.as_mut().expect("checked");
         let mut taken = bone_names(skel);
         let part = &c.parts[pi];
-        let weights = if skirt {
+        let weights = if kind == Work::Panel {
+            let top = part.mesh.bounds().1.y;
+            let parent =
+                trunk_bone_at(skel, &roles, &part.mesh.positions, top).ok_or_else(|| {
+                    Error::stage(
+                        "parts",
+                        format!(
+                            "part {:?} hangs from the trunk but the skeleton has no spine",
+                            part.name
+                        ),
+                    )
+                })?;
+            let base = if panel_no == 0 {
+                "cape".to_string()
+            } else {
+                format!("cape{}", panel_no + 1)
+            };
+            panel_no += 1;
+            build_panel(
+                skel,
+                &mut taken,
+                parent,
+                &part.mesh.positions,
+                h,
+                opts,
+                &base,
+            )
+        } else if kind == Work::Skirt {
             let hips = roles.hips.or(roles.spine).ok_or_else(|| {
                 Error::stage(
                     "parts",
@@ -246,6 +275,149 @@ pub(super) fn build_chains_with(
     }
     // Bones were appended after their parents: indices of old bones are unchanged.
     Ok(chains_from_skeleton(c))
+}
+
+/// What an unrigged part gets chains as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Work {
+    /// A loose garment around the legs: a radial grid from the hips.
+    Skirt,
+    /// A panel hanging down the back or the front: a row of chains from the trunk.
+    Panel,
+    /// Hair: a chain per lock from the head.
+    Hair,
+}
+
+/// The trunk bone a panel hangs from: of the hips and the spine bones (up to the neck),
+/// the one nearest the middle of the panel's top (`pos` within 5 % of its extent of
+/// `top`).
+fn trunk_bone_at(
+    skel: &crate::model::Skeleton,
+    roles: &Roles,
+    pos: &[Vec3],
+    top: f32,
+) -> Option<usize> {
+    let (lo, _) = crate::model::Mesh {
+        positions: pos.to_vec(),
+        ..Default::default()
+    }
+    .bounds();
+    let near: Vec<Vec3> = pos
+        .iter()
+        .copied()
+        .filter(|q| q.y >= top - 0.05 * (top - lo.y))
+        .collect();
+    let at = near.iter().copied().sum::<Vec3>() / near.len().max(1) as f32;
+    let mut trunk = roles.spine_chain(skel);
+    trunk.extend(roles.hips);
+    trunk.into_iter().min_by(|&a, &b| {
+        let d = |i: usize| {
+            let bn = &skel.bones[i];
+            (crate::geom::segment::closest_on_segment(at, bn.head, bn.tail) - at).length()
+        };
+        d(a).total_cmp(&d(b))
+    })
+}
+
+/// Chains for a panel hanging from the trunk bone `parent`: `cols` chains across its
+/// width (about [`ChainOptions::panel_width`] H apart at the hem, 3 to 12), each of
+/// `segs` bones down its length ([`ChainOptions::segment_length`]), named
+/// `BASE.NN[.00S]`. A joint lies at the mean of the panel's vertices nearest its place
+/// (its share of the width at its height). A vertex is weighted to the two nearest
+/// chains (linear across the width) and the two nearest bones along them, fading to
+/// `parent` over the top half-bone, where the panel is fastened.
+fn build_panel(
+    skel: &mut crate::model::Skeleton,
+    taken: &mut HashMap<String, usize>,
+    parent: usize,
+    pos: &[Vec3],
+    h: f32,
+    o: &ChainOptions,
+    base: &str,
+) -> Weights {
+    let mesh = crate::model::Mesh {
+        positions: pos.to_vec(),
+        ..Default::default()
+    };
+    let (lo, hi) = mesh.bounds();
+    let len = (hi.y - lo.y).max(1e-6);
+    let segs = ((len / (o.segment_length * h)).round() as usize).clamp(o.segments.0, o.segments.1);
+    // The width at each of 2 * segs bands of height.
+    let nb = 2 * segs;
+    let band = |y: f32| ((((hi.y - y) / len) * nb as f32) as usize).min(nb - 1);
+    let mut span = vec![(f32::INFINITY, f32::NEG_INFINITY); nb];
+    for q in pos {
+        let s = &mut span[band(q.y)];
+        *s = (s.0.min(q.x), s.1.max(q.x));
+    }
+    for b in 0..nb {
+        if !span[b].0.is_finite() {
+            span[b] = if b > 0 { span[b - 1] } else { (lo.x, hi.x) };
+        }
+    }
+    let u = |q: Vec3| {
+        let (a, b) = span[band(q.y)];
+        if b - a > 1e-6 {
+            ((q.x - a) / (b - a)).clamp(0.0, 1.0)
+        } else {
+            0.5
+        }
+    };
+    let hem = span[nb - 1];
+    let cols = (((hem.1 - hem.0) / (o.panel_width * h)).round() as usize + 1).clamp(3, 12);
+    let step = len / segs as f32;
+    let mut ids: Vec<Vec<u32>> = Vec::with_capacity(cols);
+    for k in 0..cols {
+        let uk = k as f32 / (cols - 1) as f32;
+        let mut joints: Vec<Vec3> = Vec::with_capacity(segs + 1);
+        for j in 0..=segs {
+            let y = hi.y - step * j as f32;
+            let mut near: Vec<(f32, Vec3)> = pos
+                .iter()
+                .filter(|q| (q.y - y).abs() <= 0.5 * step)
+                .map(|&q| ((u(q) - uk).abs(), q))
+                .collect();
+            near.sort_by(|a, b| a.0.total_cmp(&b.0));
+            near.truncate(6);
+            let p = if near.is_empty() {
+                joints.last().map_or(
+                    Vec3::new(lo.x + uk * (hi.x - lo.x), y, 0.5 * (lo.z + hi.z)),
+                    |&l| l - Vec3::Y * step,
+                )
+            } else {
+                let m = near.iter().map(|n| n.1).sum::<Vec3>() / near.len() as f32;
+                Vec3::new(m.x, y, m.z)
+            };
+            joints.push(p);
+        }
+        ids.push(add_chain(
+            skel,
+            taken,
+            parent,
+            &joints,
+            &format!("{base}.{k:02}"),
+            Vec3::X,
+        ));
+    }
+    let mut w = Weights::empty(pos.len());
+    for (v, &q) in pos.iter().enumerate() {
+        let x = u(q) * (cols - 1) as f32;
+        let k0 = (x.floor() as usize).min(cols - 2);
+        let a = x - k0 as f32;
+        let (anchor, bones) = along((hi.y - q.y) / step, segs);
+        if anchor > 0.0 {
+            w.add(v, parent as u32, anchor);
+        }
+        for (kk, wa) in [(k0, 1.0 - a), (k0 + 1, a)] {
+            for (j, wb) in bones {
+                if wa * wb > 0.0 {
+                    w.add(v, ids[kk][j], wa * wb);
+                }
+            }
+        }
+    }
+    w.limit(4);
+    w
 }
 
 /// Head centre and radius from the body vertices above the neck.

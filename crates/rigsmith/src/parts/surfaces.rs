@@ -361,6 +361,83 @@ pub(crate) fn is_loose_garment(c: &Character, p: &Part) -> bool {
     bins.iter().filter(|b| **b).count() >= 14
 }
 
+/// Whether part `i` is a loose panel hanging down the back (a cape, a cloak) or the front
+/// (a tabard) from the upper trunk: a garment, or an accessory that is an open sheet
+/// (a cape standing off the back farther than a garment lies), a cloth (or unnamed)
+/// part, not a loose
+/// garment ([`is_loose_garment`]), that spans the hip line and reaches at least
+/// [`PANEL_ABOVE_HIP`] H above it, whose vertices below the hip line lie, nine in ten,
+/// on one side of the trunk's centre (behind or before it) and cover at most half of
+/// the sectors around the trunk's axis. Its lower part would otherwise copy the legs'
+/// weights and tear when they part.
+pub(crate) fn is_hanging_panel(c: &Character, i: usize) -> bool {
+    let p = &c.parts[i];
+    let names = [p.material.as_deref().unwrap_or(""), p.name.as_str()];
+    let class = names.iter().find_map(|n| class_from_name(n));
+    if !matches!(class, None | Some(SurfaceClass::Cloth)) || p.mesh.positions.len() < 8 {
+        return false;
+    }
+    let Ok(body) = c.body() else {
+        return false;
+    };
+    // A garment, or an accessory that is an open sheet (not a shield or a box).
+    let sheet = match body.roles[i].class {
+        crate::model::PartClass::Garment => true,
+        crate::model::PartClass::Accessory => has_open_border(&p.mesh),
+        _ => false,
+    };
+    if !sheet || body.skin.contains(&i) || is_loose_garment(c, p) {
+        return false;
+    }
+    let h = body.height;
+    let (lo, hi) = p.mesh.bounds();
+    let hy = hip_height(c);
+    if !(lo.y < hy && hi.y > hy + PANEL_ABOVE_HIP * h) {
+        return false;
+    }
+    // The trunk's centre at the hip line: the skin there.
+    let band: Vec<Vec3> = body
+        .mesh
+        .positions
+        .iter()
+        .copied()
+        .filter(|q| (q.y - hy).abs() < 0.05 * h)
+        .collect();
+    if band.is_empty() {
+        return false;
+    }
+    let (cx, cz) = axis_of(&band);
+    let below: Vec<&Vec3> = p.mesh.positions.iter().filter(|q| q.y < hy).collect();
+    let behind = below.iter().filter(|q| q.z < cz).count() as f32;
+    let n = below.len() as f32;
+    let one_side = behind >= 0.9 * n || behind <= 0.1 * n;
+    let mut bins = [false; 16];
+    for q in &below {
+        let a = (q.x - cx).atan2(q.z - cz).rem_euclid(TAU);
+        bins[((a / TAU * 16.0) as usize).min(15)] = true;
+    }
+    one_side && bins.iter().filter(|b| **b).count() <= 8
+}
+
+/// Whether `m` has an edge on one triangle only (its vertices welded by position).
+fn has_open_border(m: &Mesh) -> bool {
+    let key = |v: u32| m.positions[v as usize].to_array().map(f32::to_bits);
+    let mut count: BTreeMap<([u32; 3], [u32; 3]), u32> = BTreeMap::new();
+    for t in &m.triangles {
+        for e in 0..3 {
+            let (a, b) = (key(t[e]), key(t[(e + 1) % 3]));
+            *count
+                .entry(if a < b { (a, b) } else { (b, a) })
+                .or_default() += 1;
+        }
+    }
+    count.values().any(|&n| n == 1)
+}
+
+/// How far above the hip line (H) a hanging panel reaches at least: it hangs from the
+/// upper trunk ([`is_hanging_panel`]).
+pub const PANEL_ABOVE_HIP: f32 = 0.15;
+
 /// The vertical axis of a point set: the midpoint of its x and z ranges.
 pub(crate) fn axis_of(pos: &[Vec3]) -> (f32, f32) {
     let (lo, hi) = crate::model::Mesh {

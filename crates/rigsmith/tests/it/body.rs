@@ -854,3 +854,131 @@ fn a_sword_and_a_staff_held_in_the_fist_are_held_props_rigid_to_the_hand() {
     ));
     assert_eq!(class_of(&c, "Tail"), PartClass::Skin);
 }
+
+/// A cape: a sheet of `nx` x `ny` quads hanging behind the back of a character of
+/// height `h` standing on `floor` (facing +Z, back at `back`, the trunk's rearmost z at
+/// the shoulders), from the shoulders (80 % of the height) to the knees (30 %), 16 % H
+/// wide at the top and flaring to 26 % H, standing off the back 2 % H at the top and 6 %
+/// at the hem.
+fn cape(floor: f32, back: f32, h: f32) -> rigsmith::Part {
+    let (nx, ny) = (10u32, 16u32);
+    let mut positions = Vec::new();
+    for j in 0..=ny {
+        let t = j as f32 / ny as f32; // 0 at the hem, 1 at the top
+        for i in 0..=nx {
+            let u = i as f32 / nx as f32 - 0.5;
+            positions.push(glam::Vec3::new(
+                u * 0.16 * h * (1.0 + 0.6 * (1.0 - t)),
+                floor + h * (0.30 + 0.50 * t),
+                back - h * (0.02 + 0.04 * (1.0 - t)),
+            ));
+        }
+    }
+    let at = |i: u32, j: u32| j * (nx + 1) + i;
+    let mut triangles = Vec::new();
+    for j in 0..ny {
+        for i in 0..nx {
+            triangles.push([at(i, j), at(i, j + 1), at(i + 1, j + 1)]);
+            triangles.push([at(i, j), at(i + 1, j + 1), at(i + 1, j)]);
+        }
+    }
+    rigsmith::Part {
+        name: "Grid".into(),
+        mesh: rigsmith::Mesh {
+            positions,
+            triangles,
+            normals: None,
+            uvs: None,
+        },
+        ..Default::default()
+    }
+}
+
+/// A cape hanging down the back from the shoulders to the knees. Unnamed, it stands off
+/// the back farther than a garment lies: an accessory; named (material `Cloak`), a
+/// garment. Bound by transfer from the skin under it (chains off), the named one copies
+/// both legs and tears between them when they part (`parts.joined_garment`, a major).
+/// `rig` gives either a row of cape chains hanging from the chest, and neither takes
+/// any leg weight.
+#[test]
+fn a_cape_down_the_back_hangs_on_cape_chains_from_the_chest_not_on_the_legs() {
+    let (plain, _, h) = casual_unrigged();
+    let b = plain.body().unwrap();
+    let floor = b.bounds.0.y;
+    let back = b
+        .mesh
+        .positions
+        .iter()
+        .filter(|p| (p.y - floor - 0.78 * h).abs() < 0.03 * h && p.x.abs() < 0.12 * h)
+        .map(|p| p.z)
+        .fold(f32::INFINITY, f32::min);
+    for named in [false, true] {
+        let mut c = plain.clone();
+        let mut part = cape(floor, back, h);
+        if named {
+            part.material = Some("Cloak".into());
+        }
+        c.parts.push(part);
+        let i = c.find_part("Grid").unwrap();
+        let role = &c.body().unwrap().roles[i];
+        let want = if named {
+            PartClass::Garment
+        } else {
+            PartClass::Accessory
+        };
+        assert_eq!(role.class, want, "{role:?}");
+        let o = RigOptions {
+            chains: false,
+            review: true,
+            ..RigOptions::default()
+        };
+        if named {
+            let out = rig(&c, &o, &mut |_, _| {}).unwrap();
+            let r = out.review.as_ref().unwrap();
+            assert!(
+                r.checks
+                    .iter()
+                    .any(|k| k.id == "parts.joined_garment" && !k.passed),
+                "{:?}",
+                r.counts
+            );
+        }
+        let o = RigOptions { chains: true, ..o };
+        let out = rig(&c, &o, &mut |_, _| {}).unwrap();
+        let r = out.review.as_ref().unwrap();
+        assert_eq!(
+            (r.counts.blocker, r.counts.major),
+            (0, 0),
+            "{named}: {:?}",
+            r.counts
+        );
+        let s = out.character.skeleton.as_ref().unwrap();
+        let capes: Vec<usize> = (0..s.len())
+            .filter(|&k| s.bones[k].name.starts_with("cape."))
+            .collect();
+        assert!(capes.len() >= 3 * 2, "{}", capes.len());
+        // The chains hang from a spine bone at the shoulders.
+        let roots: Vec<&str> = capes
+            .iter()
+            .filter_map(|&k| s.bones[k].parent)
+            .filter(|&p| !s.bones[p].name.starts_with("cape."))
+            .map(|p| s.bones[p].name.as_str())
+            .collect();
+        assert!(
+            !roots.is_empty() && roots.iter().all(|n| n.starts_with("spine_")),
+            "{roots:?}"
+        );
+        let w = out.character.parts[i].weights.as_ref().unwrap();
+        let legs = w
+            .vertices
+            .iter()
+            .flatten()
+            .filter(|x| {
+                let n = &s.bones[x.bone as usize].name;
+                n.starts_with("thigh") || n.starts_with("calf")
+            })
+            .count();
+        assert_eq!(legs, 0, "{named}");
+        assert!(out.chains.iter().any(|ch| ch.class == "cape"));
+    }
+}
