@@ -591,6 +591,20 @@ fn a_part_of_pure_noise_is_rigid_and_leaves_the_skin_alone() {
         .all(|l| l.len() == 1 && (l[0].weight - 1.0).abs() < 1e-6));
 }
 
+/// A part named `name` of these positions and triangles.
+fn mesh_part(name: &str, positions: Vec<glam::Vec3>, triangles: Vec<[u32; 3]>) -> rigsmith::Part {
+    rigsmith::Part {
+        name: name.into(),
+        mesh: rigsmith::Mesh {
+            positions,
+            triangles,
+            normals: None,
+            uvs: None,
+        },
+        ..Default::default()
+    }
+}
+
 /// A closed UV sphere of radius `r` centred at `c` (8 segments, 5 rings: 42 vertices,
 /// as Blender's bone-display `Icosphere`), wound outward, as a part.
 fn ball(name: &str, c: glam::Vec3, r: f32) -> rigsmith::Part {
@@ -616,16 +630,7 @@ fn ball(name: &str, c: glam::Vec3, r: f32) -> rigsmith::Part {
             triangles.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
         }
     }
-    rigsmith::Part {
-        name: name.into(),
-        mesh: rigsmith::Mesh {
-            positions,
-            triangles,
-            normals: None,
-            uvs: None,
-        },
-        ..Default::default()
-    }
+    mesh_part(name, positions, triangles)
 }
 
 /// Blender's glTF importer adds its bone-display ball (`Icosphere`, 2 m across, at the
@@ -714,16 +719,7 @@ fn rod(name: &str, a: glam::Vec3, b: glam::Vec3, r: f32, open_at_a: bool) -> rig
             .map(|t| t.map(|i| if i == cb { 2 * seg } else { i }))
             .collect();
     }
-    rigsmith::Part {
-        name: name.into(),
-        mesh: rigsmith::Mesh {
-            positions,
-            triangles,
-            normals: None,
-            uvs: None,
-        },
-        ..Default::default()
-    }
+    mesh_part(name, positions, triangles)
 }
 
 /// men_Casual with its weights and skeleton stripped, the centre of its right fist, and
@@ -882,16 +878,7 @@ fn cape(floor: f32, back: f32, h: f32) -> rigsmith::Part {
             triangles.push([at(i, j), at(i + 1, j + 1), at(i + 1, j)]);
         }
     }
-    rigsmith::Part {
-        name: "Grid".into(),
-        mesh: rigsmith::Mesh {
-            positions,
-            triangles,
-            normals: None,
-            uvs: None,
-        },
-        ..Default::default()
-    }
+    mesh_part("Grid", positions, triangles)
 }
 
 /// A cape hanging down the back from the shoulders to the knees. Unnamed, it stands off
