@@ -810,19 +810,21 @@ fn contact_votes(
             );
         }
     }
-    let first: Vec<Option<usize>> = (0..k)
-        .map(|l| label.iter().position(|&x| x as usize == l))
-        .collect();
-    for l in 0..k {
-        let Some(v0) = first[l].filter(|_| !at[l].is_empty()) else {
+    // A touching island's vertices vote no more; its first vertex casts the votes of
+    // its touching points.
+    let mut first: Vec<Option<usize>> = vec![None; k];
+    for (v, list) in votes.vertices.iter_mut().enumerate() {
+        let l = label[v] as usize;
+        if !at[l].is_empty() {
+            list.clear();
+            first[l].get_or_insert(v);
+        }
+    }
+    for (l, points) in at.iter().enumerate() {
+        let Some(v0) = first[l] else {
             continue;
         };
-        let w = transfer::transfer(bvh, &surface.x.body.mesh.triangles, bw, &at[l]);
-        for (v, list) in votes.vertices.iter_mut().enumerate() {
-            if label[v] as usize == l {
-                list.clear();
-            }
-        }
+        let w = transfer::transfer(bvh, &surface.x.body.mesh.triangles, bw, points);
         for list in &w.vertices {
             for i in list {
                 votes.add(v0, i.bone, i.weight);

@@ -57,3 +57,30 @@ pub(crate) fn principal_frame(m: Mat3) -> (Vec3, Vec3, Vec3) {
         |i: usize| Vec3::new(v[0][i] as f32, v[1][i] as f32, v[2][i] as f32).normalize_or_zero();
     (col(idx[0]), col(idx[1]), col(idx[2]))
 }
+
+/// The extents of `pos` along its principal axes (of the covariance of its points),
+/// largest first.
+pub(crate) fn principal_extents(pos: &[Vec3]) -> [f32; 3] {
+    if pos.is_empty() {
+        return [0.0; 3];
+    }
+    let n = pos.len() as f32;
+    let mean = pos.iter().copied().sum::<Vec3>() / n;
+    let mut m = Mat3::ZERO;
+    for q in pos {
+        let d = *q - mean;
+        m += Mat3::from_cols(d * d.x, d * d.y, d * d.z);
+    }
+    let (a, b, c) = principal_frame(m * (1.0 / n));
+    let mut e = [a, b, c].map(|ax| {
+        let (lo, hi) = pos
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), q| {
+                let t = q.dot(ax);
+                (l.min(t), h.max(t))
+            });
+        hi - lo
+    });
+    e.sort_by(|x, y| y.total_cmp(x));
+    e
+}

@@ -1046,7 +1046,7 @@ impl Piece {
         let step = (pos.len() / 2000).max(1);
         let points: Vec<Vec3> = pos.iter().step_by(step).copied().collect();
         let inward: Vec<Vec3> = normals.iter().step_by(step).map(|n| -*n).collect();
-        let extents = principal_extents(&pos);
+        let extents = crate::geom::frame::principal_extents(&pos);
         Piece {
             top: pos.iter().map(|q| q.y).fold(f32::NEG_INFINITY, f32::max),
             parts: parts.to_vec(),
@@ -1057,33 +1057,6 @@ impl Piece {
             extents,
         }
     }
-}
-
-/// The extents of `pos` along its principal axes (of the covariance of its points),
-/// largest first.
-fn principal_extents(pos: &[Vec3]) -> [f32; 3] {
-    if pos.is_empty() {
-        return [0.0; 3];
-    }
-    let n = pos.len() as f32;
-    let mean = pos.iter().copied().sum::<Vec3>() / n;
-    let mut m = glam::Mat3::ZERO;
-    for q in pos {
-        let d = *q - mean;
-        m += glam::Mat3::from_cols(d * d.x, d * d.y, d * d.z);
-    }
-    let (a, b, c) = crate::geom::frame::principal_frame(m * (1.0 / n));
-    let mut e = [a, b, c].map(|ax| {
-        let (lo, hi) = pos
-            .iter()
-            .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), q| {
-                let t = q.dot(ax);
-                (l.min(t), h.max(t))
-            });
-        hi - lo
-    });
-    e.sort_by(|x, y| y.total_cmp(x));
-    e
 }
 
 /// The seam components [`grow_skin`] grows the skin from, and the character's

@@ -180,6 +180,20 @@ pub(crate) fn bounds_of(points: &[Vec3]) -> (Vec3, Vec3) {
     )
 }
 
+/// How many triangles use each distinct edge of `triangles` (in no particular order):
+/// 2 everywhere on a closed surface, 1 on an open border.
+pub(crate) fn edge_uses(triangles: &[[u32; 3]]) -> Vec<usize> {
+    let mut e: Vec<(u32, u32)> = Vec::with_capacity(triangles.len() * 3);
+    for t in triangles {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            e.push((a.min(b), a.max(b)));
+        }
+    }
+    e.sort_unstable();
+    e.chunk_by(|a, b| a == b).map(<[_]>::len).collect()
+}
+
 /// Largest island diagonal, in units of body height, for shape detection.
 pub const SMALL_ISLAND: f32 = 0.1;
 
@@ -190,24 +204,8 @@ pub fn rigid_by_shape(mesh: &Mesh, h: f32) -> bool {
         return false;
     }
     let w = crate::geom::weld::weld(&mesh.positions, &mesh.triangles, 1e-6 * h);
-    let mut e: Vec<(u32, u32)> = Vec::with_capacity(w.triangles.len() * 3);
-    for t in &w.triangles {
-        for k in 0..3 {
-            let (a, b) = (t[k], t[(k + 1) % 3]);
-            e.push((a.min(b), a.max(b)));
-        }
-    }
-    e.sort_unstable();
-    let mut i = 0;
-    while i < e.len() {
-        let mut j = i;
-        while j < e.len() && e[j] == e[i] {
-            j += 1;
-        }
-        if j - i != 2 {
-            return false;
-        }
-        i = j;
+    if edge_uses(&w.triangles).iter().any(|&n| n != 2) {
+        return false;
     }
     let (label, k) = crate::geom::weld::islands(w.positions.len(), &w.triangles);
     let mut lo = vec![Vec3::splat(f32::INFINITY); k];

@@ -15,6 +15,7 @@ mod weights;
 
 pub use body::{rigid_by_name, Body, BodyOptions, PartClass, PartRole};
 pub use character::{AlphaMode, BodyCache, Character, MaterialFlags, Part, VrmData};
+pub(crate) use mesh::{bounds_of, edge_uses};
 pub use mesh::{rigid_by_shape, Mesh, MorphTarget, SMALL_ISLAND};
 pub use naming::Side;
 pub use skeleton::{Bone, Skeleton};

@@ -210,24 +210,21 @@ pub(super) fn build_chains_with(
         let skel = c.skeleton.as_mut().expect("checked");
         let mut taken = bone_names(skel);
         let part = &c.parts[pi];
-        let weights = if kind == Work::Panel {
-            let top = part.mesh.bounds().1.y;
-            let parent =
-                trunk_bone_at(skel, &roles, &part.mesh.positions, top).ok_or_else(|| {
-                    Error::stage(
-                        "parts",
-                        format!(
-                            "part {:?} hangs from the trunk but the skeleton has no spine",
-                            part.name
-                        ),
-                    )
-                })?;
-            let base = if panel_no == 0 {
-                "cape".to_string()
+        // The error for a part whose chains need a bone the skeleton lacks.
+        let lacks = |what: &str| Error::stage("parts", format!("part {:?} {what}", part.name));
+        // The chains' base name: `kind`, then `kind2`, `kind3`...
+        let numbered = |kind: &str, no: &mut usize| {
+            *no += 1;
+            if *no == 1 {
+                kind.to_string()
             } else {
-                format!("cape{}", panel_no + 1)
-            };
-            panel_no += 1;
+                format!("{kind}{no}")
+            }
+        };
+        let weights = if kind == Work::Panel {
+            let parent = trunk_bone_at(skel, &roles, &part.mesh.positions)
+                .ok_or_else(|| lacks("hangs from the trunk but the skeleton has no spine"))?;
+            let base = numbered("cape", &mut panel_no);
             build_panel(
                 skel,
                 &mut taken,
@@ -238,31 +235,16 @@ pub(super) fn build_chains_with(
                 &base,
             )
         } else if kind == Work::Skirt {
-            let hips = roles.hips.or(roles.spine).ok_or_else(|| {
-                Error::stage(
-                    "parts",
-                    format!(
-                        "part {:?} looks like a skirt but the skeleton has no hips",
-                        part.name
-                    ),
-                )
-            })?;
-            let base = if skirt_no == 0 {
-                "skirt".to_string()
-            } else {
-                format!("skirt{}", skirt_no + 1)
-            };
-            skirt_no += 1;
+            let hips = roles
+                .hips
+                .or(roles.spine)
+                .ok_or_else(|| lacks("looks like a skirt but the skeleton has no hips"))?;
+            let base = numbered("skirt", &mut skirt_no);
             build_skirt(skel, &mut taken, hips, &part.mesh.positions, h, opts, &base)
         } else {
             let (hd, (centre, radius)) = match (roles.head, head_sphere) {
                 (Some(hd), Some(s)) => (hd, s),
-                _ => {
-                    return Err(Error::stage(
-                        "parts",
-                        format!("part {:?} is hair but the skeleton has no head", part.name),
-                    ))
-                }
+                _ => return Err(lacks("is hair but the skeleton has no head")),
             };
             let head = HairHead {
                 bone: hd,
@@ -289,23 +271,14 @@ enum Work {
 }
 
 /// The trunk bone a panel hangs from: of the hips and the spine bones (up to the neck),
-/// the one nearest the middle of the panel's top (`pos` within 5 % of its extent of
-/// `top`).
-fn trunk_bone_at(
-    skel: &crate::model::Skeleton,
-    roles: &Roles,
-    pos: &[Vec3],
-    top: f32,
-) -> Option<usize> {
-    let (lo, _) = crate::model::Mesh {
-        positions: pos.to_vec(),
-        ..Default::default()
-    }
-    .bounds();
+/// the one nearest the middle of the panel's top (its vertices within 5 % of its height
+/// of its highest).
+fn trunk_bone_at(skel: &crate::model::Skeleton, roles: &Roles, pos: &[Vec3]) -> Option<usize> {
+    let (lo, hi) = crate::model::bounds_of(pos);
     let near: Vec<Vec3> = pos
         .iter()
         .copied()
-        .filter(|q| q.y >= top - 0.05 * (top - lo.y))
+        .filter(|q| q.y >= hi.y - 0.05 * (hi.y - lo.y))
         .collect();
     let at = near.iter().copied().sum::<Vec3>() / near.len().max(1) as f32;
     let mut trunk = roles.spine_chain(skel);
@@ -335,11 +308,7 @@ fn build_panel(
     o: &ChainOptions,
     base: &str,
 ) -> Weights {
-    let mesh = crate::model::Mesh {
-        positions: pos.to_vec(),
-        ..Default::default()
-    };
-    let (lo, hi) = mesh.bounds();
+    let (lo, hi) = crate::model::bounds_of(pos);
     let len = (hi.y - lo.y).max(1e-6);
     let segs = ((len / (o.segment_length * h)).round() as usize).clamp(o.segments.0, o.segments.1);
     // The width at each of 2 * segs bands of height.
@@ -366,17 +335,26 @@ fn build_panel(
     let hem = span[nb - 1];
     let cols = (((hem.1 - hem.0) / (o.panel_width * h)).round() as usize + 1).clamp(3, 12);
     let step = len / segs as f32;
+    let row_y = |j: usize| hi.y - step * j as f32;
+    // Per joint row, the vertices within half a bone of its height, with their share
+    // of the width: each vertex is in one or two rows, found once.
+    let mut rows: Vec<Vec<(f32, Vec3)>> = vec![Vec::new(); segs + 1];
+    for &q in pos {
+        let j0 = ((hi.y - q.y) / step).floor().max(0.0) as usize;
+        for j in [j0, j0 + 1] {
+            if j <= segs && (q.y - row_y(j)).abs() <= 0.5 * step {
+                rows[j].push((u(q), q));
+            }
+        }
+    }
     let mut ids: Vec<Vec<u32>> = Vec::with_capacity(cols);
     for k in 0..cols {
         let uk = k as f32 / (cols - 1) as f32;
         let mut joints: Vec<Vec3> = Vec::with_capacity(segs + 1);
-        for j in 0..=segs {
-            let y = hi.y - step * j as f32;
-            let mut near: Vec<(f32, Vec3)> = pos
-                .iter()
-                .filter(|q| (q.y - y).abs() <= 0.5 * step)
-                .map(|&q| ((u(q) - uk).abs(), q))
-                .collect();
+        for (j, row) in rows.iter().enumerate() {
+            let y = row_y(j);
+            let mut near: Vec<(f32, Vec3)> =
+                row.iter().map(|&(uq, q)| ((uq - uk).abs(), q)).collect();
             near.sort_by(|a, b| a.0.total_cmp(&b.0));
             near.truncate(6);
             let p = if near.is_empty() {

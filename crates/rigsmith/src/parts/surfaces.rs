@@ -419,19 +419,12 @@ pub(crate) fn is_hanging_panel(c: &Character, i: usize) -> bool {
     one_side && bins.iter().filter(|b| **b).count() <= 8
 }
 
-/// Whether `m` has an edge on one triangle only (its vertices welded by position).
+/// Whether `m` has an edge on one triangle only (its vertices welded at 1e-6 of its
+/// size, as [`crate::model::rigid_by_shape`] welds them).
 fn has_open_border(m: &Mesh) -> bool {
-    let key = |v: u32| m.positions[v as usize].to_array().map(f32::to_bits);
-    let mut count: BTreeMap<([u32; 3], [u32; 3]), u32> = BTreeMap::new();
-    for t in &m.triangles {
-        for e in 0..3 {
-            let (a, b) = (key(t[e]), key(t[(e + 1) % 3]));
-            *count
-                .entry(if a < b { (a, b) } else { (b, a) })
-                .or_default() += 1;
-        }
-    }
-    count.values().any(|&n| n == 1)
+    let (lo, hi) = m.bounds();
+    let w = crate::geom::weld::weld(&m.positions, &m.triangles, 1e-6 * (hi - lo).length());
+    crate::model::edge_uses(&w.triangles).contains(&1)
 }
 
 /// How far above the hip line (H) a hanging panel reaches at least: it hangs from the
