@@ -1250,7 +1250,10 @@ impl Pieces {
                 })
                 .count() as f32
         };
-        let covered = beneath(1.0).max(beneath(-1.0));
+        let covered = match inward_sign(&cs[k].points, &cs[k].inward) {
+            Some(s) => beneath(s),
+            None => beneath(1.0).max(beneath(-1.0)),
+        };
         let named = cs[k].parts.iter().any(|&i| hint_garment[i]);
         !others.is_empty() && (near >= 0.9 * n || (named && covered >= 0.4 * n))
     }
@@ -1277,6 +1280,39 @@ impl Pieces {
         set
     }
 }
+
+/// Which way a piece's `inward` normals (at `points`) point into it, when its winding
+/// says so clearly: `Some(1.0)` when, at [`WINDING_CLEAR`] of its points or more, they
+/// point toward its centroid, `Some(-1.0)` when as many point away (a mesh wound inside
+/// out), `None` for a sheet or a piece with no clear inside. Trousers under a dress
+/// then look into their legs for skin, not out at the dress around them.
+fn inward_sign(points: &[Vec3], inward: &[Vec3]) -> Option<f32> {
+    let n = points.len();
+    if n == 0 {
+        return None;
+    }
+    let c = points.iter().copied().sum::<Vec3>() / n as f32;
+    let (mut toward, mut away) = (0usize, 0usize);
+    for (&q, &d) in points.iter().zip(inward) {
+        let s = (c - q).dot(d);
+        if s > 0.0 {
+            toward += 1;
+        } else if s < 0.0 {
+            away += 1;
+        }
+    }
+    if toward as f32 >= WINDING_CLEAR * n as f32 {
+        Some(1.0)
+    } else if away as f32 >= WINDING_CLEAR * n as f32 {
+        Some(-1.0)
+    } else {
+        None
+    }
+}
+
+/// The share of a piece's normals that must agree for its winding to tell its inside
+/// ([`inward_sign`]).
+pub const WINDING_CLEAR: f32 = 0.6;
 
 fn grow_skin(
     c: &Character,

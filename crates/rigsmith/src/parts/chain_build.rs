@@ -31,7 +31,9 @@ use glam::Vec3;
 
 use super::chains::{bone_class, chains_from_skeleton, is_cloth_class, is_spring_class, Chain};
 use super::colliders::body_points;
-use super::surfaces::{axis_of, class_from_name, is_hanging_panel, is_loose_garment, SurfaceClass};
+use super::surfaces::{
+    axis_of, class_from_name, hip_height, is_hanging_panel, is_loose_garment, SurfaceClass,
+};
 use crate::error::{Error, Result};
 use crate::humanoid::Roles;
 use crate::model::{Bone, Character, Part, Weights};
@@ -203,6 +205,8 @@ pub(super) fn build_chains_with(
         return Ok(chains_from_skeleton(c));
     }
     let head_sphere = roles.head.map(|hd| head_sphere(c, hd, h));
+    let waist = hip_height(c) + SKIRT_WAIST * h;
+    let legs: Vec<bool> = (0..skel.len()).map(|i| roles.is_leg(i)).collect();
     let mut skirt_no = 0;
     let mut hair_no = 0;
     let mut panel_no = 0;
@@ -240,7 +244,21 @@ pub(super) fn build_chains_with(
                 .or(roles.spine)
                 .ok_or_else(|| lacks("looks like a skirt but the skeleton has no hips"))?;
             let base = numbered("skirt", &mut skirt_no);
-            build_skirt(skel, &mut taken, hips, &part.mesh.positions, h, opts, &base)
+            let bodice = Bodice {
+                waist,
+                weights: part.weights.as_ref(),
+                legs: &legs,
+            };
+            build_skirt(
+                skel,
+                &mut taken,
+                hips,
+                &part.mesh.positions,
+                h,
+                opts,
+                &base,
+                bodice,
+            )
         } else {
             let (hd, (centre, radius)) = match (roles.head, head_sphere) {
                 (Some(hd), Some(s)) => (hd, s),
@@ -598,6 +616,7 @@ pub(crate) fn skirt_hinge(theta: f32) -> Vec3 {
     Vec3::new(theta.cos(), 0.0, -theta.sin())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn build_skirt(
     skel: &mut crate::model::Skeleton,
     taken: &mut HashMap<String, usize>,
@@ -606,8 +625,23 @@ fn build_skirt(
     h: f32,
     o: &ChainOptions,
     base: &str,
+    bodice: Bodice<'_>,
 ) -> Weights {
-    let g = SkirtGrid::of(pos, h, o);
+    // A dress or long coat rising above the waist hangs its chains from the waist; its
+    // bodice keeps the weights it was bound with (it follows the spine and the arms).
+    let (lo, hi) = crate::model::bounds_of(pos);
+    let keep = bodice
+        .weights
+        .filter(|w| w.vertices.len() == pos.len() && hi.y > bodice.waist && lo.y < bodice.waist);
+    let skirt: Vec<Vec3> = match keep {
+        Some(_) => pos
+            .iter()
+            .copied()
+            .filter(|q| q.y <= bodice.waist)
+            .collect(),
+        None => pos.to_vec(),
+    };
+    let g = SkirtGrid::of(&skirt, h, o);
     let (panels, segs, len) = (g.panels, g.segs, g.len());
     let mut chain_ids: Vec<Vec<u32>> = Vec::with_capacity(panels);
     for k in 0..panels {
@@ -631,14 +665,30 @@ fn build_skirt(
         let k1 = (k0 + 1) % panels;
         let a = u - u.floor();
         let s = ((g.y_top - q.y) / len).clamp(0.0, 1.0);
+        // The bodice's share: all of it above the waist, fading over the chains' first
+        // half-bone below it.
+        let kept = keep.map_or(0.0, |_| {
+            (1.0 - (g.y_top - q.y) / (0.5 * len / segs as f32)).clamp(0.0, 1.0)
+        });
+        if let (Some(old), true) = (keep, kept > 0.0) {
+            for inf in &old.vertices[v] {
+                let leg = bodice.legs.get(inf.bone as usize).copied().unwrap_or(false);
+                let bone = if leg { hips as u32 } else { inf.bone };
+                w.add(v, bone, kept * inf.weight);
+            }
+        }
+        let hang = 1.0 - kept;
+        if hang <= 0.0 {
+            continue;
+        }
         let (anchor, bones) = along(s * segs as f32, segs);
         if anchor > 0.0 {
-            w.add(v, hips as u32, anchor);
+            w.add(v, hips as u32, hang * anchor);
         }
         for (kk, wa) in [(k0, 1.0 - a), (k1, a)] {
             for (j, wb) in bones {
                 if wa * wb > 0.0 {
-                    w.add(v, chain_ids[kk][j], wa * wb);
+                    w.add(v, chain_ids[kk][j], hang * wa * wb);
                 }
             }
         }
@@ -646,6 +696,20 @@ fn build_skirt(
     w.limit(4);
     w
 }
+
+/// What a loose garment's bodice keeps ([`build_skirt`]): above `waist` (y) a dress or
+/// long coat keeps `weights`, the weights it was bound with, when it has them, with the
+/// share of the bones marked in `legs` given to the hips (cloth never follows a leg).
+struct Bodice<'a> {
+    waist: f32,
+    weights: Option<&'a Weights>,
+    legs: &'a [bool],
+}
+
+/// How far above the hip line (H) a loose garment's chains start at most: a skirt's
+/// waistband is about this high; a dress or long coat reaching higher keeps its bound
+/// weights above it ([`build_skirt`]).
+pub const SKIRT_WAIST: f32 = 0.1;
 
 /// Connected pieces of `idx` (a vertex subset) through triangles of `mesh`, welding
 /// vertices at the same position. Sorted by their lowest vertex index.

@@ -54,7 +54,7 @@ mod surfaces;
 pub mod vrm_face;
 pub mod vrm_write;
 
-pub use chain_build::{hang_cloth_from_trunk, ChainOptions};
+pub use chain_build::{hang_cloth_from_trunk, ChainOptions, SKIRT_WAIST};
 pub use chains::{chains_from_skeleton, is_spring_class, Chain, FACE_CLASSES, SPRING_CLASSES};
 pub use colliders::{measure_colliders, Collider, ColliderShape};
 pub use leg_gap::{LegWeb, LEG_UPRIGHT_COS, WEB_THICKNESS};
@@ -69,6 +69,7 @@ pub use simulate::{
     SimFrame, SimReport, SpringModel, STEPS_PER_SECOND,
 };
 pub use springs::{LinkIndex, SpringJoint, SpringSystem};
+pub(crate) use surfaces::{hip_height, is_loose_garment};
 pub use surfaces::{surface_classes, SurfaceClass};
 
 /// Re-hangs cloth chains found under a limb from the trunk ([`hang_cloth_from_trunk`]),

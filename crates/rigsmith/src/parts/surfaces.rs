@@ -308,7 +308,7 @@ fn by_weights(
 
 /// The height of the hip joints (crotch line): from the thighs' heads, else 0.5 H above
 /// the character's lowest point.
-fn hip_height(c: &Character) -> f32 {
+pub(crate) fn hip_height(c: &Character) -> f32 {
     if let Some(s) = &c.skeleton {
         let r = Roles::of(s, c.vrm.as_ref().map(|v| &v.humanoid));
         let ys: Vec<f32> = r

@@ -969,3 +969,202 @@ fn a_cape_down_the_back_hangs_on_cape_chains_from_the_chest_not_on_the_legs() {
         assert!(out.chains.iter().any(|ch| ch.class == "cape"));
     }
 }
+
+/// A tube dress over the body `b` (height `h`, floor `floor`): rings from the armpits
+/// (0.72 H) down to the ankles, 1.2 % H off the trunk's skin above the hip line (the
+/// arms left out), flaring below it to a hem 0.19 H around the trunk's axis; open at
+/// the top and the hem, wound outward.
+fn tube_dress(b: &rigsmith::model::Body, floor: f32, h: f32) -> rigsmith::Part {
+    use std::f32::consts::TAU;
+    let (n, m) = (32u32, 34u32);
+    let hip = floor + 0.5 * h;
+    let band: Vec<glam::Vec3> = b
+        .mesh
+        .positions
+        .iter()
+        .copied()
+        .filter(|p| (p.y - hip).abs() < 0.02 * h)
+        .collect();
+    let (lx, hx) = band
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |a, p| {
+            (a.0.min(p.x), a.1.max(p.x))
+        });
+    let (lz, hz) = band
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |a, p| {
+            (a.0.min(p.z), a.1.max(p.z))
+        });
+    let (cx, cz) = (0.5 * (lx + hx), 0.5 * (lz + hz));
+    let half = 0.5 * (hx - lx) * 1.15;
+    let skin_r = |y: f32, th: f32| {
+        let d = glam::Vec2::new(th.sin(), th.cos());
+        b.mesh
+            .positions
+            .iter()
+            .filter(|p| (p.y - y).abs() <= 0.015 * h && (p.x - cx).abs() <= half)
+            .filter_map(|p| {
+                let r = glam::Vec2::new(p.x - cx, p.z - cz);
+                (r.length() > 1e-9 && r.normalize().dot(d) > (TAU / n as f32).cos())
+                    .then_some(r.length())
+            })
+            .fold(0.0f32, f32::max)
+    };
+    let (top, bottom, hem) = (floor + 0.72 * h, floor + 0.07 * h, 0.19 * h);
+    let hip_r: Vec<f32> = (0..n)
+        .map(|k| skin_r(hip, TAU * k as f32 / n as f32) + 0.012 * h)
+        .collect();
+    let mut positions = Vec::new();
+    for j in 0..=m {
+        let y = top - (top - bottom) * j as f32 / m as f32;
+        for k in 0..n {
+            let th = TAU * k as f32 / n as f32;
+            let r = if y >= hip {
+                let r = skin_r(y, th) + 0.012 * h;
+                if r < 0.02 * h {
+                    hip_r[k as usize]
+                } else {
+                    r
+                }
+            } else {
+                let t = (hip - y) / (hip - bottom);
+                hip_r[k as usize] * (1.0 - t) + hem * t
+            };
+            positions.push(glam::Vec3::new(cx + r * th.sin(), y, cz + r * th.cos()));
+        }
+    }
+    let at = |j: u32, k: u32| j * n + k % n;
+    let mut triangles = Vec::new();
+    for j in 0..m {
+        for k in 0..n {
+            triangles.push([at(j, k), at(j + 1, k), at(j + 1, k + 1)]);
+            triangles.push([at(j, k), at(j + 1, k + 1), at(j, k + 1)]);
+        }
+    }
+    let mut p = mesh_part("Dress", positions, triangles);
+    p.material = Some("Dress".into());
+    p
+}
+
+/// men_Farmer in a dress from the armpits to the ankles over his trousers. The trousers
+/// are named as a garment and the dress lies around them: they looked out through
+/// their own surface at the dress, were taken for a shell over skin, and the fit, left
+/// with no legs, refused the body ("no separate legs"). Looking into themselves, they
+/// stay skin. `rig` hangs skirt chains from the waist, below which the dress swings;
+/// its bodice keeps the weights it was bound with and bends with the spine. Hung on the
+/// chains from the pelvis as a skirt (as before), the bodice stays behind when the
+/// spine bends and the chest pokes through it: the test poses count a loose garment's
+/// bodice for penetration (`deform.spine_bend.penetration.Dress`, a major).
+#[test]
+fn a_dress_from_the_armpits_keeps_the_legs_as_skin_and_its_bodice_follows_the_spine() {
+    let mut c = rigsmith::io::read_character(&quaternius_dir().join("men_Farmer.glb")).unwrap();
+    c.skeleton = None;
+    for p in &mut c.parts {
+        p.weights = None;
+    }
+    let b = c.body().unwrap();
+    let (floor, h) = (b.bounds.0.y, b.height);
+    c.parts.push(tube_dress(&b, floor, h));
+    let body = c.body().unwrap();
+    for name in ["Farmer_Pants", "Farmer_Feet.0", "Farmer_Feet.1"] {
+        let i = c.find_part(name).unwrap();
+        assert!(body.skin.contains(&i), "{name}: {:?}", body.roles[i]);
+    }
+    let di = c.find_part("Dress").unwrap();
+    assert_eq!(
+        body.roles[di].class,
+        PartClass::Garment,
+        "{:?}",
+        body.roles[di]
+    );
+    let o = RigOptions {
+        review: true,
+        ..RigOptions::default()
+    };
+    let out = rig(&c, &o, &mut |_, _| {}).unwrap();
+    let r = out.review.as_ref().unwrap();
+    assert_eq!((r.counts.blocker, r.counts.major), (0, 0), "{:?}", r.counts);
+    let bend = "deform.spine_bend.penetration.Dress";
+    assert!(
+        r.checks.iter().any(|k| k.id == bend && k.passed),
+        "the bodice is checked in the spine bend"
+    );
+    let s = out.character.skeleton.as_ref().unwrap();
+    let chain = |k: u32| s.bones[k as usize].name.starts_with("skirt");
+    let spine = |k: u32| s.bones[k as usize].name.starts_with("spine");
+    let dp = &out.character.parts[di];
+    let w = dp.weights.as_ref().unwrap();
+    // The waist: the skirt chains' top, above the thighs' heads.
+    let hip = ["thigh_l", "thigh_r"]
+        .iter()
+        .map(|n| s.bones[s.find(n).unwrap()].head.y)
+        .sum::<f32>()
+        / 2.0;
+    let waist = hip + rigsmith::parts::SKIRT_WAIST * h;
+    let (mut above, mut above_chain, mut above_spine, mut below, mut below_chain) =
+        (0usize, 0.0f32, 0.0f32, 0usize, 0.0f32);
+    for (q, vw) in dp.mesh.positions.iter().zip(&w.vertices) {
+        let on_chain: f32 = vw.iter().filter(|x| chain(x.bone)).map(|x| x.weight).sum();
+        if q.y > waist + 0.03 * h {
+            above += 1;
+            above_chain += on_chain;
+            above_spine += vw
+                .iter()
+                .filter(|x| spine(x.bone))
+                .map(|x| x.weight)
+                .sum::<f32>();
+        } else if q.y < waist - 0.1 * h {
+            below += 1;
+            below_chain += on_chain;
+        }
+    }
+    assert!(above > 60 && below > 300, "{above} {below}");
+    assert_eq!(above_chain, 0.0, "the bodice is on no chain");
+    assert!(
+        above_spine > 0.8 * above as f32,
+        "spine share {}",
+        above_spine / above as f32
+    );
+    assert!(
+        below_chain > 0.7 * below as f32,
+        "chain share {}",
+        below_chain / below as f32
+    );
+    // The chains hang from the pelvis at the waist, not from the armpits.
+    let tops: Vec<f32> = (0..s.len())
+        .filter(|&k| {
+            s.bones[k].name.starts_with("skirt")
+                && !s.bones[s.bones[k].parent.unwrap()]
+                    .name
+                    .starts_with("skirt")
+        })
+        .map(|k| s.bones[k].head.y)
+        .collect();
+    assert!(
+        !tops.is_empty() && tops.iter().all(|&y| y < waist + 0.01 * h),
+        "{tops:?}"
+    );
+    // Positive control: the bodice hung on the pelvis and the chains as a skirt's top.
+    let mut hung = out.character.clone();
+    let pelvis = s.find("pelvis").unwrap() as u32;
+    let dp = &mut hung.parts[di];
+    let w = dp.weights.as_mut().unwrap();
+    for (q, vw) in dp.mesh.positions.iter().zip(w.vertices.iter_mut()) {
+        if q.y > waist {
+            *vw = vec![Influence {
+                bone: pelvis,
+                weight: 1.0,
+            }];
+        }
+    }
+    let opts = rigsmith::review::CheckOptions {
+        self_intersections: false,
+        ..Default::default()
+    };
+    let k = rigsmith::review::check(&hung, &opts).unwrap();
+    let k = k.checks.iter().find(|k| k.id == bend).expect("checked");
+    assert!(
+        !k.passed && k.severity == rigsmith::report::Severity::Major,
+        "{k:?}"
+    );
+}

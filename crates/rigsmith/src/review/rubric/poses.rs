@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use glam::Vec3;
 use rayon::prelude::*;
 
+use super::weights::Worn;
 use super::{Ctx, Out};
 use crate::geom::bvh::Bvh;
 use crate::model::naming::Side;
@@ -58,14 +59,18 @@ struct Rest {
     pieces: Option<intersect::Pieces>,
     edges: Vec<Vec<(u32, u32)>>,
     garments: Vec<usize>,
+    /// Per garment, its vertices inside the body at rest, or not checked (a bodice's
+    /// hanging part), which are never counted as newly inside.
     garment_inside: Vec<Vec<bool>>,
+    /// Per garment, how many of its vertices are checked.
+    garment_checked: Vec<usize>,
     /// The preserve-volume mask of every part, when the review blends DQS in.
     blend: Option<Vec<Vec<f32>>>,
 }
 
 /// Measures and judges every pose of the library (the options' own, else the default
 /// one built from the bone names); returns the library.
-pub(super) fn section(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Vec<NamedPose> {
+pub(super) fn section(cx: &Ctx<'_>, garments: &[Worn], out: &mut Out) -> Vec<NamedPose> {
     let (library, skipped) = match &cx.o.library {
         Some(l) => (l.clone(), Vec::new()),
         None => crate::pose::quadruped::quadruped_library(cx.s)
@@ -138,7 +143,7 @@ fn blend_masks(cx: &Ctx<'_>, library: &[NamedPose]) -> Vec<Vec<f32>> {
         .collect()
 }
 
-fn rest_state(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Rest {
+fn rest_state(cx: &Ctx<'_>, garments: &[Worn], out: &mut Out) -> Rest {
     let body = cx.body;
     let joints = volume::joints(cx.s, &cx.rig);
     let fleshes = joints
@@ -170,7 +175,26 @@ fn rest_state(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Rest {
     let body_bvh = Bvh::build(&body.mesh.positions, &body.mesh.triangles);
     let garment_inside = garments
         .iter()
-        .map(|&g| penetration::inside_flags(&body_bvh, &cx.c.parts[g].mesh.positions))
+        .map(|g| {
+            let mut inside =
+                penetration::inside_flags(&body_bvh, &cx.c.parts[g.part].mesh.positions);
+            if let Some(checked) = &g.checked {
+                for (f, &k) in inside.iter_mut().zip(checked) {
+                    *f |= !k;
+                }
+            }
+            inside
+        })
+        .collect();
+    let garment_checked = garments
+        .iter()
+        .map(|g| {
+            g.checked
+                .as_ref()
+                .map_or(cx.c.parts[g.part].mesh.positions.len(), |k| {
+                    k.iter().filter(|&&k| k).count()
+                })
+        })
         .collect();
     let pieces =
         cx.o.self_intersections
@@ -181,8 +205,9 @@ fn rest_state(cx: &Ctx<'_>, garments: &[usize], out: &mut Out) -> Rest {
         pairs,
         pieces,
         edges,
-        garments: garments.to_vec(),
+        garments: garments.iter().map(|g| g.part).collect(),
         garment_inside,
+        garment_checked,
         blend: None,
     }
 }
@@ -289,9 +314,10 @@ fn measure(cx: &Ctx<'_>, rest: &Rest, np: &NamedPose) -> PoseNumbers {
         rest.garments
             .iter()
             .zip(&rest.garment_inside)
-            .map(|(&g, ri)| {
+            .zip(&rest.garment_checked)
+            .map(|((&g, ri), &checked)| {
                 let inside = penetration::new_inside(&pb, &posed[g], ri);
-                let pct = 100.0 * inside.len() as f32 / posed[g].len().max(1) as f32;
+                let pct = 100.0 * inside.len() as f32 / checked.max(1) as f32;
                 (g, pct, inside.iter().map(|&v| posed[g][v]).collect())
             })
             .collect()

@@ -64,8 +64,9 @@ pub(super) fn section(cx: &Ctx<'_>, out: &mut Out) {
 }
 
 /// `weights.garment.<part>` on every skinned garment not driven by chains; returns
-/// those garments (the poses measure their penetration).
-pub(super) fn garments(cx: &Ctx<'_>, chain_bone: &[bool], out: &mut Out) -> Vec<usize> {
+/// those garments and the bodices of the loose ones driven by chains ([`bodices`]):
+/// the poses measure their penetration.
+pub(super) fn garments(cx: &Ctx<'_>, chain_bone: &[bool], out: &mut Out) -> Vec<Worn> {
     let c = cx.c;
     let mut chain_driven = Vec::new();
     let garments: Vec<usize> = (1..c.parts.len())
@@ -88,12 +89,24 @@ pub(super) fn garments(cx: &Ctx<'_>, chain_bone: &[bool], out: &mut Out) -> Vec<
             chain_driven.join(", ")
         ));
     }
+    let bodices = bodices(cx, chain_bone);
     if garments.is_empty() && chain_driven.is_empty() {
         out.not_verified
             .push("garments: no skinned garment part".into());
     }
+    let worn = |garments: &[usize]| -> Vec<Worn> {
+        let mut w: Vec<Worn> = garments
+            .iter()
+            .map(|&part| Worn {
+                part,
+                checked: None,
+            })
+            .collect();
+        w.extend(bodices.iter().cloned());
+        w
+    };
     if garments.is_empty() {
-        return garments;
+        return worn(&garments);
     }
     let grid = weights::Grid::new(&cx.body.mesh.positions, 0.02 * cx.h);
     for &g in &garments {
@@ -113,5 +126,58 @@ pub(super) fn garments(cx: &Ctx<'_>, chain_bone: &[bool], out: &mut Out) -> Vec<
                 .detail("a garment should take its weights from the body under it"),
         );
     }
-    garments
+    worn(&garments)
+}
+
+/// The bodices of the loose garments driven by chains (a dress, a long coat): their
+/// vertices above the waist ([`crate::parts::SKIRT_WAIST`] above the hip line) within
+/// [`BODICE_NEAR`] of the skin at rest. The cloth there lies on the trunk and must
+/// follow it (the chains swing only what hangs below the waist), so the test poses
+/// count it for penetration as a garment's.
+fn bodices(cx: &Ctx<'_>, chain_bone: &[bool]) -> Vec<Worn> {
+    let c = cx.c;
+    let waist = crate::parts::hip_height(c) + crate::parts::SKIRT_WAIST * cx.h;
+    let mut bvh = None;
+    (1..c.parts.len())
+        .filter(|&i| cx.classes[i] == PartClass::Garment)
+        .filter(|&i| {
+            c.parts[i]
+                .weights
+                .as_ref()
+                .is_some_and(|w| chain_share(w, chain_bone) > 0.5)
+        })
+        .filter(|&i| crate::parts::is_loose_garment(c, &c.parts[i]))
+        .filter_map(|i| {
+            let bvh = bvh.get_or_insert_with(|| {
+                crate::geom::bvh::Bvh::build(&cx.body.mesh.positions, &cx.body.mesh.triangles)
+            });
+            let checked: Vec<bool> = c.parts[i]
+                .mesh
+                .positions
+                .iter()
+                .map(|&q| {
+                    q.y > waist
+                        && bvh
+                            .closest(q)
+                            .is_some_and(|h| h.dist2.sqrt() <= BODICE_NEAR * cx.h)
+                })
+                .collect();
+            checked.contains(&true).then_some(Worn {
+                part: i,
+                checked: Some(checked),
+            })
+        })
+        .collect()
+}
+
+/// How near the skin (H) a loose garment's vertex above the waist lies to count as its
+/// bodice ([`bodices`]).
+pub const BODICE_NEAR: f32 = 0.03;
+
+/// A garment the test poses check for penetration: `part`, all its vertices or, for a
+/// loose garment's bodice ([`bodices`]), those marked in `checked`.
+#[derive(Debug, Clone)]
+pub(super) struct Worn {
+    pub part: usize,
+    pub checked: Option<Vec<bool>>,
 }
