@@ -953,6 +953,10 @@ fn other_roles(
     }
 }
 
+/// The share of a closed piece's points (or of a skin piece's) that must lie inside
+/// the other for the two to interpenetrate ([`Pieces::sunk`]).
+pub const SUNK_MIN: f32 = 0.005;
+
 /// Least ratio of a rod's length to its width ([`Pieces::rod`]).
 pub const ROD_LONG: f32 = 6.0;
 /// Greatest width of a rod, in H ([`Pieces::rod`]).
@@ -1163,7 +1167,39 @@ impl Pieces {
         if !meets || (self.rod(k) && !border_on) {
             return false;
         }
+        // A closed piece joins only sunk into the set (a chibi's arm, a head ball on
+        // its neck) or the set sunk into it; one resting against it from outside is an
+        // object worn or carried (a backpack, a pouch).
+        if ck.border.is_empty() && !self.sunk(k, set) {
+            return false;
+        }
         !self.caps(k, set)
+    }
+
+    /// Whether component `k` and the set `set` interpenetrate: at least [`SUNK_MIN`] of
+    /// `k`'s points (and 3) inside the set deeper than twice [`TOUCH`], or as many of
+    /// some set component's points as deep inside `k` (a box pressed onto a curved back
+    /// takes in only the skin's outermost points, barely under its face).
+    fn sunk(&self, k: usize, set: &[usize]) -> bool {
+        let cs = &self.cs;
+        let deep = 2.0 * TOUCH * self.ext_y;
+        let enough = |n: usize, of: usize| n >= 3 && n as f32 >= SUNK_MIN * of as f32;
+        let ck = &cs[k];
+        enough(
+            ck.points
+                .iter()
+                .filter(|&&q| self.inside(q, set) && self.dist_to(q, set) > deep)
+                .count(),
+            ck.points.len(),
+        ) || set.iter().any(|&s| {
+            let p = &cs[s].points;
+            enough(
+                p.iter()
+                    .filter(|&&q| ck.bvh.contains(q) && self.dist_to(q, &[k]) > deep)
+                    .count(),
+                p.len(),
+            )
+        })
     }
 
     /// How component `k` meets the set `set`: whether its open border lies on or inside

@@ -1168,3 +1168,94 @@ fn a_dress_from_the_armpits_keeps_the_legs_as_skin_and_its_bodice_follows_the_sp
         "{k:?}"
     );
 }
+
+/// `m` with every triangle's corners its own vertices, as an exporter writes a
+/// flat-shaded mesh (a box: 36 vertices).
+fn flat_shaded(m: rigsmith::Mesh) -> rigsmith::Mesh {
+    rigsmith::Mesh {
+        positions: m
+            .triangles
+            .iter()
+            .flat_map(|t| t.map(|k| m.positions[k as usize]))
+            .collect(),
+        triangles: (0..m.triangles.len() as u32)
+            .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
+            .collect(),
+        ..Default::default()
+    }
+}
+
+/// A backpack: a flat-shaded closed box 0.16 x 0.2 x 0.08 H on the back (0.56 to
+/// 0.76 H), 0.5 % H off the skin's farthest point behind its middle (0.6 to 0.72 H). It touched the skin (within twice `TOUCH`) and joined it: bound as
+/// flesh, it bent with the spine, and on men_Farmer the fit, its sections widened by
+/// the box, put the pelvis outside the body (`place.inside`, a major). A closed piece
+/// joins the skin only sunk into it (or the skin sunk into it); resting against it from
+/// outside it is an accessory, rigid to the trunk bone it sits on.
+#[test]
+fn a_backpack_resting_on_the_back_is_an_accessory_rigid_to_the_trunk_not_skin() {
+    for who in ["men_Casual", "men_Farmer"] {
+        let mut c =
+            rigsmith::io::read_character(&quaternius_dir().join(format!("{who}.glb"))).unwrap();
+        c.skeleton = None;
+        for p in &mut c.parts {
+            p.weights = None;
+        }
+        let b = c.body().unwrap();
+        let (floor, h) = (b.bounds.0.y, b.height);
+        let y = floor + 0.66 * h;
+        let back = b
+            .mesh
+            .positions
+            .iter()
+            .filter(|p| (p.y - y).abs() < 0.06 * h && p.x.abs() < 0.08 * h)
+            .map(|p| p.z)
+            .fold(f32::INFINITY, f32::min);
+        let skin = b.skin.clone();
+        let far = back - 0.005 * h;
+        c.parts.push(rigsmith::Part {
+            name: "Backpack".into(),
+            material: Some("Leather".into()),
+            mesh: flat_shaded(rigsmith::Mesh::cuboid(
+                glam::Vec3::new(-0.08 * h, y - 0.1 * h, far - 0.08 * h),
+                glam::Vec3::new(0.08 * h, y + 0.1 * h, far),
+            )),
+            ..Default::default()
+        });
+        let i = c.find_part("Backpack").unwrap();
+        let body = c.body().unwrap();
+        assert_eq!(body.skin, skin, "{who}: the skin is unchanged");
+        assert_eq!(
+            body.roles[i].class,
+            PartClass::Accessory,
+            "{who}: {:?}",
+            body.roles[i]
+        );
+        let o = RigOptions {
+            review: true,
+            ..RigOptions::default()
+        };
+        let out = rig(&c, &o, &mut |_, _| {}).unwrap();
+        let r = out.review.as_ref().unwrap();
+        assert_eq!(
+            (r.counts.blocker, r.counts.major),
+            (0, 0),
+            "{who}: {:?}",
+            r.counts
+        );
+        let s = out.character.skeleton.as_ref().unwrap();
+        let w = out.character.parts[i].weights.as_ref().unwrap();
+        let bones: std::collections::BTreeSet<&str> = w
+            .vertices
+            .iter()
+            .flatten()
+            .map(|x| s.bones[x.bone as usize].name.as_str())
+            .collect();
+        assert!(
+            bones.len() == 1
+                && bones
+                    .iter()
+                    .all(|n| n.starts_with("spine") || *n == "pelvis"),
+            "{who}: {bones:?}"
+        );
+    }
+}
