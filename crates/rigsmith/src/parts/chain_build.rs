@@ -643,27 +643,43 @@ fn build_skirt(
     };
     let g = SkirtGrid::of(&skirt, h, o);
     let (panels, segs, len) = (g.panels, g.segs, g.len());
-    let mut chain_ids: Vec<Vec<u32>> = Vec::with_capacity(panels);
-    for k in 0..panels {
+    // A chain for every panel with cloth in the lower half within a panel's width of
+    // it: a coat open down the front has none in its opening. The cloth above that
+    // between two panels with none (the coat's front closed at the hips) stays on the
+    // hips.
+    let mut cloth = vec![false; panels];
+    for q in skirt.iter().filter(|q| q.y < g.y_top - 0.5 * len) {
+        let u = g.angle(q) / TAU * panels as f32;
+        let k0 = (u.floor() as usize) % panels;
+        cloth[k0] = true;
+        cloth[(k0 + 1) % panels] = true;
+    }
+    let mut chain_ids: Vec<Vec<u32>> = vec![Vec::new(); panels];
+    for k in (0..panels).filter(|&k| cloth[k]) {
         let theta = TAU * k as f32 / panels as f32;
         let joints: Vec<Vec3> = (0..=segs)
             .map(|j| g.joint(theta, g.y_top - len * j as f32 / segs as f32))
             .collect();
-        chain_ids.push(add_chain(
+        chain_ids[k] = add_chain(
             skel,
             taken,
             hips,
             &joints,
             &format!("{base}.{k:02}"),
             skirt_hinge(theta),
-        ));
+        );
     }
     let mut w = Weights::empty(pos.len());
     for (v, q) in pos.iter().enumerate() {
         let u = g.angle(q) / TAU * panels as f32;
         let k0 = (u.floor() as usize) % panels;
         let k1 = (k0 + 1) % panels;
-        let a = u - u.floor();
+        // A side with no chain gives its share to the other.
+        let a = match (cloth[k0], cloth[k1]) {
+            (true, false) => 0.0,
+            (false, true) => 1.0,
+            _ => u - u.floor(),
+        };
         let s = ((g.y_top - q.y) / len).clamp(0.0, 1.0);
         // The bodice's share: all of it above the waist, fading over the chains' first
         // half-bone below it.
@@ -682,12 +698,13 @@ fn build_skirt(
             continue;
         }
         let (anchor, bones) = along(s * segs as f32, segs);
+        let anchor = if cloth[k0] || cloth[k1] { anchor } else { 1.0 };
         if anchor > 0.0 {
             w.add(v, hips as u32, hang * anchor);
         }
         for (kk, wa) in [(k0, 1.0 - a), (k1, a)] {
             for (j, wb) in bones {
-                if wa * wb > 0.0 {
+                if wa * wb > 0.0 && !chain_ids[kk].is_empty() {
                     w.add(v, chain_ids[kk][j], hang * wa * wb);
                 }
             }

@@ -327,7 +327,10 @@ pub(crate) fn hip_height(c: &Character) -> f32 {
 
 /// Whether `p` is a loose garment hanging from the trunk (a skirt, dress, long coat):
 /// named as a skirt/dress, or a cloth (or unnamed) part that spans the hip line and
-/// whose lower third surrounds the body's vertical axis (at least 14 of 16 sectors).
+/// whose lower third surrounds the body's vertical axis (at least 14 of 16 sectors), or
+/// goes more than half around it with one opening (a coat open down the front: at
+/// least [`OPEN_COAT_SECTORS`] sectors, the empty ones one run; trouser legs cover
+/// about half, with two gaps, before and behind).
 pub(crate) fn is_loose_garment(c: &Character, p: &Part) -> bool {
     let names = [p.material.as_deref().unwrap_or(""), p.name.as_str()];
     let class = names.iter().find_map(|n| class_from_name(n));
@@ -358,8 +361,16 @@ pub(crate) fn is_loose_garment(c: &Character, p: &Part) -> bool {
         let a = (q.x - cx).atan2(q.z - cz).rem_euclid(TAU);
         bins[((a / TAU * 16.0) as usize).min(15)] = true;
     }
-    bins.iter().filter(|b| **b).count() >= 14
+    let covered = bins.iter().filter(|b| **b).count();
+    // All around; or, a coat open down the front (or a cloak open at the back), more
+    // than half around with one opening: the sectors it leaves are one run.
+    let gaps = (0..16).filter(|&k| bins[k] && !bins[(k + 1) % 16]).count();
+    covered >= 14 || (covered >= OPEN_COAT_SECTORS && gaps == 1)
 }
+
+/// Sectors (of 16 around the body's axis) a loose garment open down one side (a long
+/// coat open at the front) covers at least in its lower third ([`is_loose_garment`]).
+pub const OPEN_COAT_SECTORS: usize = 9;
 
 /// Whether part `i` is a loose panel hanging down the back (a cape, a cloak) or the front
 /// (a tabard) from the upper trunk: a garment, or an accessory that is an open sheet
