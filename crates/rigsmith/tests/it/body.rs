@@ -104,11 +104,7 @@ fn every_named_variant_has_its_split_test() {
 
 #[test]
 fn game_character_pieces_are_one_skin() {
-    let mut c = rigsmith::io::read_character(&quaternius_dir().join("men_Casual.glb")).unwrap();
-    c.skeleton = None;
-    for p in &mut c.parts {
-        p.weights = None;
-    }
+    let c = shared_unrigged("men_Casual");
     for p in [
         "Casual_Body.0",
         "Casual_Body.1",
@@ -725,11 +721,7 @@ fn rod(name: &str, a: glam::Vec3, b: glam::Vec3, r: f32, open_at_a: bool) -> rig
 /// men_Casual with its weights and skeleton stripped, the centre of its right fist, and
 /// its height.
 fn casual_unrigged() -> (Character, glam::Vec3, f32) {
-    let mut c = rigsmith::io::read_character(&quaternius_dir().join("men_Casual.glb")).unwrap();
-    c.skeleton = None;
-    for p in &mut c.parts {
-        p.weights = None;
-    }
+    let c = shared_unrigged("men_Casual");
     let b = c.body().unwrap();
     let h = b.height;
     let xr = b
@@ -914,30 +906,10 @@ fn a_cape_down_the_back_hangs_on_cape_chains_from_the_chest_not_on_the_legs() {
             PartClass::Accessory
         };
         assert_eq!(role.class, want, "{role:?}");
-        let o = RigOptions {
-            chains: false,
-            review: true,
-            ..RigOptions::default()
-        };
-        if named {
-            let out = rig(&c, &o, &mut |_, _| {}).unwrap();
-            let r = out.review.as_ref().unwrap();
-            assert!(
-                r.checks
-                    .iter()
-                    .any(|k| k.id == "parts.joined_garment" && !k.passed),
-                "{:?}",
-                r.counts
-            );
-        }
-        let o = RigOptions { chains: true, ..o };
-        let out = rig(&c, &o, &mut |_, _| {}).unwrap();
-        let r = out.review.as_ref().unwrap();
-        assert_eq!(
-            (r.counts.blocker, r.counts.major),
-            (0, 0),
-            "{named}: {:?}",
-            r.counts
+        let out = with_chains(
+            &c,
+            named.then_some("parts.joined_garment"),
+            &format!("{named}"),
         );
         let s = out.character.skeleton.as_ref().unwrap();
         let capes: Vec<usize> = (0..s.len())
@@ -955,19 +927,93 @@ fn a_cape_down_the_back_hangs_on_cape_chains_from_the_chest_not_on_the_legs() {
             !roots.is_empty() && roots.iter().all(|n| n.starts_with("spine_")),
             "{roots:?}"
         );
-        let w = out.character.parts[i].weights.as_ref().unwrap();
-        let legs = w
-            .vertices
-            .iter()
-            .flatten()
-            .filter(|x| {
-                let n = &s.bones[x.bone as usize].name;
-                n.starts_with("thigh") || n.starts_with("calf")
-            })
-            .count();
-        assert_eq!(legs, 0, "{named}");
+        assert_eq!(leg_influences(&out, i), 0, "{named}");
         assert!(out.chains.iter().any(|ch| ch.class == "cape"));
     }
+}
+
+/// A shared Quaternius character (`who`, its file's stem) with its skeleton and weights
+/// stripped.
+fn shared_unrigged(who: &str) -> Character {
+    let mut c = rigsmith::io::read_character(&quaternius_dir().join(format!("{who}.glb"))).unwrap();
+    c.skeleton = None;
+    for p in &mut c.parts {
+        p.weights = None;
+    }
+    c
+}
+
+/// `c` rigged with its review, after checking that `part` has the role `class`; the
+/// review has no blocker and no major (`who` names the character in the messages).
+fn rig_clean(
+    c: &Character,
+    part: &str,
+    class: PartClass,
+    who: &str,
+) -> (rigsmith::pipeline::RigOutput, rigsmith::review::CheckReport) {
+    let i = c.find_part(part).unwrap();
+    let role = c.body().unwrap().roles[i].clone();
+    assert_eq!(role.class, class, "{who}: {role:?}");
+    let o = RigOptions {
+        review: true,
+        ..RigOptions::default()
+    };
+    let out = rig(c, &o, &mut |_, _| {}).unwrap();
+    let r = out.review.clone().unwrap();
+    assert_eq!(
+        (r.counts.blocker, r.counts.major),
+        (0, 0),
+        "{who}: {:?}",
+        r.counts
+    );
+    (out, r)
+}
+
+/// `c` rigged with chains and its review, which has no blocker and no major; first,
+/// when `fails` names a check, rigged without chains, where that check fails (`what`
+/// names the case in the messages).
+fn with_chains(c: &Character, fails: Option<&str>, what: &str) -> rigsmith::pipeline::RigOutput {
+    let o = RigOptions {
+        chains: false,
+        review: true,
+        ..RigOptions::default()
+    };
+    if let Some(id) = fails {
+        let out = rig(c, &o, &mut |_, _| {}).unwrap();
+        let r = out.review.as_ref().unwrap();
+        assert!(
+            r.checks.iter().any(|k| k.id == id && !k.passed),
+            "{what}: {id} passes without chains: {:?}",
+            r.counts
+        );
+    }
+    let o = RigOptions { chains: true, ..o };
+    let out = rig(c, &o, &mut |_, _| {}).unwrap();
+    let r = out.review.as_ref().unwrap();
+    assert_eq!(
+        (r.counts.blocker, r.counts.major),
+        (0, 0),
+        "{what}: {:?}",
+        r.counts
+    );
+    out
+}
+
+/// How many influences of part `i` in the rigged `out` are on a thigh or a calf.
+fn leg_influences(out: &rigsmith::pipeline::RigOutput, i: usize) -> usize {
+    let s = out.character.skeleton.as_ref().unwrap();
+    out.character.parts[i]
+        .weights
+        .as_ref()
+        .unwrap()
+        .vertices
+        .iter()
+        .flatten()
+        .filter(|x| {
+            let n = &s.bones[x.bone as usize].name;
+            n.starts_with("thigh") || n.starts_with("calf")
+        })
+        .count()
 }
 
 /// A tube dress over the body `b` (height `h`, floor `floor`): rings from the armpits
@@ -1080,11 +1126,7 @@ fn coat(b: &rigsmith::model::Body, floor: f32, h: f32, open: u32) -> rigsmith::P
 /// bodice for penetration (`deform.spine_bend.penetration.Dress`, a major).
 #[test]
 fn a_dress_from_the_armpits_keeps_the_legs_as_skin_and_its_bodice_follows_the_spine() {
-    let mut c = rigsmith::io::read_character(&quaternius_dir().join("men_Farmer.glb")).unwrap();
-    c.skeleton = None;
-    for p in &mut c.parts {
-        p.weights = None;
-    }
+    let mut c = shared_unrigged("men_Farmer");
     let b = c.body().unwrap();
     let (floor, h) = (b.bounds.0.y, b.height);
     c.parts.push(tube_dress(&b, floor, h));
@@ -1094,19 +1136,7 @@ fn a_dress_from_the_armpits_keeps_the_legs_as_skin_and_its_bodice_follows_the_sp
         assert!(body.skin.contains(&i), "{name}: {:?}", body.roles[i]);
     }
     let di = c.find_part("Dress").unwrap();
-    assert_eq!(
-        body.roles[di].class,
-        PartClass::Garment,
-        "{:?}",
-        body.roles[di]
-    );
-    let o = RigOptions {
-        review: true,
-        ..RigOptions::default()
-    };
-    let out = rig(&c, &o, &mut |_, _| {}).unwrap();
-    let r = out.review.as_ref().unwrap();
-    assert_eq!((r.counts.blocker, r.counts.major), (0, 0), "{:?}", r.counts);
+    let (out, r) = rig_clean(&c, "Dress", PartClass::Garment, "men_Farmer");
     let bend = "deform.spine_bend.penetration.Dress";
     assert!(
         r.checks.iter().any(|k| k.id == bend && k.passed),
@@ -1217,12 +1247,7 @@ fn flat_shaded(m: rigsmith::Mesh) -> rigsmith::Mesh {
 #[test]
 fn a_backpack_resting_on_the_back_is_an_accessory_rigid_to_the_trunk_not_skin() {
     for who in ["men_Casual", "men_Farmer"] {
-        let mut c =
-            rigsmith::io::read_character(&quaternius_dir().join(format!("{who}.glb"))).unwrap();
-        c.skeleton = None;
-        for p in &mut c.parts {
-            p.weights = None;
-        }
+        let mut c = shared_unrigged(who);
         let b = c.body().unwrap();
         let (floor, h) = (b.bounds.0.y, b.height);
         let y = floor + 0.66 * h;
@@ -1245,26 +1270,8 @@ fn a_backpack_resting_on_the_back_is_an_accessory_rigid_to_the_trunk_not_skin() 
             ..Default::default()
         });
         let i = c.find_part("Backpack").unwrap();
-        let body = c.body().unwrap();
-        assert_eq!(body.skin, skin, "{who}: the skin is unchanged");
-        assert_eq!(
-            body.roles[i].class,
-            PartClass::Accessory,
-            "{who}: {:?}",
-            body.roles[i]
-        );
-        let o = RigOptions {
-            review: true,
-            ..RigOptions::default()
-        };
-        let out = rig(&c, &o, &mut |_, _| {}).unwrap();
-        let r = out.review.as_ref().unwrap();
-        assert_eq!(
-            (r.counts.blocker, r.counts.major),
-            (0, 0),
-            "{who}: {:?}",
-            r.counts
-        );
+        assert_eq!(c.body().unwrap().skin, skin, "{who}: the skin is unchanged");
+        let (out, _) = rig_clean(&c, "Backpack", PartClass::Accessory, who);
         let s = out.character.skeleton.as_ref().unwrap();
         let w = out.character.parts[i].weights.as_ref().unwrap();
         let bones: std::collections::BTreeSet<&str> = w
@@ -1301,24 +1308,7 @@ fn a_long_coat_open_down_the_front_hangs_on_skirt_chains_with_none_in_the_openin
     part.material = Some("Wool".into());
     c.parts.push(part);
     let i = c.find_part("Coat").unwrap();
-    let o = RigOptions {
-        chains: false,
-        review: true,
-        ..RigOptions::default()
-    };
-    let out = rig(&c, &o, &mut |_, _| {}).unwrap();
-    let r = out.review.as_ref().unwrap();
-    assert!(
-        r.checks
-            .iter()
-            .any(|k| k.id == "weights.cross_side_leak" && !k.passed),
-        "{:?}",
-        r.counts
-    );
-    let o = RigOptions { chains: true, ..o };
-    let out = rig(&c, &o, &mut |_, _| {}).unwrap();
-    let r = out.review.as_ref().unwrap();
-    assert_eq!((r.counts.blocker, r.counts.major), (0, 0), "{:?}", r.counts);
+    let out = with_chains(&c, Some("weights.cross_side_leak"), "coat");
     let s = out.character.skeleton.as_ref().unwrap();
     let chains: std::collections::BTreeSet<&str> = (0..s.len())
         .filter_map(|k| s.bones[k].name.strip_prefix("skirt."))
@@ -1327,15 +1317,5 @@ fn a_long_coat_open_down_the_front_hangs_on_skirt_chains_with_none_in_the_openin
     // 24 panels around for this hem; the opening (about 160 degrees) has none.
     assert!((12..=20).contains(&chains.len()), "{chains:?}");
     assert!(!chains.contains("00"), "a chain in the opening: {chains:?}");
-    let w = out.character.parts[i].weights.as_ref().unwrap();
-    let legs = w
-        .vertices
-        .iter()
-        .flatten()
-        .filter(|x| {
-            let n = &s.bones[x.bone as usize].name;
-            n.starts_with("thigh") || n.starts_with("calf")
-        })
-        .count();
-    assert_eq!(legs, 0);
+    assert_eq!(leg_influences(&out, i), 0);
 }
