@@ -683,10 +683,11 @@ fn build_skirt(
         let s = ((g.y_top - q.y) / len).clamp(0.0, 1.0);
         // The bodice's share: all of it above the waist, fading over the chains' first
         // half-bone below it.
-        let kept = keep.map_or(0.0, |_| {
-            (1.0 - (g.y_top - q.y) / (0.5 * len / segs as f32)).clamp(0.0, 1.0)
-        });
-        if let (Some(old), true) = (keep, kept > 0.0) {
+        let kept = match keep {
+            Some(_) => (1.0 - (g.y_top - q.y) / (0.5 * len / segs as f32)).clamp(0.0, 1.0),
+            None => 0.0,
+        };
+        if let Some(old) = keep.filter(|_| kept > 0.0) {
             for inf in &old.vertices[v] {
                 let leg = bodice.legs.get(inf.bone as usize).copied().unwrap_or(false);
                 let bone = if leg { hips as u32 } else { inf.bone };

@@ -173,29 +173,24 @@ fn rest_state(cx: &Ctx<'_>, garments: &[Worn], out: &mut Out) -> Rest {
             })
             .collect();
     let body_bvh = Bvh::build(&body.mesh.positions, &body.mesh.triangles);
-    let garment_inside = garments
-        .iter()
-        .map(|g| {
-            let mut inside =
-                penetration::inside_flags(&body_bvh, &cx.c.parts[g.part].mesh.positions);
-            if let Some(checked) = &g.checked {
-                for (f, &k) in inside.iter_mut().zip(checked) {
-                    *f |= !k;
-                }
-            }
-            inside
-        })
-        .collect();
-    let garment_checked = garments
-        .iter()
-        .map(|g| {
-            g.checked
-                .as_ref()
-                .map_or(cx.c.parts[g.part].mesh.positions.len(), |k| {
-                    k.iter().filter(|&&k| k).count()
-                })
-        })
-        .collect();
+    // Per garment counted: its part, its vertices inside the body at rest or not
+    // counted (never newly inside), and how many are counted.
+    let mut worn: Vec<(usize, Vec<bool>, usize)> = Vec::new();
+    for g in garments {
+        let counted = g.counted(cx.c, &body_bvh, cx.h);
+        let n = counted.iter().filter(|&&k| k).count();
+        if n == 0 {
+            continue;
+        }
+        let mut inside = penetration::inside_flags(&body_bvh, &cx.c.parts[g.part].mesh.positions);
+        for (f, &k) in inside.iter_mut().zip(&counted) {
+            *f |= !k;
+        }
+        worn.push((g.part, inside, n));
+    }
+    let garments: Vec<usize> = worn.iter().map(|w| w.0).collect();
+    let garment_checked: Vec<usize> = worn.iter().map(|w| w.2).collect();
+    let garment_inside: Vec<Vec<bool>> = worn.into_iter().map(|w| w.1).collect();
     let pieces =
         cx.o.self_intersections
             .then(|| intersect::Pieces::of(&body.mesh.positions, &body.mesh.triangles))
@@ -205,7 +200,7 @@ fn rest_state(cx: &Ctx<'_>, garments: &[Worn], out: &mut Out) -> Rest {
         pairs,
         pieces,
         edges,
-        garments: garments.iter().map(|g| g.part).collect(),
+        garments,
         garment_inside,
         garment_checked,
         blend: None,

@@ -94,19 +94,13 @@ pub(super) fn garments(cx: &Ctx<'_>, chain_bone: &[bool], out: &mut Out) -> Vec<
         out.not_verified
             .push("garments: no skinned garment part".into());
     }
-    let worn = |garments: &[usize]| -> Vec<Worn> {
-        let mut w: Vec<Worn> = garments
-            .iter()
-            .map(|&part| Worn {
-                part,
-                checked: None,
-            })
-            .collect();
-        w.extend(bodices.iter().cloned());
-        w
-    };
+    let worn: Vec<Worn> = garments
+        .iter()
+        .map(|&part| Worn { part, waist: None })
+        .chain(bodices)
+        .collect();
     if garments.is_empty() {
-        return worn(&garments);
+        return worn;
     }
     let grid = weights::Grid::new(&cx.body.mesh.positions, 0.02 * cx.h);
     for &g in &garments {
@@ -126,7 +120,7 @@ pub(super) fn garments(cx: &Ctx<'_>, chain_bone: &[bool], out: &mut Out) -> Vec<
                 .detail("a garment should take its weights from the body under it"),
         );
     }
-    worn(&garments)
+    worn
 }
 
 /// The bodices of the loose garments driven by chains (a dress, a long coat): their
@@ -137,7 +131,6 @@ pub(super) fn garments(cx: &Ctx<'_>, chain_bone: &[bool], out: &mut Out) -> Vec<
 fn bodices(cx: &Ctx<'_>, chain_bone: &[bool]) -> Vec<Worn> {
     let c = cx.c;
     let waist = crate::parts::hip_height(c) + crate::parts::SKIRT_WAIST * cx.h;
-    let mut bvh = None;
     (1..c.parts.len())
         .filter(|&i| cx.classes[i] == PartClass::Garment)
         .filter(|&i| {
@@ -147,25 +140,9 @@ fn bodices(cx: &Ctx<'_>, chain_bone: &[bool]) -> Vec<Worn> {
                 .is_some_and(|w| chain_share(w, chain_bone) > 0.5)
         })
         .filter(|&i| crate::parts::is_loose_garment(c, &c.parts[i]))
-        .filter_map(|i| {
-            let bvh = bvh.get_or_insert_with(|| {
-                crate::geom::bvh::Bvh::build(&cx.body.mesh.positions, &cx.body.mesh.triangles)
-            });
-            let checked: Vec<bool> = c.parts[i]
-                .mesh
-                .positions
-                .iter()
-                .map(|&q| {
-                    q.y > waist
-                        && bvh
-                            .closest(q)
-                            .is_some_and(|h| h.dist2.sqrt() <= BODICE_NEAR * cx.h)
-                })
-                .collect();
-            checked.contains(&true).then_some(Worn {
-                part: i,
-                checked: Some(checked),
-            })
+        .map(|part| Worn {
+            part,
+            waist: Some(waist),
         })
         .collect()
 }
@@ -175,9 +152,35 @@ fn bodices(cx: &Ctx<'_>, chain_bone: &[bool]) -> Vec<Worn> {
 pub const BODICE_NEAR: f32 = 0.03;
 
 /// A garment the test poses check for penetration: `part`, all its vertices or, for a
-/// loose garment's bodice ([`bodices`]), those marked in `checked`.
+/// loose garment's bodice ([`bodices`]), those above `waist` (y) within
+/// [`BODICE_NEAR`] of the skin at rest.
 #[derive(Debug, Clone)]
 pub(super) struct Worn {
     pub part: usize,
-    pub checked: Option<Vec<bool>>,
+    pub waist: Option<f32>,
+}
+
+impl Worn {
+    /// Which vertices of the garment the poses count, given the rest body `bvh` and
+    /// the height `h` (all of a garment's; a bodice's above the waist near the skin).
+    pub(super) fn counted(
+        &self,
+        c: &crate::Character,
+        bvh: &crate::geom::bvh::Bvh,
+        h: f32,
+    ) -> Vec<bool> {
+        let pos = &c.parts[self.part].mesh.positions;
+        match self.waist {
+            None => vec![true; pos.len()],
+            Some(waist) => pos
+                .iter()
+                .map(|&q| {
+                    q.y > waist
+                        && bvh
+                            .closest(q)
+                            .is_some_and(|x| x.dist2.sqrt() <= BODICE_NEAR * h)
+                })
+                .collect(),
+        }
+    }
 }
