@@ -55,8 +55,8 @@
 //!   The continuous forms of the limits keep the weights a continuous function of the
 //!   input, so a rescaled character gets the same weights to 1e-4. A garment's
 //!   transferred weights are smoothed ([`GARMENT_SMOOTH`] passes), lose past the same
-//!   band the other side's bones the smoothing carried across its mid-line (not those
-//!   the transfer gave), and are limited.
+//!   band the other side's bones (but those the inpainting gave a vertex off the skin:
+//!   a skirt's hem between the legs), and are limited.
 //! * **Ears hung beside the head** (a four-legged skeleton whose ear chains do not
 //!   descend from the head): the head takes its share of every ear vertex, the share
 //!   that keeps the larger of the ear's lags behind the head and behind its own turn
@@ -853,13 +853,33 @@ fn garment_part(
     };
     let out = transfer::transfer_robust(&body, &gm, &transfer::TransferOptions::default());
     let mut w = out.weights;
-    let transferred = w.clone();
+    // What the inpainting gave a vertex off the skin may cross the mid-plane (a
+    // skirt's hem between the legs is inpainted from both); a vertex copied from the
+    // skin, or lying on it, holds what the skin under it holds, and past the skin's band
+    // that is one side.
+    let near = crate::model::body::SHELL_NEAR;
+    let mut inpainted = w.clone();
+    for ((list, &k), &q) in inpainted
+        .vertices
+        .iter_mut()
+        .zip(&out.inpainted)
+        .zip(&gm.positions)
+    {
+        let on_skin = surface
+            .bvh()
+            .closest(q)
+            .is_some_and(|h| h.dist2 <= near * near);
+        if !k || on_skin {
+            list.clear();
+        }
+    }
     smooth(&mut w, mesh, GARMENT_SMOOTH);
-    // The smoothing carries one side's bones across a garment's mid-line (the back of a
-    // shirt's collar took 0.04 of the other clavicle): what it carried past the skin's
-    // band is stripped. What the transfer gave stays (a skirt's hem between the legs
-    // is inpainted from both).
-    strip_smoothed_across(&mut w, &transferred, &gm.positions, &x.ns, CENTRE_BAND);
+    // Past the skin's band a vertex keeps no other side's bone that the smoothing
+    // carried across a garment's mid-line (the back of a shirt's collar took 0.04 of
+    // the other clavicle) or that it took from a skin triangle straddling the band (a
+    // belt on a low-poly body, 2 % H off the mid-plane, took 0.04 of the other thigh);
+    // what the inpainting gave a vertex off the skin stays.
+    strip_smoothed_across(&mut w, &inpainted, &gm.positions, &x.ns, CENTRE_BAND);
     keep_largest_smooth(&mut w, x.o.max_influences);
     (w, out.stats)
 }

@@ -10,7 +10,7 @@
 //! | `max_influences`, `over4` | influences per vertex (weight above 1e-4); vertices with more than 4 | `weights.max_influences` (value: the largest count) | at most 4 (or the export limit asked) | major |
 //! | `non_deform_groups` | bones that carry weight but are not deform bones | `structure.deform_hygiene` (section B) | at most 0 | major |
 //! | `far_bone` | vertices weighted mostly to a bone far beyond one they see | `weights.far_bone` | at most 2% of the vertices | blocker |
-//! | `unlike_nearest` | parts (not rigid parts or accessories, which follow the bone they sit on) where most vertices follow a bone not near them | `weights.unlike_nearest` | at most 0 | major |
+//! | `unlike_nearest` | parts (not rigid parts or accessories, which follow the bone they sit on) where most vertices follow a bone not near them; the bones a part may be near are those that carry the skin and its own (a hair chain's bones carry only the hair) | `weights.unlike_nearest` | at most 0 | major |
 //! | `garment_far` | garment vertices farther than 15% H from any skin, on an island of the garment that comes nowhere within 5% H of it ([`GARMENT_FAR_H`], [`GARMENT_TOUCH_H`]: a flared skirt's hem hangs from the hips) | `weights.garment_far` | at most 0 | major |
 //! | `garment_transfer` | per garment (and hair) part weighted by transfer from the skin: vertices, the share whose closest skin point matched (near enough, normals agreeing) and got the skin's weights, the count inpainted from them over the garment, the count that kept the plain nearest copy (islands with no match); filled by [`crate::bind::bind`], empty from [`weight_report`] | none (information) | - | - |
 //! | `mirror_err` | worst left/right weight difference over mirrored vertex pairs of the body (every 7th vertex; its mirror is the nearest vertex within 0.002 H of its mirror image about the mid-plane; bones mirrored by name) | `weights.symmetry` (not emitted when no pair is found: an asymmetric mesh) | at most 0.05 | minor |
@@ -333,6 +333,25 @@ fn far_weights(
     if deform.is_empty() || !(h > 0.0) {
         return out;
     }
+    // The bones a part may be near: those that carry the skin, and its own. A hair
+    // chain's bones carry only the hair: a helmet over it sits nearest them and still
+    // follows the head.
+    let carries = |parts: &mut dyn Iterator<Item = usize>| {
+        let mut on = vec![false; s.len()];
+        for i in parts {
+            for x in c.parts[i]
+                .weights
+                .iter()
+                .flat_map(|w| w.vertices.iter().flatten())
+            {
+                if x.weight > 0.0 && (x.bone as usize) < s.len() {
+                    on[x.bone as usize] = true;
+                }
+            }
+        }
+        on
+    };
+    let skin_bones = body.map(|b| carries(&mut b.skin.iter().copied()));
     let skin_bvh = body.map(|b| crate::geom::bvh::Bvh::build(&b.mesh.positions, &b.mesh.triangles));
     let seg = |b: usize, p: Vec3| {
         let (a, t) = (s.bones[b].head, s.bones[b].tail);
@@ -350,6 +369,17 @@ fn far_weights(
     for (pi, p) in c.parts.iter().enumerate() {
         let Some(w) = &p.weights else { continue };
         let role = body.map(|b| b.roles[pi].class);
+        let candidates: Vec<usize> = match &skin_bones {
+            Some(on_skin) => {
+                let own = carries(&mut std::iter::once(pi));
+                deform
+                    .iter()
+                    .copied()
+                    .filter(|&b| on_skin[b] || own[b])
+                    .collect()
+            }
+            None => deform.clone(),
+        };
         let mut far = 0;
         let mut unlike = 0;
         let mut counted = 0;
@@ -366,7 +396,7 @@ fn far_weights(
                 continue;
             }
             let (mut nb, mut nd) = (tb, f32::INFINITY);
-            for &b in &deform {
+            for &b in &candidates {
                 let d = (seg(b, *q) - *q).length();
                 if d < nd {
                     nd = d;
