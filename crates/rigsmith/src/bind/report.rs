@@ -147,6 +147,11 @@ pub struct GarmentTransfer {
     pub distance_limit: f32,
     /// The largest angle between the normals of a good match, degrees.
     pub max_angle_deg: f32,
+    /// The bone the whole garment was made rigid to, and the share of its transferred
+    /// weight that bone held (at least [`crate::bind::RIGID_GARMENT_SHARE`]: glasses,
+    /// a helmet); `None` when it deforms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rigid_to: Option<(String, f32)>,
 }
 
 impl GarmentTransfer {
@@ -177,6 +182,12 @@ impl GarmentTransfer {
             100.0 * self.distance_limit,
             self.max_angle_deg
         ));
+        if let Some((bone, share)) = &self.rigid_to {
+            s.push_str(&format!(
+                "; {:.1}% of its weight on {bone}: rigid to it",
+                100.0 * share
+            ));
+        }
         s
     }
 }
