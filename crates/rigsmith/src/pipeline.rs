@@ -718,28 +718,23 @@ fn fit_and_bind(c: &mut Character, o: &RigOptions, st: &mut Stages<'_, '_>) -> R
     crate::deform::neck_blend::blend_on_character(c, &rigid, o.max_influences);
     // A garment the blend left on one bone (glasses over the face) is rigid to it.
     let mut reasons = bound.reasons;
-    let bo = crate::model::BodyOptions {
-        body: o.parts.body.clone(),
-        garment: o.parts.garment.clone(),
-        rigid: o.parts.rigid.clone(),
-    };
-    if let Ok(body) = crate::model::Body::of(c, &bo) {
-        let s = &fitted.skeleton;
-        for (k, p) in c.parts.iter_mut().enumerate() {
-            let garment = matches!(bound.part_roles.get(k), Some(PartWeighting::Garment))
-                && body
-                    .roles
-                    .get(k)
-                    .is_some_and(|r| r.class == crate::model::PartClass::Garment);
-            if let (true, Some(w)) = (garment, p.weights.as_mut()) {
-                if let Some((b, share)) = bind::rigid_if_one_bone(w) {
-                    reasons.push(format!(
-                        "{}: {:.1}% of its weight on {} after the neck's blend: rigid to it",
-                        p.name,
-                        100.0 * share,
-                        s.bones[b as usize].name
-                    ));
-                }
+    let s = &fitted.skeleton;
+    for ((p, role), class) in c
+        .parts
+        .iter_mut()
+        .zip(&bound.part_roles)
+        .zip(&bound.part_classes)
+    {
+        let garment =
+            matches!(role, PartWeighting::Garment) && *class == crate::model::PartClass::Garment;
+        if let (true, Some(w)) = (garment, p.weights.as_mut()) {
+            if let Some((b, share)) = bind::rigid_if_one_bone(w) {
+                reasons.push(format!(
+                    "{}: {:.1}% of its weight on {} after the neck's blend: rigid to it",
+                    p.name,
+                    100.0 * share,
+                    s.bones[b as usize].name
+                ));
             }
         }
     }

@@ -190,6 +190,8 @@ pub struct BindResult {
     pub report: WeightReport,
     /// What each part was taken for, in part order.
     pub part_roles: Vec<PartWeighting>,
+    /// Each part's class (skin, garment, hair, rigid, accessory), in part order.
+    pub part_classes: Vec<crate::model::PartClass>,
     /// Wall-clock seconds per stage, in order (profiling only; varies run to run).
     pub stages: Vec<(&'static str, f64)>,
 }
@@ -290,6 +292,7 @@ pub fn bind(c: &Character, s: &Skeleton, o: &BindOptions) -> Result<BindResult> 
         reasons: log.reasons,
         report,
         part_roles: roles,
+        part_classes: x.body.roles.iter().map(|r| r.class).collect(),
         stages: log.stages,
     })
 }
@@ -861,19 +864,14 @@ fn garment_part(
     // skirt's hem between the legs is inpainted from both); a vertex copied from the
     // skin, or lying on it, holds what the skin under it holds, and past the skin's band
     // that is one side.
-    let near = crate::model::body::SHELL_NEAR;
     let mut inpainted = w.clone();
-    for ((list, &k), &q) in inpainted
+    for ((list, &k), &d) in inpainted
         .vertices
         .iter_mut()
         .zip(&out.inpainted)
-        .zip(&gm.positions)
+        .zip(&out.distance)
     {
-        let on_skin = surface
-            .bvh()
-            .closest(q)
-            .is_some_and(|h| h.dist2 <= near * near);
-        if !k || on_skin {
+        if !k || d <= crate::model::body::SHELL_NEAR {
             list.clear();
         }
     }

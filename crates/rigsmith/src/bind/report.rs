@@ -347,9 +347,9 @@ fn far_weights(
     // The bones a part may be near: those that carry the skin, and its own. A hair
     // chain's bones carry only the hair: a helmet over it sits nearest them and still
     // follows the head.
-    let carries = |parts: &mut dyn Iterator<Item = usize>| {
+    let carries = |parts: &[usize]| {
         let mut on = vec![false; s.len()];
-        for i in parts {
+        for &i in parts {
             for x in c.parts[i]
                 .weights
                 .iter()
@@ -362,7 +362,7 @@ fn far_weights(
         }
         on
     };
-    let skin_bones = body.map(|b| carries(&mut b.skin.iter().copied()));
+    let skin_bones = body.map(|b| carries(&b.skin));
     let skin_bvh = body.map(|b| crate::geom::bvh::Bvh::build(&b.mesh.positions, &b.mesh.triangles));
     let seg = |b: usize, p: Vec3| {
         let (a, t) = (s.bones[b].head, s.bones[b].tail);
@@ -382,7 +382,7 @@ fn far_weights(
         let role = body.map(|b| b.roles[pi].class);
         let candidates: Vec<usize> = match &skin_bones {
             Some(on_skin) => {
-                let own = carries(&mut std::iter::once(pi));
+                let own = carries(&[pi]);
                 deform
                     .iter()
                     .copied()

@@ -181,6 +181,9 @@ pub struct RobustTransfer {
     pub matched: Vec<bool>,
     /// Per garment vertex: whether it was inpainted.
     pub inpainted: Vec<bool>,
+    /// Per garment vertex: its distance to the closest body point (infinite when the
+    /// body has none).
+    pub distance: Vec<f32>,
     /// The counts (the part name is left empty for the caller to fill).
     pub stats: GarmentTransfer,
 }
@@ -219,6 +222,10 @@ pub fn transfer_robust(body: &BodySurface, garment: &Mesh, o: &TransferOptions) 
             Some((c.dist2.max(0.0).sqrt(), nb, copy))
         })
         .collect();
+    let distance: Vec<f32> = found
+        .iter()
+        .map(|f| f.as_ref().map_or(f32::INFINITY, |f| f.0))
+        .collect();
     let mut copy = Weights::empty(n);
     for (v, f) in found.iter().enumerate() {
         if let Some((_, _, list)) = f {
@@ -233,6 +240,7 @@ pub fn transfer_robust(body: &BodySurface, garment: &Mesh, o: &TransferOptions) 
             weights: copy,
             matched: vec![false; n],
             inpainted: vec![false; n],
+            distance,
             stats,
         };
     }
@@ -289,6 +297,7 @@ pub fn transfer_robust(body: &BodySurface, garment: &Mesh, o: &TransferOptions) 
         weights,
         matched,
         inpainted,
+        distance,
         stats,
     }
 }

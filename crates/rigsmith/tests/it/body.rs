@@ -1007,19 +1007,10 @@ fn with_chains(c: &Character, fails: Option<&str>, what: &str) -> rigsmith::pipe
 
 /// How many influences of part `i` in the rigged `out` are on a thigh or a calf.
 fn leg_influences(out: &rigsmith::pipeline::RigOutput, i: usize) -> usize {
-    let s = out.character.skeleton.as_ref().unwrap();
-    out.character.parts[i]
-        .weights
-        .as_ref()
-        .unwrap()
-        .vertices
-        .iter()
-        .flatten()
-        .filter(|x| {
-            let n = &s.bones[x.bone as usize].name;
-            n.starts_with("thigh") || n.starts_with("calf")
-        })
-        .count()
+    crate::common::influences_on(&out.character, i, |n| {
+        n.starts_with("thigh") || n.starts_with("calf")
+    })
+    .0
 }
 
 /// A tube dress over the body `b` (height `h`, floor `floor`): rings from the armpits

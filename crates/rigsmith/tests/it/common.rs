@@ -72,3 +72,22 @@ pub fn in_artists_skirt(variant: &str) -> rigsmith::Character {
         })
         .unwrap()
 }
+
+/// The influences of part `part` of the rigged `c` on the bones whose names `on`
+/// accepts: how many, and their summed weight.
+pub fn influences_on(
+    c: &rigsmith::Character,
+    part: usize,
+    on: impl Fn(&str) -> bool,
+) -> (usize, f32) {
+    let s = c.skeleton.as_ref().expect("rigged");
+    c.parts[part]
+        .weights
+        .as_ref()
+        .expect("weighted")
+        .vertices
+        .iter()
+        .flatten()
+        .filter(|x| on(&s.bones[x.bone as usize].name))
+        .fold((0, 0.0), |(n, w), x| (n + 1, w + x.weight))
+}

@@ -61,22 +61,9 @@ fn rigs_without_blocker(name: &str, c: &rigsmith::Character) {
         );
     }
     // The skirt got chains of its own and no leg weight.
-    if let Some(skirt) = rc.parts.iter().find(|p| p.name == "skirt") {
-        let s = rc.skeleton.as_ref().unwrap();
-        let legs: Vec<usize> = ["thigh_l", "thigh_r", "calf_l", "calf_r"]
-            .iter()
-            .filter_map(|n| s.find(n))
-            .collect();
-        let on_legs: f32 = skirt
-            .weights
-            .as_ref()
-            .unwrap()
-            .vertices
-            .iter()
-            .flatten()
-            .filter(|i| legs.contains(&(i.bone as usize)))
-            .map(|i| i.weight)
-            .sum();
+    if let Some(skirt) = rc.find_part("skirt") {
+        let legs = ["thigh_l", "thigh_r", "calf_l", "calf_r"];
+        let (_, on_legs) = crate::common::influences_on(rc, skirt, |n| legs.contains(&n));
         assert_eq!(on_legs, 0.0, "{name}: skirt weighted to legs");
         assert!(
             out.chains.iter().any(|ch| ch.class == "skirt"),
