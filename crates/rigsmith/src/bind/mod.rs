@@ -882,6 +882,15 @@ fn garment_part(
     // belt on a low-poly body, 2 % H off the mid-plane, took 0.04 of the other thigh);
     // what the inpainting gave a vertex off the skin stays.
     strip_smoothed_across(&mut w, &inpainted, &gm.positions, &x.ns, CENTRE_BAND);
+    // What hangs between the legs, off the skin, parts by side (a long skirt's hem).
+    let off_skin: Vec<bool> = out
+        .inpainted
+        .iter()
+        .zip(&out.distance)
+        .map(|(&k, &d)| k && d > crate::model::body::SHELL_NEAR)
+        .collect();
+    let roles = crate::humanoid::Roles::of(x.s, x.c.vrm.as_ref().map(|v| &v.humanoid));
+    cleanup::split_between_legs(&mut w, &gm.positions, &x.ns, &roles, &off_skin);
     keep_largest_smooth(&mut w, x.o.max_influences);
     (w, out.stats)
 }

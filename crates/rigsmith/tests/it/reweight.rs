@@ -538,16 +538,12 @@ fn the_head_keeps_its_lever_share_of_an_ear_hung_beside_it_and_none_under_it() {
     assert_eq!(w2, nearest_bone(&c, &under));
 }
 
-/// MakeHuman's ankle-long skirt, which the MakeHuman artist weighted (the corpus gives
-/// helper parts the artist's own weights), on the `female` body cut into pieces: the
-/// skin is bound again and the skirt takes the skin's weights by robust transfer. Under
-/// leg forward the p95 against the artist is 1.71 % H (the harness, with shirt and hat:
-/// 1.67, Blender's Automatic Weights 2.74); a plain copy of the nearest skin vertex's
-/// weights, which tears the hem from one calf to the other, is 5.60 % H.
-#[test]
-fn an_artist_weighted_long_skirt_follows_the_legs_as_the_artist_made_it() {
+/// MakeHuman's ankle-long skirt over `variant` cut into pieces, bound again with its
+/// artist's weights stripped (the corpus gives helper parts the artist's own weights):
+/// the character with the artist's weights, the skirt's index and the binder's result.
+fn in_artists_skirt_rebound(variant: &str) -> (Character, usize, BindResult) {
     use rigsmith::io::mpfb2::split_parts;
-    let c = split_parts(&crate::common::in_artists_skirt("female"))
+    let c = split_parts(&crate::common::in_artists_skirt(variant))
         .unwrap()
         .character;
     let s = c.skeleton.clone().unwrap();
@@ -563,7 +559,65 @@ fn an_artist_weighted_long_skirt_follows_the_legs_as_the_artist_made_it() {
         .iter()
         .find(|g| g.part == "skirt")
         .expect("the skirt is a garment");
-    eprintln!("skirt transfer: {t:?}");
+    eprintln!("{variant} skirt transfer: {t:?}");
+    (c, k, r)
+}
+
+/// The skirt's hem between the legs: the mean share of the near leg in the leg weight
+/// of the skirt's vertices below the knees lying between 0.55 and 0.85 of the hip
+/// joints' offset from the mid-plane.
+fn hem_near_share(c: &Character, k: usize, s: &Skeleton, w: &rigsmith::Weights) -> f32 {
+    let side = |b: u32| {
+        let n = &s.bones[b as usize].name;
+        let leg = ["thigh", "calf", "foot", "ball"]
+            .iter()
+            .any(|x| n.starts_with(x));
+        match () {
+            _ if leg && n.ends_with("_l") => 1.0,
+            _ if leg && n.ends_with("_r") => -1.0,
+            _ => 0.0,
+        }
+    };
+    let hip = s.bones[s.find("thigh_l").unwrap()].head.x.abs();
+    let knee = s.bones[s.find("calf_l").unwrap()].head.y;
+    let (mut sum, mut n) = (0.0, 0);
+    for (v, p) in c.parts[k].mesh.positions.iter().enumerate() {
+        let f = p.x.abs() / hip;
+        if p.y >= knee || !(0.55..0.85).contains(&f) {
+            continue;
+        }
+        let l = &w.vertices[v];
+        let on = |sd: f32| -> f32 {
+            l.iter()
+                .filter(|i| side(i.bone) == sd)
+                .map(|i| i.weight)
+                .sum()
+        };
+        let (near, far) = if p.x > 0.0 {
+            (on(1.0), on(-1.0))
+        } else {
+            (on(-1.0), on(1.0))
+        };
+        if near + far > 0.1 {
+            sum += near / (near + far);
+            n += 1;
+        }
+    }
+    assert!(n > 10, "{n} hem vertices");
+    sum / n as f32
+}
+
+/// MakeHuman's ankle-long skirt, which the MakeHuman artist weighted, on the `female`
+/// body cut into pieces: the skin is bound again and the skirt takes the skin's weights
+/// by robust transfer; its hem between the legs parts by side
+/// (`bind::cleanup::split_between_legs`). Under leg forward the p95 against the artist
+/// is 2.08 % H (1.71 before the hem was parted; the harness, with shirt and hat: 2.02,
+/// Blender's Automatic Weights 2.74); a plain copy of the nearest skin vertex's weights,
+/// which tears the hem from one calf to the other, is 5.60 % H.
+#[test]
+fn an_artist_weighted_long_skirt_follows_the_legs_as_the_artist_made_it() {
+    let (c, k, r) = in_artists_skirt_rebound("female");
+    let s = c.skeleton.clone().unwrap();
     let legs: Vec<(&str, Vec<Turn>)> = poses(&s, "upperarm_l", "thigh_l")
         .into_iter()
         .filter(|(n, _)| n.starts_with("leg"))
@@ -598,6 +652,59 @@ fn an_artist_weighted_long_skirt_follows_the_legs_as_the_artist_made_it() {
     }
     let copied = pose_p95(&c, &plain, &m);
     eprintln!("leg forward p95: robust {ours} % H, plain copy {copied} % H");
-    assert!(ours < 1.9, "leg forward p95 {ours} % H");
+    assert!(ours < 2.3, "leg forward p95 {ours} % H");
     assert!(copied > 2.0 * ours, "plain {copied}, robust {ours}");
+}
+
+/// The hem of a long skirt between the legs goes to the near leg as the artist paints
+/// it. Between 0.55 and 0.85 of the hip joints' offset from the mid-plane, below the
+/// knees, MakeHuman's artist gives the near leg 0.93 of the leg weight on `base`; the
+/// inpainting alone gave 0.75, and with the knee bent the back of the hem followed the
+/// other leg (knee_120 p95 2.16 % H here). Parted by side
+/// (`bind::cleanup::split_between_legs`): 0.82, and 1.61 % H (the harness, with shirt
+/// and hat: 2.13 -> 1.59, Blender 1.63).
+#[test]
+fn a_long_skirts_hem_between_the_legs_goes_to_the_near_leg() {
+    let (c, k, r) = in_artists_skirt_rebound("base");
+    let s = c.skeleton.clone().unwrap();
+    let artist = hem_near_share(&c, k, &s, c.parts[k].weights.as_ref().unwrap());
+    let ours = hem_near_share(&c, k, &s, r.weights[k].as_ref().unwrap());
+    let calf = s.find("calf_l").unwrap();
+    let knee = pose_matrices(&s, &[(calf, bend(dir(&s, calf), -Vec3::Z), 120.0)]);
+    let p95 = pose_p95(&c, &r, &knee);
+    eprintln!("hem near share: artist {artist}, ours {ours}; knee_120 p95 {p95} % H");
+    assert!(artist > 0.9, "the artist's hem: {artist}");
+    assert!(ours > 0.8, "our hem: {ours}");
+    assert!(p95 < 1.8, "knee_120 p95 {p95} % H");
+    // Positive control: every weight below the knees mixed 0.27 with its mirror bone's
+    // (a softer parting, as the inpainting left it) is judged so.
+    let mut soft = r.weights[k].clone().unwrap();
+    for (v, p) in c.parts[k].mesh.positions.iter().enumerate() {
+        let l = &mut soft.vertices[v];
+        if p.y >= s.bones[calf].head.y {
+            continue;
+        }
+        let mirrored: Vec<rigsmith::Influence> = l
+            .iter()
+            .map(|i| rigsmith::Influence {
+                bone: s
+                    .find(&rigsmith::model::naming::mirror_name(
+                        &s.bones[i.bone as usize].name,
+                    ))
+                    .map_or(i.bone, |b| b as u32),
+                weight: i.weight * 0.27,
+            })
+            .collect();
+        for i in l.iter_mut() {
+            i.weight *= 0.73;
+        }
+        for m in mirrored {
+            match l.iter_mut().find(|i| i.bone == m.bone) {
+                Some(i) => i.weight += m.weight,
+                None => l.push(m),
+            }
+        }
+    }
+    let softened = hem_near_share(&c, k, &s, &soft);
+    assert!(softened < 0.75, "softened hem {softened}");
 }

@@ -111,8 +111,10 @@ fn a_long_skirt_between_the_legs_follows_both_legs() {
         c.skeleton.as_ref().unwrap(),
     );
     // Positive control: the plain nearest copy tears there, from one leg to the other
-    // within three segments; the inpainted skirt changes by a few hundredths a segment.
-    // Measured on base: largest step 0.45 plain.
+    // within three segments; the inpainted skirt, its hem parted by side over 1.1 times
+    // the hips' offset either side of the mid-plane (`split_between_legs`), changes by
+    // at most a sixth a segment. Measured on base: largest step 0.16 (below 0.08 before the
+    // hem was parted), plain 0.85.
     let steps = |w: &Weights| {
         let mut worst = 0.0f32;
         for k in 24..32 {
@@ -125,8 +127,8 @@ fn a_long_skirt_between_the_legs_follows_both_legs() {
         worst
     };
     let (robust_step, plain_step) = (steps(w), steps(&plain));
-    assert!(robust_step < 0.08, "robust: largest step {robust_step}");
-    assert!(plain_step > 0.25, "plain: largest step {plain_step}");
+    assert!(robust_step < 0.2, "robust: largest step {robust_step}");
+    assert!(plain_step > 0.5, "plain: largest step {plain_step}");
     // The report says what happened.
     let g = r
         .report
