@@ -134,8 +134,9 @@ fn strip_side_where(
 /// offset from it, and no less than that ramp on the vertex's own side. Only vertices
 /// below the hip joints that `only` marks (inpainted, off the skin: what a copy of the
 /// skin did not give) are touched; the legs' total and every other bone stay. A side
-/// with no weight borrows the other side's bones mirrored. Returns the number of
-/// vertices changed.
+/// with no weight borrows the other side's bones mirrored (`mirror`: each bone's mirror,
+/// as `bind::mirror::bone_mirrors` gives them). Returns the number of vertices
+/// changed.
 ///
 /// The inpainting spreads both legs over the hem: on MakeHuman's ankle-long skirt, which
 /// its artist weighted, the near calf got 0.73 at 0.04 H from the mid-plane where the
@@ -146,6 +147,7 @@ pub(crate) fn split_between_legs(
     positions: &[Vec3],
     s: &Skeleton,
     roles: &crate::humanoid::Roles,
+    mirror: &[u32],
     only: &[bool],
 ) -> usize {
     let (Some(tl), Some(tr)) = (roles.leg_root(Side::Left), roles.leg_root(Side::Right)) else {
@@ -158,7 +160,6 @@ pub(crate) fn split_between_legs(
     if reach <= 0.0 {
         return 0;
     }
-    let mirror = super::mirror::bone_mirrors(s);
     let side = |b: u32| roles.leg_side(b as usize);
     let mut changed = 0;
     for (v, list) in w.vertices.iter_mut().enumerate() {
@@ -571,7 +572,10 @@ mod tests {
             Vec3::new(0.0, 0.3, 0.1),
         ];
         let only = [true, true, true, false, true, true];
-        assert_eq!(split_between_legs(&mut w, &p, &s, &roles, &only), 2);
+        assert_eq!(
+            split_between_legs(&mut w, &p, &s, &roles, &[0, 3, 4, 1, 2], &only),
+            2
+        );
         // The ramp at 0.05 of 0.11: 0.5 + 0.5 * 0.05 / 0.11 = 0.727 of the leg weight.
         let l0 = legs(&w.vertices[0], [1, 2]);
         assert!((l0 / 0.8 - 0.7273).abs() < 1e-3, "{:?}", w.vertices[0]);
@@ -598,7 +602,10 @@ mod tests {
             .iter_mut()
             .for_each(|l| l.retain(|i| i.bone < 3));
         let kept = w2.clone();
-        assert_eq!(split_between_legs(&mut w2, &p, &one, &r1, &only), 0);
+        assert_eq!(
+            split_between_legs(&mut w2, &p, &one, &r1, &[0, 1, 2], &only),
+            0
+        );
         assert_eq!(w2, kept);
     }
 

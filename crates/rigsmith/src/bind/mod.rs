@@ -890,7 +890,8 @@ fn garment_part(
         .map(|(&k, &d)| k && d > crate::model::body::SHELL_NEAR)
         .collect();
     let roles = crate::humanoid::Roles::of(x.s, x.c.vrm.as_ref().map(|v| &v.humanoid));
-    cleanup::split_between_legs(&mut w, &gm.positions, &x.ns, &roles, &off_skin);
+    let mirror = mirror::bone_mirrors(&x.ns);
+    cleanup::split_between_legs(&mut w, &gm.positions, &x.ns, &roles, &mirror, &off_skin);
     keep_largest_smooth(&mut w, x.o.max_influences);
     (w, out.stats)
 }
