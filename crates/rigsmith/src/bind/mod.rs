@@ -864,14 +864,15 @@ fn garment_part(
     // skirt's hem between the legs is inpainted from both); a vertex copied from the
     // skin, or lying on it, holds what the skin under it holds, and past the skin's band
     // that is one side.
-    let mut inpainted = w.clone();
-    for ((list, &k), &d) in inpainted
-        .vertices
-        .iter_mut()
-        .zip(&out.inpainted)
+    let off_skin: Vec<bool> = out
+        .inpainted
+        .iter()
         .zip(&out.distance)
-    {
-        if !k || d <= crate::model::body::SHELL_NEAR {
+        .map(|(&k, &d)| k && d > crate::model::body::SHELL_NEAR)
+        .collect();
+    let mut inpainted = w.clone();
+    for (list, &off) in inpainted.vertices.iter_mut().zip(&off_skin) {
+        if !off {
             list.clear();
         }
     }
@@ -883,12 +884,6 @@ fn garment_part(
     // what the inpainting gave a vertex off the skin stays.
     strip_smoothed_across(&mut w, &inpainted, &gm.positions, &x.ns, CENTRE_BAND);
     // What hangs between the legs, off the skin, parts by side (a long skirt's hem).
-    let off_skin: Vec<bool> = out
-        .inpainted
-        .iter()
-        .zip(&out.distance)
-        .map(|(&k, &d)| k && d > crate::model::body::SHELL_NEAR)
-        .collect();
     let roles = crate::humanoid::Roles::of(x.s, x.c.vrm.as_ref().map(|v| &v.humanoid));
     let mirror = mirror::bone_mirrors(&x.ns);
     cleanup::split_between_legs(&mut w, &gm.positions, &x.ns, &roles, &mirror, &off_skin);

@@ -601,6 +601,19 @@ fn mesh_part(name: &str, positions: Vec<glam::Vec3>, triangles: Vec<[u32; 3]>) -
     }
 }
 
+/// A test-made part `name` of material `material` (a dress, a belt, a helmet).
+fn worn(
+    name: &str,
+    material: &str,
+    positions: Vec<glam::Vec3>,
+    triangles: Vec<[u32; 3]>,
+) -> rigsmith::Part {
+    rigsmith::Part {
+        material: Some(material.into()),
+        ..mesh_part(name, positions, triangles)
+    }
+}
+
 /// A closed UV sphere of radius `r` centred at `c` (8 segments, 5 rings: 42 vertices,
 /// as Blender's bone-display `Icosphere`), wound outward, as a part.
 fn ball(name: &str, c: glam::Vec3, r: f32) -> rigsmith::Part {
@@ -1107,9 +1120,7 @@ fn coat(b: &rigsmith::model::Body, floor: f32, h: f32, open: u32) -> rigsmith::P
         }
     }
     let positions = kept;
-    let mut p = mesh_part("Dress", positions, triangles);
-    p.material = Some("Dress".into());
-    p
+    worn("Dress", "Dress", positions, triangles)
 }
 
 /// men_Farmer in a dress from the armpits to the ankles over his trousers. The trousers
@@ -1397,9 +1408,7 @@ fn belt(c: &Character) -> rigsmith::Part {
             at(k + 1, y0, outer),
         );
     }
-    let mut p = mesh_part("Belt", positions, triangles);
-    p.material = Some("Leather".into());
-    p
+    worn("Belt", "Leather", positions, triangles)
 }
 
 /// A belt around men_Casual's waist is a garment over the trousers and follows them
@@ -1586,9 +1595,7 @@ fn helmet(c: &Character) -> rigsmith::Part {
             }
         }
     }
-    let mut p = mesh_part("Helmet", positions, triangles);
-    p.material = Some("Steel".into());
-    p
+    worn("Helmet", "Steel", positions, triangles)
 }
 
 /// A helmet over men_Casual's hair is a garment over the head and follows it. Its
@@ -1718,9 +1725,7 @@ fn glasses(c: &Character) -> rigsmith::Part {
         positions.extend(q.mesh.positions);
         triangles.extend(q.mesh.triangles.iter().map(|t| t.map(|k| k + o)));
     }
-    let mut p = mesh_part("Glasses", positions, triangles);
-    p.material = Some("Frame".into());
-    p
+    worn("Glasses", "Frame", positions, triangles)
 }
 
 /// Glasses on men_Casual lie over the face within 2 % H: a garment. The transfer gives
