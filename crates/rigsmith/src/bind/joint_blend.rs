@@ -201,6 +201,35 @@ fn trunk(segments: &[Segment], floor: f32) -> Option<(f32, f32)> {
     Some((leg_y, arm_y))
 }
 
+/// Per segment, whether it is a spine bone: on the centre line, starting at a joint of
+/// the trunk (a joint between two bones on the centre line, above the legs' root and
+/// below the arms' root, where one bone ends and exactly one continues it), as the
+/// trunk's blended joints ([`JointBlend::new`]). The bone the legs hang from (the
+/// pelvis) starts at no such joint and is not one.
+pub fn spine_bones(segments: &[Segment]) -> Vec<bool> {
+    let on_centre = |s: &Segment| s.head.x.abs() <= CENTRE && s.tail.x.abs() <= CENTRE;
+    let floor = segments
+        .iter()
+        .map(|s| s.head.y.min(s.tail.y))
+        .fold(f32::INFINITY, f32::min);
+    let Some((lo, hi)) = trunk(segments, floor) else {
+        return vec![false; segments.len()];
+    };
+    segments
+        .iter()
+        .enumerate()
+        .map(|(c, sc)| {
+            let parents: Vec<usize> = (0..segments.len())
+                .filter(|&p| p != c && meets(&segments[p], sc))
+                .collect();
+            on_centre(sc)
+                && sc.head.y > lo
+                && sc.head.y < hi
+                && matches!(parents[..], [p] if on_centre(&segments[p]))
+        })
+        .collect()
+}
+
 /// Whether a bone from segment `c` on (following the bones that start where one ends)
 /// ends at or below `tip`.
 fn reaches(segments: &[Segment], c: usize, tip: f32) -> bool {
@@ -398,6 +427,31 @@ mod tests {
         assert!((s[1].1 - 0.25).abs() < 1e-4, "{s:?}");
         assert!(jb.shares(2, Vec3::new(0.0, 1.15, 0.0)).is_none());
         assert!(jb.shares(4, Vec3::new(0.12, 0.5, 0.0)).is_none());
+    }
+
+    #[test]
+    fn the_spine_bones_are_the_trunks_bones_above_the_pelvis_and_below_the_arms() {
+        // Pelvis (its head above the thighs' heads, as MakeHuman's), three spine bones, a
+        // neck above the clavicles' heads, a clavicle and upper arm, a thigh and calf.
+        let c = |y: f32| Vec3::new(0.0, y, 0.0);
+        let segs = [
+            seg(0, c(1.0), c(1.05)),                                       // pelvis
+            seg(1, c(1.05), c(1.15)),                                      // spine_01
+            seg(2, c(1.15), c(1.25)),                                      // spine_02
+            seg(3, c(1.25), c(1.45)),                                      // spine_03
+            seg(4, c(1.45), c(1.55)),                                      // neck
+            seg(5, Vec3::new(0.03, 1.42, 0.0), Vec3::new(0.2, 1.42, 0.0)), // clavicle
+            seg(6, Vec3::new(0.2, 1.42, 0.0), Vec3::new(0.45, 1.42, 0.0)), // upper arm
+            seg(7, Vec3::new(0.1, 0.98, 0.0), Vec3::new(0.1, 0.5, 0.0)),   // thigh
+            seg(8, Vec3::new(0.1, 0.5, 0.0), Vec3::new(0.1, 0.05, 0.0)),   // calf
+        ];
+        let spine = spine_bones(&segs);
+        assert_eq!(
+            spine,
+            [false, true, true, true, false, false, false, false, false]
+        );
+        // No legs (no trunk): no spine bone.
+        assert!(spine_bones(&segs[..7]).iter().all(|&b| !b));
     }
 
     #[test]
