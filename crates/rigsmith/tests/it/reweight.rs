@@ -286,14 +286,9 @@ fn a_coarse_skin_whose_bones_sit_off_their_flesh_keeps_bone_heat() {
     assert_eq!(k.route, Route::Volumetric, "{:?}", k.reasons);
 }
 
-#[test]
-fn makehuman_shoulders_blend_and_the_arm_poses_follow_the_artist() {
-    // The MakeHuman base body (welded) with its artist weights: bone heat put the
-    // shoulder's transition from clavicle to upper arm in a narrow step at the joint
-    // (the artist spreads upper-arm weight half a bone length into the chest). Arm up
-    // / arm forward p95 % H: 0.64 / 0.65 before the arm joints were blended across the
-    // limb (bind::joint_blend), Blender's Automatic Weights 0.60 / 0.57 (harness);
-    // blended 0.57 / 0.59.
+/// The MakeHuman base body (welded, `game_engine` skeleton) with its artist weights,
+/// its skeleton, and the binder's result with the weights stripped.
+fn makehuman_base_rebound() -> (Character, Skeleton, BindResult) {
     let dir = mpfb2_dir();
     let base = crate::bind::mh::base(&dir);
     let s = base.skeleton(&dir, "game_engine");
@@ -310,6 +305,18 @@ fn makehuman_shoulders_blend_and_the_arm_poses_follow_the_artist() {
     let mut bare = c.clone();
     bare.parts[0].weights = None;
     let r = bind(&bare, &s, &BindOptions::default()).unwrap();
+    (c, s, r)
+}
+
+#[test]
+fn makehuman_shoulders_blend_and_the_arm_poses_follow_the_artist() {
+    // The MakeHuman base body (welded) with its artist weights: bone heat put the
+    // shoulder's transition from clavicle to upper arm in a narrow step at the joint
+    // (the artist spreads upper-arm weight half a bone length into the chest). Arm up
+    // / arm forward p95 % H: 0.64 / 0.65 before the arm joints were blended across the
+    // limb (bind::joint_blend), Blender's Automatic Weights 0.60 / 0.57 (harness);
+    // blended 0.57 / 0.59.
+    let (c, s, r) = makehuman_base_rebound();
     let e: Vec<(&str, f32)> = poses(&s, "upperarm_l", "thigh_l")
         .into_iter()
         .map(|(n, t)| (n, pose_p95(&c, &r, &pose_matrices(&s, &t))))
@@ -329,27 +336,12 @@ fn makehuman_shoulders_blend_and_the_arm_poses_follow_the_artist() {
 fn makehuman_spine_bones_hand_over_softly_and_the_spine_poses_follow_the_artist() {
     // The MakeHuman base body (welded) with its artist weights, `spine_02` turned 40
     // degrees about the vertical (twist) and about the side axis (bend), as the
-    // re-weighting harness does. The back's skin lies within a third of the trunk's
-    // thickness of the spine, and its firm heat made the hand-over between spine bones
-    // a step there: p95 % H twist / bend 0.035 / 0.053, Blender's Automatic Weights
+    // re-weighting harness does. The back's skin lies within half the flesh's thickness
+    // of the spine, and its firm heat made the hand-over between spine bones a step
+    // there: p95 % H twist / bend 0.035 / 0.053, Blender's Automatic Weights
     // 0.026 / 0.030 (harness). Heated from no nearer than `SPINE_NEAR` of the
     // thickness: 0.025 / 0.038.
-    let dir = mpfb2_dir();
-    let base = crate::bind::mh::base(&dir);
-    let s = base.skeleton(&dir, "game_engine");
-    let artist = crate::bind::mh::artist_weights(&dir, "game_engine", &s, crate::bind::mh::BODY);
-    let c = Character {
-        parts: vec![rigsmith::Part {
-            name: "body".into(),
-            mesh: base.body(),
-            weights: Some(artist),
-            ..Default::default()
-        }],
-        ..Default::default()
-    };
-    let mut bare = c.clone();
-    bare.parts[0].weights = None;
-    let r = bind(&bare, &s, &BindOptions::default()).unwrap();
+    let (c, s, r) = makehuman_base_rebound();
     let sp = s.find("spine_02").unwrap();
     let twist = pose_p95(&c, &r, &pose_matrices(&s, &[(sp, Vec3::Y, 40.0)]));
     let bend = pose_p95(&c, &r, &pose_matrices(&s, &[(sp, Vec3::X, 40.0)]));
