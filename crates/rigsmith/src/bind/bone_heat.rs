@@ -116,7 +116,7 @@ pub const MIN_WIDTH_BONE: f64 = 0.07;
 /// one bone, and the ring would tear away from its neighbours under a bend.
 pub const MIN_WIDTH_EDGE: f64 = 0.5;
 
-/// A vertex nearer a spine bone ([`super::joint_blend::spine_bones`]) than this share
+/// A vertex nearer a spine bone ([`JointBlend::is_spine`]) than this share
 /// of the flesh's thickness around that bone (the mean of its profile,
 /// [`super::bone_reach`]) is heated as if it lay that far.
 ///
@@ -245,10 +245,21 @@ pub fn bone_heat(
     let mut per_vertex: Vec<Vec<Influence>> = vec![Vec::new(); k];
     let edge_len = mean_edge_length(&dpos, &lap.edges);
     if na > 0 {
-        let spine = super::joint_blend::spine_bones(segments);
-        let heat = conductance(
-            &order, &near, segments, &edge_len, &lap.mass, &spine, &thick0,
-        );
+        let blend = JointBlend::new(segments, &thick0, BAND, SPINE_BAND);
+        // The nearest a vertex is taken to lie to each bone: SPINE_NEAR of the mean
+        // thickness for a spine bone, else nothing.
+        let near_floor: Vec<f64> = thick0
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                if blend.is_spine(i) {
+                    SPINE_NEAR * (t.iter().sum::<f32>() / t.len() as f32) as f64
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let heat = conductance(&order, &near, segments, &edge_len, &lap.mass, &near_floor);
         let diag: Vec<f64> = order.iter().map(|&v| lap.diag[v]).collect();
         let off: Vec<(u32, u32, f64)> = lap
             .edges
@@ -258,7 +269,6 @@ pub fn bone_heat(
                 (ai != u32::MAX && aj != u32::MAX).then_some((ai, aj, -wij))
             })
             .collect();
-        let blend = JointBlend::new(segments, &thick0, BAND, SPINE_BAND);
         let (sources, shares): (Vec<Vec<u32>>, Vec<Vec<f32>>) = order
             .iter()
             .map(|&v| blended_sources(&near[v].1, w.positions[v], &blend, |b| allow(v, b)))
@@ -361,16 +371,15 @@ fn nearest_bones(
 /// its lumped mass `mass`: from the true distance to its nearest visible bone (`near`),
 /// capped by the transition width floor ([`MIN_WIDTH_BONE`] of that bone's length,
 /// [`MIN_WIDTH_EDGE`] of the vertex's mean edge length `edge_len`), the distance at
-/// least [`SPINE_NEAR`] of the thickness (`thick`, per segment) to a spine bone
-/// (`spine`, per segment); 0 without a bone.
+/// least `near_floor` of its bone (per segment: [`SPINE_NEAR`] of the thickness for a
+/// spine bone); 0 without a bone.
 fn conductance(
     order: &[usize],
     near: &[(f32, Vec<u32>, usize)],
     segments: &[Segment],
     edge_len: &[f64],
     mass: &[f64],
-    spine: &[bool],
-    thick: &[[f32; 5]],
+    near_floor: &[f64],
 ) -> Vec<f64> {
     order
         .iter()
@@ -381,12 +390,7 @@ fn conductance(
             }
             let i = b[0] as usize;
             let sg = &segments[i];
-            let floor = if spine[i] {
-                SPINE_NEAR * (thick[i].iter().sum::<f32>() / 5.0) as f64
-            } else {
-                0.0
-            };
-            let d = (d as f64).max(1e-6).max(floor);
+            let d = (d as f64).max(1e-6).max(near_floor[i]);
             let width = (MIN_WIDTH_BONE * (sg.tail - sg.head).length() as f64)
                 .max(MIN_WIDTH_EDGE * edge_len[v]);
             let h = (HEAT_SCALE / (d * d)).min(1.0 / (width * width).max(1e-12));

@@ -139,6 +139,8 @@ pub struct JointBlend {
     joints: Vec<Joint>,
     /// Per segment, the joints it belongs to.
     by_seg: Vec<Vec<usize>>,
+    /// Per segment, whether it is a spine bone: the child of a joint of the trunk.
+    spine: Vec<bool>,
 }
 
 /// Whether segment `b` starts where segment `a` ends ([`JOINT_TOL`]).
@@ -201,35 +203,6 @@ fn trunk(segments: &[Segment], floor: f32) -> Option<(f32, f32)> {
     Some((leg_y, arm_y))
 }
 
-/// Per segment, whether it is a spine bone: on the centre line, starting at a joint of
-/// the trunk (a joint between two bones on the centre line, above the legs' root and
-/// below the arms' root, where one bone ends and exactly one continues it), as the
-/// trunk's blended joints ([`JointBlend::new`]). The bone the legs hang from (the
-/// pelvis) starts at no such joint and is not one.
-pub fn spine_bones(segments: &[Segment]) -> Vec<bool> {
-    let on_centre = |s: &Segment| s.head.x.abs() <= CENTRE && s.tail.x.abs() <= CENTRE;
-    let floor = segments
-        .iter()
-        .map(|s| s.head.y.min(s.tail.y))
-        .fold(f32::INFINITY, f32::min);
-    let Some((lo, hi)) = trunk(segments, floor) else {
-        return vec![false; segments.len()];
-    };
-    segments
-        .iter()
-        .enumerate()
-        .map(|(c, sc)| {
-            let parents: Vec<usize> = (0..segments.len())
-                .filter(|&p| p != c && meets(&segments[p], sc))
-                .collect();
-            on_centre(sc)
-                && sc.head.y > lo
-                && sc.head.y < hi
-                && matches!(parents[..], [p] if on_centre(&segments[p]))
-        })
-        .collect()
-}
-
 /// Whether a bone from segment `c` on (following the bones that start where one ends)
 /// ends at or below `tip`.
 fn reaches(segments: &[Segment], c: usize, tip: f32) -> bool {
@@ -258,6 +231,7 @@ impl JointBlend {
         let mut jb = JointBlend {
             joints: Vec::new(),
             by_seg: vec![Vec::new(); segments.len()],
+            spine: vec![false; segments.len()],
         };
         if band <= 0.0 {
             return jb;
@@ -341,6 +315,7 @@ impl JointBlend {
             });
             jb.by_seg[p].push(k);
             jb.by_seg[c].push(k);
+            jb.spine[c] |= in_trunk;
         }
         jb
     }
@@ -353,6 +328,14 @@ impl JointBlend {
     /// Whether no joint is blended.
     pub fn is_empty(&self) -> bool {
         self.joints.is_empty()
+    }
+
+    /// Whether segment `seg` is a spine bone: on the centre line, the child at a blended
+    /// joint of the trunk (above the legs' root, below the arms' root). The bone the
+    /// legs hang from (the pelvis) starts at no such joint and is not one, nor is the
+    /// neck, which starts above the arms' root.
+    pub fn is_spine(&self, seg: usize) -> bool {
+        self.spine.get(seg).copied().unwrap_or(false)
     }
 
     /// The heat sources of a vertex at `p` heated by segment `seg`: the parent and the
@@ -445,13 +428,18 @@ mod tests {
             seg(7, Vec3::new(0.1, 0.98, 0.0), Vec3::new(0.1, 0.5, 0.0)),   // thigh
             seg(8, Vec3::new(0.1, 0.5, 0.0), Vec3::new(0.1, 0.05, 0.0)),   // calf
         ];
-        let spine = spine_bones(&segs);
+        let spine = |segs: &[Segment]| {
+            let jb = JointBlend::new(segs, &vec![[0.04f32; 5]; segs.len()], BAND, SPINE_BAND);
+            (0..segs.len())
+                .map(|i| jb.is_spine(i))
+                .collect::<Vec<bool>>()
+        };
         assert_eq!(
-            spine,
+            spine(&segs),
             [false, true, true, true, false, false, false, false, false]
         );
         // No legs (no trunk): no spine bone.
-        assert!(spine_bones(&segs[..7]).iter().all(|&b| !b));
+        assert!(spine(&segs[..7]).iter().all(|&b| !b));
     }
 
     #[test]
