@@ -246,19 +246,7 @@ pub fn bone_heat(
     let edge_len = mean_edge_length(&dpos, &lap.edges);
     if na > 0 {
         let blend = JointBlend::new(segments, &thick0, BAND, SPINE_BAND);
-        // The nearest a vertex is taken to lie to each bone: SPINE_NEAR of the mean
-        // thickness for a spine bone, else nothing.
-        let near_floor: Vec<f64> = thick0
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                if blend.is_spine(i) {
-                    SPINE_NEAR * (t.iter().sum::<f32>() / t.len() as f32) as f64
-                } else {
-                    0.0
-                }
-            })
-            .collect();
+        let near_floor = near_floors(&blend, &thick0);
         let heat = conductance(&order, &near, segments, &edge_len, &lap.mass, &near_floor);
         let diag: Vec<f64> = order.iter().map(|&v| lap.diag[v]).collect();
         let off: Vec<(u32, u32, f64)> = lap
@@ -363,6 +351,22 @@ fn nearest_bones(
             }
             let hint = if agree { hint } else { None };
             nearest_visible(positions[v], v, segments, thick, sight, hint, allow)
+        })
+        .collect()
+}
+
+/// Per segment, the nearest a vertex is taken to lie to it: [`SPINE_NEAR`] of the mean
+/// of its thickness profile `thick` for a spine bone ([`JointBlend::is_spine`]), else 0.
+fn near_floors(blend: &JointBlend, thick: &[[f32; 5]]) -> Vec<f64> {
+    thick
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            if blend.is_spine(i) {
+                SPINE_NEAR * (t.iter().sum::<f32>() / t.len() as f32) as f64
+            } else {
+                0.0
+            }
         })
         .collect()
 }
