@@ -506,6 +506,27 @@ pub enum UpArg {
     Z,
 }
 
+/// Which way the character faces in the input file.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FacingArg {
+    /// Read from the toes (feet with no toes say nothing: +Z, glTF's front, is assumed
+    /// and the report says so).
+    #[default]
+    Auto,
+    /// +Z (glTF's front).
+    #[value(name = "+z")]
+    PlusZ,
+    /// -Z (VRM 0.x, Unity-style exports): turned half a turn on reading.
+    #[value(name = "-z")]
+    MinusZ,
+    /// +X: turned a quarter turn on reading.
+    #[value(name = "+x")]
+    PlusX,
+    /// -X: turned a quarter turn on reading.
+    #[value(name = "-x")]
+    MinusX,
+}
+
 /// The input file's length unit.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
 pub enum UnitsArg {
@@ -530,6 +551,10 @@ pub struct SpaceArgs {
     /// The input file's length unit (auto: read from the height, said in the summary).
     #[arg(long, value_enum, default_value = "auto")]
     pub units: UnitsArg,
+    /// Which way the character faces in the input file (auto: read from the toes);
+    /// turned to face +Z on reading.
+    #[arg(long, value_enum, default_value = "auto", allow_hyphen_values = true)]
+    pub facing: FacingArg,
 }
 
 /// Reads a character and brings it into glTF space (+Y up, metres) as `space` says;
@@ -545,8 +570,8 @@ pub fn read_in(
 
 /// Brings a character into glTF space as `space` says (see [`read_in`]).
 pub fn to_space(c: &mut rigsmith::Character, space: &SpaceArgs) -> Vec<String> {
-    use rigsmith::io::space::{to_gltf_space, Units, Up};
-    to_gltf_space(
+    use rigsmith::io::space::{face_front, to_gltf_space, Facing, Units, Up};
+    let mut notes = to_gltf_space(
         c,
         match space.up {
             UpArg::Y => Up::Y,
@@ -558,7 +583,18 @@ pub fn to_space(c: &mut rigsmith::Character, space: &SpaceArgs) -> Vec<String> {
             UnitsArg::Cm => Units::Cm,
             UnitsArg::Mm => Units::Mm,
         },
-    )
+    );
+    let facing = match space.facing {
+        FacingArg::Auto => None,
+        FacingArg::PlusZ => Some(Facing::PlusZ),
+        FacingArg::MinusZ => Some(Facing::MinusZ),
+        FacingArg::PlusX => Some(Facing::PlusX),
+        FacingArg::MinusX => Some(Facing::MinusX),
+    };
+    if let Some(f) = facing {
+        notes.extend(face_front(c, f));
+    }
+    notes
 }
 
 #[cfg(test)]

@@ -395,10 +395,14 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
             )
         })?);
     }
-    let model = match o.plan {
+    let mut model = match o.plan {
         fit::quadruped::Plan::Biped => fit::model_check(&c),
         _ => fit::quadruped::model_check_for(&c),
     };
+    // A skeleton being replaced still tells the front by its knees when the toes do not.
+    if c.skeleton.is_none() && model.plan.is_none() {
+        fit::facing_from_knees(&mut model, input);
+    }
     // With `keep_origin` the character is rigged and reviewed on the floor and
     // centred, and the rigged result is moved back to where the input stood.
     let mut back = None;

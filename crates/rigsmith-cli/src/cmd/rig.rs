@@ -384,6 +384,15 @@ fn print_summary(
     if !out.fixes.is_empty() {
         println!("  fixes     {}", out.fixes.join("; "));
     }
+    // The front, when nothing told it: +Z assumed.
+    for w in out
+        .model
+        .warnings
+        .iter()
+        .filter(|w| w.starts_with("model.facing:"))
+    {
+        println!("  warning   {w}");
+    }
     let report_html = report
         .map(|d| d.join("report.html"))
         .filter(|h| files.contains(h));

@@ -114,7 +114,7 @@ fn the_review_flags_are_one_grammar() {
         for f in hidden {
             assert!(!h.contains(&format!("{f} ")), "{c} shows {f}");
         }
-        for f in ["--up", "--units"] {
+        for f in ["--up", "--units", "--facing"] {
             assert!(h.contains(f), "{c} lacks {f}");
         }
     }

@@ -76,3 +76,71 @@ fn rig_records_the_source_and_keeps_authored_colliders_and_springs() {
     assert_eq!(kept["shape"]["radius"], 0.123);
     assert_eq!(got["springs"]["skirt"]["stiffness"], 6.5);
 }
+
+#[test]
+fn facing_states_the_front_of_a_character_whose_feet_and_file_say_nothing() {
+    // The chibi turned to face -Z, its skeleton and weights taken off: round feet with
+    // no toes and no knees to read. Unstated, +Z is assumed, the report says so and
+    // names `--facing`, and the rig bends its elbows backward (the elbow volume
+    // majors: 0.77 against 0.85). Stated, it is turned on reading and rigs as the chibi
+    // facing +Z does (0 majors), its face at the front.
+    let dir = tempfile::tempdir().unwrap();
+    let mut c =
+        rigsmith::io::read_character(&quaternius("platformer_Character_HumanoidRig.glb")).unwrap();
+    c.skeleton = None;
+    for p in &mut c.parts {
+        p.weights = None;
+    }
+    c.transform(glam::Mat4::from_rotation_y(std::f32::consts::PI));
+    let src = dir.path().join("away.glb");
+    rigsmith::io::write_character(&src, &c, &Default::default()).unwrap();
+    let rig = |facing: Option<&str>, name: &str| {
+        let out = dir.path().join(format!("{name}.glb"));
+        let rep = dir.path().join(name);
+        let mut args = vec!["rig", src.to_str().unwrap(), "-o", out.to_str().unwrap()];
+        args.extend(["--report", rep.to_str().unwrap()]);
+        if let Some(f) = facing {
+            args.extend(["--facing", f]);
+        }
+        let run = rigsmith(&args);
+        assert_ok(&run);
+        let report = json(&rep.join("report.json"));
+        // The input's model check (the review's is the rigged output's, facing +Z).
+        let facing = report["model"]["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|w| w.as_str())
+            .filter(|w| w.starts_with("model.facing:"))
+            .collect::<Vec<_>>()
+            .join("; ");
+        let majors = report["counts"]["major"].as_u64().unwrap();
+        let rigged = rigsmith::io::read_character(&out).unwrap();
+        let face = &rigged.parts[rigged.find_part("Head.4").unwrap()];
+        let z =
+            face.mesh.positions.iter().map(|p| p.z).sum::<f32>() / face.mesh.positions.len() as f32;
+        (
+            String::from_utf8_lossy(&run.stdout).to_string(),
+            facing,
+            majors,
+            z,
+        )
+    };
+    let (stdout, facing, majors, z) = rig(None, "assumed");
+    assert!(
+        facing.contains("is assumed") && facing.contains("--facing"),
+        "{facing}"
+    );
+    assert!(stdout.contains("warning   model.facing:"), "{stdout}");
+    assert!(
+        majors >= 1,
+        "facing away and rigged as facing +Z: {majors} majors"
+    );
+    assert!(z < -0.3, "the face at z = {z}");
+    let (stdout, facing, majors, z) = rig(Some("-z"), "stated");
+    assert!(stdout.contains("the file faces -Z (--facing)"), "{stdout}");
+    assert!(facing.is_empty(), "{facing}");
+    assert!(!stdout.contains("warning   model.facing:"), "{stdout}");
+    assert_eq!(majors, 0);
+    assert!(z > 0.3, "the face at z = {z}");
+}

@@ -44,7 +44,8 @@ pub(crate) use landmarks::says_eye;
 pub use landmarks::{find_landmarks, Landmark, LandmarkOptions, Landmarks, FINGERS};
 pub use limb_bend::{bend_angle, modelled_bend};
 pub use model_check::{
-    fix_model, model_check, scale_to_height, ModelReport, Problem, FACING_MIN_H, MODEL_TOL_H,
+    facing_from_knees, fix_model, model_check, scale_to_height, ModelReport, Problem, FACING_MIN_H,
+    MODEL_TOL_H,
 };
 pub use placement::{
     chain_child, landmark_checks, placement_checks, DISJOINT_TOL_H, FOLLOW_TOL_DEG, STRAIGHT_DEG,

@@ -11,6 +11,12 @@
 //! centimetres, 400 to 4000 one in millimetres; between 10 and 30 units, and above
 //! 4000, the model is left as it is with a note asking for `--units`. Every decision is
 //! returned in plain words for the summary line.
+//!
+//! [`face_front`] turns a character whose front the user states (`--facing -z`, `+x`,
+//! `-x`) about +Y to face +Z, glTF's front, and marks the front as stated
+//! ([`Character::facing_stated`]): the model check then takes it as it is. Without it
+//! the front is read from the toes ([`crate::fit::model_check`]); feet with no toes
+//! (a chibi's round feet, feet under a long dress) say nothing, and +Z is assumed.
 
 use glam::Mat4;
 
@@ -38,6 +44,58 @@ pub enum Units {
     Cm,
     /// Millimetres: scaled by 0.001.
     Mm,
+}
+
+/// Which way the character faces in the file, when the user states it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Facing {
+    /// +Z (glTF's front): nothing to turn.
+    PlusZ,
+    /// -Z (VRM 0.x, Unity-style exports): turned 180 deg about +Y.
+    MinusZ,
+    /// +X: turned -90 deg about +Y.
+    PlusX,
+    /// -X: turned 90 deg about +Y.
+    MinusX,
+}
+
+impl Facing {
+    /// The turn about +Y (radians) that brings this front to +Z.
+    pub fn turn(self) -> f32 {
+        use std::f32::consts::{FRAC_PI_2, PI};
+        match self {
+            Facing::PlusZ => 0.0,
+            Facing::MinusZ => PI,
+            Facing::PlusX => -FRAC_PI_2,
+            Facing::MinusX => FRAC_PI_2,
+        }
+    }
+
+    /// The axis, as the summary and the report write it (`+Z`, `-Z`, `+X`, `-X`).
+    pub fn axis(self) -> &'static str {
+        match self {
+            Facing::PlusZ => "+Z",
+            Facing::MinusZ => "-Z",
+            Facing::PlusX => "+X",
+            Facing::MinusX => "-X",
+        }
+    }
+}
+
+/// Turns `c`, which faces `facing` in its file, about +Y to face +Z, and marks its front
+/// as stated ([`Character::facing_stated`]); returns what was done, in plain words.
+pub fn face_front(c: &mut Character, facing: Facing) -> Vec<String> {
+    c.facing_stated = true;
+    let a = facing.turn();
+    if a == 0.0 {
+        return vec!["the front is +Z as stated (--facing): the toes are not read".to_string()];
+    }
+    c.transform(Mat4::from_rotation_y(a));
+    vec![format!(
+        "turned {:.0} deg about +Y to face +Z: the file faces {} (--facing)",
+        a.to_degrees(),
+        facing.axis()
+    )]
 }
 
 /// Height (units of the file) at or below which [`Units::Auto`] reads metres.

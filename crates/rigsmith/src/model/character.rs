@@ -76,6 +76,10 @@ pub struct Character {
     pub body_options: super::body::BodyOptions,
     /// The last [`super::Body`] computed for this geometry (see [`BodyCache`]).
     pub body_cache: BodyCache,
+    /// The front was stated when the file was read and the character turned to face +Z
+    /// ([`crate::io::space::face_front`], `--facing`): the model check takes +Z as it
+    /// is, whatever the toes say.
+    pub facing_stated: bool,
 }
 
 /// A memo of the last [`BODY_MEMOS`] answers of [`super::Body::of`], keyed by a

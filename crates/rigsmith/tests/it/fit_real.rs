@@ -436,6 +436,115 @@ fn the_chibi_whose_feet_have_no_toes_is_not_turned_around() {
     assert!(z > 0.3, "the face at z = {z}");
 }
 
+/// The mean z of part `name`'s vertices.
+fn part_z(c: &Character, name: &str) -> f32 {
+    let p = &c.parts[c.find_part(name).unwrap()];
+    p.mesh.positions.iter().map(|p| p.z).sum::<f32>() / p.mesh.positions.len() as f32
+}
+
+#[test]
+fn a_chibi_facing_away_or_sideways_is_turned_by_the_knees_of_its_own_skeleton() {
+    // Its feet have no toes, so they say nothing of the front. Its artist's knees lie
+    // 1.9 % H ahead of the hip-to-ankle line, as riggers bend them: facing -Z or +X in
+    // the file, it is turned to face +Z. Before, +Z was assumed: facing away it was
+    // rigged with its knees and elbows bending backward (2 majors, elbow volume 0.77),
+    // and facing +X it was refused ("neither a biped nor a quadruped").
+    let path = common::quaternius_dir().join("platformer_Character_HumanoidRig.glb");
+    let src = rigsmith::io::read_character(&path).unwrap();
+    let r = rigsmith::fit::model_check(&src);
+    assert_eq!(r.facing, "+Z");
+    assert!(!r.has("model.facing"), "{:?}", r.problems);
+    assert!((r.knee_reach - 0.019).abs() < 0.004, "{}", r.knee_reach);
+    for (turn, axis) in [
+        (std::f32::consts::PI, "-Z"),
+        (std::f32::consts::FRAC_PI_2, "+X"),
+    ] {
+        let mut c = src.clone();
+        c.transform(glam::Mat4::from_rotation_y(turn));
+        let r = rigsmith::fit::model_check(&c);
+        assert_eq!(r.facing, axis);
+        assert!(r.has("model.facing"), "{:?}", r.problems);
+        assert!(
+            !r.warnings.iter().any(|w| w.contains("no toes")),
+            "{:?}",
+            r.warnings
+        );
+        // `rig --rerig` drops the skeleton before the model check; its knees still tell.
+        let o = rigsmith::RigOptions {
+            rigged: rigsmith::Rigged::Replace,
+            review: false,
+            ..Default::default()
+        };
+        let out = rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap();
+        assert!(
+            out.fixes.iter().any(|f| f.starts_with("turned every part")),
+            "{:?}",
+            out.fixes
+        );
+        let z = part_z(&out.character, "Head.4");
+        assert!(z > 0.3, "{axis}: the face at z = {z}");
+    }
+    // Without a skeleton (the weights and joints taken off) nothing tells: +Z is
+    // assumed and a warning says so, naming `--facing`.
+    let (mut bare, _) = quaternius("platformer_Character_HumanoidRig");
+    bare.transform(glam::Mat4::from_rotation_y(std::f32::consts::PI));
+    let r = rigsmith::fit::model_check(&bare);
+    assert_eq!((r.facing.as_str(), r.knee_reach), ("+Z", 0.0));
+    assert!(
+        r.warnings.iter().any(|w| w.contains("--facing")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
+fn a_stated_front_turns_the_character_and_is_taken_as_it_is() {
+    use rigsmith::io::space::{face_front, Facing};
+    // The chibi without its skeleton, facing -Z: stated, it is turned back to where it
+    // stood and the model check takes +Z without reading the toes.
+    let (orig, _) = quaternius("platformer_Character_HumanoidRig");
+    let mut c = orig.clone();
+    c.transform(glam::Mat4::from_rotation_y(std::f32::consts::PI));
+    let notes = face_front(&mut c, Facing::MinusZ);
+    assert!(notes[0].contains("180 deg"), "{notes:?}");
+    for (a, b) in c.parts.iter().zip(&orig.parts) {
+        for (p, q) in a.mesh.positions.iter().zip(&b.mesh.positions) {
+            assert!((*p - *q).length() < 1e-4, "{p} {q}");
+        }
+    }
+    let r = rigsmith::fit::model_check(&c);
+    assert!(r.facing_stated && r.facing == "+Z" && !r.has("model.facing"));
+    assert!(
+        !r.warnings.iter().any(|w| w.contains("no toes")),
+        "{:?}",
+        r.warnings
+    );
+    // A body whose toes point along -Z, stated as facing +Z: taken as it is (the toes
+    // are not read); unstated, the toes turn it (the positive control).
+    let (mut casual, _) = quaternius("men_Casual");
+    casual.transform(glam::Mat4::from_rotation_y(std::f32::consts::PI));
+    assert_eq!(rigsmith::fit::model_check(&casual).facing, "-Z");
+    face_front(&mut casual, Facing::PlusZ);
+    let r = rigsmith::fit::model_check(&casual);
+    assert!(
+        r.facing == "+Z" && !r.has("model.facing"),
+        "{:?}",
+        r.problems
+    );
+    for f in [Facing::PlusZ, Facing::MinusZ, Facing::PlusX, Facing::MinusX] {
+        let d = glam::Mat4::from_rotation_y(f.turn()).transform_vector3(match f {
+            Facing::PlusZ => glam::Vec3::Z,
+            Facing::MinusZ => -glam::Vec3::Z,
+            Facing::PlusX => glam::Vec3::X,
+            Facing::MinusX => -glam::Vec3::X,
+        });
+        assert!(
+            (d - glam::Vec3::Z).length() < 1e-5,
+            "{f:?} turns its front to {d}"
+        );
+    }
+}
+
 #[test]
 fn the_knight_rerigs_without_blocker() {
     rerigs_without_blocker("knight_KnightCharacter");

@@ -57,6 +57,9 @@ pub fn quadruped_model_check(c: &Character) -> ModelReport {
         ..Default::default()
     };
     let (flip, front, back) = head_end(&m, &cls);
+    // A front stated on reading (`--facing`) is taken as it is.
+    let flip = flip && !c.facing_stated;
+    r.facing_stated = c.facing_stated;
     r.facing = if flip { "-Z" } else { "+Z" }.into();
     r.facing_deg = if flip { 180.0 } else { 0.0 };
     if flip {

@@ -229,6 +229,7 @@ pub fn skin_view(c: &Character) -> Result<(Character, Vec<PartClass>)> {
             vrm: c.vrm.clone(),
             warnings: c.warnings.clone(),
             body_options,
+            facing_stated: c.facing_stated,
             ..Default::default()
         },
         classes,
