@@ -425,14 +425,7 @@ fn the_chibi_whose_feet_have_no_toes_is_not_turned_around() {
         r.warnings
     );
     // Rigged, its face (the eyes and the mouth, `Head.4`) is still at the front.
-    let o = rigsmith::RigOptions {
-        rigged: rigsmith::Rigged::Replace,
-        review: false,
-        ..Default::default()
-    };
-    let out = rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap();
-    let face = &out.character.parts[out.character.find_part("Head.4").unwrap()];
-    let z = face.mesh.positions.iter().map(|p| p.z).sum::<f32>() / face.mesh.positions.len() as f32;
+    let z = part_z(&rerigged(&c).character, "Head.4");
     assert!(z > 0.3, "the face at z = {z}");
 }
 
@@ -440,6 +433,16 @@ fn the_chibi_whose_feet_have_no_toes_is_not_turned_around() {
 fn part_z(c: &Character, name: &str) -> f32 {
     let p = &c.parts[c.find_part(name).unwrap()];
     p.mesh.positions.iter().map(|p| p.z).sum::<f32>() / p.mesh.positions.len() as f32
+}
+
+/// `c` rigged as `rig --rerig --no-review` rigs it.
+fn rerigged(c: &Character) -> rigsmith::pipeline::RigOutput {
+    let o = rigsmith::RigOptions {
+        rigged: rigsmith::Rigged::Replace,
+        review: false,
+        ..Default::default()
+    };
+    rigsmith::rig(c, &o, &mut |_, _| {}).unwrap()
 }
 
 #[test]
@@ -470,12 +473,7 @@ fn a_chibi_facing_away_or_sideways_is_turned_by_the_knees_of_its_own_skeleton() 
             r.warnings
         );
         // `rig --rerig` drops the skeleton before the model check; its knees still tell.
-        let o = rigsmith::RigOptions {
-            rigged: rigsmith::Rigged::Replace,
-            review: false,
-            ..Default::default()
-        };
-        let out = rigsmith::rig(&c, &o, &mut |_, _| {}).unwrap();
+        let out = rerigged(&c);
         assert!(
             out.fixes.iter().any(|f| f.starts_with("turned every part")),
             "{:?}",
@@ -495,6 +493,14 @@ fn a_chibi_facing_away_or_sideways_is_turned_by_the_knees_of_its_own_skeleton() 
         "{:?}",
         r.warnings
     );
+    // Facing +X with nothing to tell, it cannot be fitted; the refusal names `--facing`
+    // (it stands 2.2 times as deep along Z as wide along X).
+    bare.transform(glam::Mat4::from_rotation_y(-std::f32::consts::FRAC_PI_2));
+    let e = rigsmith::rig(&bare, &Default::default(), &mut |_, _| {})
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(e.contains("a biped facing +X or -X? (pass --facing"), "{e}");
 }
 
 #[test]

@@ -54,6 +54,12 @@ pub(crate) fn floor_loops(s: &Slicer<'_>, y: f32, min_perimeter: f32) -> Vec<Loo
         .collect()
 }
 
+/// An upright body refused as neither a biped nor a quadruped whose depth along Z is
+/// more than this many times its width along X is said to be a biped facing +X or -X,
+/// with `--facing` named: a biped stands wider than deep (the arms, the shoulders), a
+/// quadruped longer than tall.
+pub const SIDEWAYS: f32 = 1.3;
+
 /// Classifies `body` (see the module docs).
 pub fn classify(body: &Mesh) -> Classification {
     let (lo, hi) = bounds(&body.positions);
@@ -182,6 +188,15 @@ pub fn classify(body: &Mesh) -> Classification {
     // template. A flat body with no legs is a snake or a blob (said above).
     let why = if plan == BodyPlan::Neither && legs > 2 && h < 0.5 * ext.x.max(ext.z) {
         format!("{why}; the body is lower than half its width or length (lying down?)")
+    } else if plan == BodyPlan::Neither && h >= 0.5 * ext.x.max(ext.z) && ext.z > SIDEWAYS * ext.x {
+        // Upright and deeper than wide: a biped's arms and shoulders run across X; one
+        // facing +X or -X in its file shows them along Z and its legs one behind the
+        // other (the chibi turned a quarter: 1.56 wide, 3.40 deep).
+        format!(
+            "{why}; the body stands upright and is {:.1} times as deep along Z as wide along X: \
+             a biped facing +X or -X? (pass --facing +x or -x)",
+            ext.z / ext.x.max(1e-12)
+        )
     } else {
         why
     };

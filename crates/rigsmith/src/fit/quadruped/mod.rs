@@ -54,7 +54,7 @@ use serde::Serialize;
 
 pub(crate) use checks::quadruped_checks_with;
 pub use checks::{quadruped_checks, Rule, Test, RULES};
-pub use classify::{classify, BodyPlan, Classification};
+pub use classify::{classify, BodyPlan, Classification, SIDEWAYS};
 pub use landmarks::MIN_BEND_DEG;
 pub use model::{model_check_for, quadruped_model_check, QUADRUPED_PLAN};
 pub use template::{rows, tail_name, Row};
