@@ -497,8 +497,7 @@ fn a_chibi_facing_away_or_sideways_is_turned_by_the_knees_of_its_own_skeleton() 
     // (it stands 2.2 times as deep along Z as wide along X).
     bare.transform(glam::Mat4::from_rotation_y(-std::f32::consts::FRAC_PI_2));
     let e = rigsmith::rig(&bare, &Default::default(), &mut |_, _| {})
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(e.contains("a biped facing +X or -X? (pass --facing"), "{e}");
 }
