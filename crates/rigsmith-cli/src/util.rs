@@ -516,7 +516,8 @@ pub enum FacingArg {
     /// +Z (glTF's front).
     #[value(name = "+z")]
     PlusZ,
-    /// -Z (VRM 0.x, Unity-style exports): turned half a turn on reading.
+    /// -Z (some exports; VRM 0.x files are turned by their reader): turned half a
+    /// turn on reading.
     #[value(name = "-z")]
     MinusZ,
     /// +X: turned a quarter turn on reading.

@@ -51,7 +51,8 @@ pub enum Units {
 pub enum Facing {
     /// +Z (glTF's front): nothing to turn.
     PlusZ,
-    /// -Z (VRM 0.x, Unity-style exports): turned 180 deg about +Y.
+    /// -Z (some exports; VRM 0.x files are turned by their reader): turned 180 deg
+    /// about +Y.
     MinusZ,
     /// +X: turned -90 deg about +Y.
     PlusX,
