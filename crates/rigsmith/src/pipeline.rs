@@ -940,12 +940,7 @@ fn translation_back(
     facing: &str,
     fixes: &mut Vec<String>,
 ) -> Option<glam::Mat4> {
-    let angle = match facing {
-        "-Z" => std::f32::consts::PI,
-        "+X" => -std::f32::consts::FRAC_PI_2,
-        "-X" => std::f32::consts::FRAC_PI_2,
-        _ => 0.0,
-    };
+    let angle = crate::io::space::Facing::of_axis(facing).map_or(0.0, |f| f.turn());
     let turned = fixes.iter().any(|f| f.starts_with("turned"));
     let rot = glam::Mat4::from_rotation_y(if turned { angle } else { 0.0 });
     let (p, q) = before

@@ -39,6 +39,7 @@ use serde::Serialize;
 
 use super::landmarks::{body_mesh, LandmarkOptions};
 use super::sections::bounds;
+use crate::io::space::Facing;
 use crate::model::Character;
 use crate::report::{Check, Severity};
 
@@ -499,12 +500,10 @@ pub(crate) fn symmetry(pts: &[Vec3], center_x: f32, h: f32) -> (f32, f32) {
 /// together; returns what it did, in plain words.
 pub fn fix_model(c: &mut Character, r: &ModelReport) -> Vec<String> {
     let mut did = Vec::new();
-    let rot = match (r.has("model.facing"), r.facing.as_str()) {
-        (true, "-Z") => Some(std::f32::consts::PI),
-        (true, "+X") => Some(-std::f32::consts::FRAC_PI_2),
-        (true, "-X") => Some(std::f32::consts::FRAC_PI_2),
-        _ => None,
-    };
+    let rot = Facing::of_axis(&r.facing)
+        .filter(|_| r.has("model.facing"))
+        .map(Facing::turn)
+        .filter(|&a| a != 0.0);
     let mut m = Mat4::IDENTITY;
     if let Some(a) = rot {
         m = Mat4::from_rotation_y(a);

@@ -72,6 +72,14 @@ impl Facing {
         }
     }
 
+    /// The facing written as `axis` (`+Z`, `-Z`, `+X`, `-X`: the model check's
+    /// [`crate::fit::ModelReport::facing`]); `None` for anything else.
+    pub fn of_axis(axis: &str) -> Option<Facing> {
+        [Facing::PlusZ, Facing::MinusZ, Facing::PlusX, Facing::MinusX]
+            .into_iter()
+            .find(|f| f.axis() == axis)
+    }
+
     /// The axis, as the summary and the report write it (`+Z`, `-Z`, `+X`, `-X`).
     pub fn axis(self) -> &'static str {
         match self {

@@ -547,6 +547,7 @@ fn a_stated_front_turns_the_character_and_is_taken_as_it_is() {
             (d - glam::Vec3::Z).length() < 1e-5,
             "{f:?} turns its front to {d}"
         );
+        assert_eq!(Facing::of_axis(f.axis()), Some(f));
     }
 }
 
