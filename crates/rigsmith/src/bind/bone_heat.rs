@@ -271,7 +271,11 @@ pub fn bone_heat(
             bones: segments.len(),
         })?;
         lap_time("factor and solve", &mut stages);
-        let lists = normalized_lists(&sols, segments, na);
+        let mut lists = normalized_lists(&sols, segments, na);
+        lists.par_iter_mut().enumerate().for_each(|(a, l)| {
+            blend.paint_trunk(segments, w.positions[order[a]], l);
+            l.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
+        });
         for (a, l) in lists.into_iter().enumerate() {
             per_vertex[order[a]] = l;
         }
