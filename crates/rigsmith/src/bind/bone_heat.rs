@@ -271,11 +271,8 @@ pub fn bone_heat(
             bones: segments.len(),
         })?;
         lap_time("factor and solve", &mut stages);
-        let mut lists = normalized_lists(&sols, segments, na);
-        lists.par_iter_mut().enumerate().for_each(|(a, l)| {
-            blend.paint_trunk(segments, w.positions[order[a]], l);
-            l.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
-        });
+        let lists = normalized_lists(&sols, segments, na);
+        let lists = trunk_painted(lists, &blend, segments, |a| w.positions[order[a]]);
         for (a, l) in lists.into_iter().enumerate() {
             per_vertex[order[a]] = l;
         }
@@ -426,6 +423,21 @@ fn blended_sources(
     }
     let even = 1.0 / near.len().max(1) as f32;
     (near.to_vec(), vec![even; near.len()])
+}
+
+/// The solved lists (one per active vertex `a`, at `pos(a)`) with the trunk's hand-over
+/// painted ([`JointBlend::paint_trunk`]), sorted again.
+fn trunk_painted(
+    mut lists: Vec<Vec<Influence>>,
+    blend: &JointBlend,
+    segments: &[Segment],
+    pos: impl Fn(usize) -> Vec3 + Sync,
+) -> Vec<Vec<Influence>> {
+    lists.par_iter_mut().enumerate().for_each(|(a, l)| {
+        blend.paint_trunk(segments, pos(a), l);
+        l.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
+    });
+    lists
 }
 
 /// Each of the `na` solved vertices' influences from the per-bone solutions `sols`

@@ -511,7 +511,8 @@ mod tests {
     }
 
     #[test]
-    fn the_trunks_hand_over_is_painted_as_a_fan_narrow_at_the_back_and_high_and_wide_at_the_belly() {
+    fn the_trunks_hand_over_is_painted_as_a_fan_narrow_at_the_back_and_high_and_wide_at_the_belly()
+    {
         // The skeleton of the first test: an arm, a spine of two bones (2, 3) meeting at
         // y = 1.2, a leg.
         let segs = [
@@ -540,7 +541,13 @@ mod tests {
             let half = TRUNK_CORE * r + TRUNK_SPREAD * z.abs();
             (0.5 + (y - centre) / (2.0 * half)).clamp(0.0, 1.0)
         };
-        for (y, z) in [(0.0, 0.0), (0.0, -0.03), (0.0, 0.1), (0.06, 0.1), (-0.02, -0.03)] {
+        for (y, z) in [
+            (0.0, 0.0),
+            (0.0, -0.03),
+            (0.0, 0.1),
+            (0.06, 0.1),
+            (-0.02, -0.03),
+        ] {
             assert!((upper(y, z) - expect(y, z)).abs() < 1e-5, "{y} {z}");
         }
         // Over the spine at the joint's height, a quarter; at the back, more than half;
@@ -553,7 +560,11 @@ mod tests {
         assert_eq!(upper(0.06, -0.03), 1.0);
         // Beyond the reach, or held mostly by other bones: left as it is.
         let mut far = vec![inf(2, 0.7), inf(3, 0.3)];
-        jb.paint_trunk(&segs, Vec3::new(0.0, 1.2 + TRUNK_REACH * r + 0.01, 0.0), &mut far);
+        jb.paint_trunk(
+            &segs,
+            Vec3::new(0.0, 1.2 + TRUNK_REACH * r + 0.01, 0.0),
+            &mut far,
+        );
         assert_eq!(far, vec![inf(2, 0.7), inf(3, 0.3)]);
         let mut arm = vec![inf(0, 0.6), inf(2, 0.2), inf(3, 0.2)];
         jb.paint_trunk(&segs, Vec3::new(0.0, 1.2, 0.0), &mut arm);
