@@ -470,19 +470,25 @@ mod tests {
         Segment { bone, head, tail }
     }
 
-    #[test]
-    fn an_arm_joint_and_the_trunk_are_blended_linearly_and_the_legs_are_not() {
-        // An arm off the centre line (upper arm, forearm), a spine on it and a leg
-        // (thigh, calf) reaching the floor with no foot: its joint is no knee (a knee's
-        // lower bone leads into the foot: see the knee's test).
-        let segs = [
+    /// An arm off the centre line (upper arm 0, forearm 1), a spine on it (2, 3, meeting
+    /// at y = 1.2) and a leg (thigh 4, calf 5) reaching the floor with no foot.
+    fn arm_spine_leg() -> [Segment; 6] {
+        [
             seg(0, Vec3::new(0.2, 1.4, 0.0), Vec3::new(0.45, 1.4, 0.0)),
             seg(1, Vec3::new(0.45, 1.4, 0.0), Vec3::new(0.7, 1.4, 0.0)),
             seg(2, Vec3::new(0.0, 1.0, 0.0), Vec3::new(0.0, 1.2, 0.0)),
             seg(3, Vec3::new(0.0, 1.2, 0.0), Vec3::new(0.0, 1.4, 0.0)),
             seg(4, Vec3::new(0.1, 0.95, 0.0), Vec3::new(0.1, 0.5, 0.0)),
             seg(5, Vec3::new(0.1, 0.5, 0.0), Vec3::new(0.1, 0.05, 0.0)),
-        ];
+        ]
+    }
+
+    #[test]
+    fn an_arm_joint_and_the_trunk_are_blended_linearly_and_the_legs_are_not() {
+        // An arm off the centre line (upper arm, forearm), a spine on it and a leg
+        // (thigh, calf) reaching the floor with no foot: its joint is no knee (a knee's
+        // lower bone leads into the foot: see the knee's test).
+        let segs = arm_spine_leg();
         let thick = [[0.04f32; 5]; 6];
         let jb = JointBlend::new(&segs, &thick, BAND, 0.0);
         assert_eq!(jb.len(), 1);
@@ -513,16 +519,7 @@ mod tests {
     #[test]
     fn the_trunks_hand_over_is_painted_as_a_fan_narrow_at_the_back_and_high_and_wide_at_the_belly()
     {
-        // The skeleton of the first test: an arm, a spine of two bones (2, 3) meeting at
-        // y = 1.2, a leg.
-        let segs = [
-            seg(0, Vec3::new(0.2, 1.4, 0.0), Vec3::new(0.45, 1.4, 0.0)),
-            seg(1, Vec3::new(0.45, 1.4, 0.0), Vec3::new(0.7, 1.4, 0.0)),
-            seg(2, Vec3::new(0.0, 1.0, 0.0), Vec3::new(0.0, 1.2, 0.0)),
-            seg(3, Vec3::new(0.0, 1.2, 0.0), Vec3::new(0.0, 1.4, 0.0)),
-            seg(4, Vec3::new(0.1, 0.95, 0.0), Vec3::new(0.1, 0.5, 0.0)),
-            seg(5, Vec3::new(0.1, 0.5, 0.0), Vec3::new(0.1, 0.05, 0.0)),
-        ];
+        let segs = arm_spine_leg();
         let r = 0.04f32;
         let jb = JointBlend::new(&segs, &[[r; 5]; 6], BAND, SPINE_BAND);
         let inf = |bone, weight| Influence { bone, weight };
