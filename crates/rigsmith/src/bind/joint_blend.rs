@@ -55,7 +55,7 @@
 //! keep their weights. Measured on the re-weighting benchmark (13 cases, 169
 //! character-poses) and on `bench/weights_vs_blender.sh` (14 MakeHuman bodies, 182
 //! body-poses): behind Blender 23 -> 11 and 15 -> 12, no pose lost, no spine pose
-//! behind on either; `base.dressed` spine twist p95 0.249 -> 0.146 % H (Blender 0.158).
+//! behind on either; `base.dressed` spine twist p95 0.249 -> 0.137 % H (Blender 0.158).
 //! The pooled p95 fell on the bodies the artist paints higher at the belly (`female`
 //! 0.493 -> 0.447, `base.dressed` 0.818 -> 0.742 % H) and rose on those it paints level
 //! (`male` 0.625 -> 0.669, `heavy` 0.657 -> 0.714; Blender 1.44-1.45). Coarse skins take
