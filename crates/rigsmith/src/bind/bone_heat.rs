@@ -426,7 +426,7 @@ fn blended_sources(
 }
 
 /// The solved lists (one per active vertex `a`, at `pos(a)`) with the trunk's hand-over
-/// painted ([`JointBlend::paint_trunk`]), sorted again.
+/// painted ([`JointBlend::paint_trunk`]); a painted list is sorted again.
 fn trunk_painted(
     mut lists: Vec<Vec<Influence>>,
     blend: &JointBlend,
@@ -434,8 +434,9 @@ fn trunk_painted(
     pos: impl Fn(usize) -> Vec3 + Sync,
 ) -> Vec<Vec<Influence>> {
     lists.par_iter_mut().enumerate().for_each(|(a, l)| {
-        blend.paint_trunk(segments, pos(a), l);
-        l.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
+        if blend.paint_trunk(segments, pos(a), l) {
+            crate::model::sort_influences(l);
+        }
     });
     lists
 }
@@ -461,7 +462,7 @@ fn normalized_lists(
                 .collect();
             // As `Weights::sort` then `Weights::normalize`, per vertex.
             l.retain(|i| i.weight > 0.0);
-            l.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
+            crate::model::sort_influences(&mut l);
             let s: f32 = l.iter().map(|i| i.weight).sum();
             if s > 0.0 {
                 for i in l.iter_mut() {

@@ -506,7 +506,7 @@ pub fn exact_seams_among(
                 i.weight /= sum;
             }
         }
-        list.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
+        crate::model::sort_influences(&mut list);
         for &i in g {
             let (pi, v) = owner[i];
             let w = weights[pi].as_mut().expect("skinned part");

@@ -45,7 +45,7 @@ fn descends(s: &Skeleton, mut b: usize, anc: usize) -> bool {
 
 /// Keeps the `n` largest influences of `list` (ties by bone index) and renormalizes.
 fn keep(list: &mut Vec<Influence>, n: usize) {
-    list.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
+    crate::model::sort_influences(list);
     list.truncate(n.max(1));
     let sum: f32 = list.iter().map(|i| i.weight).sum();
     if sum > 0.0 {

@@ -378,8 +378,9 @@ impl JointBlend {
     /// vertex's weight and whose height lies within [`TRUNK_REACH`] thicknesses of
     /// `p`'s, the one in whose ramp `p` lies nearest the middle (in units of the ramp's
     /// half-width) shares those bones' sum between them as its ramp says; the other
-    /// bones keep theirs. The list's sum is unchanged; its order is not kept.
-    pub fn paint_trunk(&self, segments: &[Segment], p: Vec3, list: &mut Vec<Influence>) {
+    /// bones keep theirs. The list's sum is unchanged; its order is not kept. Returns
+    /// whether the list was painted.
+    pub fn paint_trunk(&self, segments: &[Segment], p: Vec3, list: &mut Vec<Influence>) -> bool {
         let pair = |j: &Joint| {
             (
                 segments[j.parent as usize].bone,
@@ -405,17 +406,17 @@ impl JointBlend {
                 (0.5, 0.0)
             }
         };
-        let Some((j, sum)) = self
+        let Some((j, sum, (f, _))) = self
             .joints
             .iter()
-            .filter(|j| j.trunk)
+            .filter(|j| j.trunk && (p.y - j.at.y).abs() < TRUNK_REACH * j.thick)
             .map(|j| (j, held(j)))
-            .filter(|(j, sum)| *sum > 0.5 && (p.y - j.at.y).abs() < TRUNK_REACH * j.thick)
-            .min_by(|a, b| ramp(a.0).1.total_cmp(&ramp(b.0).1))
+            .filter(|&(_, sum)| sum > 0.5)
+            .map(|(j, sum)| (j, sum, ramp(j)))
+            .min_by(|a, b| a.2 .1.total_cmp(&b.2 .1))
         else {
-            return;
+            return false;
         };
-        let f = ramp(j).0;
         let (a, b) = pair(j);
         list.retain(|i| i.bone != a && i.bone != b);
         for (bone, w) in [(a, (1.0 - f) * sum), (b, f * sum)] {
@@ -423,6 +424,7 @@ impl JointBlend {
                 list.push(Influence { bone, weight: w });
             }
         }
+        true
     }
 
     /// The blended joints.

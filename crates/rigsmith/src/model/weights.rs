@@ -1,5 +1,11 @@
 use crate::error::{Error, Result};
 
+/// Sorts one vertex's influences by decreasing weight, ties by bone index (the order
+/// [`Weights::sort`] gives every vertex).
+pub fn sort_influences(list: &mut [Influence]) {
+    list.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
+}
+
 /// One bone's share of a vertex.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Influence {
@@ -66,7 +72,7 @@ impl Weights {
     pub fn sort(&mut self) {
         for list in &mut self.vertices {
             list.retain(|i| i.weight > 0.0);
-            list.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
+            sort_influences(list);
         }
     }
 

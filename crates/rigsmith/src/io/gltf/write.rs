@@ -143,7 +143,7 @@ fn pack_weights(part: &Part, slots: usize, fallback: u16) -> (Vec<u16>, Vec<f32>
             .filter(|i| i.weight > 0.0 && i.weight.is_finite())
             .copied()
             .collect();
-        l.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.bone.cmp(&b.bone)));
+        crate::model::sort_influences(&mut l);
         // Merge duplicate bones.
         let mut merged: Vec<(u32, f64)> = Vec::new();
         for i in l {
