@@ -631,9 +631,9 @@ fn the_shirt_stays_out_of_the_body_with_the_arm_lowered() {
         .into_iter()
         .filter(|p| p.name.starts_with("arm_down"))
         .collect();
-    let run = |correctives: Vec<_>| {
+    let run = |c: &rigsmith::Character, correctives: Vec<_>| {
         check(
-            &out.character,
+            c,
             &CheckOptions {
                 library: Some(lib.clone()),
                 self_intersections: false,
@@ -646,19 +646,29 @@ fn the_shirt_stays_out_of_the_body_with_the_arm_lowered() {
         )
         .unwrap()
     };
-    let off = run(Vec::new());
-    let on = run(out.sidecar.correctives.clone());
+    let off = run(&out.character, Vec::new());
+    let on = run(&out.character, out.sidecar.correctives.clone());
+    // The control: the skin's correctives with the shirt's own shapes taken out.
+    let mut bare = out.character.clone();
+    for p in bare.parts.iter_mut().filter(|p| p.name == "shirt") {
+        for m in p.morphs.iter_mut() {
+            m.position_deltas.iter_mut().for_each(|d| *d = Vec3::ZERO);
+        }
+    }
+    let skin_only = run(&bare, out.sidecar.correctives.clone());
     for side in ["L", "R"] {
         let id = format!("deform.arm_down.{side}.penetration.shirt");
-        let (a, b) = (value(&off, &id), value(&on, &id));
-        eprintln!("{id}: {a:.2} % without the correctives, {b:.2} % with");
-        // Measured: about 3 % -> 1.02 % (left) and under 1 % (right); the left
-        // sleeve's underside still sinks a few millimetres into the chest, just over
-        // the 1 % limit.
-        assert!(b < 0.5 * a, "{id}: {a} -> {b}");
-        if side == "R" {
-            assert!(b <= 1.0, "{id}: {a} -> {b}");
-        }
+        let (a, s, b) = (value(&off, &id), value(&skin_only, &id), value(&on, &id));
+        eprintln!(
+            "{id}: {a:.2} % without correctives, {s:.2} % with the skin's alone, {b:.2} % with the shirt's too"
+        );
+        // Measured: 0.12 / 3.80 / 0.99 % (left), 0.17 / 3.83 / 0.75 % (right). The
+        // shoulder's wide blend keeps the lowered arm's flesh out of the sleeve by
+        // itself; the skin's corrective restores the shoulder's volume and pushes the
+        // chest into it, and the shirt's own shape takes most of that back out.
+        assert!(s > 2.0 * a.max(0.5), "{id}: the control does not fire: {a} -> {s}");
+        assert!(b < 0.4 * s, "{id}: {s} -> {b}");
+        assert!(b <= 1.0, "{id}: {a} -> {b}");
     }
     // The shirt's own shape of the left shoulder's corrective: finite, left side only.
     let shirt = out
