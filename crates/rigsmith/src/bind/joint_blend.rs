@@ -67,9 +67,11 @@
 //! the muscles that work the hand, starts on the upper arm. The MakeHuman artist's
 //! elbow is half and half 8 % of the upper arm before the joint and 0.80 forearm at it;
 //! the platformer chibi's (Blender's heat, touched up) 0.75 forearm on the ring 1.7 cm
-//! before it. The band's centre lies [`ELBOW_SHIFT`] of the band before the joint, at
-//! most [`ELBOW_SHIFT_MAX`] of the upper arm, and its half-width is at most
-//! [`ELBOW_BAND_MAX`] of the shorter of the two bones: a short, thick arm (the chibi's
+//! before it. The band's centre lies [`ELBOW_SHIFT`] of the thickness before the
+//! joint, at most [`ELBOW_SHIFT_MAX`] of the upper arm, and its half-width is
+//! [`ELBOW_BAND`] of the thickness (narrower than the other limb joints': the elbow p95
+//! mean over MakeHuman's 14 bodies 0.248 -> 0.230 % H, the wrist twist 0.187 -> 0.168),
+//! at most [`ELBOW_BAND_MAX`] of the shorter of the two bones: a short, thick arm (the chibi's
 //! upper arm is 2.6 times as long as it is thick) blended over its thickness gave a
 //! quarter of the upper arm's middle to the forearm (0.26 at 13 cm from the joint; the
 //! artist 0.15).
@@ -127,8 +129,17 @@ pub const FLOOR: f32 = 0.1;
 /// worse (leg side 1.59 -> 1.60, pooled p95 1.286 -> 1.306; 0.75: 1.284).
 pub const SPINE_BAND: f32 = 0.75;
 
+/// Half-width of the elbow's band, in units of the flesh's thickness at the joint (at
+/// most [`ELBOW_BAND_MAX`] of the shorter bone). Measured on `bench/weights_vs_blender.sh`
+/// (14 MakeHuman bodies; elbow p95 % H on `heavy`, Blender 0.252; mean of the pooled
+/// p95s): the limbs' 1.0: 0.258 (0.5899); **0.8: 0.232 (0.5875)**; 0.6: 0.221 (0.5863);
+/// 0.4: 0.185 (0.5866), `short`'s elbow worse. At 0.6 the MakeHuman baby's chubby elbow
+/// bent 120 degrees kept 0.843 of its volume with its correctives (limit 0.85; 0.874 at
+/// 0.8, 0.889 at 1.0). Measured once the shoulder had its own band ([`SHOULDER_BAND`]):
+/// with the limbs' band shared, the shoulder's width had set it.
+pub const ELBOW_BAND: f32 = 0.8;
 /// How far before the joint (toward the upper arm) the elbow's band is centred, in
-/// units of its half-width (before [`ELBOW_BAND_MAX`]), at most [`ELBOW_SHIFT_MAX`].
+/// units of the limbs' band (1.0 of the thickness), at most [`ELBOW_SHIFT_MAX`].
 /// Measured on `bench/weights_vs_blender.sh` (14 MakeHuman bodies, 182 body-poses):
 /// rigsmith behind Blender on 35 -> 23 (elbow p95 mean 0.354 -> 0.248 % H, wrist twist
 /// 0.250 -> 0.187); shifted the shoulder too, the chibi's arm poses lost more (arm up
@@ -415,7 +426,7 @@ impl JointBlend {
             } else if elbow {
                 let len = |s: &Segment| (s.tail - s.head).length();
                 (
-                    (band * r).min(ELBOW_BAND_MAX * len(sp).min(len(sc))),
+                    (ELBOW_BAND * band * r).min(ELBOW_BAND_MAX * len(sp).min(len(sc))),
                     (ELBOW_SHIFT * band * r).min(ELBOW_SHIFT_MAX * len(sp)),
                 )
             } else if limb && clavicle[p] {
@@ -750,21 +761,22 @@ mod tests {
                 seg(5, Vec3::new(0.1, 0.95, 0.0), Vec3::new(0.1, 0.05, 0.0)),
             ]
         };
-        // A long arm: half-width 0.04 (the thickness), centred 0.5 of it before the
-        // joint, but no more than 5 % of the 0.3 upper arm: 0.015.
+        // A long arm: half-width 0.8 x 0.04 = 0.032, centred 0.5 of the thickness before
+        // the joint, but no more than 5 % of the 0.3 upper arm: 0.015.
         let segs = arm(0.3, 0.25);
         let jb = JointBlend::new(&segs, &[[0.04f32; 5]; 6], BAND, 0.0);
         let at = jb.shares(1, Vec3::new(0.5, 1.42, 0.0)).unwrap();
         assert_eq!((at[0].0, at[1].0), (1, 2));
-        let want = 0.5 * (1.0 + 0.015 / 0.04);
+        let want = 0.5 * (1.0 + 0.015 / (ELBOW_BAND * 0.04));
         assert!((at[1].1 - want).abs() < 1e-4, "{at:?}");
-        // Half and half 0.015 before the joint; the band ends 0.055 before it and 0.025
+        // Half and half 0.015 before the joint; the band ends 0.047 before it and 0.017
         // past it.
         let mid = jb.shares(1, Vec3::new(0.485, 1.4, 0.0)).unwrap();
         assert!((mid[1].1 - 0.5).abs() < 1e-4, "{mid:?}");
-        assert!(jb.shares(1, Vec3::new(0.44, 1.4, 0.0)).is_none());
-        assert!(jb.shares(2, Vec3::new(0.53, 1.4, 0.0)).is_none());
-        assert!(jb.shares(2, Vec3::new(0.52, 1.4, 0.0)).is_some());
+        assert!(jb.shares(1, Vec3::new(0.456, 1.4, 0.0)).is_some());
+        assert!(jb.shares(1, Vec3::new(0.45, 1.4, 0.0)).is_none());
+        assert!(jb.shares(2, Vec3::new(0.52, 1.4, 0.0)).is_none());
+        assert!(jb.shares(2, Vec3::new(0.514, 1.4, 0.0)).is_some());
         // The wrist (the hand is followed by no bone) is centred on the joint (the
         // shoulder: see its own test).
         let wr = jb.shares(2, Vec3::new(0.75, 1.42, 0.0)).unwrap();
