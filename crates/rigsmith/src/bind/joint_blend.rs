@@ -271,62 +271,79 @@ fn extent(segments: &[Segment], c: usize) -> f32 {
     x
 }
 
-/// The trunk between the legs and the arms: the height of the highest leg root (an
-/// off-centre bone reaching the floor that no off-centre bone leads into) and the
-/// height of the arm root (of the off-centre bones no off-centre bone leads into and
-/// whose bones do not reach the floor, those reaching at least half as far from the
-/// centre line as the farthest, the one starting nearest the centre line: the
-/// clavicle, not a finger whose first bone does not start at the hand's tail).
-fn trunk(segments: &[Segment], floor: f32) -> Option<(f32, f32)> {
-    let off = |s: &Segment| s.head.x.abs() > CENTRE || s.tail.x.abs() > CENTRE;
-    let roots: Vec<usize> = (0..segments.len())
-        .filter(|&c| off(&segments[c]))
-        .filter(|&c| {
-            !(0..segments.len())
-                .any(|p| p != c && off(&segments[p]) && meets(&segments[p], &segments[c]))
-        })
-        .collect();
-    let (legs, arms): (Vec<usize>, Vec<usize>) = roots
-        .iter()
-        .partition(|&&c| reaches(segments, c, floor + FLOOR));
-    let leg_y = legs.iter().map(|&c| segments[c].head.y).reduce(f32::max)?;
-    let reach: Vec<f32> = arms.iter().map(|&c| extent(segments, c)).collect();
-    let widest = reach.iter().copied().fold(0.0f32, f32::max);
-    let arm = arms
-        .iter()
-        .zip(&reach)
-        .filter(|(_, &r)| r >= 0.5 * widest)
-        .map(|(&c, _)| c)
-        .min_by(|&a, &b| {
-            segments[a]
-                .head
-                .x
-                .abs()
-                .total_cmp(&segments[b].head.x.abs())
-        })?;
-    let arm_y = segments[arm].head.y;
-    Some((leg_y, arm_y))
+/// Whether a bone lies off the centre line ([`CENTRE`]).
+fn off_centre(s: &Segment) -> bool {
+    s.head.x.abs() > CENTRE || s.tail.x.abs() > CENTRE
 }
 
-/// The clavicles: off-centre bones that no off-centre bone leads into, whose bones do
-/// not reach the floor and reach at least half as far from the centre line as the
-/// farthest such, and whose heads lie within [`SHOULDER_ROOT`] of that reach from the
-/// centre line (a finger's first bone starts at the hand, far out).
-fn clavicles(segments: &[Segment], floor: f32) -> Vec<bool> {
-    let off = |s: &Segment| s.head.x.abs() > CENTRE || s.tail.x.abs() > CENTRE;
-    let roots: Vec<(usize, f32)> = (0..segments.len())
-        .filter(|&c| off(&segments[c]))
-        .filter(|&c| {
-            !(0..segments.len())
-                .any(|p| p != c && off(&segments[p]) && meets(&segments[p], &segments[c]))
-        })
-        .filter(|&c| !reaches(segments, c, floor + FLOOR))
-        .map(|c| (c, extent(segments, c)))
-        .collect();
-    let widest = roots.iter().map(|r| r.1).fold(0.0f32, f32::max);
+/// The roots of the limbs: the off-centre bones no off-centre bone leads into. The legs'
+/// (a bone from them on reaches the floor) and the others' (arms, fingers that do not
+/// start at the hand's tail, ears), the latter each with how far its chain reaches from
+/// the centre line ([`extent`]).
+struct LimbRoots {
+    legs: Vec<usize>,
+    others: Vec<(usize, f32)>,
+    /// The farthest reach of the others.
+    widest: f32,
+}
+
+impl LimbRoots {
+    fn new(segments: &[Segment], floor: f32) -> LimbRoots {
+        let roots = (0..segments.len())
+            .filter(|&c| off_centre(&segments[c]))
+            .filter(|&c| {
+                !(0..segments.len()).any(|p| {
+                    p != c && off_centre(&segments[p]) && meets(&segments[p], &segments[c])
+                })
+            });
+        let (legs, others): (Vec<usize>, Vec<usize>) =
+            roots.partition(|&c| reaches(segments, c, floor + FLOOR));
+        let others: Vec<(usize, f32)> = others
+            .into_iter()
+            .map(|c| (c, extent(segments, c)))
+            .collect();
+        let widest = others.iter().map(|o| o.1).fold(0.0f32, f32::max);
+        LimbRoots {
+            legs,
+            others,
+            widest,
+        }
+    }
+
+    /// The arms' roots: the others reaching at least half as far as the widest.
+    fn arms(&self) -> impl Iterator<Item = (usize, f32)> + '_ {
+        self.others
+            .iter()
+            .copied()
+            .filter(|&(_, r)| r >= 0.5 * self.widest)
+    }
+}
+
+/// The trunk between the legs and the arms: the height of the highest leg root and the
+/// height of the arm root (of the arms' roots, the one starting nearest the centre
+/// line: the clavicle, not a finger whose first bone does not start at the hand's tail).
+fn trunk(segments: &[Segment], roots: &LimbRoots) -> Option<(f32, f32)> {
+    let leg_y = roots
+        .legs
+        .iter()
+        .map(|&c| segments[c].head.y)
+        .reduce(f32::max)?;
+    let arm = roots.arms().map(|(c, _)| c).min_by(|&a, &b| {
+        segments[a]
+            .head
+            .x
+            .abs()
+            .total_cmp(&segments[b].head.x.abs())
+    })?;
+    Some((leg_y, segments[arm].head.y))
+}
+
+/// The clavicles: the arms' roots whose heads lie within [`SHOULDER_ROOT`] of their
+/// chain's reach from the centre line (an arm with no clavicle starts at the shoulder).
+fn clavicles(segments: &[Segment], roots: &LimbRoots) -> Vec<bool> {
     let mut out = vec![false; segments.len()];
-    for (c, r) in roots {
-        out[c] = r >= 0.5 * widest && segments[c].head.x.abs() <= SHOULDER_ROOT * r;
+    for (c, r) in roots.arms() {
+        out[c] = segments[c].head.x.abs() <= SHOULDER_ROOT * r;
     }
     out
 }
@@ -364,13 +381,13 @@ impl JointBlend {
         if band <= 0.0 {
             return jb;
         }
-        let off_centre = |s: &Segment| s.head.x.abs() > CENTRE || s.tail.x.abs() > CENTRE;
         let floor = segments
             .iter()
             .map(|s| s.head.y.min(s.tail.y))
             .fold(f32::INFINITY, f32::min);
-        let trunk = trunk(segments, floor);
-        let clavicle = clavicles(segments, floor);
+        let roots = LimbRoots::new(segments, floor);
+        let trunk = trunk(segments, &roots);
+        let clavicle = clavicles(segments, &roots);
         for (c, sc) in segments.iter().enumerate() {
             let parents: Vec<usize> = (0..segments.len())
                 .filter(|&p| p != c && meets(&segments[p], sc))
@@ -818,18 +835,29 @@ mod tests {
         let (half, shift) = (SHOULDER_BAND * r, SHOULDER_SHIFT * r);
         let at = jb.shares(0, Vec3::new(0.2, 1.42, 0.0)).unwrap();
         assert_eq!((at[0].0, at[1].0), (0, 1));
-        assert!((at[1].1 - 0.5 * (1.0 + shift / half)).abs() < 1e-4, "{at:?}");
+        assert!(
+            (at[1].1 - 0.5 * (1.0 + shift / half)).abs() < 1e-4,
+            "{at:?}"
+        );
         let mid = jb.shares(0, Vec3::new(0.2 - shift, 1.4, 0.0)).unwrap();
         assert!((mid[1].1 - 0.5).abs() < 1e-4, "{mid:?}");
-        assert!(jb.shares(0, Vec3::new(0.2 - shift - half - 0.002, 1.4, 0.0)).is_none());
-        assert!(jb.shares(1, Vec3::new(0.2 - shift + half - 0.002, 1.4, 0.0)).is_some());
-        assert!(jb.shares(1, Vec3::new(0.2 - shift + half + 0.002, 1.4, 0.0)).is_none());
+        assert!(jb
+            .shares(0, Vec3::new(0.2 - shift - half - 0.002, 1.4, 0.0))
+            .is_none());
+        assert!(jb
+            .shares(1, Vec3::new(0.2 - shift + half - 0.002, 1.4, 0.0))
+            .is_some());
+        assert!(jb
+            .shares(1, Vec3::new(0.2 - shift + half + 0.002, 1.4, 0.0))
+            .is_none());
         // The finger's knuckle keeps the limb's band, centred on the joint: its first
         // bone starts far out, no clavicle.
         let k = jb.shares(6, Vec3::new(0.84, 1.41, 0.02)).unwrap();
         assert_eq!((k[0].0, k[1].0), (6, 7));
         assert!((k[1].1 - 0.5).abs() < 1e-4, "{k:?}");
-        assert!(jb.shares(6, Vec3::new(0.84 - 1.1 * BAND * r, 1.4, 0.02)).is_none());
+        assert!(jb
+            .shares(6, Vec3::new(0.84 - 1.1 * BAND * r, 1.4, 0.02))
+            .is_none());
         // A stubby clavicle (0.08): the band reaches 0.72 x 0.08 = 0.0576 into it,
         // centred on the joint (the shift given up first).
         let segs = arm(0.08);
@@ -837,14 +865,20 @@ mod tests {
         let inward = SHOULDER_IN * 0.08;
         let at = jb.shares(0, Vec3::new(0.2, 1.42, 0.0)).unwrap();
         assert!((at[1].1 - 0.5).abs() < 1e-4, "{at:?}");
-        let q = jb.shares(0, Vec3::new(0.2 - 0.5 * inward, 1.4, 0.0)).unwrap();
+        let q = jb
+            .shares(0, Vec3::new(0.2 - 0.5 * inward, 1.4, 0.0))
+            .unwrap();
         assert!((q[1].1 - 0.25).abs() < 1e-4, "{q:?}");
-        assert!(jb.shares(0, Vec3::new(0.2 - inward - 0.002, 1.4, 0.0)).is_none());
+        assert!(jb
+            .shares(0, Vec3::new(0.2 - inward - 0.002, 1.4, 0.0))
+            .is_none());
         // An arm with no clavicle (its root starts at the shoulder, far from the centre
         // line): its first joint keeps the limb's band.
         let segs = arm_spine_leg();
         let jb = JointBlend::new(&segs, &[[r; 5]; 6], BAND, 0.0);
-        assert!(jb.shares(0, Vec3::new(0.45 - 1.1 * BAND * r, 1.4, 0.0)).is_none());
+        assert!(jb
+            .shares(0, Vec3::new(0.45 - 1.1 * BAND * r, 1.4, 0.0))
+            .is_none());
     }
 
     #[test]

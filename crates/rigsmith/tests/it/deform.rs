@@ -666,7 +666,10 @@ fn the_shirt_stays_out_of_the_body_with_the_arm_lowered() {
         // shoulder's wide blend keeps the lowered arm's flesh out of the sleeve by
         // itself; the skin's corrective restores the shoulder's volume and pushes the
         // chest into it, and the shirt's own shape takes most of that back out.
-        assert!(s > 2.0 * a.max(0.5), "{id}: the control does not fire: {a} -> {s}");
+        assert!(
+            s > 2.0 * a.max(0.5),
+            "{id}: the control does not fire: {a} -> {s}"
+        );
         assert!(b < 0.4 * s, "{id}: {s} -> {b}");
         assert!(b <= 1.0, "{id}: {a} -> {b}");
     }
