@@ -272,7 +272,7 @@ pub fn bone_heat(
         })?;
         lap_time("factor and solve", &mut stages);
         let lists = normalized_lists(&sols, segments, na);
-        let lists = trunk_painted(lists, &blend, segments, |a| w.positions[order[a]]);
+        let lists = trunk_painted(lists, &blend, segments, &order, &w.positions, &allow);
         for (a, l) in lists.into_iter().enumerate() {
             per_vertex[order[a]] = l;
         }
@@ -425,16 +425,24 @@ fn blended_sources(
     (near.to_vec(), vec![even; near.len()])
 }
 
-/// The solved lists (one per active vertex `a`, at `pos(a)`) with the trunk's hand-over
-/// painted ([`JointBlend::paint_trunk`]); a painted list is sorted again.
+/// The solved lists (one per active vertex `a`, the welded vertex `order[a]` at
+/// `positions[order[a]]`) with the trunk's and the hips' hand-overs painted
+/// ([`JointBlend::paint_trunk`], [`JointBlend::paint_hip`]; `may(v, seg)`: whether
+/// welded vertex `v` may take segment `seg`, its piece's bones); a painted list is
+/// sorted again.
 fn trunk_painted(
     mut lists: Vec<Vec<Influence>>,
     blend: &JointBlend,
     segments: &[Segment],
-    pos: impl Fn(usize) -> Vec3 + Sync,
+    order: &[usize],
+    positions: &[Vec3],
+    may: &(impl Fn(usize, usize) -> bool + Sync),
 ) -> Vec<Vec<Influence>> {
     lists.par_iter_mut().enumerate().for_each(|(a, l)| {
-        if blend.paint_trunk(segments, pos(a), l) {
+        let (v, p) = (order[a], positions[order[a]]);
+        let trunk = blend.paint_trunk(segments, p, l);
+        let hip = blend.paint_hip(segments, p, l, |b| may(v, b));
+        if trunk || hip {
             crate::model::sort_influences(l);
         }
     });

@@ -94,13 +94,37 @@
 //! knee bent 120 degrees moved from p95 0.35 to 0.54 % H against the artist (Blender
 //! 0.38; BENCHMARKS.md, *The blend across a limb joint*); the narrow band brings the
 //! shin's share at the joint from firm heat's 0.65 toward the artist's 0.42 and the
-//! knee's p95 to 0.33. The hip and the ankle keep their firm heat, and so do the neck
-//! and the head, which the head poses win by a wide margin.
+//! knee's p95 to 0.33. The ankle keeps its firm heat, and so do the neck and the head,
+//! which the head poses win by a wide margin.
+//!
+//! **The hip's hand-over is painted after the solve** ([`JointBlend::paint_hip`]). The
+//! thighs start beside the pelvis, not at its tail, so the hip has no band and its heat
+//! is firm: the solve handed the crotch and the side of the hip to the thighs, where
+//! the MakeHuman artist gives the pelvis 0.7-0.85 of the crotch down to 5-7 % H below
+//! the hip joints and 0.3-0.45 of the hip's side at the joint's height. The hips are
+//! the two legs' roots ([`LimbRoots`]) on either side of the centre line, with the
+//! centre-line bone nearest the middle of their heads as the pelvis. A solved vertex on
+//! which the pelvis and the thighs hold more than half of the weight, within
+//! [`HIP_REACH`] of its side's hip joint, has that sum shared again along a ramp, in
+//! units of `w`, the joint's distance from the centre line (at most [`HIP_MAX`] of the
+//! thigh's length): the pelvis's share is half [`HIP_CENTRE`] straight below the joint,
+//! the line lower toward the centre line and higher outward by [`HIP_TILT`] per unit
+//! (the crotch is the pelvis's, the side of the hip the thigh's), higher by
+//! [`HIP_FRONT`] per unit in front of the joint (the groin's crease), over a half-width
+//! of [`HIP_HALF`]. The thighs share the rest as they held it. Outside the ramp, and on
+//! a closed piece that does not hold the pelvis ([`super::piece_bones`]), the solve
+//! stands. The constants are a least-squares fit of the artist's pelvis share about the
+//! hip over the 14 bodies (its rms error there 0.15-0.33 -> 0.09-0.12; `old`, whose
+//! groin crease lies higher on its joint, 0.15 -> 0.18). On `bench/weights_vs_blender.sh`
+//! the mean of the 14 bodies' pooled p95 went 0.5875 -> 0.5506 % H and `child_male`'s
+//! leg side 0.928 -> 0.367 (Blender 0.874); `base.welded` leg forward 1.108 -> 0.595
+//! (Blender 2.047); `old`'s leg forward rose 0.643 -> 0.870 (Blender 1.484).
 
 use glam::Vec3;
 
 use super::bone_reach::{thickness_at, JOINT_TOL};
 use super::bones::Segment;
+use crate::geom::segment::closest_on_segment;
 use crate::model::Influence;
 
 /// Half-width of the blend band, in units of the flesh's thickness at the joint.
@@ -214,6 +238,28 @@ pub const TRUNK_SPREAD: f32 = 0.7;
 /// the joint's height and the joint's two bones hold more than half of its weight.
 pub const TRUNK_REACH: f32 = 2.7;
 
+/// The hip's painted hand-over ([`JointBlend::paint_hip`]), in units of the hip's
+/// distance from the centre line: the pelvis's share is half this far below the joint
+/// straight down from it...
+pub const HIP_CENTRE: f32 = 0.32;
+/// ...lower by this much per unit toward the centre line (the crotch is the pelvis's),
+/// higher outward (the side of the hip is the thigh's)...
+pub const HIP_TILT: f32 = 0.87;
+/// ...and higher by this much per unit in front of the joint (the groin's crease).
+pub const HIP_FRONT: f32 = 0.31;
+/// Its half-width.
+pub const HIP_HALF: f32 = 1.0;
+/// The ramp's unit is at most this share of the thigh's length: the platformer chibi's
+/// stub legs hang from hips 2.2 times as far apart as its thighs are long, and its
+/// artist (Blender's heat) gives the pelvis nothing lateral of the crotch. Uncapped, its
+/// leg forward p95 went 2.136 -> 4.377 % H and its squat 2.706 -> 5.274 (Blender
+/// 1.950, 3.215). At 0.3 / **0.25** / 0.2 its leg forward was 2.168 / 2.136 / 2.136,
+/// and the mean pooled p95 of `bench/weights_vs_blender.sh`'s 14 bodies 0.5513 /
+/// 0.5506 / 0.5596 (0.5875 unpainted; at 0.2 the cap binds on every MakeHuman body).
+pub const HIP_MAX: f32 = 0.25;
+/// A vertex farther than this from the hip joint is not painted there.
+pub const HIP_REACH: f32 = 2.5;
+
 /// One blended joint.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Joint {
@@ -246,6 +292,24 @@ pub struct JointBlend {
     by_seg: Vec<Vec<usize>>,
     /// Per segment, whether it is a spine bone: the child of a joint of the trunk.
     spine: Vec<bool>,
+    /// The hips, whose hand-over from the pelvis to the thigh is painted
+    /// ([`JointBlend::paint_hip`]).
+    hips: Vec<Hip>,
+}
+
+/// A hip: where a leg's root bone (the thigh) starts beside the centre-line bone the
+/// legs hang from (the pelvis).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Hip {
+    /// Segment index of the pelvis.
+    pelvis: u32,
+    /// Segment index of the thigh.
+    thigh: u32,
+    /// The hip joint: the thigh's head.
+    at: Vec3,
+    /// The ramp's unit: how far the joint lies from the centre line (|x|), at most
+    /// [`HIP_MAX`] of the thigh's length.
+    wide: f32,
 }
 
 /// Whether segment `b` starts where segment `a` ends ([`JOINT_TOL`]).
@@ -348,6 +412,45 @@ fn clavicles(segments: &[Segment], roots: &LimbRoots) -> Vec<bool> {
     out
 }
 
+/// The hips: each leg's root (the thigh) with the centre-line bone nearest the middle of
+/// the legs' heads (the pelvis the legs hang from), when there are two legs set apart.
+fn hips(segments: &[Segment], roots: &LimbRoots) -> Vec<Hip> {
+    let [a, b] = roots.legs[..] else {
+        return Vec::new();
+    };
+    let (ha, hb) = (segments[a].head, segments[b].head);
+    if ha.x.signum() == hb.x.signum() {
+        return Vec::new();
+    }
+    let mid = (ha + hb) * 0.5;
+    let Some(pelvis) = (0..segments.len())
+        .filter(|&i| !off_centre(&segments[i]))
+        .min_by(|&i, &j| {
+            let d = |k: usize| {
+                let s = &segments[k];
+                (closest_on_segment(mid, s.head, s.tail) - mid).length()
+            };
+            d(i).total_cmp(&d(j))
+        })
+    else {
+        return Vec::new();
+    };
+    [a, b]
+        .into_iter()
+        .filter(|&c| segments[c].head.x.abs() > CENTRE)
+        .map(|c| Hip {
+            pelvis: pelvis as u32,
+            thigh: c as u32,
+            at: segments[c].head,
+            wide: segments[c]
+                .head
+                .x
+                .abs()
+                .min(HIP_MAX * (segments[c].tail - segments[c].head).length()),
+        })
+        .collect()
+}
+
 /// Whether a bone from segment `c` on (following the bones that start where one ends)
 /// ends at or below `tip`.
 fn reaches(segments: &[Segment], c: usize, tip: f32) -> bool {
@@ -377,6 +480,7 @@ impl JointBlend {
             joints: Vec::new(),
             by_seg: vec![Vec::new(); segments.len()],
             spine: vec![false; segments.len()],
+            hips: Vec::new(),
         };
         if band <= 0.0 {
             return jb;
@@ -471,7 +575,87 @@ impl JointBlend {
             jb.by_seg[c].push(k);
             jb.spine[c] |= in_trunk;
         }
+        if spine > 0.0 {
+            jb.hips = hips(segments, &roots);
+        }
         jb
+    }
+
+    /// The hip's hand-over painted on a solved vertex at `p` with weights `list` (see
+    /// the module docs): when the pelvis and the thighs hold more than half of its
+    /// weight and `p` lies within the ramp of the hip on its side, the pelvis takes
+    /// the ramp's share of those bones' sum and the thighs the rest, shared between
+    /// them as they held it (all to the side's thigh when they held none). The other
+    /// bones keep theirs; the list's sum is unchanged, its order is not kept. A vertex
+    /// that may not take the pelvis (`may`, by segment: a leg modelled as a closed piece
+    /// of its own, [`super::piece_bones`]) is left as it is. Returns whether the list
+    /// was painted.
+    pub fn paint_hip(
+        &self,
+        segments: &[Segment],
+        p: Vec3,
+        list: &mut Vec<Influence>,
+        may: impl Fn(usize) -> bool,
+    ) -> bool {
+        let Some(h) = self
+            .hips
+            .iter()
+            .filter(|h| h.at.x.signum() == p.x.signum() || p.x == 0.0)
+            .min_by(|a, b| {
+                (a.at - p)
+                    .length_squared()
+                    .total_cmp(&(b.at - p).length_squared())
+            })
+        else {
+            return false;
+        };
+        if (p - h.at).length() > HIP_REACH * h.wide || !may(h.pelvis as usize) {
+            return false;
+        }
+        let down = h.at.y - p.y;
+        let out = p.x.abs() - h.at.x.abs();
+        let front = (p.z - h.at.z).max(0.0);
+        let u =
+            (down - HIP_CENTRE * h.wide + HIP_TILT * out + HIP_FRONT * front) / (HIP_HALF * h.wide);
+        if u.abs() >= 1.0 {
+            return false;
+        }
+        let pelvis = segments[h.pelvis as usize].bone;
+        let thighs: Vec<u32> = self
+            .hips
+            .iter()
+            .filter(|o| o.pelvis == h.pelvis)
+            .map(|o| segments[o.thigh as usize].bone)
+            .collect();
+        let weight = |b: u32| {
+            list.iter()
+                .filter(|i| i.bone == b)
+                .map(|i| i.weight)
+                .sum::<f32>()
+        };
+        let held: Vec<f32> = thighs.iter().map(|&b| weight(b)).collect();
+        let on_thighs: f32 = held.iter().sum();
+        let sum = weight(pelvis) + on_thighs;
+        if sum <= 0.5 {
+            return false;
+        }
+        let f = 0.5 - 0.5 * u;
+        let side = segments[h.thigh as usize].bone;
+        list.retain(|i| i.bone != pelvis && !thighs.contains(&i.bone));
+        let mut put = |bone: u32, w: f32| {
+            if w > 0.0 {
+                list.push(Influence { bone, weight: w });
+            }
+        };
+        put(pelvis, f * sum);
+        if on_thighs > 0.0 {
+            for (&b, &w) in thighs.iter().zip(&held) {
+                put(b, (1.0 - f) * sum * w / on_thighs);
+            }
+        } else {
+            put(side, (1.0 - f) * sum);
+        }
+        true
     }
 
     /// The trunk's hand-over painted on a solved vertex at `p` with weights `list` (see
@@ -681,6 +865,116 @@ mod tests {
         let mut l = vec![inf(2, 0.7), inf(3, 0.3)];
         none.paint_trunk(&segs, Vec3::new(0.0, 1.2, 0.0), &mut l);
         assert_eq!(l, vec![inf(2, 0.7), inf(3, 0.3)]);
+    }
+
+    /// A pelvis (0), a spine bone (1), thighs (2 left, 4 right) from hips 0.1 either side
+    /// of the centre line down to calves (3, 5) reaching the floor, a clavicle and an
+    /// upper arm (6, 7); the thighs `len` long.
+    fn hips_skeleton(len: f32) -> [Segment; 8] {
+        let c = |y: f32| Vec3::new(0.0, y, 0.0);
+        let knee = 0.95 - len;
+        [
+            seg(0, c(0.95), c(1.05)),
+            seg(1, c(1.05), c(1.3)),
+            seg(2, Vec3::new(0.1, 0.95, 0.0), Vec3::new(0.1, knee, 0.0)),
+            seg(3, Vec3::new(0.1, knee, 0.0), Vec3::new(0.1, 0.02, 0.0)),
+            seg(4, Vec3::new(-0.1, 0.95, 0.0), Vec3::new(-0.1, knee, 0.0)),
+            seg(5, Vec3::new(-0.1, knee, 0.0), Vec3::new(-0.1, 0.02, 0.0)),
+            seg(6, Vec3::new(0.05, 1.28, 0.0), Vec3::new(0.2, 1.28, 0.0)),
+            seg(7, Vec3::new(0.2, 1.28, 0.0), Vec3::new(0.45, 1.28, 0.0)),
+        ]
+    }
+
+    #[test]
+    fn the_hips_hand_over_is_painted_along_a_ramp_low_at_the_crotch_and_high_at_the_side() {
+        let segs = hips_skeleton(0.45);
+        let jb = JointBlend::new(&segs, &[[0.04f32; 5]; 8], BAND, SPINE_BAND);
+        let inf = |bone, weight| Influence { bone, weight };
+        // A vertex holding 0.1 on the pelvis, 0.5 and 0.3 on the left and right thighs
+        // and 0.1 on the spine: the pelvis's share of the 0.9 at (x, y, z).
+        let paint = |p: Vec3, may: bool| {
+            let mut l = vec![inf(0, 0.1), inf(2, 0.5), inf(4, 0.3), inf(1, 0.1)];
+            let painted = jb.paint_hip(&segs, p, &mut l, |_| may);
+            (painted, l)
+        };
+        let w = |l: &[Influence], b: u32| l.iter().find(|i| i.bone == b).map_or(0.0, |i| i.weight);
+        // The ramp's unit is the hips' distance from the centre line, 0.1 (a quarter
+        // of the 0.45 thigh is more).
+        let expect = |p: Vec3| {
+            let (down, out, front) = (0.95 - p.y, p.x.abs() - 0.1, p.z.max(0.0));
+            let u =
+                (down - HIP_CENTRE * 0.1 + HIP_TILT * out + HIP_FRONT * front) / (HIP_HALF * 0.1);
+            0.5 - 0.5 * u
+        };
+        for p in [
+            Vec3::new(0.1, 0.95 - HIP_CENTRE * 0.1, 0.0), // straight below the joint: half
+            Vec3::new(0.0, 0.90, 0.0),                    // the crotch
+            Vec3::new(0.16, 0.95, 0.0),                   // the side of the hip
+            Vec3::new(0.1, 0.92, 0.05),                   // the groin, in front
+            Vec3::new(-0.05, 0.93, -0.04),                // the right buttock
+        ] {
+            let (painted, l) = paint(p, true);
+            assert!(painted, "{p}");
+            let f = expect(p);
+            assert!(f > 0.0 && f < 1.0, "{p}: {f}");
+            assert!((w(&l, 0) - 0.9 * f).abs() < 1e-5, "{p}: {l:?}");
+            // The thighs share the rest as they held it (5 : 3); the spine keeps its own.
+            assert!(
+                (w(&l, 2) - 0.9 * (1.0 - f) * 5.0 / 8.0).abs() < 1e-5,
+                "{p}: {l:?}"
+            );
+            assert!(
+                (w(&l, 4) - 0.9 * (1.0 - f) * 3.0 / 8.0).abs() < 1e-5,
+                "{p}: {l:?}"
+            );
+            assert!((w(&l, 1) - 0.1).abs() < 1e-6);
+            assert!((l.iter().map(|i| i.weight).sum::<f32>() - 1.0).abs() < 1e-5);
+        }
+        // Half below the joint; most of the crotch to the pelvis, less than half of the
+        // hip's side at the joint's height.
+        assert!((expect(Vec3::new(0.1, 0.95 - HIP_CENTRE * 0.1, 0.0)) - 0.5).abs() < 1e-6);
+        assert!(expect(Vec3::new(0.0, 0.90, 0.0)) > 0.8);
+        assert!(expect(Vec3::new(0.16, 0.95, 0.0)) < 0.45);
+        // Past the ramp (down the thigh, up the belly), a piece that may not take the
+        // pelvis, a vertex held mostly by other bones: left as it is.
+        let before = vec![inf(0, 0.1), inf(2, 0.5), inf(4, 0.3), inf(1, 0.1)];
+        assert_eq!(
+            paint(Vec3::new(0.1, 0.75, 0.0), true),
+            (false, before.clone())
+        );
+        assert_eq!(
+            paint(Vec3::new(0.0, 1.04, 0.0), true),
+            (false, before.clone())
+        );
+        assert_eq!(paint(Vec3::new(0.0, 0.90, 0.0), false), (false, before));
+        let mut arm = vec![inf(7, 0.6), inf(0, 0.2), inf(2, 0.2)];
+        assert!(!jb.paint_hip(&segs, Vec3::new(0.1, 0.92, 0.0), &mut arm, |_| true));
+        // A thigh holding nothing: the side's thigh takes the thighs' share.
+        let mut l = vec![inf(0, 0.9), inf(1, 0.1)];
+        assert!(jb.paint_hip(&segs, Vec3::new(-0.1, 0.92, 0.0), &mut l, |_| true));
+        assert!(w(&l, 4) > 0.0 && w(&l, 2) == 0.0, "{l:?}");
+        // The trunk unblended: no hip is painted.
+        let none = JointBlend::new(&segs, &[[0.04f32; 5]; 8], BAND, 0.0);
+        let mut l = vec![inf(0, 0.1), inf(2, 0.9)];
+        assert!(!none.paint_hip(&segs, Vec3::new(0.0, 0.90, 0.0), &mut l, |_| true));
+    }
+
+    #[test]
+    fn a_stub_of_a_leg_under_wide_hips_is_painted_over_a_quarter_of_its_length() {
+        // Thighs 0.2 long under hips 0.1 from the centre line: the unit is 0.05, and the
+        // crotch (0.1 in from the joint) lies past the ramp.
+        let segs = hips_skeleton(0.2);
+        let jb = JointBlend::new(&segs, &[[0.04f32; 5]; 8], BAND, SPINE_BAND);
+        let inf = |bone, weight| Influence { bone, weight };
+        let mut l = vec![inf(0, 0.2), inf(2, 0.8)];
+        let half = Vec3::new(0.1, 0.95 - HIP_CENTRE * 0.05, 0.0);
+        assert!(jb.paint_hip(&segs, half, &mut l, |_| true));
+        let w = |l: &[Influence], b: u32| l.iter().find(|i| i.bone == b).map_or(0.0, |i| i.weight);
+        assert!((w(&l, 0) - 0.5).abs() < 1e-5, "{l:?}");
+        let mut l = vec![inf(0, 0.9), inf(2, 0.1)];
+        assert!(!jb.paint_hip(&segs, Vec3::new(0.0, 0.93, 0.0), &mut l, |_| true));
+        let mut l = vec![inf(0, 0.3), inf(2, 0.7)];
+        assert!(!jb.paint_hip(&segs, Vec3::new(0.1, 0.95 - 0.08, 0.0), &mut l, |_| true));
     }
 
     #[test]
