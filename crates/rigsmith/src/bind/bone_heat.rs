@@ -442,7 +442,8 @@ fn trunk_painted(
         let (v, p) = (order[a], positions[order[a]]);
         let trunk = blend.paint_trunk(segments, p, l);
         let hip = blend.paint_hip(segments, p, l, |b| may(v, b));
-        if trunk || hip {
+        let knee = blend.paint_knee(segments, p, l, |b| may(v, b));
+        if trunk || hip || knee {
             crate::model::sort_influences(l);
         }
     });
