@@ -272,7 +272,7 @@ pub fn bone_heat(
         })?;
         lap_time("factor and solve", &mut stages);
         let lists = normalized_lists(&sols, segments, na);
-        let lists = trunk_painted(lists, &blend, segments, &order, &w.positions, &allow);
+        let lists = hand_overs_painted(lists, &blend, segments, &order, &w.positions, &allow);
         for (a, l) in lists.into_iter().enumerate() {
             per_vertex[order[a]] = l;
         }
@@ -430,7 +430,7 @@ fn blended_sources(
 /// ([`JointBlend::paint_trunk`], [`JointBlend::paint_hip`]; `may(v, seg)`: whether
 /// welded vertex `v` may take segment `seg`, its piece's bones); a painted list is
 /// sorted again.
-fn trunk_painted(
+fn hand_overs_painted(
     mut lists: Vec<Vec<Influence>>,
     blend: &JointBlend,
     segments: &[Segment],

@@ -346,7 +346,7 @@ pub struct JointBlend {
     spine: Vec<bool>,
     /// The hips, whose hand-over from the pelvis to the thigh is painted
     /// ([`JointBlend::paint_hip`]).
-    hips: Vec<Hip>,
+    hips: Option<[Hip; 2]>,
 }
 
 /// A hip: where a leg's root bone (the thigh) starts beside the centre-line bone the
@@ -466,16 +466,16 @@ fn clavicles(segments: &[Segment], roots: &LimbRoots) -> Vec<bool> {
 
 /// The hips: each leg's root (the thigh) with the centre-line bone nearest the middle of
 /// the legs' heads (the pelvis the legs hang from), when there are two legs set apart.
-fn hips(segments: &[Segment], roots: &LimbRoots) -> Vec<Hip> {
+fn hips(segments: &[Segment], roots: &LimbRoots) -> Option<[Hip; 2]> {
     let [a, b] = roots.legs[..] else {
-        return Vec::new();
+        return None;
     };
     let (ha, hb) = (segments[a].head, segments[b].head);
-    if ha.x.signum() == hb.x.signum() {
-        return Vec::new();
+    if ha.x.signum() == hb.x.signum() || ha.x.abs() <= CENTRE || hb.x.abs() <= CENTRE {
+        return None;
     }
     let mid = (ha + hb) * 0.5;
-    let Some(pelvis) = (0..segments.len())
+    let pelvis = (0..segments.len())
         .filter(|&i| !off_centre(&segments[i]))
         .min_by(|&i, &j| {
             let d = |k: usize| {
@@ -483,14 +483,9 @@ fn hips(segments: &[Segment], roots: &LimbRoots) -> Vec<Hip> {
                 (closest_on_segment(mid, s.head, s.tail) - mid).length()
             };
             d(i).total_cmp(&d(j))
-        })
-    else {
-        return Vec::new();
-    };
-    [a, b]
-        .into_iter()
-        .filter(|&c| segments[c].head.x.abs() > CENTRE)
-        .map(|c| Hip {
+        })?;
+    Some([a, b].map(|c| {
+        Hip {
             pelvis: pelvis as u32,
             thigh: c as u32,
             at: segments[c].head,
@@ -499,8 +494,27 @@ fn hips(segments: &[Segment], roots: &LimbRoots) -> Vec<Hip> {
                 .x
                 .abs()
                 .min(HIP_MAX * (segments[c].tail - segments[c].head).length()),
-        })
-        .collect()
+        }
+    }))
+}
+
+/// The weight `list` gives `bone`.
+fn weight_of(list: &[Influence], bone: u32) -> f32 {
+    list.iter()
+        .filter(|i| i.bone == bone)
+        .map(|i| i.weight)
+        .sum()
+}
+
+/// `list` with the weights of the bones of `shares` replaced by theirs (a bone given
+/// none is left out).
+fn reshare<const N: usize>(list: &mut Vec<Influence>, shares: [(u32, f32); N]) {
+    list.retain(|i| shares.iter().all(|s| s.0 != i.bone));
+    for (bone, weight) in shares {
+        if weight > 0.0 {
+            list.push(Influence { bone, weight });
+        }
+    }
 }
 
 /// Of `items` (each at `at(item)`), the nearest to `p` on its side of the centre line
@@ -548,7 +562,7 @@ impl JointBlend {
             joints: Vec::new(),
             by_seg: vec![Vec::new(); segments.len()],
             spine: vec![false; segments.len()],
-            hips: Vec::new(),
+            hips: None,
         };
         if band <= 0.0 {
             return jb;
@@ -666,7 +680,10 @@ impl JointBlend {
         list: &mut Vec<Influence>,
         may: impl Fn(usize) -> bool,
     ) -> bool {
-        let Some(h) = nearest_on_side(self.hips.iter(), |h| h.at, p) else {
+        let Some(hips) = &self.hips else {
+            return false;
+        };
+        let Some(h) = nearest_on_side(hips.iter(), |h| h.at, p) else {
             return false;
         };
         if (p - h.at).length() > HIP_REACH * h.wide || !may(h.pelvis as usize) {
@@ -681,44 +698,40 @@ impl JointBlend {
             return false;
         }
         let pelvis = segments[h.pelvis as usize].bone;
-        let thighs: Vec<u32> = self
-            .hips
-            .iter()
-            .filter(|o| o.pelvis == h.pelvis)
-            .map(|o| segments[o.thigh as usize].bone)
-            .collect();
-        let weight = |b: u32| {
-            list.iter()
-                .filter(|i| i.bone == b)
-                .map(|i| i.weight)
-                .sum::<f32>()
-        };
-        let held: Vec<f32> = thighs.iter().map(|&b| weight(b)).collect();
-        let on_thighs: f32 = held.iter().sum();
-        let sum = weight(pelvis) + on_thighs;
+        let thighs = hips.map(|o| segments[o.thigh as usize].bone);
+        let held = thighs.map(|b| weight_of(list, b));
+        let on_pelvis = weight_of(list, pelvis);
+        let on_thighs = held[0] + held[1];
+        let sum = on_pelvis + on_thighs;
         if sum <= 0.5 {
             return false;
         }
         // Moved HIP_PAINT of the way from its own share to the ramp's, fading to none at
         // the ramp's ends.
-        let own = weight(pelvis) / sum;
+        let own = on_pelvis / sum;
         let ends = ((1.0 - u.abs()) / HIP_EDGE).min(1.0);
         let f = own + HIP_PAINT * ends * (0.5 - 0.5 * u - own);
+        // The thighs share the rest as they held it; all to the side's thigh when they
+        // held none.
         let side = segments[h.thigh as usize].bone;
-        list.retain(|i| i.bone != pelvis && !thighs.contains(&i.bone));
-        let mut put = |bone: u32, w: f32| {
-            if w > 0.0 {
-                list.push(Influence { bone, weight: w });
+        let rest = (1.0 - f) * sum;
+        let thigh_share = |k: usize| {
+            if on_thighs > 0.0 {
+                rest * held[k] / on_thighs
+            } else if thighs[k] == side {
+                rest
+            } else {
+                0.0
             }
         };
-        put(pelvis, f * sum);
-        if on_thighs > 0.0 {
-            for (&b, &w) in thighs.iter().zip(&held) {
-                put(b, (1.0 - f) * sum * w / on_thighs);
-            }
-        } else {
-            put(side, (1.0 - f) * sum);
-        }
+        reshare(
+            list,
+            [
+                (pelvis, f * sum),
+                (thighs[0], thigh_share(0)),
+                (thighs[1], thigh_share(1)),
+            ],
+        );
         true
     }
 
@@ -738,10 +751,7 @@ impl JointBlend {
         };
         let held = |j: &Joint| {
             let (a, b) = pair(j);
-            list.iter()
-                .filter(|i| i.bone == a || i.bone == b)
-                .map(|i| i.weight)
-                .sum::<f32>()
+            weight_of(list, a) + weight_of(list, b)
         };
         // The ramp of a joint at p: (the upper bone's share, |s| / half).
         let ramp = |j: &Joint| {
@@ -767,12 +777,7 @@ impl JointBlend {
             return false;
         };
         let (a, b) = pair(j);
-        list.retain(|i| i.bone != a && i.bone != b);
-        for (bone, w) in [(a, (1.0 - f) * sum), (b, f * sum)] {
-            if w > 0.0 {
-                list.push(Influence { bone, weight: w });
-            }
-        }
+        reshare(list, [(a, (1.0 - f) * sum), (b, f * sum)]);
         true
     }
 
@@ -814,13 +819,7 @@ impl JointBlend {
             return false;
         }
         let (a, b) = (thigh.bone, shin.bone);
-        let weight = |bone: u32| {
-            list.iter()
-                .filter(|i| i.bone == bone)
-                .map(|i| i.weight)
-                .sum::<f32>()
-        };
-        let (wa, wb) = (weight(a), weight(b));
+        let (wa, wb) = (weight_of(list, a), weight_of(list, b));
         let sum = wa + wb;
         if sum <= 0.5 {
             return false;
@@ -833,12 +832,7 @@ impl JointBlend {
             .clamp(0.0, 1.0);
         let own = wb / sum;
         let f = own + KNEE_PAINT * ends * edge * (0.5 + 0.5 * u - own);
-        list.retain(|i| i.bone != a && i.bone != b);
-        for (bone, w) in [(a, (1.0 - f) * sum), (b, f * sum)] {
-            if w > 0.0 {
-                list.push(Influence { bone, weight: w });
-            }
-        }
+        reshare(list, [(a, (1.0 - f) * sum), (b, f * sum)]);
         true
     }
 
