@@ -78,6 +78,7 @@ pub mod fix;
 pub mod geodesic;
 pub mod joint_blend;
 pub mod laplacian;
+pub mod leg_level;
 pub mod mirror;
 pub mod piece_bones;
 pub mod report;
@@ -887,6 +888,9 @@ fn garment_part(
     let roles = crate::humanoid::Roles::of(x.s, x.c.vrm.as_ref().map(|v| &v.humanoid));
     let mirror = mirror::bone_mirrors(&x.ns);
     cleanup::split_between_legs(&mut w, &gm.positions, &x.ns, &roles, &mirror, &off_skin);
+    // Within a leg, what hangs off it shares the leg's weight as the skin at its level
+    // does (a flared hem below the knee holds the shin, not the knee's blend).
+    leg_level::level_along_legs(&mut w, &gm.positions, &off_skin, &x.bpos, bw, &x.ns, &roles);
     keep_largest_smooth(&mut w, x.o.max_influences);
     (w, out.stats)
 }
