@@ -216,7 +216,9 @@ pub(crate) fn level_along_legs(
             changed += 1;
         }
     }
-    w.normalize();
+    if changed > 0 {
+        w.normalize();
+    }
     changed
 }
 
