@@ -17,6 +17,7 @@
 
 use glam::Vec3;
 
+use crate::geom::segment::closest_on_segment;
 use crate::humanoid::Roles;
 use crate::model::{Influence, Side, Skeleton, Weights};
 
@@ -69,12 +70,11 @@ impl Axis {
     fn level(&self, p: Vec3) -> f32 {
         let mut best = (f32::INFINITY, 0.0);
         for k in 0..2 {
-            let (a, b) = (self.points[k], self.points[k + 1]);
-            let ab = b - a;
-            let t = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
-            let d = (p - (a + ab * t)).length_squared();
+            let a = self.points[k];
+            let q = closest_on_segment(p, a, self.points[k + 1]);
+            let d = (p - q).length_squared();
             if d < best.0 {
-                best = (d, self.at[k] + t * (self.at[k + 1] - self.at[k]));
+                best = (d, self.at[k] + (q - a).length());
             }
         }
         best.1
@@ -98,13 +98,9 @@ impl LegSkin {
     ) -> Option<LegSkin> {
         let mut samples = Vec::new();
         for (p, list) in skin.iter().zip(&skin_w.vertices) {
+            let on_leg = |i: &&Influence| roles.leg_side(i.bone as usize) == Some(side);
             let total: f32 = list.iter().map(|i| i.weight).sum();
-            let leg: Vec<Influence> = list
-                .iter()
-                .filter(|i| roles.leg_side(i.bone as usize) == Some(side))
-                .copied()
-                .collect();
-            let sum: f32 = leg.iter().map(|i| i.weight).sum();
+            let sum: f32 = list.iter().filter(on_leg).map(|i| i.weight).sum();
             if total <= 0.0 || sum < SKIN_LEG_SHARE * total {
                 continue;
             }
@@ -114,8 +110,9 @@ impl LegSkin {
             if level <= 0.0 || level >= axis.length() {
                 continue;
             }
-            let shares = leg
-                .into_iter()
+            let shares = list
+                .iter()
+                .filter(on_leg)
                 .map(|i| Influence {
                     bone: i.bone,
                     weight: i.weight / sum,
