@@ -16,6 +16,7 @@ mod fbx_io;
 mod fit;
 mod fit_real;
 mod geodesic;
+mod gltf_fuzz;
 mod gltf_io;
 mod gltf_read_compat;
 mod humanoid;
