@@ -75,6 +75,34 @@ impl Mesh {
         Ok(())
     }
 
+    /// Repairs the vertex attributes no consumer can use, as files sometimes hold them
+    /// (Blender and three.js load such files; a glTF validator refuses them): a texture
+    /// coordinate that is NaN or infinite becomes (0, 0), and a normal that is NaN,
+    /// infinite or zero becomes the normal of the faces around its vertex (+Y on a vertex
+    /// no face uses). Returns how many normals and how many texture coordinates were
+    /// repaired; the readers name them in a warning.
+    pub fn repair_attributes(&mut self) -> (usize, usize) {
+        let mut fixed_uvs = 0;
+        for t in self.uvs.iter_mut().flatten() {
+            if !t.is_finite() {
+                *t = Vec2::ZERO;
+                fixed_uvs += 1;
+            }
+        }
+        let bad = |n: &Vec3| !n.is_finite() || n.length_squared() == 0.0;
+        let mut fixed_normals = 0;
+        if self.normals.as_ref().is_some_and(|ns| ns.iter().any(bad)) {
+            let faces = self.compute_normals();
+            for (n, f) in self.normals.iter_mut().flatten().zip(faces) {
+                if bad(n) {
+                    *n = if f == Vec3::ZERO { Vec3::Y } else { f };
+                    fixed_normals += 1;
+                }
+            }
+        }
+        (fixed_normals, fixed_uvs)
+    }
+
     /// Area-weighted vertex normals computed from the triangles (unit length, or zero
     /// for isolated vertices).
     pub fn compute_normals(&self) -> Vec<Vec3> {

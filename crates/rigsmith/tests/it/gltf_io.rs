@@ -849,6 +849,50 @@ fn obj_vertices_keep_their_file_order() {
 }
 
 #[test]
+fn obj_nan_normals_and_uvs_are_repaired_and_reported() {
+    let dir = tmpdir();
+    let p = dir.path().join("nan.obj");
+    let obj = "o tri\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt nan 0.5\nvt 1 1\n\
+        vn nan 0 1\nvn 0 0 0\nvn 0 0 1\nf 1/1/1 2/2/2 3/3/3\n";
+    std::fs::write(&p, obj).unwrap();
+    let c = read_character(&p).unwrap();
+    let m = &c.parts[0].mesh;
+    assert!(m
+        .normals
+        .as_ref()
+        .unwrap()
+        .iter()
+        .all(|n| (*n - Vec3::Z).length() < 1e-6));
+    assert_eq!(m.uvs.as_ref().unwrap()[1], Vec2::ZERO);
+    assert_eq!(m.uvs.as_ref().unwrap()[2], Vec2::ONE);
+    for needle in [
+        "object \"tri\": 2 normals NaN, infinite or zero",
+        "object \"tri\": 1 texture coordinates NaN or infinite",
+    ] {
+        assert!(
+            c.warnings.iter().any(|w| w.contains(needle)),
+            "{needle:?}: {:?}",
+            c.warnings
+        );
+    }
+    let out = dir.path().join("nan.glb");
+    write_character(&out, &c, &WriteOptions::default()).unwrap();
+    assert_valid(&out);
+    // Positive control: finite attributes, no warning.
+    std::fs::write(
+        &p,
+        obj.replace("nan", "0.5").replace("vn 0 0 0", "vn 0 0 1"),
+    )
+    .unwrap();
+    let clean = read_character(&p).unwrap();
+    assert!(
+        !clean.warnings.iter().any(|w| w.contains("NaN")),
+        "{:?}",
+        clean.warnings
+    );
+}
+
+#[test]
 fn obj_bad_input() {
     let dir = tmpdir();
     let p = dir.path().join("bad.obj");

@@ -88,6 +88,84 @@ fn valid_weights_are_not_renormalized_by_the_repair() {
     assert!(!c.warnings.iter().any(|s| s.contains("NaN")));
 }
 
+/// `tiny()` with normals (vertex 0 `NaN`, vertex 1 zero, vertex 2 `+Z`) and UVs (vertex
+/// 1 `(inf, 0.5)`), as some exporters leave them.
+fn tiny_bad_normals_and_uvs() -> (Value, Vec<u8>) {
+    let (mut doc, mut bin) = tiny();
+    let at = bin.len();
+    let f = |b: &mut Vec<u8>, v: &[f32]| b.extend(v.iter().flat_map(|x| x.to_le_bytes()));
+    f(
+        &mut bin,
+        &[f32::NAN, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+    );
+    f(&mut bin, &[0.0, 0.0, f32::INFINITY, 0.5, 0.25, 0.75]);
+    doc["buffers"][0]["byteLength"] = json!(bin.len());
+    let views = doc["bufferViews"].as_array_mut().unwrap();
+    views.push(json!({"buffer": 0, "byteOffset": at, "byteLength": 36}));
+    views.push(json!({"buffer": 0, "byteOffset": at + 36, "byteLength": 24}));
+    let accessors = doc["accessors"].as_array_mut().unwrap();
+    accessors.push(json!({"bufferView": 7, "componentType": 5126, "count": 3, "type": "VEC3"}));
+    accessors.push(json!({"bufferView": 8, "componentType": 5126, "count": 3, "type": "VEC2"}));
+    let attributes = &mut doc["meshes"][0]["primitives"][0]["attributes"];
+    attributes["NORMAL"] = json!(6);
+    attributes["TEXCOORD_0"] = json!(7);
+    (doc, bin)
+}
+
+#[test]
+fn nan_normals_and_uvs_are_repaired_reported_and_written_valid() {
+    let (doc, bin) = tiny_bad_normals_and_uvs();
+    let c = read_tiny(&doc, &bin).expect("NaN normals and UVs are repaired, not refused");
+    let m = &c.parts[0].mesh;
+    let n = m.normals.as_ref().unwrap();
+    // The triangle (0,0,0), (1,0,0), (0,1,0) faces +Z: the repaired normals are its.
+    assert!((n[0] - Vec3::Z).length() < 1e-6, "{:?}", n[0]);
+    assert!((n[1] - Vec3::Z).length() < 1e-6, "{:?}", n[1]);
+    assert!((n[2] - Vec3::Z).length() < 1e-6, "{:?}", n[2]);
+    let uv = m.uvs.as_ref().unwrap();
+    assert_eq!(uv[0], Vec2::new(0.0, 0.0));
+    assert_eq!(uv[1], Vec2::ZERO, "(inf, 0.5) becomes (0, 0)");
+    assert_eq!(uv[2], Vec2::new(0.25, 0.75), "a finite UV is kept");
+    for needle in [
+        "meshes[0].primitives[0].attributes.NORMAL: 2 normals NaN, infinite or zero",
+        "meshes[0].primitives[0].attributes.TEXCOORD_0: 1 texture coordinates NaN or infinite",
+    ] {
+        assert!(
+            c.warnings.iter().any(|w| w.contains(needle)),
+            "no warning {needle:?}: {:?}",
+            c.warnings
+        );
+    }
+    // Positive control: the same file with finite attributes reads without a warning.
+    let (mut doc, mut bin) = tiny_bad_normals_and_uvs();
+    let at = bin.len() - 60;
+    bin[at..at + 4].copy_from_slice(&0f32.to_le_bytes());
+    bin[at + 12..at + 24].copy_from_slice(&[0f32, 0.0, 1.0].map(f32::to_le_bytes).concat());
+    bin[at + 44..at + 48].copy_from_slice(&0.5f32.to_le_bytes());
+    doc["asset"]["generator"] = json!("finite");
+    let clean = read_tiny(&doc, &bin).unwrap();
+    assert!(
+        !clean.warnings.iter().any(|w| w.contains("NaN")),
+        "{:?}",
+        clean.warnings
+    );
+    // The written file holds finite attributes only, whatever the character holds.
+    let mut raw = c.clone();
+    raw.parts[0].mesh.uvs.as_mut().unwrap()[2] = Vec2::new(f32::NAN, 1.0);
+    let glb = write_glb_bytes(&raw, &WriteOptions::default()).unwrap();
+    let back = read_gltf_bytes(&glb, Path::new("back.glb")).unwrap();
+    assert!(
+        !back.warnings.iter().any(|w| w.contains("TEXCOORD_0")),
+        "{:?}",
+        back.warnings
+    );
+    let dir = tmpdir();
+    let path = dir.path().join("repaired.glb");
+    std::fs::write(&path, &glb).unwrap();
+    let (errors, _) = crate::common::validate_gltf(&path);
+    assert_eq!(errors, 0, "the written file validates");
+}
+
 // ---------------------------------------------------------------- required extensions
 
 #[test]

@@ -12,6 +12,7 @@ mod corpus;
 mod deform;
 mod docs;
 mod face;
+mod fbx_fuzz;
 mod fbx_io;
 mod fit;
 mod fit_real;

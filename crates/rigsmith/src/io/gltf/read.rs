@@ -999,16 +999,24 @@ fn read_primitive(
         Some(jb) => Some(read_weights(doc, prim, at, nv, jb, warnings)?),
     };
     let morphs = read_morphs(doc, prim, at, nv, lin, target_names)?;
-    Ok(Some((
-        Mesh {
-            positions,
-            triangles,
-            normals,
-            uvs,
-        },
-        weights,
-        morphs,
-    )))
+    let mut mesh = Mesh {
+        positions,
+        triangles,
+        normals,
+        uvs,
+    };
+    let (normals, uvs) = mesh.repair_attributes();
+    if normals > 0 {
+        warnings.push(format!(
+            "{at}.attributes.NORMAL: {normals} normals NaN, infinite or zero; set to the normal of the faces around them"
+        ));
+    }
+    if uvs > 0 {
+        warnings.push(format!(
+            "{at}.attributes.TEXCOORD_0: {uvs} texture coordinates NaN or infinite; set to (0, 0)"
+        ));
+    }
+    Ok(Some((mesh, weights, morphs)))
 }
 
 /// Checks that accessor `a` (at `AT.KEY`) has one element per vertex.

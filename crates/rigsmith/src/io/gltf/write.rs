@@ -350,7 +350,17 @@ pub(super) fn build_json(c: &Character, opts: &WriteOptions) -> Result<(Value, V
             json!(b.floats(&flat(&normals), "VEC3", 3, Some(ARRAY_BUFFER), false)),
         );
         if let Some(uv) = &m.uvs {
-            let f: Vec<f32> = uv.iter().flat_map(|t| t.to_array()).collect();
+            // A glTF accessor holds finite numbers only.
+            let f: Vec<f32> = uv
+                .iter()
+                .flat_map(|t| {
+                    if t.is_finite() {
+                        t.to_array()
+                    } else {
+                        [0.0; 2]
+                    }
+                })
+                .collect();
             attrs.insert(
                 "TEXCOORD_0".into(),
                 json!(b.floats(&f, "VEC2", 2, Some(ARRAY_BUFFER), false)),
