@@ -764,11 +764,18 @@ fn men_farmer_spread_fingers_lie_along_their_digits() {
 /// tall and 1.83 m long) is refused as lying down, which the command line answers with
 /// `--up z` (`rigsmith-cli`'s hint). So is one turned the other way (head toward -Z),
 /// whose sections show 4 leg-like loops under it (the message named only the count);
-/// turned back to Y up (`io::space::to_gltf_space`, what `--up z` does) it rigs.
+/// turned back to Y up (`io::space::to_gltf_space`, what `--up z` does) it rigs. The
+/// knight lying on its back shows one section at every low cut (its legs together):
+/// it was called a snake or a blob.
 #[test]
 fn a_biped_in_a_z_up_file_is_refused_as_lying_down_and_rigs_turned_back() {
+    a_biped_lying_down("men_Casual");
+    a_biped_lying_down("knight_KnightCharacter");
+}
+
+fn a_biped_lying_down(name: &str) {
     use rigsmith::io::space::{to_gltf_space, Units, Up};
-    let path = common::quaternius_dir().join("men_Casual.glb");
+    let path = common::quaternius_dir().join(format!("{name}.glb"));
     let c = rigsmith::io::read_character(&path).unwrap();
     let o = rigsmith::RigOptions {
         rigged: rigsmith::Rigged::Replace,
@@ -785,7 +792,7 @@ fn a_biped_in_a_z_up_file_is_refused_as_lying_down_and_rigs_turned_back() {
             Ok(_) => panic!("a biped lying down must not rig as it is"),
             Err(e) => e.to_string(),
         };
-        assert!(e.contains("lying down"), "turned {angle}: {e}");
+        assert!(e.contains("lying down"), "{name} turned {angle}: {e}");
     }
     let mut z_up = turned(std::f32::consts::FRAC_PI_2);
     to_gltf_space(&mut z_up, Up::Z, Units::Auto);

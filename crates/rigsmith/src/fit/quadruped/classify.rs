@@ -11,7 +11,7 @@
 //! | 2 | body lower than half its length or width | neither (a bird with spread wings, a figure lying down) |
 //! | 4 | two each side of the centre, a front pair and a back pair | quadruped |
 //! | 3 | - | neither (three legs) |
-//! | 0 or 1 | - | neither (no legs: a snake, a blob, legs joined) |
+//! | 0 or 1 | - | neither (no legs: a snake, a blob, legs joined; a flat, broad body: lying down) |
 //! | 5 or more | - | neither (a spider, an insect) |
 
 use glam::Vec3;
@@ -53,6 +53,12 @@ pub(crate) fn floor_loops(s: &Slicer<'_>, y: f32, min_perimeter: f32) -> Vec<Loo
         .filter(|l| l.perimeter > min_perimeter)
         .collect()
 }
+
+/// A flat body with no separate legs whose narrower extent across the floor (X or Z) is
+/// at least this share of the wider is said to be lying down, not a snake: a biped on
+/// its back is as broad as its arms or shoulders, a snake's body is a few percent of
+/// its length across.
+pub const BROAD: f32 = 0.3;
 
 /// An upright body refused as neither a biped nor a quadruped whose depth along Z is
 /// more than this many times its width along X is said to be a biped facing +X or -X,
@@ -184,9 +190,13 @@ pub fn classify(body: &Mesh) -> Classification {
     };
     // Any other refusal of a body with legs lower than half its length or width says
     // so: a biped in a Z-up file reads as legs scattered under a flat body (men_Casual
-    // turned Z-up shows 4 sections), and the fix is the file's up axis, not the
-    // template. A flat body with no legs is a snake or a blob (said above).
-    let why = if plan == BodyPlan::Neither && legs > 2 && h < 0.5 * ext.x.max(ext.z) {
+    // turned Z-up shows 4 sections) or, lying on its back with its legs together, as
+    // one section at every low cut under a flat body as broad as it is long (the
+    // knight: 6.8 wide, 5.6 long, 1.4 high), and the fix is the file's up axis, not
+    // the template. A flat, narrow body with no legs is a snake (said above).
+    let broad = ext.x.min(ext.z) >= BROAD * ext.x.max(ext.z);
+    let lying = h < 0.5 * ext.x.max(ext.z) && (legs > 2 || (legs <= 1 && broad));
+    let why = if plan == BodyPlan::Neither && lying {
         format!("{why}; the body is lower than half its width or length (lying down?)")
     } else if plan == BodyPlan::Neither && h >= 0.5 * ext.x.max(ext.z) && ext.z > SIDEWAYS * ext.x {
         // Upright and deeper than wide: a biped's arms and shoulders run across X; one
