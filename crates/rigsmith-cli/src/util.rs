@@ -179,10 +179,10 @@ fn known_hint(e: &anyhow::Error, msg: &str) -> &'static str {
     });
     if rigged {
         " (pass --rerig to replace its skeleton and weights)"
-    } else if msg.contains(rigsmith::fit::quadruped::CHAIN_HINT) && msg.contains("lying down") {
-        " (pass --template chain; if the file is Z-up, pass --up z)"
     } else if msg.contains(rigsmith::fit::quadruped::CHAIN_HINT) {
-        " (pass --template chain)"
+        // A Z-up file reads as a body lying down or, for an animal (its length along
+        // the file's Y), as one standing on its nose: neither a biped nor a quadruped.
+        " (pass --template chain; if the file is Z-up, pass --up z)"
     } else if msg.contains("lying down") {
         " (if the file is Z-up, pass --up z; a four-legged animal: --template auto or quadruped)"
     } else {

@@ -183,7 +183,7 @@ fn a_body_neither_biped_nor_quadruped_is_refused_with_the_chain_flag_the_cli_add
     assert!(
         err.contains("no separate legs")
             && err.contains(rigsmith::fit::quadruped::CHAIN_HINT)
-            && err.contains("(pass --template chain)"),
+            && err.contains("(pass --template chain; if the file is Z-up, pass --up z)"),
         "{err}"
     );
     let json = tmp.path().join("chain.json");
