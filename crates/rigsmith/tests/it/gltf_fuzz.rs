@@ -12,9 +12,10 @@ use rigsmith::bind::{bind, BindOptions};
 use rigsmith::fit::model_check;
 use rigsmith::inspect::inspect;
 use rigsmith::io::gltf::{read_gltf_bytes, write_glb_bytes, WriteOptions};
+use rigsmith::io::vrm::read_vrm_bytes;
 use serde_json::{json, Value};
 
-use crate::gltf_io::synthetic;
+use crate::gltf_io::{synthetic, vrm_bytes};
 
 const NAME: &str = "mutant.glb";
 
@@ -110,7 +111,11 @@ fn replacement(kind: u8, x: i64, pick: &str) -> Value {
 /// Reads the bytes; a refusal must name the file, and a character that reads must go
 /// through what every command does with it first.
 fn exercise(bytes: &[u8]) {
-    match read_gltf_bytes(bytes, Path::new(NAME)) {
+    check(read_gltf_bytes(bytes, Path::new(NAME)));
+}
+
+fn check(read: rigsmith::Result<rigsmith::Character>) {
+    match read {
         Err(e) => {
             let msg = e.to_string();
             assert!(
@@ -165,6 +170,32 @@ proptest! {
             *at(&mut json, p) = replacement(kind, x, &pick);
         }
         exercise(&pack(&json, &bin));
+    }
+
+    #[test]
+    fn mutated_vrm_never_panics(
+        version in 0u8..2,
+        edits in proptest::collection::vec((any::<u32>(), any::<u8>(), -70_000i64..70_000, "[A-Za-z_]{0,10}"), 1..4)
+    ) {
+        let (mut json, bin) = chunks(&vrm_bytes(version));
+        // Most edits land in the VRM extension, the rest anywhere.
+        for (which, kind, x, pick) in edits {
+            let mut all = Vec::new();
+            paths(&json, Vec::new(), &mut all);
+            let ext: Vec<Vec<Value>> = all
+                .iter()
+                .filter(|p| p.first() == Some(&json!("extensions")))
+                .cloned()
+                .collect();
+            let pool = if which % 4 == 0 || ext.is_empty() { &all } else { &ext };
+            let p = &pool[which as usize % pool.len()];
+            *at(&mut json, p) = replacement(kind, x, &pick);
+        }
+        let name = format!("{}.vrm", NAME.trim_end_matches(".glb"));
+        match read_vrm_bytes(&pack(&json, &bin), Path::new(&name)) {
+            Err(e) => prop_assert!(e.to_string().contains(&name), "{e}"),
+            Ok(c) => check(Ok(c)),
+        }
     }
 
     #[test]

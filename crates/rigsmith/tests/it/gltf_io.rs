@@ -909,7 +909,7 @@ fn obj_bad_input() {
 }
 
 /// Adds a VRM extension to the synthetic character's document.
-fn vrm_bytes(version: u8) -> Vec<u8> {
+pub(crate) fn vrm_bytes(version: u8) -> Vec<u8> {
     let c = synthetic(4);
     let (root, bin, nodes) =
         rigsmith::io::gltf::build_document(&c, &WriteOptions::default()).unwrap();
