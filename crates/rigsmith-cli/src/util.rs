@@ -620,7 +620,7 @@ mod tests {
         let e = anyhow::anyhow!(two.clone());
         assert_eq!(
             hint(&e, &two),
-            " (pass --rigid Ball --rigid Cube.001; or --template chain)"
+            " (pass --rigid Ball --rigid Cube.001; or --template chain; if the file is Z-up, pass --up z)"
         );
         assert!(unskinned_parts("fit: crotch: no cut").is_empty());
     }

@@ -115,17 +115,7 @@ pub fn read_obj(path: &Path) -> Result<Character> {
             normals,
             uvs,
         };
-        let (normals, uvs) = mesh.repair_attributes();
-        if normals > 0 {
-            warnings.push(format!(
-                "{at}: {normals} normals NaN, infinite or zero; set to the normal of the faces around them"
-            ));
-        }
-        if uvs > 0 {
-            warnings.push(format!(
-                "{at}: {uvs} texture coordinates NaN or infinite; set to (0, 0)"
-            ));
-        }
+        mesh.repair_attributes_noting(&at, &at, &mut warnings);
         if let Some(order) = &file_order {
             to_file_order(&mut mesh, order);
         }

@@ -103,6 +103,27 @@ impl Mesh {
         (fixed_normals, fixed_uvs)
     }
 
+    /// [`Mesh::repair_attributes`], with a warning for each kind it repaired; the
+    /// readers name the place: `normals_at` and `uvs_at` (an accessor, an object).
+    pub fn repair_attributes_noting(
+        &mut self,
+        normals_at: &str,
+        uvs_at: &str,
+        warnings: &mut Vec<String>,
+    ) {
+        let (normals, uvs) = self.repair_attributes();
+        if normals > 0 {
+            warnings.push(format!(
+                "{normals_at}: {normals} normals NaN, infinite or zero; set to the normal of the faces around them"
+            ));
+        }
+        if uvs > 0 {
+            warnings.push(format!(
+                "{uvs_at}: {uvs} texture coordinates NaN or infinite; set to (0, 0)"
+            ));
+        }
+    }
+
     /// Area-weighted vertex normals computed from the triangles (unit length, or zero
     /// for isolated vertices).
     pub fn compute_normals(&self) -> Vec<Vec3> {

@@ -91,3 +91,31 @@ pub fn influences_on(
         .filter(|x| on(&s.bones[x.bone as usize].name))
         .fold((0, 0.0), |(n, w), x| (n + 1, w + x.weight))
 }
+
+/// What a fuzz test asks of a read: a refusal names the file (`name`); a character that
+/// reads goes through what every command does with it first (inspect, the model check),
+/// and one written as GLB reads back.
+#[allow(dead_code)]
+pub fn read_or_refuse_naming(read: rigsmith::Result<rigsmith::Character>, name: &str) {
+    use rigsmith::io::gltf::{read_gltf_bytes, write_glb_bytes, WriteOptions};
+    match read {
+        Err(e) => {
+            let msg = e.to_string();
+            assert!(
+                msg.contains(name),
+                "the error does not name the file: {msg}"
+            );
+        }
+        Ok(c) => {
+            let _ = rigsmith::inspect::inspect(&c);
+            let _ = rigsmith::fit::model_check(&c);
+            if let Some(skeleton) = &c.skeleton {
+                let _ = rigsmith::bind::bind(&c, skeleton, &Default::default());
+            }
+            if let Ok(glb) = write_glb_bytes(&c, &WriteOptions::default()) {
+                read_gltf_bytes(&glb, std::path::Path::new("again.glb"))
+                    .expect("a character rigsmith read and wrote reads back");
+            }
+        }
+    }
+}

@@ -3,18 +3,17 @@
 //! numbers, arrays cut or lengthened, records dropped or doubled, connections to objects
 //! that are not there), its ASCII form with characters replaced or cut short, and its
 //! binary form with bytes flipped. Each is read or refused with an error naming the
-//! file; none panics, and a character that reads is inspected, model-checked, written as
-//! GLB and read back.
+//! file; none panics, and a character that reads is inspected, model-checked, bound to
+//! its skeleton, written as GLB and read back.
 
 use std::path::Path;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use rigsmith::fit::model_check;
-use rigsmith::inspect::inspect;
+
+use crate::common::read_or_refuse_naming;
 use rigsmith::io::fbx::tree::{self, Document, Node, Value};
 use rigsmith::io::fbx::{read_document, read_fbx_bytes};
-use rigsmith::io::gltf::{read_gltf_bytes, write_glb_bytes, WriteOptions};
 
 const NAME: &str = "mutant.fbx";
 
@@ -99,26 +98,8 @@ fn edit(n: &mut Node, kind: u8, x: i64) {
     }
 }
 
-/// A refusal must name the file; a character that reads goes through what every
-/// command does with it first.
 fn exercise(read: rigsmith::Result<rigsmith::Character>) {
-    match read {
-        Err(e) => {
-            let msg = e.to_string();
-            assert!(
-                msg.contains(NAME),
-                "the error does not name the file: {msg}"
-            );
-        }
-        Ok(c) => {
-            let _ = inspect(&c);
-            let _ = model_check(&c);
-            if let Ok(glb) = write_glb_bytes(&c, &WriteOptions::default()) {
-                read_gltf_bytes(&glb, Path::new("again.glb"))
-                    .expect("a character rigsmith read and wrote reads back");
-            }
-        }
-    }
+    read_or_refuse_naming(read, NAME);
 }
 
 #[test]

@@ -188,17 +188,36 @@ pub fn classify(body: &Mesh) -> Classification {
             ),
         ),
     };
+    let why = if plan == BodyPlan::Neither {
+        with_posture(why, legs, ext)
+    } else {
+        why
+    };
+    Classification {
+        plan,
+        legs,
+        level: levels[k],
+        leg_centres: centres,
+        why,
+    }
+}
+
+/// A refusal's reason `why` (the body neither a biped nor a quadruped, `legs` sections
+/// counted, extent `ext`) with what its posture says: lying down, or a biped facing
+/// sideways.
+fn with_posture(why: String, legs: usize, ext: Vec3) -> String {
+    let h = ext.y;
     // Any other refusal of a body with legs lower than half its length or width says
     // so: a biped in a Z-up file reads as legs scattered under a flat body (men_Casual
     // turned Z-up shows 4 sections) or, lying on its back with its legs together, as
     // one section at every low cut under a flat body as broad as it is long (the
     // knight: 6.8 wide, 5.6 long, 1.4 high), and the fix is the file's up axis, not
-    // the template. A flat, narrow body with no legs is a snake (said above).
+    // the template. A flat, narrow body with no legs is a snake (said in `classify`).
     let broad = ext.x.min(ext.z) >= BROAD * ext.x.max(ext.z);
     let lying = h < 0.5 * ext.x.max(ext.z) && (legs > 2 || (legs <= 1 && broad));
-    let why = if plan == BodyPlan::Neither && lying {
+    if lying {
         format!("{why}; the body is lower than half its width or length (lying down?)")
-    } else if plan == BodyPlan::Neither && h >= 0.5 * ext.x.max(ext.z) && ext.z > SIDEWAYS * ext.x {
+    } else if h >= 0.5 * ext.x.max(ext.z) && ext.z > SIDEWAYS * ext.x {
         // Upright and deeper than wide: a biped's arms and shoulders run across X; one
         // facing +X or -X in its file shows them along Z and its legs one behind the
         // other (the chibi turned a quarter: 1.56 wide, 3.40 deep).
@@ -209,12 +228,5 @@ pub fn classify(body: &Mesh) -> Classification {
         )
     } else {
         why
-    };
-    Classification {
-        plan,
-        legs,
-        level: levels[k],
-        leg_centres: centres,
-        why,
     }
 }

@@ -1005,17 +1005,11 @@ fn read_primitive(
         normals,
         uvs,
     };
-    let (normals, uvs) = mesh.repair_attributes();
-    if normals > 0 {
-        warnings.push(format!(
-            "{at}.attributes.NORMAL: {normals} normals NaN, infinite or zero; set to the normal of the faces around them"
-        ));
-    }
-    if uvs > 0 {
-        warnings.push(format!(
-            "{at}.attributes.TEXCOORD_0: {uvs} texture coordinates NaN or infinite; set to (0, 0)"
-        ));
-    }
+    mesh.repair_attributes_noting(
+        &format!("{at}.attributes.NORMAL"),
+        &format!("{at}.attributes.TEXCOORD_0"),
+        warnings,
+    );
     Ok(Some((mesh, weights, morphs)))
 }
 
