@@ -311,3 +311,64 @@ fn axes_and_units_of_a_z_up_centimetre_file_map_to_gltf_space() {
     assert!((mlo - lo2).abs().max_element() < 1e-5, "{mlo} vs {lo2}");
     assert!((mhi - hi2).abs().max_element() < 1e-5, "{mhi} vs {hi2}");
 }
+
+/// What the reader repairs in an FBX file it names in the file's terms: the geometry,
+/// the part it became and the layer (the FBX reader goes through the glTF reader, whose
+/// warnings named `meshes[0].primitives[1].attributes.WEIGHTS_0`).
+#[test]
+fn repaired_weights_normals_and_uvs_are_named_as_the_fbx_has_them() {
+    use rigsmith::io::fbx::read_document;
+    use tree::{Node, Value};
+    fn first<'a>(nodes: &'a mut [Node], name: &str) -> &'a mut Node {
+        fn find<'a>(nodes: &'a mut [Node], name: &str) -> Option<&'a mut Node> {
+            for n in nodes.iter_mut() {
+                if n.name == name {
+                    return Some(n);
+                }
+                if let Some(f) = find(&mut n.children, name) {
+                    return Some(f);
+                }
+            }
+            None
+        }
+        find(nodes, name).unwrap_or_else(|| panic!("no {name}"))
+    }
+    let path = fbx_dir().join("knight_KnightCharacter.fbx");
+    let clean = tree::parse(&std::fs::read(&path).unwrap(), &path).unwrap();
+    let mut doc = clean.clone();
+    for (record, value) in [
+        ("Weights", f64::NAN),
+        ("UV", f64::NAN),
+        ("Normals", f64::NAN),
+    ] {
+        let Value::Floats(a) = &mut first(&mut doc.nodes, record).values[0] else {
+            panic!("{record} holds no numbers");
+        };
+        a[0] = value;
+    }
+    let c = read_document(&doc, Path::new("knight.fbx")).unwrap();
+    for needle in [
+        ".Skin (its clusters' Weights): 1 NaN or negative weights on 1 vertices",
+        ".LayerElementUV: 1 texture coordinates NaN or infinite",
+        ".LayerElementNormal: ",
+    ] {
+        let w = c.warnings.iter().find(|w| w.contains(needle));
+        let w = w.unwrap_or_else(|| panic!("no warning {needle:?}: {:?}", c.warnings));
+        assert!(
+            w.starts_with("Objects.Geometry \"Knight\" (part Knight"),
+            "{w}"
+        );
+    }
+    assert!(
+        !c.warnings.iter().any(|w| w.contains("meshes[")),
+        "{:?}",
+        c.warnings
+    );
+    // Positive control: the file as it is reads with none of them.
+    let c = read_document(&clean, Path::new("knight.fbx")).unwrap();
+    assert!(
+        !c.warnings.iter().any(|w| w.contains("NaN")),
+        "{:?}",
+        c.warnings
+    );
+}

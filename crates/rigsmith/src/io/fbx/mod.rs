@@ -65,12 +65,65 @@ pub fn read_fbx_bytes(bytes: &[u8], path: &Path) -> Result<Character> {
 pub fn read_document(doc: &Document, path: &Path) -> Result<Character> {
     let scene = Scene::new(doc, path)?;
     let (json, bin, warnings) = scene.to_gltf()?;
+    let places = fbx_places(&json);
     let gl = super::gltf::accessor::Doc::load(path, json, Some(&bin))?;
     let mut c = super::gltf::read::read_scene(&gl)?.character;
     let mut w = warnings;
-    w.append(&mut c.warnings);
+    w.extend(c.warnings.iter().map(|x| in_fbx_terms(x, &places)));
     c.warnings = w;
     Ok(c)
+}
+
+/// Per mesh of the glTF document an FBX scene became, per primitive: where it came
+/// from in the FBX file and the part it became (`Objects.Geometry "Knight" (part
+/// Knight.1)`; a geometry of one material is one part of its own name).
+fn fbx_places(json: &Json) -> Vec<Vec<String>> {
+    let meshes = json["meshes"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    meshes
+        .iter()
+        .map(|m| {
+            let name = m["name"].as_str().unwrap_or("");
+            let n = m["primitives"].as_array().map_or(0, Vec::len);
+            (0..n)
+                .map(|j| match n {
+                    1 => format!("Objects.Geometry {name:?} (part {name})"),
+                    _ => format!("Objects.Geometry {name:?} (part {name}.{j})"),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A warning of the glTF reader on the document an FBX scene became, in the FBX
+/// file's terms: `meshes[i].primitives[j]` named as the geometry it came from, and the
+/// attribute as the FBX layer (`LayerElementNormal`, `LayerElementUV`, the skin's
+/// weights).
+fn in_fbx_terms(warning: &str, places: &[Vec<String>]) -> String {
+    let parse = || -> Option<(usize, usize, &str)> {
+        let rest = warning.strip_prefix("meshes[")?;
+        let (i, rest) = rest.split_once("].primitives[")?;
+        let (j, rest) = rest.split_once(']')?;
+        Some((i.parse().ok()?, j.parse().ok()?, rest))
+    };
+    let Some((i, j, rest)) = parse() else {
+        return warning.to_string();
+    };
+    let Some(place) = places.get(i).and_then(|p| p.get(j)) else {
+        return warning.to_string();
+    };
+    let rest = if let Some(r) = rest.strip_prefix(".attributes.NORMAL") {
+        format!(".LayerElementNormal{r}")
+    } else if let Some(r) = rest.strip_prefix(".attributes.TEXCOORD_0") {
+        format!(".LayerElementUV{r}")
+    } else if let Some((_, r)) = rest
+        .strip_prefix(".attributes.WEIGHTS_")
+        .and_then(|r| r.split_once(':'))
+    {
+        format!(".Skin (its clusters' Weights):{r}")
+    } else {
+        rest.to_string()
+    };
+    format!("{place}{rest}")
 }
 
 /// The `Properties70` value `name` of a node (the values after the four header
@@ -990,7 +1043,9 @@ impl GlBuilder {
                     } else {
                         normal_m * nr[c]
                     };
-                    x.try_normalize().unwrap_or(DVec3::Y).as_vec3().to_array()
+                    // A NaN or zero normal is passed on as zero: the glTF reader
+                    // sets it to the faces' normal and says so.
+                    x.try_normalize().unwrap_or(DVec3::ZERO).as_vec3().to_array()
                 })
                 .collect();
             attrs.insert("NORMAL".into(), json!(self.accessor_f32(&d, "VEC3", n)));
