@@ -1045,7 +1045,10 @@ impl GlBuilder {
                     };
                     // A NaN or zero normal is passed on as zero: the glTF reader
                     // sets it to the faces' normal and says so.
-                    x.try_normalize().unwrap_or(DVec3::ZERO).as_vec3().to_array()
+                    x.try_normalize()
+                        .unwrap_or(DVec3::ZERO)
+                        .as_vec3()
+                        .to_array()
                 })
                 .collect();
             attrs.insert("NORMAL".into(), json!(self.accessor_f32(&d, "VEC3", n)));
