@@ -151,7 +151,7 @@ use glam::Vec3;
 use super::bone_reach::{thickness_at, JOINT_TOL};
 use super::bones::Segment;
 use crate::geom::segment::closest_on_segment;
-use crate::model::Influence;
+use crate::model::{weight_of, Influence};
 
 /// Half-width of the blend band, in units of the flesh's thickness at the joint.
 /// Measured on the re-weighting benchmark (MakeHuman arm poses, p95 % H on `female`
@@ -496,14 +496,6 @@ fn hips(segments: &[Segment], roots: &LimbRoots) -> Option<[Hip; 2]> {
                 .min(HIP_MAX * (segments[c].tail - segments[c].head).length()),
         }
     }))
-}
-
-/// The weight `list` gives `bone`.
-fn weight_of(list: &[Influence], bone: u32) -> f32 {
-    list.iter()
-        .filter(|i| i.bone == bone)
-        .map(|i| i.weight)
-        .sum()
 }
 
 /// `list` with the weights of the bones of `shares` replaced by theirs (a bone given

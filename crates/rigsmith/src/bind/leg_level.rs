@@ -228,9 +228,7 @@ mod tests {
         Influence { bone: b, weight: w }
     }
 
-    fn weight(l: &[Influence], b: u32) -> f32 {
-        l.iter().filter(|i| i.bone == b).map(|i| i.weight).sum()
-    }
+    use crate::model::weight_of as weight;
 
     /// Pelvis at 1.0; thighs 1.0 -> 0.5, shins 0.5 -> 0.1, feet forward from 0.1.
     fn legs() -> Skeleton {

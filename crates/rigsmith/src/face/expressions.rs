@@ -223,11 +223,7 @@ pub fn rotation_deltas(c: &Character, pi: usize, rotations: &[Rotation]) -> Opti
         .map(|(x, l)| {
             let mut d = Vec3::ZERO;
             for (b, pivot, a) in rotations {
-                let wt = l
-                    .iter()
-                    .filter(|i| i.bone == *b)
-                    .map(|i| i.weight)
-                    .sum::<f32>();
+                let wt = crate::model::weight_of(l, *b);
                 if wt > 0.0 {
                     let r = Quat::from_axis_angle(Vec3::X, *a);
                     d += wt * (r * (*x - *pivot) + *pivot - *x);

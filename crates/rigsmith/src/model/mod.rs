@@ -19,4 +19,4 @@ pub(crate) use mesh::{bounds_of, edge_uses};
 pub use mesh::{rigid_by_shape, Mesh, MorphTarget, SMALL_ISLAND};
 pub use naming::Side;
 pub use skeleton::{Bone, Skeleton};
-pub use weights::{sort_influences, Influence, Weights};
+pub use weights::{sort_influences, weight_of, Influence, Weights};

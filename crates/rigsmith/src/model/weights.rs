@@ -60,11 +60,7 @@ impl Weights {
 
     /// The weight of `bone` on vertex `v` (0 when absent).
     pub fn get(&self, v: usize, bone: u32) -> f32 {
-        self.vertices[v]
-            .iter()
-            .filter(|i| i.bone == bone)
-            .map(|i| i.weight)
-            .sum()
+        weight_of(&self.vertices[v], bone)
     }
 
     /// Sorts each vertex's influences by decreasing weight (ties by bone index), drops
@@ -134,4 +130,13 @@ impl Weights {
         }
         Ok(())
     }
+}
+
+/// The weight one vertex's influences `list` give `bone` (0 when absent; repeated
+/// entries summed).
+pub fn weight_of(list: &[Influence], bone: u32) -> f32 {
+    list.iter()
+        .filter(|i| i.bone == bone)
+        .map(|i| i.weight)
+        .sum()
 }
