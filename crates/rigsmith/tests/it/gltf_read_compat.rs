@@ -202,6 +202,35 @@ fn extensions_used_but_not_required_never_refuse() {
     read_tiny(&doc, &bin).unwrap();
 }
 
+// ---------------------------------------------------------------- skins
+
+#[test]
+fn a_skin_without_joints_is_refused_naming_it_and_a_draft_file_says_so() {
+    // glTF 2.0 requires `skins[i].joints`; files from a pre-release draft of 2.0 (old
+    // COLLADA2GLTF) name the joints in `jointNames` instead.
+    let (mut doc, bin) = tiny();
+    let joints = doc["skins"][0]["joints"].take();
+    doc["skins"][0].as_object_mut().unwrap().remove("joints");
+    let e = err_of(
+        read_tiny(&doc, &bin),
+        &["skins[0].joints", "missing or empty"],
+    );
+    assert!(!e.contains("jointNames"), "{e}");
+    doc["skins"][0]["jointNames"] = json!(["a", "b"]);
+    err_of(
+        read_tiny(&doc, &bin),
+        &[
+            "skins[0].joints",
+            "jointNames",
+            "pre-release draft",
+            "re-export",
+        ],
+    );
+    // The positive control: with its joints back the file reads.
+    doc["skins"][0]["joints"] = joints;
+    read_tiny(&doc, &bin).expect("the skin with its joints reads");
+}
+
 // ---------------------------------------------------------------- bind matrices
 
 /// `tiny()` scaled by `k` at its root joint (as an exporter scales an armature): the

@@ -294,6 +294,18 @@ fn skins(doc: &Doc, tree: &NodeTree, warnings: &mut Vec<String>) -> Result<Skins
     let mut skin_bind: Vec<Option<Mat4>> = Vec::new();
     for (s, skin) in skins.iter().enumerate() {
         let at = format!("skins[{s}]");
+        if array(skin, "joints").is_empty() {
+            let draft = if skin.get("jointNames").is_some() {
+                " (it has `jointNames`, the form of a pre-release draft of glTF 2.0: \
+                 re-export the file with a current exporter)"
+            } else {
+                ""
+            };
+            return Err(doc.err(
+                format!("{at}.joints"),
+                format!("missing or empty: glTF 2.0 requires a skin's joints{draft}"),
+            ));
+        }
         let joints: Vec<usize> = array(skin, "joints")
             .iter()
             .enumerate()
