@@ -377,6 +377,49 @@ pub(crate) struct Bound {
 
 /// Rigs `input` (see the module docs).
 pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<RigOutput> {
+    match rig_once(input, o, &mut *progress) {
+        Err(e @ Error::Stage { stage: "fit", .. }) => rig_without_unskinned(input, o, e, progress),
+        r => r,
+    }
+}
+
+/// The reason given for a part [`rig`] took rigid by itself ([`rig_without_unskinned`]).
+pub const UNSKINNED_RIGID: &str = "unskinned in a file whose other parts are skinned, and \
+     with it the figure is no biped (a helper shape the exporter wrote out, or a loose \
+     prop): left out of the fit and carried rigid on its nearest bone (pass --body NAME if \
+     it is skin)";
+
+/// After the fit refused (`e`): when the rigged file leaves some meshed parts unskinned
+/// while its other parts are skinned ([`unskinned_among_skinned`]), the rig again with
+/// those parts rigid (`--rigid`: left out of the figure's bounds, one bone each), their
+/// role's reason saying so ([`UNSKINNED_RIGID`]). Blender's glTF importer adds its
+/// bone-display ball that way and its FBX exporter writes it out. When that fit refuses
+/// too, or there are no such parts, `e` with the parts named ([`hint_unskinned`]).
+fn rig_without_unskinned(
+    input: &Character,
+    o: &RigOptions,
+    e: Error,
+    progress: Progress<'_>,
+) -> Result<RigOutput> {
+    let unskinned = unskinned_among_skinned(input, o);
+    if unskinned.is_empty() {
+        return Err(e);
+    }
+    let mut told = o.clone();
+    told.parts
+        .rigid
+        .extend(unskinned.iter().map(|n| (n.clone(), None)));
+    let Ok(mut out) = rig_once(input, &told, progress) else {
+        return Err(hint_unskinned(e, &unskinned));
+    };
+    for p in out.parts.iter_mut().filter(|p| unskinned.contains(&p.part)) {
+        p.reason = UNSKINNED_RIGID.replace("NAME", &p.part);
+    }
+    Ok(out)
+}
+
+/// One rig of `input` with options `o`, as [`rig`] describes.
+fn rig_once(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<RigOutput> {
     let source = parts::SourceFacts::of(input);
     let (mut c, keep) = start(input, o)?;
     let mut st = Stages {
@@ -437,8 +480,7 @@ pub fn rig(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result<
     } else if let Some(spec) = &o.mech {
         bind_mech(&mut c, spec, &mut st)?
     } else {
-        fit_and_bind(&mut c, o, &mut st)
-            .map_err(|e| hint_unskinned(e, &unskinned_among_skinned(input, o)))?
+        fit_and_bind(&mut c, o, &mut st)?
     };
 
     let mut notes: Vec<String> = bound.plan.iter().cloned().collect();

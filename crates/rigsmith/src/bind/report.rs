@@ -9,7 +9,7 @@
 //! | `sum_dev`, `sum_dev_max` | weighted vertices whose weights do not sum to 1 within 0.01; the largest deviation | `weights.normalization` (value: the largest deviation) | at most 0.01 | major |
 //! | `max_influences`, `over4` | influences per vertex (weight above 1e-4); vertices with more than 4 | `weights.max_influences` (value: the largest count) | at most 4 (or the export limit asked) | major |
 //! | `non_deform_groups` | bones that carry weight but are not deform bones | `structure.deform_hygiene` (section B) | at most 0 | major |
-//! | `far_bone` | vertices weighted mostly to a bone far beyond one they see | `weights.far_bone` | at most 2% of the vertices | blocker |
+//! | `far_bone` | vertices weighted mostly to a bone far beyond one they see, on parts that are not rigid parts or accessories (which follow the bone they sit on) | `weights.far_bone` | at most 2% of the vertices | blocker |
 //! | `unlike_nearest` | parts (not rigid parts or accessories, which follow the bone they sit on) where most vertices follow a bone not near them; the bones a part may be near are those that carry the skin and its own (a hair chain's bones carry only the hair) | `weights.unlike_nearest` | at most 0 | major |
 //! | `garment_far` | garment vertices farther than 15% H from any skin, on an island of the garment that comes nowhere within 5% H of it ([`GARMENT_FAR_H`], [`GARMENT_TOUCH_H`]: a flared skirt's hem hangs from the hips) | `weights.garment_far` | at most 0 | major |
 //! | `garment_transfer` | per garment (and hair) part weighted by transfer from the skin: vertices, the share whose closest skin point matched (near enough, normals agreeing) and got the skin's weights, the count inpainted from them over the garment, the count that kept the plain nearest copy (islands with no match); filled by [`crate::bind::bind`], empty from [`weight_report`] | none (information) | - | - |
@@ -380,6 +380,14 @@ fn far_weights(
     for (pi, p) in c.parts.iter().enumerate() {
         let Some(w) = &p.weights else { continue };
         let role = body.map(|b| b.roles[pi].class);
+        // A rigid part or an accessory follows the bone it sits on, not the nearest
+        // (a sword in a hand is nearest the fingers; an eyeball the lid bones that
+        // start at its centre; a spear's butt passes the knee): `weights.rigid.*`
+        // judges it.
+        let rigid = matches!(
+            role,
+            Some(crate::model::PartClass::Rigid | crate::model::PartClass::Accessory)
+        );
         let candidates: Vec<usize> = match &skin_bones {
             Some(on_skin) => {
                 let own = carries(&[pi]);
@@ -433,17 +441,10 @@ fn far_weights(
                 out.garment_far += garment_far(&p.mesh, bvh, h);
             }
         }
-        if far > 0 {
+        if far > 0 && !rigid {
             out.far_bone += far;
             out.far_bone_by_part.insert(p.name.clone(), far);
         }
-        // A rigid part or an accessory follows the bone it sits on, not the nearest
-        // (a sword in a hand is nearest the fingers; an eyeball the lid bones that
-        // start at its centre): `weights.rigid.*` judges it.
-        let rigid = matches!(
-            role,
-            Some(crate::model::PartClass::Rigid | crate::model::PartClass::Accessory)
-        );
         if counted >= 20 && !rigid {
             let share = unlike as f32 / counted as f32;
             if share > UNLIKE_NEAREST {

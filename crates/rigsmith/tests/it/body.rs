@@ -240,6 +240,39 @@ fn pieces_weighted_from_the_wrong_place_fail_the_weight_report() {
             r.unlike_nearest
         );
     }
+    // A rigid part follows the bone it sits on wherever its vertices lie (a spear in the
+    // hand passes the knee): a copy of the left leg on the head bone is not counted told
+    // rigid, and is counted told a garment (the positive control).
+    let head = s.find("head").unwrap() as u32;
+    let mut greave = split
+        .parts
+        .iter()
+        .find(|p| p.name == "leg.L")
+        .unwrap()
+        .clone();
+    greave.name = "Greave".into();
+    greave.weights = Some(Weights {
+        vertices: vec![
+            vec![Influence {
+                bone: head,
+                weight: 1.0
+            }];
+            greave.mesh.positions.len()
+        ],
+    });
+    let mut with = split.clone();
+    with.parts.push(greave);
+    with.body_options.rigid = vec![("Greave".into(), None)];
+    let r = weight_report(&with);
+    assert!(r.far_bone_by_part.is_empty(), "{:?}", r.far_bone_by_part);
+    with.body_options.rigid.clear();
+    with.body_options.garment = vec!["Greave".into()];
+    let r = weight_report(&with);
+    assert!(
+        r.far_bone_by_part.get("Greave").is_some_and(|&n| n > 100),
+        "{:?}",
+        r.far_bone_by_part
+    );
 }
 
 /// The MakeHuman body `name` in `garments`, split into pieces, its skeleton and weights
@@ -645,11 +678,12 @@ fn ball(name: &str, c: glam::Vec3, r: f32) -> rigsmith::Part {
 /// Blender's glTF importer adds its bone-display ball (`Icosphere`, 2 m across, at the
 /// origin) in a hidden collection, and its FBX exporter writes it out with every object:
 /// an unskinned part around the feet of a skinned character. Taken as a piece of the
-/// skin it made men_Farmer 2.9 m tall and no biped. As it comes the refusal names it
-/// and the flag; told rigid, it is no measure of the figure: the skin and H are the
-/// character's without it, and it rigs.
+/// skin it made men_Farmer 2.9 m tall and no biped. Told rigid, it is no measure of the
+/// figure: the skin and H are the character's without it, and it rigs. As it comes, the
+/// rig takes it rigid by itself (the fit refused with it) and its role says why; the
+/// rig is the one told.
 #[test]
-fn a_helper_ball_the_exporter_wrote_is_named_and_told_rigid_is_left_out_of_the_figure() {
+fn a_helper_ball_the_exporter_wrote_is_left_out_of_the_figure_and_rigid() {
     let path = quaternius_dir().join("men_Farmer.glb");
     let plain = rigsmith::io::read_character(&path).unwrap();
     let mut c = plain.clone();
@@ -659,11 +693,38 @@ fn a_helper_ball_the_exporter_wrote_is_named_and_told_rigid_is_left_out_of_the_f
         review: false,
         ..RigOptions::default()
     };
-    let e = rig(&c, &o, &mut |_, _| {}).unwrap_err().to_string();
-    assert!(
-        e.contains("part Icosphere is unskinned in a file whose other parts are skinned")
-            && e.contains("tell it rigid"),
-        "{e}"
+    // The positive control: as one piece of the skin the ball makes the figure no biped.
+    let mut as_skin = c.clone();
+    as_skin.body_options.body = c.parts.iter().map(|p| p.name.clone()).collect();
+    let e = rig(
+        &as_skin,
+        &RigOptions {
+            parts: as_skin.body_options.clone(),
+            ..o.clone()
+        },
+        &mut |_, _| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("neither a biped nor a quadruped"), "{e}");
+    let by_itself = rig(
+        &c,
+        &RigOptions {
+            review: true,
+            ..o.clone()
+        },
+        &mut |_, _| {},
+    )
+    .unwrap();
+    let line = by_itself
+        .parts
+        .iter()
+        .find(|p| p.part == "Icosphere")
+        .unwrap();
+    assert_eq!(line.class, "rigid");
+    assert_eq!(
+        line.reason,
+        rigsmith::pipeline::UNSKINNED_RIGID.replace("NAME", "Icosphere")
     );
     let mut told = c.clone();
     told.body_options.rigid = vec![("Icosphere".into(), None)];
@@ -692,6 +753,15 @@ fn a_helper_ball_the_exporter_wrote_is_named_and_told_rigid_is_left_out_of_the_f
     assert_eq!(rigsmith::model::naming::mirror_name(name), *name, "{name}");
     let r = out.review.as_ref().expect("review");
     assert_eq!(r.counts.major, 0, "{:?}", r.counts);
+    assert_eq!(by_itself.review.as_ref().unwrap().counts, r.counts);
+    let skinned = |o: &rigsmith::pipeline::RigOutput| {
+        o.character
+            .parts
+            .iter()
+            .map(|p| p.weights.clone())
+            .collect::<Vec<_>>()
+    };
+    assert!(skinned(&by_itself) == skinned(&out), "the same rig as told");
 }
 
 /// A closed cylinder (8 sides) of radius `r` from `a` to `b`, as a part; without the cap
