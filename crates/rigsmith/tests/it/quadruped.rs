@@ -660,3 +660,60 @@ fn the_fox_shins_and_front_paws_lie_inside_its_body() {
         assert!(k.passed, "{id}: {}", k.detail);
     }
 }
+
+/// A closed 8-sided cylinder of radius 1 and length 9 along Y with rings only at its
+/// ends and middle (the glTF sample `RiggedSimple`'s mesh).
+fn three_ring_cylinder() -> Character {
+    let mut positions = Vec::new();
+    for y in [0.0f32, 4.5, 9.0] {
+        for k in 0..8 {
+            let a = k as f32 * std::f32::consts::TAU / 8.0;
+            positions.push(Vec3::new(a.cos(), y, a.sin()));
+        }
+    }
+    positions.push(Vec3::new(0.0, 0.0, 0.0));
+    positions.push(Vec3::new(0.0, 9.0, 0.0));
+    let mut triangles = Vec::new();
+    for r in 0..2u32 {
+        for k in 0..8u32 {
+            let (a, b) = (r * 8 + k, r * 8 + (k + 1) % 8);
+            triangles.push([a, b + 8, b]);
+            triangles.push([a, a + 8, b + 8]);
+        }
+    }
+    for k in 0..8u32 {
+        triangles.push([24, k, (k + 1) % 8]);
+        triangles.push([25, 16 + (k + 1) % 8, 16 + k]);
+    }
+    Character {
+        parts: vec![rigsmith::Part {
+            name: "Cylinder".into(),
+            mesh: rigsmith::Mesh {
+                positions,
+                triangles,
+                normals: None,
+                uvs: None,
+            },
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+/// A chain has no more bones than the mesh has vertex rings along it less one: eight
+/// bones over three rings left five weighting nothing (`weights.empty_major`, a
+/// blocker); two bones rig it clean.
+#[test]
+fn a_coarse_cylinder_rigged_as_a_chain_gets_a_bone_per_gap_between_rings() {
+    let c = three_ring_cylinder();
+    let r = fit_as(&c, Plan::Chain);
+    assert_eq!(r.fit.skeleton.len(), 2);
+    let o = rigsmith::pipeline::RigOptions {
+        plan: Plan::Chain,
+        ..Default::default()
+    };
+    let out = rigsmith::pipeline::rig(&c, &o, &mut |_, _| {}).expect("rigged");
+    let rep = out.weight_report.as_ref().expect("weight report");
+    assert!(rep.empty_major.is_empty(), "{:?}", rep.empty_major);
+    assert_eq!(out.counts().blocker, 0, "{:?}", out.counts());
+}

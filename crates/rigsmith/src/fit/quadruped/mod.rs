@@ -261,10 +261,50 @@ fn fit_quadruped_on(
     })
 }
 
-/// Bones of the chain template.
+/// Bones of the chain template (fewer on a mesh with fewer vertex levels along its
+/// length, [`chain_bone_count`]).
 pub const CHAIN_BONES: usize = 8;
 
-/// Fits a chain of [`CHAIN_BONES`] bones along the body's longest principal axis.
+/// Vertices closer than this share of the body's length along the chain's axis lie on
+/// one level ([`chain_bone_count`]).
+pub const CHAIN_LEVEL_TOL: f32 = 1e-3;
+
+/// How many bones a chain gets over a body whose vertices lie at `t` along its axis:
+/// [`CHAIN_BONES`], but no more than the body's vertex levels along the axis less one:
+/// runs of `t` with no gap wider than [`CHAIN_LEVEL_TOL`] of the length, a ring one
+/// level and a run a bone's length long or longer one more per bone length. A bone whose span holds no
+/// vertex moves nothing: a cylinder with a ring at each end and one in the middle takes
+/// two bones, where eight left five of them empty.
+pub fn chain_bone_count(t: &[f32]) -> usize {
+    let mut t: Vec<f32> = t.iter().copied().filter(|x| x.is_finite()).collect();
+    t.sort_by(f32::total_cmp);
+    let (Some(&lo), Some(&hi)) = (t.first(), t.last()) else {
+        return 1;
+    };
+    let tol = CHAIN_LEVEL_TOL * (hi - lo);
+    let step = (hi - lo) / CHAIN_BONES as f32;
+    // Runs of `t` with no gap wider than `tol`: a ring is one level, and a run as long
+    // as a bone or longer (the dense rows of a finer mesh) one more per bone it spans.
+    let mut levels = 0usize;
+    let mut start = lo;
+    for (i, &x) in t.iter().enumerate() {
+        let last = t.get(i + 1).is_none_or(|&y| y - x > tol);
+        if last {
+            levels += 1 + if step > 0.0 {
+                ((x - start) / step) as usize
+            } else {
+                0
+            };
+            if let Some(&y) = t.get(i + 1) {
+                start = y;
+            }
+        }
+    }
+    levels.saturating_sub(1).clamp(1, CHAIN_BONES)
+}
+
+/// Fits a chain of [`CHAIN_BONES`] bones along the body's longest principal axis (fewer
+/// on a coarse mesh: [`chain_bone_count`]).
 pub fn fit_chain(c: &Character, o: &FitOptions) -> Result<FitResult> {
     let (body, what) = body_mesh(c, &lopts(o))?;
     body.validate(&what)?;
@@ -294,9 +334,10 @@ pub fn fit_chain(c: &Character, o: &FitOptions) -> Result<FitResult> {
             (a.min(x), b.max(x))
         });
     let slicer = super::sections::Slicer::new(&body, axis, 128);
+    let nb = chain_bone_count(&t);
     let mut pts = Vec::new();
-    for k in 0..=CHAIN_BONES {
-        let s = t0 + (t1 - t0) * (0.02 + 0.96 * k as f32 / CHAIN_BONES as f32);
+    for k in 0..=nb {
+        let s = t0 + (t1 - t0) * (0.02 + 0.96 * k as f32 / nb as f32);
         let q = mean + axis * s;
         let p = slicer
             .cut(q)
@@ -313,7 +354,7 @@ pub fn fit_chain(c: &Character, o: &FitOptions) -> Result<FitResult> {
         pose: "chain".into(),
         ..Default::default()
     };
-    for k in 0..CHAIN_BONES {
+    for k in 0..nb {
         let name = if k == 0 {
             "chain".to_string()
         } else {
@@ -339,4 +380,31 @@ pub fn fit_chain(c: &Character, o: &FitOptions) -> Result<FitResult> {
         checks: Vec::new(),
         humanoid: Default::default(),
     })
+}
+
+#[cfg(test)]
+mod chain_tests {
+    use super::*;
+
+    #[test]
+    fn a_chain_has_no_more_bones_than_vertex_levels_less_one() {
+        // Three rings (a cylinder's ends and middle), each of 8 vertices.
+        let rings: Vec<f32> = [0.0f32, 0.5, 1.0]
+            .iter()
+            .flat_map(|&y| std::iter::repeat(y).take(8))
+            .collect();
+        assert_eq!(chain_bone_count(&rings), 2);
+        // Vertices a rounding apart are one level.
+        let fuzzy: Vec<f32> = rings
+            .iter()
+            .enumerate()
+            .map(|(i, y)| y + 1e-5 * i as f32)
+            .collect();
+        assert_eq!(chain_bone_count(&fuzzy), 2);
+        // A dense body keeps the template's count.
+        let dense: Vec<f32> = (0..400).map(|i| i as f32 / 399.0).collect();
+        assert_eq!(chain_bone_count(&dense), CHAIN_BONES);
+        assert_eq!(chain_bone_count(&[]), 1);
+        assert_eq!(chain_bone_count(&[0.0, 0.0]), 1);
+    }
 }
