@@ -288,7 +288,7 @@ pub fn chain_bone_count(t: &[f32]) -> usize {
     let mut levels = 0usize;
     let mut start = lo;
     for (i, &x) in t.iter().enumerate() {
-        let last = t.get(i + 1).is_none_or(|&y| y - x > tol);
+        let last = t.get(i + 1).map_or(true, |&y| y - x > tol);
         if last {
             levels += 1 + if step > 0.0 {
                 ((x - start) / step) as usize
