@@ -816,9 +816,26 @@ fn choose_skin(
         skin
     };
     if skin.is_empty() {
+        let why: Vec<String> = c
+            .parts
+            .iter()
+            .zip(roles)
+            .filter_map(|(p, r)| {
+                r.as_ref()
+                    .map(|r| format!("{}: {}, {}", p.name, r.class.name(), r.reason))
+            })
+            .collect();
+        let more = match why.len() {
+            0..=3 => String::new(),
+            n => format!("; and {} more", n - 3),
+        };
         return Err(Error::invalid(
             "character",
-            "has no part that can be its skin (every part is told or named otherwise)",
+            format!(
+                "has no part that can be its skin: every part is told or judged otherwise \
+                 ({}{more}); pass --body with the parts that are skin",
+                why.iter().take(3).cloned().collect::<Vec<_>>().join("; ")
+            ),
         ));
     }
     Ok((skin, held))

@@ -1828,3 +1828,45 @@ fn glasses_over_the_face_are_rigid_to_the_head() {
         .iter()
         .any(|r| r.starts_with("Glasses:") && r.contains("rigid to it")));
 }
+
+/// A character of nothing but scattered triangles (a broken export: every face its own
+/// island, shrunk apart) has no skin: the error says what each part was judged and
+/// which flag tells the skin.
+#[test]
+fn a_character_with_no_part_fit_for_skin_says_what_each_part_was_judged() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 40) as f32 / (1u64 << 24) as f32
+    };
+    let mut c = Character::default();
+    for name in ["bits_a", "bits_b"] {
+        let mut positions = Vec::new();
+        let mut triangles = Vec::new();
+        for t in 0..200u32 {
+            let centre = glam::Vec3::new(next() - 0.5, 1.8 * next(), next() - 0.5);
+            for _ in 0..3 {
+                positions.push(centre + 0.02 * (glam::Vec3::new(next(), next(), next()) - 0.5));
+            }
+            triangles.push([3 * t, 3 * t + 1, 3 * t + 2]);
+        }
+        c.parts.push(mesh_part(name, positions, triangles));
+    }
+    let Err(e) = c.body().map(|b| b.skin) else {
+        panic!("scattered parts taken as skin");
+    };
+    let e = e.to_string();
+    for needle in [
+        "has no part that can be its skin",
+        "bits_a: accessory, scattered",
+        "bits_b: accessory, scattered",
+        "pass --body",
+    ] {
+        assert!(e.contains(needle), "{needle:?} in {e}");
+    }
+    // The positive control: told skin, the same parts are the skin.
+    c.body_options.body = vec!["bits_a".into(), "bits_b".into()];
+    assert_eq!(c.body().unwrap().skin, vec![0, 1]);
+}
