@@ -11,7 +11,7 @@ use rigsmith::model::{Influence, PartClass, Weights};
 use rigsmith::pipeline::{rig, RigOptions};
 use rigsmith::Character;
 
-use crate::common::{mpfb2_dir, quaternius_dir};
+use crate::common::{mesh_part, mpfb2_dir, quaternius_dir};
 
 fn corpus() -> &'static Corpus {
     static C: OnceLock<Corpus> = OnceLock::new();
@@ -214,15 +214,7 @@ fn pieces_weighted_from_the_wrong_place_fail_the_weight_report() {
     let mut bad = split.clone();
     for p in &mut bad.parts {
         if p.name != "torso" {
-            p.weights = Some(Weights {
-                vertices: vec![
-                    vec![Influence {
-                        bone: spine,
-                        weight: 1.0
-                    }];
-                    p.mesh.positions.len()
-                ],
-            });
+            p.weights = Some(all_on(spine, p.mesh.positions.len()));
         }
     }
     let r = weight_report(&bad);
@@ -251,15 +243,7 @@ fn pieces_weighted_from_the_wrong_place_fail_the_weight_report() {
         .unwrap()
         .clone();
     greave.name = "Greave".into();
-    greave.weights = Some(Weights {
-        vertices: vec![
-            vec![Influence {
-                bone: head,
-                weight: 1.0
-            }];
-            greave.mesh.positions.len()
-        ],
-    });
+    greave.weights = Some(all_on(head, greave.mesh.positions.len()));
     let mut with = split.clone();
     with.parts.push(greave);
     with.body_options.rigid = vec![("Greave".into(), None)];
@@ -527,6 +511,24 @@ fn pieces_that_touch_nothing_are_taken_together_as_the_skin() {
     }
 }
 
+/// Weights that put each of `n` vertices wholly on `bone`.
+fn all_on(bone: u32, n: usize) -> Weights {
+    Weights {
+        vertices: vec![vec![Influence { bone, weight: 1.0 }]; n],
+    }
+}
+
+/// A xorshift generator of numbers in [0, 1) from `seed` (the same noise on every run).
+fn xorshift(seed: u64) -> impl FnMut() -> f32 {
+    let mut state = seed;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
 /// A part of random triangles strewn through the body's box (a broken export, a
 /// scanner's noise): it is never skin, gets a role with a reason, leaves the skin and
 /// its weights as they were, and is bound rigid to one bone.
@@ -534,13 +536,7 @@ fn pieces_that_touch_nothing_are_taken_together_as_the_skin() {
 fn a_part_of_pure_noise_is_rigid_and_leaves_the_skin_alone() {
     let clean = mannequin::build(&MannequinOptions::default());
     let (lo, hi) = clean.bounds();
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let mut next = xorshift(0x2545_f491_4f6c_dd1d);
     let mut positions = Vec::new();
     let mut triangles = Vec::new();
     for t in 0..300u32 {
@@ -618,20 +614,6 @@ fn a_part_of_pure_noise_is_rigid_and_leaves_the_skin_alone() {
         .vertices
         .iter()
         .all(|l| l.len() == 1 && (l[0].weight - 1.0).abs() < 1e-6));
-}
-
-/// A part named `name` of these positions and triangles.
-fn mesh_part(name: &str, positions: Vec<glam::Vec3>, triangles: Vec<[u32; 3]>) -> rigsmith::Part {
-    rigsmith::Part {
-        name: name.into(),
-        mesh: rigsmith::Mesh {
-            positions,
-            triangles,
-            normals: None,
-            uvs: None,
-        },
-        ..Default::default()
-    }
 }
 
 /// A test-made part `name` of material `material` (a dress, a belt, a helmet).
@@ -1834,13 +1816,7 @@ fn glasses_over_the_face_are_rigid_to_the_head() {
 /// which flag tells the skin.
 #[test]
 fn a_character_with_no_part_fit_for_skin_says_what_each_part_was_judged() {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
     let mut c = Character::default();
     for name in ["bits_a", "bits_b"] {
         let mut positions = Vec::new();

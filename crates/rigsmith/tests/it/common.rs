@@ -119,3 +119,21 @@ pub fn read_or_refuse_naming(read: rigsmith::Result<rigsmith::Character>, name: 
         }
     }
 }
+
+/// A part named `name` of these positions and triangles.
+pub fn mesh_part(
+    name: &str,
+    positions: Vec<glam::Vec3>,
+    triangles: Vec<[u32; 3]>,
+) -> rigsmith::Part {
+    rigsmith::Part {
+        name: name.into(),
+        mesh: rigsmith::Mesh {
+            positions,
+            triangles,
+            normals: None,
+            uvs: None,
+        },
+        ..Default::default()
+    }
+}

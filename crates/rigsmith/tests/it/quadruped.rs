@@ -686,16 +686,7 @@ fn three_ring_cylinder() -> Character {
         triangles.push([25, 16 + (k + 1) % 8, 16 + k]);
     }
     Character {
-        parts: vec![rigsmith::Part {
-            name: "Cylinder".into(),
-            mesh: rigsmith::Mesh {
-                positions,
-                triangles,
-                normals: None,
-                uvs: None,
-            },
-            ..Default::default()
-        }],
+        parts: vec![crate::common::mesh_part("Cylinder", positions, triangles)],
         ..Default::default()
     }
 }
