@@ -401,7 +401,7 @@ fn rig_without_unskinned(
     e: Error,
     progress: Progress<'_>,
 ) -> Result<RigOutput> {
-    let unskinned = unskinned_among_skinned(input, o);
+    let unskinned = unskinned_among_skinned(input, &o.parts);
     if unskinned.is_empty() {
         return Err(e);
     }
@@ -689,14 +689,14 @@ pub const UNSKINNED_HINT: &str = "unskinned in a file whose other parts are skin
 /// skinned, and that no `--body`, `--garment` or `--rigid` names: a helper shape a 3D
 /// tool wrote out (Blender's bone-display `Icosphere`, a 2 m ball at the origin, in an
 /// FBX written with all objects), or a prop nobody attached.
-fn unskinned_among_skinned(input: &Character, o: &RigOptions) -> Vec<String> {
+pub fn unskinned_among_skinned(input: &Character, told: &crate::model::BodyOptions) -> Vec<String> {
     if !input.parts.iter().any(|p| p.weights.is_some()) {
         return Vec::new();
     }
     input
         .parts
         .iter()
-        .filter(|p| p.weights.is_none() && !p.mesh.triangles.is_empty() && !o.parts.tells(p))
+        .filter(|p| p.weights.is_none() && !p.mesh.triangles.is_empty() && !told.tells(p))
         .map(|p| p.name.clone())
         .collect()
 }

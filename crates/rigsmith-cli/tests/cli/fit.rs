@@ -196,3 +196,82 @@ fn a_body_neither_biped_nor_quadruped_is_refused_with_the_chain_flag_the_cli_add
         json.to_str().unwrap(),
     ]));
 }
+
+/// A closed UV sphere of radius `r` at the origin (12 x 8), unskinned: the ball
+/// Blender's glTF importer adds to draw bones with, which its FBX exporter writes out.
+fn helper_ball(r: f32) -> rigsmith::Part {
+    let (seg, rings) = (12u32, 8u32);
+    let mut positions = vec![glam::Vec3::Y * r];
+    for i in 1..rings {
+        let t = std::f32::consts::PI * i as f32 / rings as f32;
+        for j in 0..seg {
+            let a = std::f32::consts::TAU * j as f32 / seg as f32;
+            positions.push(r * glam::Vec3::new(t.sin() * a.cos(), t.cos(), t.sin() * a.sin()));
+        }
+    }
+    positions.push(-glam::Vec3::Y * r);
+    let last = positions.len() as u32 - 1;
+    let at = |i: u32, j: u32| 1 + (i - 1) * seg + j % seg;
+    let mut triangles = Vec::new();
+    for j in 0..seg {
+        triangles.push([0, at(1, j + 1), at(1, j)]);
+        triangles.push([last, at(rings - 1, j), at(rings - 1, j + 1)]);
+        for i in 1..rings - 1 {
+            triangles.push([at(i, j), at(i, j + 1), at(i + 1, j + 1)]);
+            triangles.push([at(i, j), at(i + 1, j + 1), at(i + 1, j)]);
+        }
+    }
+    rigsmith::Part {
+        name: "Icosphere".into(),
+        mesh: rigsmith::Mesh {
+            positions,
+            triangles,
+            normals: None,
+            uvs: None,
+        },
+        ..Default::default()
+    }
+}
+
+/// men_Farmer with Blender's helper ball: `fit` and `rig --rerig` leave the ball out of
+/// the figure, rigid, and say so; with it taken as skin (`--body` every part) the figure
+/// is no biped (the positive control).
+#[test]
+fn a_helper_ball_in_a_rigged_file_is_left_out_by_fit_and_rig_and_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut c = rigsmith::io::read_character(&crate::common::quaternius("men_Farmer.glb")).unwrap();
+    let all: Vec<String> = c.parts.iter().map(|p| p.name.clone()).collect();
+    c.parts.push(helper_ball(1.0));
+    let glb = tmp.path().join("farmer_ball.glb");
+    rigsmith::io::write_character(&glb, &c, &Default::default()).unwrap();
+    let g = glb.to_str().unwrap();
+    let line = "Icosphere: rigid, unskinned in a file whose other parts are skinned";
+    let skel = tmp.path().join("skeleton.json");
+    let out = rigsmith(&["fit", g, "-o", skel.to_str().unwrap()]);
+    assert_ok(&out);
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains(line), "{text}");
+    let rigged = tmp.path().join("rigged.glb");
+    let out = rigsmith(&["rig", "--rerig", g, "-o", rigged.to_str().unwrap()]);
+    assert_ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        text.contains(line) && text.contains("0 blocker, 0 major"),
+        "{text}"
+    );
+    let body = all.join(",") + ",Icosphere";
+    let bad = tmp.path().join("bad.glb");
+    let out = rigsmith(&[
+        "rig",
+        "--rerig",
+        g,
+        "--body",
+        &body,
+        "-o",
+        bad.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("neither a biped nor a quadruped"), "{err}");
+}
