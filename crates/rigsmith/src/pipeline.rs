@@ -389,6 +389,13 @@ pub const UNSKINNED_RIGID: &str = "unskinned in a file whose other parts are ski
      prop): left out of the fit and carried rigid on its nearest bone (pass --body NAME if \
      it is skin)";
 
+/// The reason `fit` and `check` give for a part they leave out of the figure
+/// ([`leave_out_unskinned_helpers`]).
+pub const UNSKINNED_LEFT_OUT: &str = "unskinned in a file whose other parts are skinned, \
+     and with it the figure is no biped (a helper shape the exporter wrote out, or a loose \
+     prop): left out of the figure (a piece of skin left unbound is still counted \
+     unweighted)";
+
 /// After the fit refused (`e`): when the rigged file leaves some meshed parts unskinned
 /// while its other parts are skinned ([`unskinned_among_skinned`]), the rig again with
 /// those parts rigid (`--rigid`: left out of the figure's bounds, one bone each), their
@@ -699,6 +706,35 @@ pub fn unskinned_among_skinned(input: &Character, told: &crate::model::BodyOptio
         .filter(|p| p.weights.is_none() && !p.mesh.triangles.is_empty() && !told.tells(p))
         .map(|p| p.name.clone())
         .collect()
+}
+
+/// Leaves out of `c`'s figure the parts a rigged file leaves unskinned while its other
+/// parts are skinned ([`unskinned_among_skinned`]) when the body plan `plan` fits
+/// without them and not with them: they are told rigid in `c.body_options`, as
+/// `--rigid` would (Blender's bone-display ball written out to FBX swallows the feet
+/// and sets the floor 1 m below them). Returns their names; none when nothing changed.
+/// `rig` does the same on its fit's refusal ([`rig`]); `fit` and `check` call this.
+pub fn leave_out_unskinned_helpers(c: &mut Character, plan: fit::quadruped::Plan) -> Vec<String> {
+    let unskinned = unskinned_among_skinned(c, &c.body_options);
+    if unskinned.is_empty() {
+        return unskinned;
+    }
+    let fo = FitOptions::default();
+    if fit::quadruped::fit_plan(c, &fo, plan).is_ok() {
+        return Vec::new();
+    }
+    let mut told = c.body_options.clone();
+    told.rigid
+        .extend(unskinned.iter().map(|n| (n.clone(), None)));
+    let without = Character {
+        body_options: told.clone(),
+        ..c.clone()
+    };
+    if fit::quadruped::fit_plan(&without, &fo, plan).is_err() {
+        return Vec::new();
+    }
+    c.body_options = told;
+    unskinned
 }
 
 /// The fit's refusal `e` with a hint naming the `unskinned` parts

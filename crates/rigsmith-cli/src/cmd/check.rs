@@ -76,9 +76,18 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         plan.dir(d, &["placement.png", "poses.png", "joints.png"]);
     }
     plan.verify()?;
-    let (c, notes) = crate::util::read_in(&a.input, &a.space)?;
+    let (mut c, notes) = crate::util::read_in(&a.input, &a.space)?;
     for n in &notes {
         ctx.info(n);
+    }
+    // A helper shape the exporter wrote out unskinned (Blender's bone-display ball) is no
+    // piece of the figure: judged as it comes it moved the floor and the body's bounds.
+    let helpers = rigsmith::pipeline::leave_out_unskinned_helpers(
+        &mut c,
+        rigsmith::fit::quadruped::Plan::Auto,
+    );
+    for n in &helpers {
+        ctx.info(&format!("{n}: {}", rigsmith::pipeline::UNSKINNED_LEFT_OUT));
     }
     let other = match &a.compare {
         Some(b) => {
@@ -101,6 +110,9 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     .map_err(|e| BadInput(format!("{}: {e}", a.input.display())));
     pb.finish_and_clear();
     let mut r = r?;
+    for p in r.parts.iter_mut().filter(|p| helpers.contains(&p.part)) {
+        p.reason = rigsmith::pipeline::UNSKINNED_LEFT_OUT.to_string();
+    }
     let control = control_checks(&a.input, &mut r)?;
     add_face_checks(&mut r, &c, &a.input)?;
     let out = Written {

@@ -220,25 +220,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     // As `rig` does: the parts a rigged file leaves unskinned (Blender's bone-display
     // ball written out to FBX) are left out of the figure, rigid, when the fit refuses
     // with them; before the model check, which would measure the floor by them.
-    let unskinned = rigsmith::pipeline::unskinned_among_skinned(&c, &c.body_options);
-    if !unskinned.is_empty() {
-        let trial = FitOptions {
-            template,
-            twist: a.twist,
-            overrides: overrides.clone(),
-            ..Default::default()
-        };
-        if fit_plan(&c, &trial, a.template.plan()).is_err() {
-            c.body_options
-                .rigid
-                .extend(unskinned.iter().map(|n| (n.clone(), None)));
-            for n in &unskinned {
-                ctx.info(&format!(
-                    "{n}: rigid, {}",
-                    rigsmith::pipeline::UNSKINNED_RIGID.replace("NAME", n)
-                ));
-            }
-        }
+    for n in rigsmith::pipeline::leave_out_unskinned_helpers(&mut c, a.template.plan()) {
+        ctx.info(&format!("{n}: {}", rigsmith::pipeline::UNSKINNED_LEFT_OUT));
     }
     // The body plan's own model check (a quadruped's when the sections show one).
     let model_check = |c: &rigsmith::Character| match a.template.plan() {

@@ -246,12 +246,32 @@ fn a_helper_ball_in_a_rigged_file_is_left_out_by_fit_and_rig_and_named() {
     rigsmith::io::write_character(&glb, &c, &Default::default()).unwrap();
     let g = glb.to_str().unwrap();
     let line = "Icosphere: rigid, unskinned in a file whose other parts are skinned";
+    let left_out = "Icosphere: unskinned in a file whose other parts are skinned";
     let skel = tmp.path().join("skeleton.json");
     let out = rigsmith(&["fit", g, "-o", skel.to_str().unwrap()]);
     assert_ok(&out);
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    assert!(text.contains(line), "{text}");
+    assert!(text.contains(left_out), "{text}");
+    // `check` judges the artist's rig without the ball as the figure: the floor and the
+    // joints are the character's own; the ball itself is counted unweighted, by name.
+    let out = rigsmith(&["check", g, "--json"]);
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains(left_out), "{text}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let failed = |id: &str| {
+        v["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["id"] == id)
+            .map(|k| (k["passed"] == false, k["detail"].to_string()))
+    };
+    for id in ["model.floor", "place.inside", "model.part_apart"] {
+        assert!(!failed(id).is_some_and(|f| f.0), "{id}: {:?}", failed(id));
+    }
+    let (unweighted, detail) = failed("weights.unweighted").unwrap();
+    assert!(unweighted && detail.contains("Icosphere"), "{detail}");
     let rigged = tmp.path().join("rigged.glb");
     let out = rigsmith(&["rig", "--rerig", g, "-o", rigged.to_str().unwrap()]);
     assert_ok(&out);
