@@ -127,7 +127,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             .skeleton
             .ok_or_else(|| BadInput(format!("{}: has no skeleton", a.skeleton.display())))?
     };
-    let rigid = a
+    let mut rigid: Vec<(String, Option<String>)> = a
         .rigid
         .iter()
         .map(|r| match r.split_once('=') {
@@ -135,6 +135,24 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             None => (r.clone(), None),
         })
         .collect();
+    // As `rig` does: the parts a rigged file leaves unskinned that make the figure no
+    // biped (Blender's bone-display ball in an FBX) are bound rigid, out of the figure.
+    let mut probe = c.clone();
+    probe.body_options = rigsmith::model::BodyOptions {
+        body: a.body.clone(),
+        garment: a.garment.clone(),
+        rigid: rigid.clone(),
+    };
+    for n in rigsmith::pipeline::leave_out_unskinned_helpers(
+        &mut probe,
+        rigsmith::fit::quadruped::Plan::Auto,
+    ) {
+        ctx.info(&format!(
+            "{n}: {}",
+            rigsmith::pipeline::UNSKINNED_RIGID.replace("NAME", &n)
+        ));
+        rigid.push((n, None));
+    }
     let masked =
         super::weights_mask::Masked::parse(&a.smooth_bones, &a.smooth_vertices, a.smooth, &c, &s)?;
     let o = BindOptions {

@@ -245,7 +245,9 @@ fn a_helper_ball_in_a_rigged_file_is_left_out_by_fit_and_rig_and_named() {
     let glb = tmp.path().join("farmer_ball.glb");
     rigsmith::io::write_character(&glb, &c, &Default::default()).unwrap();
     let g = glb.to_str().unwrap();
-    let line = "Icosphere: rigid, unskinned in a file whose other parts are skinned";
+    let line = "unskinned in a file whose other parts are skinned, and with it \
+                the figure is no biped (a helper shape the exporter wrote out, or a loose \
+                prop): left out of the fit and carried rigid";
     let left_out = "Icosphere: unskinned in a file whose other parts are skinned";
     let skel = tmp.path().join("skeleton.json");
     let out = rigsmith(&["fit", g, "-o", skel.to_str().unwrap()]);
@@ -280,6 +282,14 @@ fn a_helper_ball_in_a_rigged_file_is_left_out_by_fit_and_rig_and_named() {
         text.contains(line) && text.contains("0 blocker, 0 major"),
         "{text}"
     );
+    // `weights` with the file's own skeleton binds the ball rigid, and its report judges
+    // it so (a part told rigid had failed `weights.unlike_nearest`: 98%).
+    let w = tmp.path().join("weighted.glb");
+    let out = rigsmith(&["weights", g, "--skeleton", g, "-o", w.to_str().unwrap()]);
+    assert_ok(&out);
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains(line) && !text.contains("FAILED"), "{text}");
     let body = all.join(",") + ",Icosphere";
     let bad = tmp.path().join("bad.glb");
     let out = rigsmith(&[

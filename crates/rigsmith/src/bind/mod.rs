@@ -945,6 +945,16 @@ fn final_report(
             for (p, w) in bound.parts.iter_mut().zip(weights) {
                 p.weights = w.clone();
             }
+            // The report judges each part in the role the bind was told (a part bound
+            // rigid by `--rigid` follows its one bone, not the nearest).
+            let told = crate::model::BodyOptions {
+                body: x.o.body.clone(),
+                garment: x.o.garment.clone(),
+                rigid: x.o.rigid.clone(),
+            };
+            if told != crate::model::BodyOptions::default() {
+                bound.body_options = told;
+            }
             weight_report(&bound)
         }
     };
