@@ -221,14 +221,14 @@ fn helper_ball(r: f32) -> rigsmith::Part {
             triangles.push([at(i, j), at(i + 1, j + 1), at(i + 1, j)]);
         }
     }
+    let mesh = rigsmith::Mesh {
+        positions,
+        triangles,
+        ..Default::default()
+    };
     rigsmith::Part {
         name: "Icosphere".into(),
-        mesh: rigsmith::Mesh {
-            positions,
-            triangles,
-            normals: None,
-            uvs: None,
-        },
+        mesh,
         ..Default::default()
     }
 }
