@@ -236,6 +236,25 @@ pub struct ReviewExtras<'a> {
     pub extra_sheets: Vec<(String, Image)>,
     /// The file's control rig: the sheets pose the character through it.
     pub control: Option<&'a ControlRig>,
+    /// Parts the sheets do not draw: helper shapes left out of the figure
+    /// ([`rigsmith::pipeline::leave_out_unskinned_helpers`]; Blender's 2 m bone-display
+    /// ball around the feet hid the legs and set the framing).
+    pub hidden: &'a [String],
+}
+
+/// `c` with the parts named in `hidden` emptied (no vertices, no triangles), in place,
+/// so every other part keeps its index.
+fn without_parts(c: &Character, hidden: &[String]) -> Character {
+    let mut shown = c.clone();
+    for p in shown.parts.iter_mut().filter(|p| hidden.contains(&p.name)) {
+        p.mesh = rigsmith::Mesh::default();
+        p.weights = p
+            .weights
+            .as_ref()
+            .map(|_| rigsmith::model::Weights::default());
+        p.morphs.clear();
+    }
+    shown
 }
 
 /// Writes `report.json` (the check report merged with `extra` fields), `report.html`
@@ -255,10 +274,15 @@ pub fn write_review_dir(
         skinning,
         extra_sheets,
         control,
+        hidden,
     } = more;
     std::fs::create_dir_all(dir)
         .with_context(|| format!("{}: cannot create folder", dir.display()))?;
-    let mut imgs = render_sheets(c, r, skinning, control);
+    let mut imgs = if hidden.is_empty() {
+        render_sheets(c, r, skinning, control)
+    } else {
+        render_sheets(&without_parts(c, hidden), r, skinning, control)
+    };
     imgs.extend(extra_sheets);
     let sheets: Vec<(String, Vec<u8>)> = imgs
         .into_iter()
@@ -294,4 +318,34 @@ pub fn write_review_dir(
     out.write(&p, review::html_page(r, &sheets, &page).as_bytes())?;
     written.push(p);
     Ok(written)
+}
+
+#[cfg(test)]
+mod hidden_tests {
+    use super::*;
+
+    #[test]
+    fn hidden_parts_are_emptied_in_place() {
+        let part = |name: &str| rigsmith::Part {
+            name: name.into(),
+            mesh: rigsmith::Mesh {
+                positions: vec![glam::Vec3::ZERO, glam::Vec3::X, glam::Vec3::Y],
+                triangles: vec![[0, 1, 2]],
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let c = Character {
+            parts: vec![part("Body"), part("Icosphere"), part("Head")],
+            ..Default::default()
+        };
+        let shown = without_parts(&c, &["Icosphere".to_string()]);
+        let names: Vec<&str> = shown.parts.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["Body", "Icosphere", "Head"]);
+        assert!(
+            shown.parts[1].mesh.positions.is_empty() && shown.parts[1].mesh.triangles.is_empty()
+        );
+        assert_eq!(shown.parts[0].mesh, c.parts[0].mesh);
+        assert_eq!(shown.parts[2].mesh, c.parts[2].mesh);
+    }
 }

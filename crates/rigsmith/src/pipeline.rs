@@ -224,6 +224,16 @@ pub struct RigOutput {
 }
 
 impl RigOutput {
+    /// The parts [`rig`] left out of the figure by itself and carried rigid (helper
+    /// shapes the exporter wrote out unskinned: [`UNSKINNED_RIGID`]).
+    pub fn helpers(&self) -> Vec<String> {
+        self.parts
+            .iter()
+            .filter(|p| p.reason == UNSKINNED_RIGID.replace("NAME", &p.part))
+            .map(|p| p.part.clone())
+            .collect()
+    }
+
     /// Failed checks by severity over placement and review.
     pub fn counts(&self) -> Counts {
         match &self.review {

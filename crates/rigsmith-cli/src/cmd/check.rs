@@ -124,6 +124,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         ctx,
         control: control.as_ref(),
         mech: mech.as_ref(),
+        hidden: &helpers,
     };
     let mut html_path = match &a.report {
         Some(dir) => Some(out.report_dir(dir, other.as_ref())?),
@@ -199,6 +200,8 @@ struct Written<'a> {
     ctx: &'a Ctx,
     control: Option<&'a rigsmith::control::ControlRig>,
     mech: Option<&'a rigsmith::mech::MechSpec>,
+    /// Parts the sheets do not draw (helper shapes left out of the figure).
+    hidden: &'a [String],
 }
 
 impl Written<'_> {
@@ -250,6 +253,7 @@ impl Written<'_> {
                 skinning: self.skinning,
                 extra_sheets: self.heatmaps(),
                 control: self.control,
+                hidden: self.hidden,
             },
         );
         pb.finish_and_clear();
