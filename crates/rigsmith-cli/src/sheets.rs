@@ -237,7 +237,7 @@ pub struct ReviewExtras<'a> {
     /// The file's control rig: the sheets pose the character through it.
     pub control: Option<&'a ControlRig>,
     /// Parts the sheets do not draw: helper shapes left out of the figure
-    /// ([`rigsmith::pipeline::leave_out_unskinned_helpers`]; Blender's 2 m bone-display
+    /// ([`rigsmith::pipeline::unskinned_helpers`]; Blender's 2 m bone-display
     /// ball around the feet hid the legs and set the framing).
     pub hidden: &'a [String],
 }

@@ -221,19 +221,12 @@ pub struct RigOutput {
     pub timings: Vec<StageTiming>,
     /// The face built here (bones, keys, controls, checks), when asked for.
     pub face: Option<crate::face::FaceOutput>,
+    /// The parts [`rig`] left out of the figure by itself and carried rigid: helper
+    /// shapes the exporter wrote out unskinned ([`UNSKINNED_RIGID`]).
+    pub helpers: Vec<String>,
 }
 
 impl RigOutput {
-    /// The parts [`rig`] left out of the figure by itself and carried rigid (helper
-    /// shapes the exporter wrote out unskinned: [`UNSKINNED_RIGID`]).
-    pub fn helpers(&self) -> Vec<String> {
-        self.parts
-            .iter()
-            .filter(|p| p.reason == UNSKINNED_RIGID.replace("NAME", &p.part))
-            .map(|p| p.part.clone())
-            .collect()
-    }
-
     /// Failed checks by severity over placement and review.
     pub fn counts(&self) -> Counts {
         match &self.review {
@@ -400,7 +393,7 @@ pub const UNSKINNED_RIGID: &str = "unskinned in a file whose other parts are ski
      it is skin)";
 
 /// The reason `fit` and `check` give for a part they leave out of the figure
-/// ([`leave_out_unskinned_helpers`]).
+/// ([`unskinned_helpers`]).
 pub const UNSKINNED_LEFT_OUT: &str = "unskinned in a file whose other parts are skinned, \
      and with it the figure is no biped (a helper shape the exporter wrote out, or a loose \
      prop): left out of the figure (a piece of skin left unbound is still counted \
@@ -432,6 +425,7 @@ fn rig_without_unskinned(
     for p in out.parts.iter_mut().filter(|p| unskinned.contains(&p.part)) {
         p.reason = UNSKINNED_RIGID.replace("NAME", &p.part);
     }
+    out.helpers = unskinned;
     Ok(out)
 }
 
@@ -567,6 +561,7 @@ fn rig_once(input: &Character, o: &RigOptions, progress: Progress<'_>) -> Result
         notes,
         timings: st.timings,
         face,
+        helpers: Vec::new(),
     };
     if o.control {
         attach_control(&mut out)?;
@@ -718,33 +713,37 @@ pub fn unskinned_among_skinned(input: &Character, told: &crate::model::BodyOptio
         .collect()
 }
 
-/// Leaves out of `c`'s figure the parts a rigged file leaves unskinned while its other
-/// parts are skinned ([`unskinned_among_skinned`]) when the body plan `plan` fits
-/// without them and not with them: they are told rigid in `c.body_options`, as
-/// `--rigid` would (Blender's bone-display ball written out to FBX swallows the feet
-/// and sets the floor 1 m below them). Returns their names; none when nothing changed.
-/// `rig` does the same on its fit's refusal ([`rig`]); `fit` and `check` call this.
-pub fn leave_out_unskinned_helpers(c: &mut Character, plan: fit::quadruped::Plan) -> Vec<String> {
-    let unskinned = unskinned_among_skinned(c, &c.body_options);
+/// The parts a rigged file leaves unskinned while its other parts are skinned
+/// ([`unskinned_among_skinned`], none of them named in `told`) that the body plan `plan`
+/// must leave out of the figure: it fits with them told rigid and not without. Blender's
+/// bone-display ball written out to FBX swallows the feet and sets the floor 1 m below
+/// them. Empty when nothing need change. `rig` does the same on its fit's refusal
+/// ([`rig`]); `fit`, `check` and `weights` tell these parts rigid (`--rigid`).
+pub fn unskinned_helpers(
+    c: &Character,
+    told: &crate::model::BodyOptions,
+    plan: fit::quadruped::Plan,
+) -> Vec<String> {
+    let unskinned = unskinned_among_skinned(c, told);
     if unskinned.is_empty() {
         return unskinned;
     }
-    let fo = FitOptions::default();
-    if fit::quadruped::fit_plan(c, &fo, plan).is_ok() {
-        return Vec::new();
-    }
-    let mut told = c.body_options.clone();
-    told.rigid
-        .extend(unskinned.iter().map(|n| (n.clone(), None)));
-    let without = Character {
-        body_options: told.clone(),
-        ..c.clone()
+    let with = FitOptions {
+        parts: told.clone(),
+        ..FitOptions::default()
     };
-    if fit::quadruped::fit_plan(&without, &fo, plan).is_err() {
+    if fit::quadruped::fit_plan(c, &with, plan).is_ok() {
         return Vec::new();
     }
-    c.body_options = told;
-    unskinned
+    let mut without = with;
+    without
+        .parts
+        .rigid
+        .extend(unskinned.iter().map(|n| (n.clone(), None)));
+    match fit::quadruped::fit_plan(c, &without, plan) {
+        Ok(_) => unskinned,
+        Err(_) => Vec::new(),
+    }
 }
 
 /// The fit's refusal `e` with a hint naming the `unskinned` parts

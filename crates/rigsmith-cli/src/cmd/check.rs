@@ -82,12 +82,14 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     }
     // A helper shape the exporter wrote out unskinned (Blender's bone-display ball) is no
     // piece of the figure: judged as it comes it moved the floor and the body's bounds.
-    let helpers = rigsmith::pipeline::leave_out_unskinned_helpers(
-        &mut c,
+    let helpers = rigsmith::pipeline::unskinned_helpers(
+        &c,
+        &c.body_options,
         rigsmith::fit::quadruped::Plan::Auto,
     );
     for n in &helpers {
         ctx.info(&format!("{n}: {}", rigsmith::pipeline::UNSKINNED_LEFT_OUT));
+        c.body_options.rigid.push((n.clone(), None));
     }
     let other = match &a.compare {
         Some(b) => {

@@ -220,8 +220,9 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     // As `rig` does: the parts a rigged file leaves unskinned (Blender's bone-display
     // ball written out to FBX) are left out of the figure, rigid, when the fit refuses
     // with them; before the model check, which would measure the floor by them.
-    for n in rigsmith::pipeline::leave_out_unskinned_helpers(&mut c, a.template.plan()) {
+    for n in rigsmith::pipeline::unskinned_helpers(&c, &c.body_options, a.template.plan()) {
         ctx.info(&format!("{n}: {}", rigsmith::pipeline::UNSKINNED_LEFT_OUT));
+        c.body_options.rigid.push((n, None));
     }
     // The body plan's own model check (a quadruped's when the sections show one).
     let model_check = |c: &rigsmith::Character| match a.template.plan() {

@@ -326,7 +326,6 @@ fn write_outputs(
             changes,
             viewer,
         };
-        let hidden = out.helpers();
         files.extend(crate::sheets::write_review_dir(
             outputs,
             dir,
@@ -345,7 +344,7 @@ fn write_outputs(
                     sheets
                 },
                 control: out.sidecar.control.as_ref(),
-                hidden: &hidden,
+                hidden: &out.helpers,
             },
         )?);
     }

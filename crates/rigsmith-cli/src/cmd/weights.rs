@@ -137,16 +137,13 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         .collect();
     // As `rig` does: the parts a rigged file leaves unskinned that make the figure no
     // biped (Blender's bone-display ball in an FBX) are bound rigid, out of the figure.
-    let mut probe = c.clone();
-    probe.body_options = rigsmith::model::BodyOptions {
+    let told = rigsmith::model::BodyOptions {
         body: a.body.clone(),
         garment: a.garment.clone(),
         rigid: rigid.clone(),
     };
-    for n in rigsmith::pipeline::leave_out_unskinned_helpers(
-        &mut probe,
-        rigsmith::fit::quadruped::Plan::Auto,
-    ) {
+    for n in rigsmith::pipeline::unskinned_helpers(&c, &told, rigsmith::fit::quadruped::Plan::Auto)
+    {
         ctx.info(&format!(
             "{n}: {}",
             rigsmith::pipeline::UNSKINNED_RIGID.replace("NAME", &n)

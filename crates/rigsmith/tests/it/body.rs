@@ -704,6 +704,7 @@ fn a_helper_ball_the_exporter_wrote_is_left_out_of_the_figure_and_rigid() {
         .find(|p| p.part == "Icosphere")
         .unwrap();
     assert_eq!(line.class, "rigid");
+    assert_eq!(by_itself.helpers, ["Icosphere"]);
     assert_eq!(
         line.reason,
         rigsmith::pipeline::UNSKINNED_RIGID.replace("NAME", "Icosphere")
