@@ -543,6 +543,50 @@ pub enum UnitsArg {
     Mm,
 }
 
+/// The part roles a user tells (every command that judges a character's parts): each
+/// overrides what geometry would say for the parts it names; the others are judged.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct PartsArgs {
+    /// Parts (or materials) that are pieces of the skin, comma-separated; by default
+    /// every part's role comes from geometry.
+    #[arg(long, value_delimiter = ',', value_name = "PART,...")]
+    pub body: Vec<String>,
+    /// Parts (or materials) that are garments over the skin, comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "PART,...")]
+    pub garment: Vec<String>,
+    /// A rigid part, optionally with its bone: `PART` or `PART=BONE` (repeatable).
+    #[arg(long = "rigid", value_name = "PART[=BONE]")]
+    pub rigid: Vec<String>,
+}
+
+impl PartsArgs {
+    /// The roles told, as the library takes them (`PART=BONE` split at its `=`).
+    pub fn options(&self) -> rigsmith::model::BodyOptions {
+        rigsmith::model::BodyOptions {
+            body: self.body.clone(),
+            garment: self.garment.clone(),
+            rigid: self
+                .rigid
+                .iter()
+                .map(|r| match r.split_once('=') {
+                    Some((p, b)) => (p.to_string(), Some(b.to_string())),
+                    None => (r.clone(), None),
+                })
+                .collect(),
+        }
+    }
+
+    /// Tells `c` the roles (as its own [`rigsmith::Character::body_options`]), refusing
+    /// a name that is no part or material of the file at `path`.
+    pub fn tell(&self, c: &mut rigsmith::Character, path: &Path) -> Result<(), BadInput> {
+        let o = self.options();
+        o.check_names(c)
+            .map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
+        c.body_options = o;
+        Ok(())
+    }
+}
+
 /// How to read an input's axes and units (every command that reads a character).
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct SpaceArgs {

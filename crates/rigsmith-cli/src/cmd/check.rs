@@ -54,6 +54,10 @@ pub struct Args {
     /// Influence limit per vertex.
     #[arg(long, default_value_t = 4)]
     pub max_influences: usize,
+    /// The part roles told (`--body`, `--garment`, `--rigid`) where geometry judges a
+    /// part wrongly; the checks then take each part as told.
+    #[command(flatten)]
+    pub parts: crate::util::PartsArgs,
     /// How to read the input's axes and units.
     #[command(flatten)]
     pub space: crate::util::SpaceArgs,
@@ -80,6 +84,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     for n in &notes {
         ctx.info(n);
     }
+    a.parts.tell(&mut c, &a.input)?;
     // A helper shape the exporter wrote out unskinned (Blender's bone-display ball) is no
     // piece of the figure: judged as it comes it moved the floor and the body's bounds.
     let helpers = rigsmith::pipeline::unskinned_helpers(
@@ -93,7 +98,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     }
     let other = match &a.compare {
         Some(b) => {
-            let (o, notes) = crate::util::read_in(b, &a.space)?;
+            let (mut o, notes) = crate::util::read_in(b, &a.space)?;
+            a.parts.tell(&mut o, b)?;
             for n in &notes {
                 ctx.info(n);
             }

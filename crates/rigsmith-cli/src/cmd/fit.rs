@@ -57,6 +57,10 @@ pub struct Args {
     /// Force a landmark: `name=x,y,z` (metres, glTF space), e.g. `knee_l=0.1,0.5,0.02`.
     #[arg(long = "override", value_name = "NAME=X,Y,Z")]
     pub overrides: Vec<String>,
+    /// The part roles told (`--body`, `--garment`, `--rigid`): the skeleton is fitted to
+    /// the skin pieces, so a part geometry judges wrongly can be told.
+    #[command(flatten)]
+    pub parts: crate::util::PartsArgs,
     /// The output: a .glb/.gltf (the character with the fitted skeleton, no weights)
     /// or a .json (the skeleton as skeleton.json).
     #[arg(short, long)]
@@ -217,6 +221,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     for n in &notes {
         ctx.info(n);
     }
+    a.parts.tell(&mut c, &a.input)?;
     // As `rig` does: the parts a rigged file leaves unskinned (Blender's bone-display
     // ball written out to FBX) are left out of the figure, rigid, when the fit refuses
     // with them; before the model check, which would measure the floor by them.

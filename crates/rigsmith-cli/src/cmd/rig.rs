@@ -67,16 +67,9 @@ pub struct Args {
     /// Skip the review (no deformation numbers, no sheets).
     #[arg(long)]
     pub no_review: bool,
-    /// Parts (or materials) that are pieces of the skin, comma-separated; by default
-    /// every part's role comes from geometry.
-    #[arg(long, value_delimiter = ',', value_name = "PART,...")]
-    pub body: Vec<String>,
-    /// Parts (or materials) that are garments over the skin, comma-separated.
-    #[arg(long, value_delimiter = ',', value_name = "PART,...")]
-    pub garment: Vec<String>,
-    /// A rigid part, optionally with its bone: `PART` or `PART=BONE` (repeatable).
-    #[arg(long = "rigid", value_name = "PART[=BONE]")]
-    pub rigid: Vec<String>,
+    /// The part roles told (`--body`, `--garment`, `--rigid`).
+    #[command(flatten)]
+    pub parts: crate::util::PartsArgs,
     /// Parallel jobs for a folder input (default: the number of cores).
     #[arg(long)]
     pub jobs: Option<usize>,
@@ -124,18 +117,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
         route: a.route.map(crate::cmd::weights::RouteArg::route),
         face: a.face.options()?,
         control: a.control,
-        parts: rigsmith::model::BodyOptions {
-            body: a.body.clone(),
-            garment: a.garment.clone(),
-            rigid: a
-                .rigid
-                .iter()
-                .map(|r| match r.split_once('=') {
-                    Some((p, b)) => (p.to_string(), Some(b.to_string())),
-                    None => (r.clone(), None),
-                })
-                .collect(),
-        },
+        parts: a.parts.options(),
         ..RigOptions::default()
     };
     if a.demo {

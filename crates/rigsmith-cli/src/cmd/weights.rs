@@ -62,16 +62,10 @@ pub struct Args {
     /// Influences kept per vertex.
     #[arg(long, default_value_t = 4)]
     pub max_influences: usize,
-    /// A rigid part, optionally with its bone: `PART` or `PART=BONE` (repeatable).
-    #[arg(long = "rigid", value_name = "PART[=BONE]")]
-    pub rigid: Vec<String>,
-    /// Parts (or materials) that are pieces of the skin, comma-separated (default: found
-    /// from geometry: the parts whose borders meet).
-    #[arg(long, value_delimiter = ',', value_name = "PART,...")]
-    pub body: Vec<String>,
-    /// Parts (or materials) that are garments over the skin, comma-separated.
-    #[arg(long, value_delimiter = ',', value_name = "PART,...")]
-    pub garment: Vec<String>,
+    /// The part roles told (`--body`, `--garment`, `--rigid`; by default every part's
+    /// role comes from geometry).
+    #[command(flatten)]
+    pub parts: crate::util::PartsArgs,
     /// Smoothing passes on the body weights.
     #[arg(long, default_value_t = 0)]
     pub smooth: usize,
@@ -127,21 +121,10 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             .skeleton
             .ok_or_else(|| BadInput(format!("{}: has no skeleton", a.skeleton.display())))?
     };
-    let mut rigid: Vec<(String, Option<String>)> = a
-        .rigid
-        .iter()
-        .map(|r| match r.split_once('=') {
-            Some((p, b)) => (p.to_string(), Some(b.to_string())),
-            None => (r.clone(), None),
-        })
-        .collect();
     // As `rig` does: the parts a rigged file leaves unskinned that make the figure no
     // biped (Blender's bone-display ball in an FBX) are bound rigid, out of the figure.
-    let told = rigsmith::model::BodyOptions {
-        body: a.body.clone(),
-        garment: a.garment.clone(),
-        rigid: rigid.clone(),
-    };
+    let told = a.parts.options();
+    let mut rigid = told.rigid.clone();
     for n in rigsmith::pipeline::unskinned_helpers(&c, &told, rigsmith::fit::quadruped::Plan::Auto)
     {
         ctx.info(&format!(
@@ -155,8 +138,8 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let o = BindOptions {
         max_influences: a.max_influences,
         rigid,
-        body: a.body.clone(),
-        garment: a.garment.clone(),
+        body: told.body.clone(),
+        garment: told.garment.clone(),
         smooth: if masked.is_some() { 0 } else { a.smooth },
         force_route: a.route.map(RouteArg::route),
         ..BindOptions::default()

@@ -305,3 +305,65 @@ fn a_helper_ball_in_a_rigged_file_is_left_out_by_fit_and_rig_and_named() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("neither a biped nor a quadruped"), "{err}");
 }
+
+/// `fit` and `check` take the part roles told, as `rig` and `weights` do: the artist's
+/// trousers told a garment leave the figure without legs (the fit refuses, saying so;
+/// the check finds the leg joints outside the skin and judges the trousers as cloth),
+/// and a name that is no part is refused, listing the parts there are.
+#[test]
+fn fit_and_check_take_the_part_roles_told_and_refuse_a_name_that_is_no_part() {
+    let tmp = tempfile::tempdir().unwrap();
+    let farmer = crate::common::quaternius("men_Farmer.glb");
+    let f = farmer.to_str().unwrap();
+    let checks = |extra: &[&str]| {
+        let mut args = vec!["check", f, "--json"];
+        args.extend_from_slice(extra);
+        let out = rigsmith(&args);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+        let failed: Vec<String> = v["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|k| k["passed"] == false)
+            .map(|k| k["id"].as_str().unwrap().to_string())
+            .collect();
+        (out.status.code(), failed)
+    };
+    let (code, failed) = checks(&[]);
+    assert_eq!(code, Some(0), "{failed:?}");
+    assert!(
+        !failed.iter().any(|id| id.contains("Farmer_Pants"))
+            && !failed.contains(&"place.inside".into()),
+        "{failed:?}"
+    );
+    let (code, failed) = checks(&["--garment", "Farmer_Pants"]);
+    assert_eq!(code, Some(1), "{failed:?}");
+    for id in ["place.inside", "weights.garment.Farmer_Pants"] {
+        assert!(failed.contains(&id.to_string()), "{id}: {failed:?}");
+    }
+    // Told rigid to the head bone, the eyes are judged so: nothing new fails.
+    let (code, told) = checks(&["--rigid", "Farmer_Head.4=Head"]);
+    assert_eq!(code, Some(0), "{told:?}");
+    let json = tmp.path().join("skeleton.json");
+    let j = json.to_str().unwrap();
+    assert_ok(&rigsmith(&["fit", f, "-o", j]));
+    let out = rigsmith(&["fit", f, "--garment", "Farmer_Pants", "-o", j]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no separate legs"), "{err}");
+    for cmd in [
+        vec!["fit", f, "--body", "Nope", "-o", j],
+        vec!["check", f, "--rigid", "Nope=Head"],
+    ] {
+        let out = rigsmith(&cmd);
+        assert_eq!(out.status.code(), Some(2), "{cmd:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("men_Farmer.glb")
+                && err.contains("no part or material named \"Nope\"")
+                && err.contains("Farmer_Pants, "),
+            "{err}"
+        );
+    }
+}

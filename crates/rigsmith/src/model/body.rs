@@ -191,6 +191,12 @@ impl BodyOptions {
                 .iter()
                 .any(|(n, _)| named(p, std::slice::from_ref(n)))
     }
+
+    /// Refuses a role told for a name that is no part or material of `c`, listing the
+    /// parts there are (a misspelt `--rigid` would otherwise change nothing).
+    pub fn check_names(&self, c: &Character) -> Result<()> {
+        check_override_names(c, self)
+    }
 }
 
 struct PartGeom {
@@ -431,9 +437,17 @@ fn check_override_names(c: &Character, o: &BodyOptions) -> Result<()> {
             .iter()
             .any(|p| p.name == *n || p.material.as_deref() == Some(n.as_str()))
         {
+            let mut there: Vec<&str> = c.parts.iter().map(|p| p.name.as_str()).collect();
+            let materials = c.parts.iter().filter_map(|p| p.material.as_deref());
+            let materials: std::collections::BTreeSet<&str> = materials.collect();
+            there.extend(materials);
+            there.dedup();
             return Err(Error::invalid(
                 "part roles",
-                format!("no part or material named {n:?}"),
+                format!(
+                    "no part or material named {n:?} (parts and materials: {})",
+                    there.join(", ")
+                ),
             ));
         }
     }
