@@ -220,6 +220,18 @@ class RIGSMITH_OT_rig(bpy.types.Operator):
         name="Control rig", default=False,
         description="Also build the control rig (IK/FK limbs, foot roll, root, settings) on the armature",
     )
+    body: bpy.props.StringProperty(
+        name="Skin pieces", default="",
+        description="Meshes that are pieces of the skin, comma-separated (empty: judged from geometry)",
+    )
+    garment: bpy.props.StringProperty(
+        name="Garments", default="",
+        description="Meshes that are garments over the skin, comma-separated",
+    )
+    rigid: bpy.props.StringProperty(
+        name="Rigid", default="",
+        description="Rigid meshes, comma-separated, each MESH or MESH=BONE (a helmet on the head: Helmet=head)",
+    )
 
     def execute(self, context):
         meshes = sorted((o for o in context.selected_objects if o.type == "MESH"), key=lambda o: o.name)
@@ -229,8 +241,10 @@ class RIGSMITH_OT_rig(bpy.types.Operator):
         try:
             rs = _rigsmith()
             parts = [(o.name,) + mesh_arrays(o) for o in meshes]
+            told = [n.strip() for n in self.rigid.split(",") if n.strip()]
             out = rs.rig(parts, template=self.template, max_influences=self.max_influences,
-                         keep_origin=True, control=self.control)
+                         keep_origin=True, control=self.control, body=self.body, garment=self.garment,
+                         rigid=told)
         except (RuntimeError, ValueError, OSError) as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}

@@ -59,6 +59,28 @@ fn json_of<T: serde::Serialize + Send>(
     json_text(&r)
 }
 
+/// The part roles told (as `--body`, `--garment` and `--rigid PART[=BONE]` are), given
+/// to `c` after a name that is no part or material of it is refused.
+fn tell(
+    c: &mut Character,
+    (body, garment, rigid): &(Vec<String>, Vec<String>, Vec<String>),
+) -> Result<(), rigsmith::Error> {
+    let o = rigsmith::model::BodyOptions {
+        body: body.clone(),
+        garment: garment.clone(),
+        rigid: rigid
+            .iter()
+            .map(|r| match r.split_once('=') {
+                Some((p, b)) => (p.to_string(), Some(b.to_string())),
+                None => (r.clone(), None),
+            })
+            .collect(),
+    };
+    o.check_names(c)?;
+    c.body_options = o;
+    Ok(())
+}
+
 /// A character given as a path or as parts `(name, vertices, faces)`.
 enum Source {
     Path(PathBuf),
@@ -242,18 +264,23 @@ fn inspect(py: Python<'_>, character: &Bound<'_, PyAny>) -> PyResult<String> {
 
 /// Fits a skeleton: JSON `{"skeleton": {...}, "checks": [...], "humanoid": {...}}`.
 #[pyfunction]
-#[pyo3(signature = (character, template="game", twist=0))]
+#[pyo3(signature = (character, template="game", twist=0, body=Vec::new(), garment=Vec::new(), rigid=Vec::new()))]
 fn fit(
     py: Python<'_>,
     character: &Bound<'_, PyAny>,
     template: &str,
     twist: usize,
+    body: Vec<String>,
+    garment: Vec<String>,
+    rigid: Vec<String>,
 ) -> PyResult<String> {
     let src = Source::extract(character)?;
     let t = self::template(template)?;
+    let roles = (body, garment, rigid);
     let r = py
         .allow_threads(|| {
-            let (c, _) = src.character()?;
+            let (mut c, _) = src.character()?;
+            tell(&mut c, &roles)?;
             let o = rigsmith::fit::FitOptions {
                 template: t,
                 twist,
@@ -272,13 +299,16 @@ fn fit(
 /// f32 bytes (n x bones, bones in the order of the parsed skeleton), the bone names,
 /// and the weight report as JSON text.
 #[pyfunction]
-#[pyo3(signature = (character, skeleton, max_influences=4, route=None))]
+#[pyo3(signature = (character, skeleton, max_influences=4, route=None, body=Vec::new(), garment=Vec::new(), rigid=Vec::new()))]
 fn weights(
     py: Python<'_>,
     character: &Bound<'_, PyAny>,
     skeleton: &str,
     max_influences: usize,
     route: Option<&str>,
+    body: Vec<String>,
+    garment: Vec<String>,
+    rigid: Vec<String>,
 ) -> PyResult<(Vec<Py<PyBytes>>, Vec<String>, String)> {
     if max_influences == 0 || max_influences > 8 {
         return Err(PyValueError::new_err(format!(
@@ -288,12 +318,17 @@ fn weights(
     let src = Source::extract(character)?;
     let s = rigsmith::io::skeleton_json::parse(skeleton, "skeleton".as_ref()).map_err(py_err)?;
     let force = self::route(route)?;
+    let roles = (body, garment, rigid);
     let (c, r) = py
         .allow_threads(|| {
-            let (c, _) = src.character()?;
+            let (mut c, _) = src.character()?;
+            tell(&mut c, &roles)?;
             let o = rigsmith::bind::BindOptions {
                 max_influences,
                 force_route: force,
+                body: c.body_options.body.clone(),
+                garment: c.body_options.garment.clone(),
+                rigid: c.body_options.rigid.clone(),
                 ..Default::default()
             };
             let r = rigsmith::bind::bind(&c, &s, &o)?;
@@ -322,7 +357,7 @@ fn weights(
 /// `report` (JSON text: the review, route, counts) and, when `output` is given, the
 /// files written (`output` .glb/.gltf and its `.rig.json` sidecar).
 #[pyfunction]
-#[pyo3(signature = (character, template="game", max_influences=4, rerig=false, route=None, height=None, output=None, keep_origin=false, control=false))]
+#[pyo3(signature = (character, template="game", max_influences=4, rerig=false, route=None, height=None, output=None, keep_origin=false, control=false, body=Vec::new(), garment=Vec::new(), rigid=Vec::new()))]
 fn rig<'py>(
     py: Python<'py>,
     character: &Bound<'py, PyAny>,
@@ -334,9 +369,13 @@ fn rig<'py>(
     output: Option<PathBuf>,
     keep_origin: bool,
     control: bool,
+    body: Vec<String>,
+    garment: Vec<String>,
+    rigid: Vec<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let src = Source::extract(character)?;
-    let o = rigsmith::RigOptions {
+    let roles = (body, garment, rigid);
+    let mut o = rigsmith::RigOptions {
         template: self::template(template)?,
         max_influences,
         rigged: if rerig {
@@ -352,7 +391,9 @@ fn rig<'py>(
     };
     let (out, notes, written) = py
         .allow_threads(|| {
-            let (c, notes) = src.character()?;
+            let (mut c, notes) = src.character()?;
+            tell(&mut c, &roles)?;
+            o.parts = c.body_options.clone();
             if let Source::Path(p) = &src {
                 if let Some(o) = &output {
                     rigsmith::io::atomic::ensure_not_input(o, &[p.as_path()])?;
@@ -410,7 +451,7 @@ fn rig<'py>(
 /// A file is measured under the fixes its sidecar names (the preserve-volume mask and
 /// the correctives), as `rigsmith check` does, unless `fixes` is false.
 #[pyfunction]
-#[pyo3(signature = (character, max_influences=4, skeleton=None, weights=None, sheets=None, fixes=true))]
+#[pyo3(signature = (character, max_influences=4, skeleton=None, weights=None, sheets=None, fixes=true, body=Vec::new(), garment=Vec::new(), rigid=Vec::new()))]
 fn check(
     py: Python<'_>,
     character: &Bound<'_, PyAny>,
@@ -419,8 +460,12 @@ fn check(
     weights: Option<Vec<Option<Vec<u8>>>>,
     sheets: Option<PathBuf>,
     fixes: bool,
+    body: Vec<String>,
+    garment: Vec<String>,
+    rigid: Vec<String>,
 ) -> PyResult<(String, Vec<PathBuf>)> {
     let src = Source::extract(character)?;
+    let roles = (body, garment, rigid);
     let skel = skeleton
         .map(|t| rigsmith::io::skeleton_json::parse(t, "skeleton".as_ref()))
         .transpose()
@@ -428,6 +473,7 @@ fn check(
     let (r, written) = py
         .allow_threads(|| {
             let (mut c, _) = src.character()?;
+            tell(&mut c, &roles)?;
             if let Some(s) = skel {
                 attach_rig(&mut c, s, weights.as_deref().unwrap_or(&[]))?;
             }

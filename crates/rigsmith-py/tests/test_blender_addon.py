@@ -350,3 +350,23 @@ def test_rig_with_the_control_rig_builds_it_in_the_scene_without_a_cycle(scene):
     a.constraints.remove(ca)
     b.constraints.remove(cb)
     assert any("cycle" in l.lower() for l in log[0].splitlines()), log[0][-2000:]
+
+
+def test_rig_takes_the_part_roles_told_and_refuses_a_name_that_is_no_mesh(scene):
+    objs = mesh_objects(scene["src"])
+    before = {o.name for o in bpy.data.objects if o.type == "ARMATURE"}
+    for o in bpy.context.scene.objects:
+        o.select_set(o in objs)
+    bpy.context.view_layer.objects.active = objs[0]
+    shirt = next(o for o in objs if o.name.startswith("shirt"))
+    # Told rigid to the chest bone, the shirt follows it alone.
+    assert bpy.ops.rigsmith.rig(rigid=f"{shirt.name}=spine_03") == {"FINISHED"}
+    arm = next(o for o in bpy.data.objects if o.type == "ARMATURE" and o.name not in before)
+    names = [b.name for b in arm.data.bones]
+    W = groups(shirt, names)
+    assert np.allclose(W[:, names.index("spine_03")], 1.0, atol=1e-4)
+    assert np.allclose(W.sum(1), 1.0, atol=1e-4)
+    for o in bpy.context.scene.objects:
+        o.select_set(o in objs)
+    with pytest.raises(RuntimeError, match='no part or material named "Nope"'):
+        bpy.ops.rigsmith.rig(garment="Nope")

@@ -89,6 +89,26 @@ def test_check_counts_equal_the_cli(quaternius):
     assert [c["id"] for c in r["checks"]] == [c["id"] for c in cli["checks"]]
 
 
+def test_part_roles_told_equal_the_cli_flags(quaternius, tmp):
+    p = quaternius / "men_Farmer.glb"
+    r = rigsmith.check(p, garment="Farmer_Pants")
+    cli = json.loads(run_cli("check", p, "--json", "--garment", "Farmer_Pants", check=False).stdout)
+    assert r["counts"] == cli["counts"]
+    failed = {c["id"] for c in r["checks"] if not c["passed"]}
+    assert {"place.inside", "weights.garment.Farmer_Pants"} <= failed
+    told = rigsmith.check(p, rigid={"Farmer_Head.4": "Head"})
+    cli = json.loads(run_cli("check", p, "--json", "--rigid", "Farmer_Head.4=Head").stdout)
+    assert told["counts"] == cli["counts"]
+    with pytest.raises(rigsmith.InputError) as e:
+        rigsmith.fit(p, body=["Nope"])
+    assert 'no part or material named "Nope"' in str(e.value) and "Farmer_Pants" in str(e.value)
+    # The trousers told a garment leave no legs in the skin: the fit refuses.
+    with pytest.raises(rigsmith.InputError, match="a standing biped .* is expected"):
+        rigsmith.fit(p, garment=["Farmer_Pants"])
+    with pytest.raises(ValueError, match="^rigid: "):
+        rigsmith.rig(p, rerig=True, rigid=[3])
+
+
 def test_simulate_runs_a_motion(mannequin):
     r = rigsmith.simulate(mannequin, motion="walk", seconds=0.5)
     assert r["steps"] > 0

@@ -87,6 +87,10 @@ pub struct Args {
     /// How to read the input's axes and units.
     #[command(flatten)]
     pub space: crate::util::SpaceArgs,
+    /// The part roles of an unrigged input (`--body`, `--garment`, `--rigid`), as `rig`
+    /// takes them.
+    #[command(flatten)]
+    pub parts: crate::util::PartsArgs,
 }
 
 /// Runs the command.
@@ -122,7 +126,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             Some((anims, i))
         }
     };
-    let p = super::vrm::load(&a.input, &a.space, ctx)?;
+    let p = super::vrm::load(&a.input, &a.space, &a.parts, ctx)?;
     let c = &p.character;
     let label = match &clip {
         Some((an, i)) => format!("animation {:?}", an.clips[*i].name),

@@ -45,6 +45,10 @@ pub struct Args {
     /// become VRM expressions.
     #[command(flatten)]
     pub face: crate::util::FaceArgs,
+    /// The part roles of an unrigged input (`--body`, `--garment`, `--rigid`), as `rig`
+    /// takes them.
+    #[command(flatten)]
+    pub parts: crate::util::PartsArgs,
     /// How to read the input's axes and units.
     #[command(flatten)]
     pub space: crate::util::SpaceArgs,
@@ -56,24 +60,31 @@ pub const VERIFY_MOTIONS: [(Motion, f32); 2] = [(Motion::Walk, 3.0), (Motion::Ju
 /// Reads a character and rigs it as the VRM exporter needs ([`RigOptions::vrm`], shared
 /// with `simulate`): its own rig is kept, an unrigged one is rigged; a sidecar beside
 /// the input is the authored one (used as it is when it fits the skeleton).
-pub fn load(input: &Path, space: &crate::util::SpaceArgs, ctx: &Ctx) -> anyhow::Result<RigOutput> {
-    load_with_face(input, space, Default::default(), ctx)
+pub fn load(
+    input: &Path,
+    space: &crate::util::SpaceArgs,
+    parts: &crate::util::PartsArgs,
+    ctx: &Ctx,
+) -> anyhow::Result<RigOutput> {
+    load_with_face(input, space, parts, Default::default(), ctx)
 }
 
 /// [`load`] building a face on an unrigged input.
 pub fn load_with_face(
     input: &Path,
     space: &crate::util::SpaceArgs,
+    parts: &crate::util::PartsArgs,
     face: rigsmith::face::FaceOptions,
     ctx: &Ctx,
 ) -> anyhow::Result<RigOutput> {
     let pb = ctx.stage(&format!("reading {}", input.display()));
     let c = crate::util::read_in(input, space);
     pb.finish_and_clear();
-    let (c, notes) = c?;
+    let (mut c, notes) = c?;
     for n in &notes {
         ctx.info(n);
     }
+    parts.tell(&mut c, input)?;
     let sp = sidecar_path(input);
     let authored = if sp.exists() {
         Some(Sidecar::read(&sp)?)
@@ -86,6 +97,7 @@ pub fn load_with_face(
         &RigOptions {
             authored,
             face,
+            parts: c.body_options.clone(),
             ..RigOptions::vrm()
         },
         &mut |_, _| {},
@@ -106,7 +118,7 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let mut plan = Outputs::new(&[&a.input, &sidecar_path(&a.input)]);
     plan.file(&a.output).file(&sp).verify()?;
     let face = a.face.options()?;
-    let p = load_with_face(&a.input, &a.space, face, ctx)?;
+    let p = load_with_face(&a.input, &a.space, &a.parts, face, ctx)?;
     let c = &p.character;
     let meta = VrmMeta {
         name: a.name.unwrap_or_else(|| {

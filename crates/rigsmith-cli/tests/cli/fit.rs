@@ -306,12 +306,12 @@ fn a_helper_ball_in_a_rigged_file_is_left_out_by_fit_and_rig_and_named() {
     assert!(err.contains("neither a biped nor a quadruped"), "{err}");
 }
 
-/// `fit` and `check` take the part roles told, as `rig` and `weights` do: the artist's
+/// `fit`, `check`, `vrm` and `simulate` take the part roles told, as `rig` and `weights` do: the artist's
 /// trousers told a garment leave the figure without legs (the fit refuses, saying so;
 /// the check finds the leg joints outside the skin and judges the trousers as cloth),
 /// and a name that is no part is refused, listing the parts there are.
 #[test]
-fn fit_and_check_take_the_part_roles_told_and_refuse_a_name_that_is_no_part() {
+fn fit_check_and_vrm_take_the_part_roles_told_and_refuse_a_name_that_is_no_part() {
     let tmp = tempfile::tempdir().unwrap();
     let farmer = crate::common::quaternius("men_Farmer.glb");
     let f = farmer.to_str().unwrap();
@@ -352,15 +352,35 @@ fn fit_and_check_take_the_part_roles_told_and_refuse_a_name_that_is_no_part() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no separate legs"), "{err}");
+    // `vrm` rigs an unrigged input with the roles told, as `rig` does.
+    let mut bare = rigsmith::io::read_character(&farmer).unwrap();
+    bare.skeleton = None;
+    for p in &mut bare.parts {
+        p.weights = None;
+    }
+    let bare_glb = tmp.path().join("farmer_bare.glb");
+    rigsmith::io::write_character(&bare_glb, &bare, &Default::default()).unwrap();
+    let b = bare_glb.to_str().unwrap();
+    let vrm = tmp.path().join("farmer.vrm");
+    let v = vrm.to_str().unwrap();
+    let out = rigsmith(&["vrm", b, "--garment", "Farmer_Pants", "-o", v]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot rig") && err.contains("a standing biped"),
+        "{err}"
+    );
     for cmd in [
         vec!["fit", f, "--body", "Nope", "-o", j],
         vec!["check", f, "--rigid", "Nope=Head"],
+        vec!["vrm", b, "--garment", "Nope", "-o", v],
+        vec!["simulate", b, "--body", "Nope"],
     ] {
         let out = rigsmith(&cmd);
         assert_eq!(out.status.code(), Some(2), "{cmd:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
-            err.contains("men_Farmer.glb")
+            err.contains(&format!("{}: invalid part roles", cmd[1]))
                 && err.contains("no part or material named \"Nope\"")
                 && err.contains("Farmer_Pants, "),
             "{err}"

@@ -85,6 +85,30 @@ def _part(name: str, v: Any, f: Any, label: str) -> tuple[str, bytes, bytes]:
     return (str(name), V.tobytes(), F.tobytes())
 
 
+def _roles(body: Any, garment: Any, rigid: Any) -> tuple[list[str], list[str], list[str]]:
+    """The part roles told, as ``--body``, ``--garment`` and ``--rigid PART[=BONE]``:
+    ``body`` and ``garment`` a list of part (or material) names or one comma-separated
+    string; ``rigid`` a list of ``"PART"`` / ``"PART=BONE"`` or a dict ``{part: bone or
+    None}``."""
+
+    def names(what: str, v: Any) -> list[str]:
+        if v is None:
+            return []
+        if isinstance(v, str):
+            v = [n for n in v.split(",") if n]
+        if not isinstance(v, (list, tuple)) or not all(isinstance(n, str) and n for n in v):
+            raise ValueError(f"{what}: expected part names (a list of strings), got {v!r}")
+        return list(v)
+
+    if isinstance(rigid, dict):
+        if not all(isinstance(k, str) and k and (b is None or isinstance(b, str)) for k, b in rigid.items()):
+            raise ValueError(f"rigid: expected {{part: bone or None}}, got {rigid!r}")
+        told = [k if b is None else f"{k}={b}" for k, b in rigid.items()]
+    else:
+        told = names("rigid", [rigid] if isinstance(rigid, str) else rigid)
+    return names("body", body), names("garment", garment), told
+
+
 def _source(character: Any, faces: Any = None) -> Any:
     """A path string, or the parts list the native module takes."""
     if isinstance(character, (str, os.PathLike)):
@@ -192,16 +216,26 @@ def inspect(character: Any, faces: Any = None) -> dict:
     return json.loads(_rigsmith.inspect(_source(character, faces)))
 
 
-def fit(character: Any, faces: Any = None, *, template: str = "game", twist: int = 0) -> dict:
+def fit(
+    character: Any,
+    faces: Any = None,
+    *,
+    template: str = "game",
+    twist: int = 0,
+    body: Any = None,
+    garment: Any = None,
+    rigid: Any = None,
+) -> dict:
     """Fits a skeleton to an unrigged character (``rigsmith fit``).
 
     Returns ``{"skeleton": {"bones": [...]}, "checks": [...], "humanoid": {...}}``; the
     skeleton is in skeleton.json form (pass it to :func:`weights`). ``template``: game,
-    basic, mixamo or vrm.
+    basic, mixamo or vrm. ``body``, ``garment``, ``rigid``: the part roles told, as
+    ``--body``, ``--garment`` and ``--rigid`` (see :func:`rig`).
     """
     if not isinstance(twist, int) or twist < 0:
         raise ValueError(f"twist: expected a whole number >= 0, got {twist!r}")
-    return json.loads(_rigsmith.fit(_source(character, faces), template, twist))
+    return json.loads(_rigsmith.fit(_source(character, faces), template, twist, *_roles(body, garment, rigid)))
 
 
 def weights(
@@ -212,6 +246,9 @@ def weights(
     max_influences: int = 4,
     route: str | None = None,
     report: bool = False,
+    body: Any = None,
+    garment: Any = None,
+    rigid: Any = None,
 ) -> Any:
     """Skin weights on a skeleton (``rigsmith weights``).
 
@@ -220,7 +257,8 @@ def weights(
     (or a list of parts) returns ``{part name: array}``. ``skeleton``: a dict in
     skeleton.json form, its text, or its path. ``route``: bone-heat, volumetric or
     geodesic (default: bone heat with its verified fallback). ``report=True`` returns
-    ``(weights, report dict)``.
+    ``(weights, report dict)``. ``body``, ``garment``, ``rigid``: the part roles told
+    (see :func:`rig`).
     """
     if skeleton is None:
         raise ValueError("skeleton: required (a skeleton.json dict, its text or its path)")
@@ -228,7 +266,7 @@ def weights(
         raise ValueError(f"max_influences: must be between 1 and 8, got {max_influences!r}")
     text, order = _skeleton_text(skeleton)
     src = _source(vertices, faces)
-    bufs, names, rep = _rigsmith.weights(src, text, max_influences, route)
+    bufs, names, rep = _rigsmith.weights(src, text, max_influences, route, *_roles(body, garment, rigid))
     cols = [names.index(n) for n in order]
     arrays = []
     for buf in bufs:
@@ -254,6 +292,9 @@ def rig(
     output: str | os.PathLike | None = None,
     keep_origin: bool = False,
     control: bool = False,
+    body: Any = None,
+    garment: Any = None,
+    rigid: Any = None,
 ) -> dict:
     """The whole job (``rigsmith rig``): model check and fix, fit, weights with
     verification and fallback, chains, review.
@@ -268,6 +309,12 @@ def rig(
     is built too (``rig --control``): checked in the review, and ``"control_script"``
     holds the Blender script that builds it on the armature (written beside ``output``
     as ``.control.py``); without it ``"control_script"`` is None.
+
+    ``body``, ``garment`` and ``rigid`` tell part roles where geometry judges a part
+    wrongly, as ``--body``, ``--garment`` and ``--rigid PART[=BONE]`` do: ``body`` and
+    ``garment`` are lists of part (or material) names (or one comma-separated string),
+    ``rigid`` a list of ``"PART"`` / ``"PART=BONE"`` or a dict ``{part: bone or None}``.
+    A name that is no part or material is an error listing those there are.
     """
     if not isinstance(max_influences, int) or not 1 <= max_influences <= 8:
         raise ValueError(f"max_influences: must be between 1 and 8, got {max_influences!r}")
@@ -277,6 +324,7 @@ def rig(
     d = _rigsmith.rig(
         _source(character, faces), template, max_influences, bool(rerig), route,
         None if height is None else float(height), out, bool(keep_origin), bool(control),
+        *_roles(body, garment, rigid),
     )
     result = _character(d)
     result["control_script"] = d["control_script"]
@@ -292,6 +340,9 @@ def check(
     max_influences: int = 4,
     sheets: str | os.PathLike | None = None,
     fixes: bool = True,
+    body: Any = None,
+    garment: Any = None,
+    rigid: Any = None,
 ) -> dict:
     """The rubric check of a rigged character in the default test poses (``rigsmith
     check --json``): ``{"checks": [...], "counts": {...}, "not_verified": [...], ...}``.
@@ -305,7 +356,8 @@ def check(
     review sheets are written (``placement.png``, ``poses.png``, ``joints.png`` when a
     joint is flagged), listed under ``"sheets"`` in the result. A file is measured
     under the fixes its sidecar names (preserve-volume mask, correctives), as
-    ``rigsmith check`` does; ``fixes=False`` for plain skinning.
+    ``rigsmith check`` does; ``fixes=False`` for plain skinning. ``body``, ``garment``,
+    ``rigid``: the part roles told, each part then judged as told (see :func:`rig`).
     """
     if not isinstance(max_influences, int) or not 1 <= max_influences <= 8:
         raise ValueError(f"max_influences: must be between 1 and 8, got {max_influences!r}")
@@ -343,7 +395,8 @@ def check(
         if all(w is None for w in wbufs):
             raise ValueError("weights: no part has weights")
     out_dir = None if sheets is None else os.fspath(sheets)
-    rep, written = _rigsmith.check(src, max_influences, text, wbufs, out_dir, bool(fixes))
+    roles = _roles(body, garment, rigid)
+    rep, written = _rigsmith.check(src, max_influences, text, wbufs, out_dir, bool(fixes), *roles)
     result = json.loads(rep)
     result["sheets"] = [os.fspath(p) for p in written]
     return result

@@ -14,6 +14,10 @@ PathLike = Union[str, os.PathLike[str]]
 Arrays = Tuple[npt.ArrayLike, npt.ArrayLike]
 Parts = Sequence[Union[Tuple[str, npt.ArrayLike, npt.ArrayLike], dict[str, Any]]]
 CharacterIn = Union[PathLike, Arrays, Parts, npt.ArrayLike]
+# Part roles told (``--body``, ``--garment``): names, or one comma-separated string.
+Names = Union[str, Sequence[str], None]
+# ``--rigid``: ``"PART"`` / ``"PART=BONE"`` strings, or ``{part: bone or None}``.
+Rigid = Union[str, Sequence[str], dict[str, str | None], None]
 
 def load(path: PathLike) -> dict[str, Any]:
     """Reads a character file into glTF space: parts (vertices n x 3 float32, faces m x 3
@@ -28,6 +32,9 @@ def fit(
     *,
     template: str = "game",
     twist: int = 0,
+    body: Names = None,
+    garment: Names = None,
+    rigid: Rigid = None,
 ) -> dict[str, Any]:
     """Fits a skeleton: ``{"skeleton": {"bones": [...]}, "checks": [...], "humanoid": {...}}``."""
 
@@ -40,6 +47,9 @@ def weights(
     max_influences: int = 4,
     route: str | None = None,
     report: bool = False,
+    body: Names = None,
+    garment: Names = None,
+    rigid: Rigid = None,
 ) -> np.ndarray: ...
 @overload
 def weights(
@@ -50,6 +60,9 @@ def weights(
     max_influences: int = 4,
     route: str | None = None,
     report: bool = False,
+    body: Names = None,
+    garment: Names = None,
+    rigid: Rigid = None,
 ) -> dict[str, np.ndarray]: ...
 
 def rig(
@@ -64,6 +77,9 @@ def rig(
     output: PathLike | None = None,
     keep_origin: bool = False,
     control: bool = False,
+    body: Names = None,
+    garment: Names = None,
+    rigid: Rigid = None,
 ) -> dict[str, Any]:
     """The whole job: the rigged character (as ``load``) plus ``report``, ``written``
     and ``control_script`` (the Blender script of the control rig, with ``control``)."""
@@ -77,6 +93,9 @@ def check(
     max_influences: int = 4,
     sheets: PathLike | None = None,
     fixes: bool = True,
+    body: Names = None,
+    garment: Names = None,
+    rigid: Rigid = None,
 ) -> dict[str, Any]:
     """The rubric check (``rigsmith check --json``) of a rigged file, a rig dict, or
     arrays with a skeleton and weights; ``sheets``: a folder for the review sheets
