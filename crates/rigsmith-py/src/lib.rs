@@ -125,9 +125,20 @@ impl Source {
     }
 }
 
-fn template(name: &str) -> PyResult<rigsmith::fit::Template> {
+/// The naming scheme and the body plan a template name gives, as `--template` reads it:
+/// `auto` (a biped with game names, or a quadruped, read from the sections), a biped
+/// scheme (`game`, `basic`, `mixamo`, `vrm`), a quadruped build or `chain`.
+fn template(name: &str) -> PyResult<(rigsmith::fit::Template, rigsmith::fit::quadruped::Plan)> {
+    if let Some(plan) = rigsmith::fit::quadruped::Plan::parse(name) {
+        return Ok((rigsmith::fit::Template::Game, plan));
+    }
     rigsmith::fit::Template::parse(name)
-        .map_err(|e| PyValueError::new_err(format!("template: {e}")))
+        .map(|t| (t, rigsmith::fit::quadruped::Plan::Biped))
+        .map_err(|_| {
+            PyValueError::new_err(format!(
+                "template: {name:?} is not one of auto, game, basic, mixamo, vrm, quadruped, horse, wolf, cat, chain"
+            ))
+        })
 }
 
 fn route(name: Option<&str>) -> PyResult<Option<rigsmith::bind::Route>> {
@@ -264,7 +275,7 @@ fn inspect(py: Python<'_>, character: &Bound<'_, PyAny>) -> PyResult<String> {
 
 /// Fits a skeleton: JSON `{"skeleton": {...}, "checks": [...], "humanoid": {...}}`.
 #[pyfunction]
-#[pyo3(signature = (character, template="game", twist=0, body=Vec::new(), garment=Vec::new(), rigid=Vec::new()))]
+#[pyo3(signature = (character, template="auto", twist=0, body=Vec::new(), garment=Vec::new(), rigid=Vec::new()))]
 fn fit(
     py: Python<'_>,
     character: &Bound<'_, PyAny>,
@@ -275,9 +286,9 @@ fn fit(
     rigid: Vec<String>,
 ) -> PyResult<String> {
     let src = Source::extract(character)?;
-    let t = self::template(template)?;
+    let (t, plan) = self::template(template)?;
     let roles = (body, garment, rigid);
-    let r = py
+    let planned = py
         .allow_threads(|| {
             let (mut c, _) = src.character()?;
             tell(&mut c, &roles)?;
@@ -286,13 +297,20 @@ fn fit(
                 twist,
                 ..Default::default()
             };
-            rigsmith::fit::fit(&c, &o)
+            rigsmith::fit::quadruped::fit_plan(&c, &o, plan)
         })
         .map_err(py_err)?;
+    let r = &planned.fit;
     let skel: serde_json::Value =
         serde_json::from_str(&rigsmith::io::skeleton_json::to_string(&r.skeleton))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    json_text(&serde_json::json!({"skeleton": skel, "checks": r.checks, "humanoid": r.humanoid}))
+    json_text(&serde_json::json!({
+        "skeleton": skel,
+        "checks": r.checks,
+        "humanoid": r.humanoid,
+        "plan": planned.plan,
+        "plan_why": planned.why,
+    }))
 }
 
 /// Skin weights of a character on a skeleton (skeleton.json text): per part the dense
@@ -357,7 +375,7 @@ fn weights(
 /// `report` (JSON text: the review, route, counts) and, when `output` is given, the
 /// files written (`output` .glb/.gltf and its `.rig.json` sidecar).
 #[pyfunction]
-#[pyo3(signature = (character, template="game", max_influences=4, rerig=false, route=None, height=None, output=None, keep_origin=false, control=false, body=Vec::new(), garment=Vec::new(), rigid=Vec::new()))]
+#[pyo3(signature = (character, template="auto", max_influences=4, rerig=false, route=None, height=None, output=None, keep_origin=false, control=false, body=Vec::new(), garment=Vec::new(), rigid=Vec::new()))]
 fn rig<'py>(
     py: Python<'py>,
     character: &Bound<'py, PyAny>,
@@ -375,8 +393,10 @@ fn rig<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let src = Source::extract(character)?;
     let roles = (body, garment, rigid);
+    let (template, plan) = self::template(template)?;
     let mut o = rigsmith::RigOptions {
-        template: self::template(template)?,
+        template,
+        plan,
         max_influences,
         rigged: if rerig {
             rigsmith::pipeline::Rigged::Replace

@@ -103,10 +103,24 @@ def test_part_roles_told_equal_the_cli_flags(quaternius, tmp):
         rigsmith.fit(p, body=["Nope"])
     assert 'no part or material named "Nope"' in str(e.value) and "Farmer_Pants" in str(e.value)
     # The trousers told a garment leave no legs in the skin: the fit refuses.
-    with pytest.raises(rigsmith.InputError, match="a standing biped .* is expected"):
+    with pytest.raises(rigsmith.InputError, match="no separate legs"):
         rigsmith.fit(p, garment=["Farmer_Pants"])
     with pytest.raises(ValueError, match="^rigid: "):
         rigsmith.rig(p, rerig=True, rigid=[3])
+
+
+def test_template_names_the_body_plan_as_the_cli_does(quaternius):
+    fox = quaternius / "animals_Fox.glb"
+    r = rigsmith.fit(fox)
+    cli = json.loads(run_cli("fit", fox, "--json").stdout)
+    assert r["plan"] == cli["plan"] and r["plan"].startswith("quadruped")
+    assert [b["name"] for b in r["skeleton"]["bones"]] == cli["bones"]
+    # Told a biped, the fox is refused as the CLI refuses it.
+    with pytest.raises(rigsmith.InputError):
+        rigsmith.fit(fox, template="game")
+    assert run_cli("fit", fox, "--template", "game", check=False).returncode == 2
+    chain = rigsmith.fit(fox, template="chain")
+    assert chain["plan"] == "chain"
 
 
 def test_simulate_runs_a_motion(mannequin):
@@ -161,7 +175,7 @@ def test_bad_arrays_are_value_errors_naming_the_argument(v, f, message):
 
 
 def test_bad_options_are_value_errors_naming_the_option():
-    with pytest.raises(ValueError, match="^template: "):
+    with pytest.raises(ValueError, match="^template: .* auto, game, .* chain"):
         rigsmith.fit((V, F), template="nope")
     with pytest.raises(ValueError, match="^route: "):
         rigsmith.weights(V, F, SKEL, route="nope")

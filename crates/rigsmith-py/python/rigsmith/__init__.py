@@ -220,7 +220,7 @@ def fit(
     character: Any,
     faces: Any = None,
     *,
-    template: str = "game",
+    template: str = "auto",
     twist: int = 0,
     body: Any = None,
     garment: Any = None,
@@ -228,9 +228,12 @@ def fit(
 ) -> dict:
     """Fits a skeleton to an unrigged character (``rigsmith fit``).
 
-    Returns ``{"skeleton": {"bones": [...]}, "checks": [...], "humanoid": {...}}``; the
-    skeleton is in skeleton.json form (pass it to :func:`weights`). ``template``: game,
-    basic, mixamo or vrm. ``body``, ``garment``, ``rigid``: the part roles told, as
+    Returns ``{"skeleton": {"bones": [...]}, "checks": [...], "humanoid": {...}, "plan",
+    "plan_why"}``; the skeleton is in skeleton.json form (pass it to :func:`weights`).
+    ``template``, as ``--template``: ``auto`` (the default: a biped with game names or a
+    quadruped, read from the sections; ``plan_why`` says why), a biped naming scheme
+    (game, basic, mixamo, vrm), a quadruped build (quadruped, horse, wolf, cat) or chain.
+    ``body``, ``garment``, ``rigid``: the part roles told, as
     ``--body``, ``--garment`` and ``--rigid`` (see :func:`rig`).
     """
     if not isinstance(twist, int) or twist < 0:
@@ -284,7 +287,7 @@ def rig(
     character: Any,
     faces: Any = None,
     *,
-    template: str = "game",
+    template: str = "auto",
     max_influences: int = 4,
     rerig: bool = False,
     route: str | None = None,
@@ -308,7 +311,9 @@ def rig(
     centred, then moved back), as ``rig --keep-origin``. ``control``: the control rig
     is built too (``rig --control``): checked in the review, and ``"control_script"``
     holds the Blender script that builds it on the armature (written beside ``output``
-    as ``.control.py``); without it ``"control_script"`` is None.
+    as ``.control.py``); without it ``"control_script"`` is None. ``template`` is read
+    as :func:`fit` reads it (``auto`` by default: a biped or a quadruped from the
+    sections).
 
     ``body``, ``garment`` and ``rigid`` tell part roles where geometry judges a part
     wrongly, as ``--body``, ``--garment`` and ``--rigid PART[=BONE]`` do: ``body`` and

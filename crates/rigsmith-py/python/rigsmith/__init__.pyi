@@ -30,13 +30,15 @@ def fit(
     character: CharacterIn,
     faces: npt.ArrayLike | None = None,
     *,
-    template: str = "game",
+    template: str = "auto",
     twist: int = 0,
     body: Names = None,
     garment: Names = None,
     rigid: Rigid = None,
 ) -> dict[str, Any]:
-    """Fits a skeleton: ``{"skeleton": {"bones": [...]}, "checks": [...], "humanoid": {...}}``."""
+    """Fits a skeleton: ``{"skeleton": {"bones": [...]}, "checks": [...], "humanoid": {...}, "plan", "plan_why"}``;
+    ``template``: auto (the body plan from the sections), game, basic, mixamo, vrm,
+    quadruped, horse, wolf, cat or chain."""
 
 @overload
 def weights(
@@ -69,7 +71,7 @@ def rig(
     character: CharacterIn,
     faces: npt.ArrayLike | None = None,
     *,
-    template: str = "game",
+    template: str = "auto",
     max_influences: int = 4,
     rerig: bool = False,
     route: str | None = None,
