@@ -265,6 +265,7 @@ impl RigOutput {
             "part_roles": &self.part_roles,
             "parts": &self.parts,
             "timings": &self.timings,
+            "notes": &self.notes,
         })
     }
 

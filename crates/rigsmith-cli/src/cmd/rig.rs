@@ -362,6 +362,17 @@ fn print_summary(
     for n in out.notes.iter().filter(|n| n.contains("under cloth")) {
         println!("  legs      {n}");
     }
+    // Every other decision (chains, colliders, the correctives built, kept or not, and
+    // why) with -v; they are in report.json's `notes` too.
+    if ctx.verbose > 0 {
+        for n in out
+            .notes
+            .iter()
+            .filter(|n| !n.starts_with("body plan") && !n.contains("under cloth"))
+        {
+            println!("  note      {n}");
+        }
+    }
     println!("  skeleton  {nb} bones, {} chains", out.chains.len());
     println!("  route     {}", out.route_text());
     if !out.fixes.is_empty() {

@@ -53,6 +53,20 @@ fn demo_rigs_the_mannequin_with_report() {
         stages,
         ["model", "fit", "weights", "chains", "sidecar", "review"]
     );
+    // Every decision of the later stages is in the result, the correctives not built
+    // with why (`rig -v` prints them).
+    let notes: Vec<&str> = v["result"]["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("CS_neck_nod not needed: head_nod leaves no new pairs")),
+        "{notes:?}"
+    );
 }
 
 #[test]
@@ -67,9 +81,14 @@ fn demo_says_where_its_outputs_went_and_what_to_open_first() {
         glb.to_str().unwrap(),
         "--report",
         rep.to_str().unwrap(),
+        "-v",
     ]);
     assert_ok(&out);
     let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("  note      CS_neck_nod not needed"),
+        "{text}"
+    );
     let sidecar = dir.path().join("out/mannequin.rig.json");
     for p in [&glb, &sidecar, &rep] {
         assert!(
