@@ -46,6 +46,8 @@ def test_rig_a_file_returns_numpy_weights_a_skeleton_and_the_report(mannequin, t
     assert out["report"]["checks"]["checks"]
     assert out["report"]["checks"]["counts"] == out["report"]["counts"]
     assert [p.split("/")[-1] for p in out["written"]] == ["rigged.glb", "rigged.rig.json"]
+    # Every decision of the later stages, the neck's correctives among them.
+    assert any(n.startswith("CS_neck_nod") for n in out["report"]["pipeline"]["notes"])
     # The file written is the rig returned.
     back = rigsmith.load(tmp / "rigged.glb")
     assert back["bones"] == out["bones"]

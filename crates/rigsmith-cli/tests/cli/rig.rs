@@ -53,9 +53,11 @@ fn demo_rigs_the_mannequin_with_report() {
         stages,
         ["model", "fit", "weights", "chains", "sidecar", "review"]
     );
-    // Every decision of the later stages is in the result, the correctives not built
+    // Every decision of the later stages is in the report, the correctives not built
     // with why (`rig -v` prints them).
-    let notes: Vec<&str> = v["result"]["notes"]
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(rep.join("report.json")).unwrap()).unwrap();
+    let notes: Vec<&str> = report["notes"]
         .as_array()
         .unwrap()
         .iter()

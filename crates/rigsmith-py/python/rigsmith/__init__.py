@@ -304,8 +304,8 @@ def rig(
 
     Returns the rigged character as :func:`load` does, plus ``"report"`` (``route``,
     ``counts`` of failed checks by severity, ``checks``: the review as ``check`` returns
-    it, ``pipeline``: model, fixes, placement, part roles, timings; ``changes``) and
-    ``"written"`` (the files written when ``output`` names a ``.glb``/``.gltf``: it and
+    it, ``pipeline``: model, fixes, placement, part roles, timings, notes;
+    ``changes``) and ``"written"`` (the files written when ``output`` names a ``.glb``/``.gltf``: it and
     its ``.rig.json`` sidecar). An already rigged input is refused unless ``rerig``.
     ``keep_origin``: the rig stays where the input stood (it is rigged on the floor and
     centred, then moved back), as ``rig --keep-origin``. ``control``: the control rig
