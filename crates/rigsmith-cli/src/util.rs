@@ -562,18 +562,7 @@ pub struct PartsArgs {
 impl PartsArgs {
     /// The roles told, as the library takes them (`PART=BONE` split at its `=`).
     pub fn options(&self) -> rigsmith::model::BodyOptions {
-        rigsmith::model::BodyOptions {
-            body: self.body.clone(),
-            garment: self.garment.clone(),
-            rigid: self
-                .rigid
-                .iter()
-                .map(|r| match r.split_once('=') {
-                    Some((p, b)) => (p.to_string(), Some(b.to_string())),
-                    None => (r.clone(), None),
-                })
-                .collect(),
-        }
+        rigsmith::model::BodyOptions::told(self.body.clone(), self.garment.clone(), &self.rigid)
     }
 
     /// Tells `c` the roles (as its own [`rigsmith::Character::body_options`]), refusing

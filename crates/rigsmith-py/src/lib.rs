@@ -65,17 +65,7 @@ fn tell(
     c: &mut Character,
     (body, garment, rigid): &(Vec<String>, Vec<String>, Vec<String>),
 ) -> Result<(), rigsmith::Error> {
-    let o = rigsmith::model::BodyOptions {
-        body: body.clone(),
-        garment: garment.clone(),
-        rigid: rigid
-            .iter()
-            .map(|r| match r.split_once('=') {
-                Some((p, b)) => (p.to_string(), Some(b.to_string())),
-                None => (r.clone(), None),
-            })
-            .collect(),
-    };
+    let o = rigsmith::model::BodyOptions::told(body.clone(), garment.clone(), rigid);
     o.check_names(c)?;
     c.body_options = o;
     Ok(())

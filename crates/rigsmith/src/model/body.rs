@@ -192,6 +192,22 @@ impl BodyOptions {
                 .any(|(n, _)| named(p, std::slice::from_ref(n)))
     }
 
+    /// The roles as a user tells them: `rigid` entries `PART` or `PART=BONE` (split at
+    /// the first `=`), as `--rigid` takes them.
+    pub fn told(body: Vec<String>, garment: Vec<String>, rigid: &[String]) -> BodyOptions {
+        BodyOptions {
+            body,
+            garment,
+            rigid: rigid
+                .iter()
+                .map(|r| match r.split_once('=') {
+                    Some((p, b)) => (p.to_string(), Some(b.to_string())),
+                    None => (r.clone(), None),
+                })
+                .collect(),
+        }
+    }
+
     /// Refuses a role told for a name that is no part or material of `c`, listing the
     /// parts there are (a misspelt `--rigid` would otherwise change nothing).
     pub fn check_names(&self, c: &Character) -> Result<()> {
@@ -437,11 +453,19 @@ fn check_override_names(c: &Character, o: &BodyOptions) -> Result<()> {
             .iter()
             .any(|p| p.name == *n || p.material.as_deref() == Some(n.as_str()))
         {
-            let mut there: Vec<&str> = c.parts.iter().map(|p| p.name.as_str()).collect();
-            let materials = c.parts.iter().filter_map(|p| p.material.as_deref());
-            let materials: std::collections::BTreeSet<&str> = materials.collect();
-            there.extend(materials);
-            there.dedup();
+            // The part names in part order, then each material not already named once.
+            let mut there: Vec<&str> = Vec::new();
+            let names = c.parts.iter().map(|p| p.name.as_str());
+            let materials: std::collections::BTreeSet<&str> = c
+                .parts
+                .iter()
+                .filter_map(|p| p.material.as_deref())
+                .collect();
+            for n in names.chain(materials) {
+                if !there.contains(&n) {
+                    there.push(n);
+                }
+            }
             return Err(Error::invalid(
                 "part roles",
                 format!(
