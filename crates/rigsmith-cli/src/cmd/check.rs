@@ -310,6 +310,20 @@ fn print_summary(r: &rigsmith::review::CheckReport, html: Option<&std::path::Pat
     for l in crate::summary::review_lines(r, html, ctx.verbose > 0, "") {
         println!("{l}");
     }
+    // How each part was judged: the skin pieces in one line, every other part with why
+    // (a part judged wrongly is told with --body, --garment or --rigid).
+    let skin: Vec<&str> = r
+        .parts
+        .iter()
+        .filter(|p| p.class == "skin")
+        .map(|p| p.part.as_str())
+        .collect();
+    if !r.parts.is_empty() {
+        println!("parts: skin {}", skin.join(", "));
+    }
+    for p in r.parts.iter().filter(|p| p.class != "skin") {
+        println!("  {}: {}, {}", p.part, p.class, p.reason);
+    }
     println!("route: {}", r.route);
     if ctx.verbose > 0 {
         for n in &r.not_verified {

@@ -43,7 +43,14 @@ fn check_makehuman_json_html_and_exit_codes() {
     let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
     assert_eq!(
         keys,
-        ["checks", "counts", "not_verified", "route", "weights"]
+        [
+            "checks",
+            "counts",
+            "not_verified",
+            "route",
+            "weights",
+            "parts"
+        ]
     );
     assert_eq!(v["counts"]["blocker"], 0);
     let ids: Vec<&str> = v["checks"]

@@ -342,6 +342,26 @@ fn fit_check_and_vrm_take_the_part_roles_told_and_refuse_a_name_that_is_no_part(
     for id in ["place.inside", "weights.garment.Farmer_Pants"] {
         assert!(failed.contains(&id.to_string()), "{id}: {failed:?}");
     }
+    // The summary and the JSON say how each part was judged, and that it was told.
+    let out = rigsmith(&["check", f, "--garment", "Farmer_Pants"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("parts: skin Farmer_Body.0, ") && text.contains("  Farmer_Pants: garment, "),
+        "{text}"
+    );
+    let out = rigsmith(&["check", f, "--json", "--garment", "Farmer_Pants"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let pants = v["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["part"] == "Farmer_Pants")
+        .unwrap();
+    assert_eq!(pants["class"], "garment", "{pants}");
+    assert!(
+        pants["reason"].as_str().unwrap().contains("told"),
+        "{pants}"
+    );
     // Told rigid to the head bone, the eyes are judged so: nothing new fails.
     let (code, told) = checks(&["--rigid", "Farmer_Head.4=Head"]);
     assert_eq!(code, Some(0), "{told:?}");

@@ -158,9 +158,9 @@ pub struct CheckReport {
     /// The fixes the review played (not serialized: the route names them).
     #[serde(skip)]
     pub runtime: Runtime,
-    /// Every part's role and why, in part order (not serialized: the HTML report shows
-    /// it, and `rig` writes it in `report.json` beside the checks).
-    #[serde(skip)]
+    /// Every part's role and why, in part order (the HTML report shows it; `check
+    /// --json` and `report.json` carry it, so a part judged wrongly can be told with
+    /// `--body`, `--garment` or `--rigid`).
     pub parts: Vec<PartLine>,
 }
 

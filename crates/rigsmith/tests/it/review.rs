@@ -147,7 +147,14 @@ fn clean_makehuman_report_numbers() {
     let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
     assert_eq!(
         keys,
-        ["checks", "counts", "not_verified", "route", "weights"]
+        [
+            "checks",
+            "counts",
+            "not_verified",
+            "route",
+            "weights",
+            "parts"
+        ]
     );
     for f in [
         "unweighted",
