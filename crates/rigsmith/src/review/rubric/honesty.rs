@@ -2,6 +2,7 @@
 
 use super::{Ctx, Out};
 use crate::humanoid::Role;
+use crate::model::{Character, Part};
 use crate::report::{Check, Severity};
 use crate::review::Skinning;
 
@@ -40,7 +41,12 @@ pub(super) fn morphs(cx: &Ctx<'_>, out: &mut Out) {
 
 /// Section F: what a skinned file cannot show, the roles not found, and the route in
 /// plain words.
-pub(super) fn route(cx: &Ctx<'_>, poses: usize, out: &mut Out) -> String {
+pub(super) fn route(
+    cx: &Ctx<'_>,
+    parts: &[crate::review::PartLine],
+    poses: usize,
+    out: &mut Out,
+) -> String {
     out.not_verified.push(
         "B IK, FK/IK switching, drivers and controls: a skinned file carries deform bones only"
             .into(),
@@ -59,7 +65,7 @@ pub(super) fn route(cx: &Ctx<'_>, poses: usize, out: &mut Out) -> String {
         0
     };
     format!(
-        "runtime model: {}{}{}{}; {} skinning of {} parts ({} vertices, body part {:?}) on {} bones; {} of {} roles found; {} test poses measured (strain, joint bands, cross-side leak, {}garment penetration) against rest; body height H = {:.3} m",
+        "runtime model: {}{}{}{}; {} skinning of {} on {} bones; {} of {} roles found; {} test poses measured (strain, joint bands, cross-side leak, {}garment penetration) against rest; body height H = {:.3} m",
         match cx.o.skinning {
             Skinning::Lbs => "plain LBS",
             Skinning::Dqs => "DQS",
@@ -83,9 +89,7 @@ pub(super) fn route(cx: &Ctx<'_>, poses: usize, out: &mut Out) -> String {
             Skinning::Lbs => "linear blend (LBS, as game engines do)",
             Skinning::Dqs => "dual-quaternion (DQS)",
         },
-        c.parts.len(),
-        c.vertex_count(),
-        cx.body.name,
+        what_is_skinned(c, cx.body, parts),
         cx.s.len(),
         cx.rig.found(),
         Role::all().len(),
@@ -93,4 +97,26 @@ pub(super) fn route(cx: &Ctx<'_>, poses: usize, out: &mut Out) -> String {
         if cx.o.self_intersections { "new self-intersections by BVH, " } else { "" },
         cx.h
     )
+}
+
+/// The parts skinned, in the route's words: the file's parts, how many of them are the
+/// skin (welded into the view's first part) and the rest (`parts`: the file's part
+/// lines, empty for a character given without them).
+fn what_is_skinned(view: &Character, skin: &Part, parts: &[crate::review::PartLine]) -> String {
+    let skin_v = skin.mesh.positions.len();
+    let other_v = view.vertex_count() - skin_v;
+    let pieces = parts.iter().filter(|p| p.class == "skin").count().max(1);
+    let total = parts.len().max(view.parts.len());
+    let others = total - pieces.min(total);
+    match (total, others) {
+        (1, _) => format!("1 part ({skin_v} vertices)"),
+        (_, 0) => format!("{total} parts, all skin, welded into {skin_v} vertices"),
+        _ if pieces == 1 => format!(
+            "{total} parts: the skin, {} ({skin_v} vertices), and {others} other parts ({other_v} vertices)",
+            skin.name
+        ),
+        _ => format!(
+            "{total} parts: {pieces} skin pieces welded into one skin ({skin_v} vertices) and {others} other parts ({other_v} vertices)"
+        ),
+    }
 }

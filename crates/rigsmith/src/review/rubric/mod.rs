@@ -142,7 +142,7 @@ pub fn check(c: &Character, o: &CheckOptions) -> Result<CheckReport> {
             &mut out.not_verified,
         ));
     honesty::morphs(&cx, &mut out);
-    let route = honesty::route(&cx, library.len(), &mut out);
+    let route = honesty::route(&cx, &parts, library.len(), &mut out);
     let counts = Counts::of(&out.checks);
     Ok(CheckReport {
         checks: out.checks,
