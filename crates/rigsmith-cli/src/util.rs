@@ -568,12 +568,27 @@ impl PartsArgs {
     /// Tells `c` the roles (as its own [`rigsmith::Character::body_options`]), refusing
     /// a name that is no part or material of the file at `path`.
     pub fn tell(&self, c: &mut rigsmith::Character, path: &Path) -> Result<(), BadInput> {
-        let o = self.options();
-        o.check_names(c)
-            .map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
-        c.body_options = o;
-        Ok(())
+        c.tell_roles(self.options())
+            .map_err(|e| BadInput(format!("{}: {e}", path.display())))
     }
+}
+
+/// As `rig` does on its fit's refusal: the parts a rigged file leaves unskinned that make
+/// the figure no biped or quadruped (Blender's bone-display ball written out to FBX,
+/// [`rigsmith::pipeline::unskinned_helpers`]) are told rigid, out of the figure, each
+/// said with `line` (`NAME` in it replaced by the part's name). Their names.
+pub fn leave_out_helpers(
+    c: &mut rigsmith::Character,
+    plan: rigsmith::fit::quadruped::Plan,
+    line: &str,
+    ctx: &Ctx,
+) -> Vec<String> {
+    let helpers = rigsmith::pipeline::unskinned_helpers(c, &c.body_options, plan);
+    for n in &helpers {
+        ctx.info(&format!("{n}: {}", line.replace("NAME", n)));
+        c.body_options.rigid.push((n.clone(), None));
+    }
+    helpers
 }
 
 /// How to read an input's axes and units (every command that reads a character).

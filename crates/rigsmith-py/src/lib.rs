@@ -65,10 +65,11 @@ fn tell(
     c: &mut Character,
     (body, garment, rigid): &(Vec<String>, Vec<String>, Vec<String>),
 ) -> Result<(), rigsmith::Error> {
-    let o = rigsmith::model::BodyOptions::told(body.clone(), garment.clone(), rigid);
-    o.check_names(c)?;
-    c.body_options = o;
-    Ok(())
+    c.tell_roles(rigsmith::model::BodyOptions::told(
+        body.clone(),
+        garment.clone(),
+        rigid,
+    ))
 }
 
 /// A character given as a path or as parts `(name, vertices, faces)`.

@@ -87,15 +87,12 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     a.parts.tell(&mut c, &a.input)?;
     // A helper shape the exporter wrote out unskinned (Blender's bone-display ball) is no
     // piece of the figure: judged as it comes it moved the floor and the body's bounds.
-    let helpers = rigsmith::pipeline::unskinned_helpers(
-        &c,
-        &c.body_options,
+    let helpers = crate::util::leave_out_helpers(
+        &mut c,
         rigsmith::fit::quadruped::Plan::Auto,
+        rigsmith::pipeline::UNSKINNED_LEFT_OUT,
+        ctx,
     );
-    for n in &helpers {
-        ctx.info(&format!("{n}: {}", rigsmith::pipeline::UNSKINNED_LEFT_OUT));
-        c.body_options.rigid.push((n.clone(), None));
-    }
     let other = match &a.compare {
         Some(b) => {
             let (mut o, notes) = crate::util::read_in(b, &a.space)?;

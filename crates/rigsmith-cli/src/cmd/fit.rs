@@ -225,10 +225,12 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     // As `rig` does: the parts a rigged file leaves unskinned (Blender's bone-display
     // ball written out to FBX) are left out of the figure, rigid, when the fit refuses
     // with them; before the model check, which would measure the floor by them.
-    for n in rigsmith::pipeline::unskinned_helpers(&c, &c.body_options, a.template.plan()) {
-        ctx.info(&format!("{n}: {}", rigsmith::pipeline::UNSKINNED_LEFT_OUT));
-        c.body_options.rigid.push((n, None));
-    }
+    crate::util::leave_out_helpers(
+        &mut c,
+        a.template.plan(),
+        rigsmith::pipeline::UNSKINNED_LEFT_OUT,
+        ctx,
+    );
     // The body plan's own model check (a quadruped's when the sections show one).
     let model_check = |c: &rigsmith::Character| match a.template.plan() {
         rigsmith::fit::quadruped::Plan::Biped => model_check(c),

@@ -103,10 +103,11 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
     }
     let mut plan = Outputs::new(&[&a.input, &a.skeleton]);
     plan.file(&a.output).verify()?;
-    let (c, notes) = crate::util::read_in(&a.input, &a.space)?;
+    let (mut c, notes) = crate::util::read_in(&a.input, &a.space)?;
     for n in &notes {
         ctx.info(n);
     }
+    a.parts.tell(&mut c, &a.input)?;
     crate::util::check_input(&a.skeleton)?;
     let is_json = a
         .skeleton
@@ -121,25 +122,20 @@ pub fn run(a: Args, ctx: &Ctx) -> anyhow::Result<Outcome> {
             .skeleton
             .ok_or_else(|| BadInput(format!("{}: has no skeleton", a.skeleton.display())))?
     };
-    // As `rig` does: the parts a rigged file leaves unskinned that make the figure no
-    // biped (Blender's bone-display ball in an FBX) are bound rigid, out of the figure.
-    let told = a.parts.options();
-    let mut rigid = told.rigid.clone();
-    for n in rigsmith::pipeline::unskinned_helpers(&c, &told, rigsmith::fit::quadruped::Plan::Auto)
-    {
-        ctx.info(&format!(
-            "{n}: {}",
-            rigsmith::pipeline::UNSKINNED_RIGID.replace("NAME", &n)
-        ));
-        rigid.push((n, None));
-    }
+    crate::util::leave_out_helpers(
+        &mut c,
+        rigsmith::fit::quadruped::Plan::Auto,
+        rigsmith::pipeline::UNSKINNED_RIGID,
+        ctx,
+    );
+    let told = c.body_options.clone();
     let masked =
         super::weights_mask::Masked::parse(&a.smooth_bones, &a.smooth_vertices, a.smooth, &c, &s)?;
     let o = BindOptions {
         max_influences: a.max_influences,
-        rigid,
-        body: told.body.clone(),
-        garment: told.garment.clone(),
+        rigid: told.rigid,
+        body: told.body,
+        garment: told.garment,
         smooth: if masked.is_some() { 0 } else { a.smooth },
         force_route: a.route.map(RouteArg::route),
         ..BindOptions::default()

@@ -207,12 +207,6 @@ impl BodyOptions {
                 .collect(),
         }
     }
-
-    /// Refuses a role told for a name that is no part or material of `c`, listing the
-    /// parts there are (a misspelt `--rigid` would otherwise change nothing).
-    pub fn check_names(&self, c: &Character) -> Result<()> {
-        check_override_names(c, self)
-    }
 }
 
 struct PartGeom {
@@ -229,6 +223,15 @@ impl Character {
     /// ([`Character::body_options`]), computed once per geometry ([`Body::of`]).
     pub fn body(&self) -> Result<Body> {
         Body::of(self, &self.body_options)
+    }
+
+    /// Takes `o` as its own part roles ([`Character::body_options`]), after refusing a
+    /// name that is no part or material of it, with the list of those there are (a
+    /// misspelt `--rigid` would otherwise change nothing).
+    pub fn tell_roles(&mut self, o: BodyOptions) -> Result<()> {
+        check_override_names(self, &o)?;
+        self.body_options = o;
+        Ok(())
     }
 
     /// Whether the character is one part whose mesh is already its welded skin: no two
