@@ -23,7 +23,10 @@
 # (default: beside it), BPY_VENV (default ~/.cache/rigsmith/bpy-venv), NO_BLENDER=1 to
 # skip Blender (its columns then read n/a), BLENDER_CACHE (default
 # ~/.cache/rigsmith/reweight-blender). Writes OUT_DIR/results.jsonl and prints
-# OUT_DIR/results.md (bench/reweight_table.py).
+# OUT_DIR/results.md (bench/reweight_table.py). Each case's folder OUT_DIR/CASE keeps
+# the weights of every method: bench/reweight_regions.py OUT_DIR/CASE swaps the
+# artist's or Blender's into rigsmith's one part or box at a time and says which
+# vertices decide each pose.
 #
 # Blender's Automatic Weights outputs are cached (its run is the slow, external part:
 # 1 to 2 s per default case on 2 shared cores, much more on large meshes), keyed by the SHA-256 of what it reads (mesh.obj, skeleton.json)
