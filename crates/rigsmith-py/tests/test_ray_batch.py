@@ -64,3 +64,26 @@ def test_a_library_rigs_on_ray_as_rig_dir_writes_it(library, tmp_path):
     cli = json.loads((tmp_path / "cli" / "summary.json").read_text())
     assert set(cli["rigged"][0]) == set(bad)
     assert cli["rigged"][0]["error"].replace(str(one), str(library)) == bad["error"]
+
+
+def test_a_tasks_keywords_reach_rig_and_a_part_it_lacks_fails_it_by_name(tmp_path):
+    """The keywords rig_library passes on (here to one task, without Ray): rigid= makes
+    the mannequin's shirt follow one bone; a garment= name that is no part fails the
+    task with the parts listed, and nothing is written."""
+    src = tmp_path / "m.glb"
+    run_cli("mannequin", "-o", src, "-q")
+    from rigsmith.batch.ray import rig_one
+
+    row = rig_one(str(src), str(tmp_path / "rigid.glb"), {"rigid": {"shirt": "spine_03"}})
+    assert row["ok"] and row["error"] is None, row
+    rig = rigsmith.load(tmp_path / "rigid.glb")
+    names = rig["bones"]
+    shirt = next(p for p in rig["parts"] if p["name"] == "shirt")
+    w = shirt["weights"]
+    assert (w[:, names.index("spine_03")] > 0.999).all(), w.max(0)
+
+    with pytest.raises(rigsmith.InputError) as e:
+        rig_one(str(src), str(tmp_path / "bad.glb"), {"garment": ["Nope"]})
+    assert 'no part or material named "Nope"' in str(e.value), e.value
+    assert "shirt" in str(e.value), e.value
+    assert not (tmp_path / "bad.glb").exists()

@@ -95,7 +95,7 @@ def rig_library(
     """Rigs every character of ``input_dir`` into ``output_dir`` with one Ray task
     each (Ray must be initialised, or is started locally); ``options`` go to
     :func:`rigsmith.rig` (``template``, ``max_influences``, ``rerig``, ``route``,
-    ``height``). Ray is started locally when it is not initialised (workers at normal
+    ``height``, ``body``, ``garment``, ``rigid``) and apply to every character. Ray is started locally when it is not initialised (workers at normal
     priority, see the module docs). A failed task is retried ``retries`` times. Each task takes one CPU
     and rigs with ``threads`` threads (``RAYON_NUM_THREADS`` of its worker process, set
     before its first rig), so Ray's scheduling decides the parallelism. Writes and returns the summary
