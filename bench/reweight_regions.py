@@ -12,6 +12,7 @@ separated; `*` for every part) meeting every condition, a condition being an axi
 (`x`, `y`, `z`, or `|x|` for the distance from the centre plane), `<` or `>`, and a
 value in units of the character's height H (y from the lowest vertex). Without
 `--region`, every part is a region of its own, and `all` the whole character.
+`--keep K` blends instead of swapping: K of rigsmith's weights and 1 - K of the other's.
 
 Printed: a Markdown table, one row per pose: Blender's p95, rigsmith's, the other
 method's, then rigsmith's with the region swapped (% of H over the vertices the pose
@@ -71,6 +72,8 @@ def main():
     ap.add_argument("--from", dest="source", choices=["blender", "artist"], default="blender")
     ap.add_argument("--poses", default="")
     ap.add_argument("--region", action="append", default=[])
+    ap.add_argument("--keep", type=float, default=0.0,
+                    help="share of rigsmith's weights kept in the region (0: swapped whole)")
     a = ap.parse_args()
     case = a.case.rstrip("/")
     V, names, idx, parent, head, tail = load(case)
@@ -117,7 +120,9 @@ def main():
         row = [pname, f"{p95(bl):.3f}", f"{p95(rig):.3f}", f"{p95(other):.3f}"]
         for _, m in regs:
             W = rig.copy()
-            W[m] = other[m]
+            # A vertex the other method left unweighted keeps rigsmith's.
+            m = m & (other.sum(1) > 0.5)
+            W[m] = a.keep * rig[m] + (1.0 - a.keep) * other[m]
             row.append(f"{p95(W):.3f}")
         print("| " + " | ".join(row) + " |")
 

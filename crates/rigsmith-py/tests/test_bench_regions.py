@@ -95,3 +95,13 @@ def test_a_region_that_names_no_part_or_a_bad_condition_is_refused_by_name(tmp_p
     assert r.returncode != 0 and "'y=3'" in r.stderr, r.stderr
     r = run(tmp_path, "--poses", "leg_side")
     assert r.returncode != 0 and "no pose ['leg_side']" in r.stderr, r.stderr
+
+
+def test_keep_blends_the_region_and_the_error_shrinks_with_the_share_swapped(tmp_path):
+    arm_case(tmp_path)
+    r = run(tmp_path, "--poses", "arm_up", "--keep", "0.5", "--region", "upper=upper")
+    assert r.returncode == 0, r.stderr
+    bl, rig, other, half = rows(r.stdout)["arm_up"]
+    # The root's wrong share on the upper piece goes 0.5 -> 0.25: each vertex's error
+    # is linear in it (skinning is), so the p95 halves.
+    assert abs(half - rig / 2) < 0.002, (half, rig)
