@@ -56,6 +56,40 @@ def skin_rest(V, W, M):
     return out
 
 
+def blender_weights(case, idx, n):
+    """Blender's weights as compared: its plain run, or its scaled-up rerun when that
+    leaves fewer vertices unweighted. `(W, unweighted, plain_unweighted)`, the last
+    `None` when the plain run is taken; `None` without a plain run."""
+    plain = weights(case, "blender_weights.json", idx, n)
+    if plain is None:
+        return None
+    scaled = weights(case, "blender_scaled_weights.json", idx, n)
+    if scaled is not None and scaled[1] < plain[1]:
+        return scaled[0], scaled[1], plain[1]
+    return plain[0], plain[1], None
+
+
+def pose_skinning(case, roles, idx, parent, head, tail, missing):
+    """Each test pose's skinning matrices, by name: the biped poses on the bones `roles`
+    names (they stand in for the game_engine names; poses whose bones are missing are
+    appended to `missing`), or a quadruped's from its `poses.json` (column-major)."""
+    if os.path.exists(f"{case}/poses.json"):
+        quad = json.load(open(f"{case}/poses.json"))
+        order = [idx[n] for n in quad["bones"]]
+        out = {}
+        for k, v in quad["poses"].items():
+            M = np.tile(np.eye(4), (len(idx), 1, 1))
+            M[order] = np.array(v, float).reshape(-1, 4, 4).transpose(0, 2, 1)
+            out[k] = M
+        missing.extend(quad.get("skipped", []))
+        return out
+    pidx = dict(idx)
+    for key, name in roles.items():
+        pidx[key] = idx[name]
+    return {pname: pose_matrices(pose, pidx, parent, head)
+            for pname, pose in poses_safe(pidx, head, tail, missing).items()}
+
+
 def main(case):
     V, names, idx, parent, head, tail = load(case)
     sk = json.load(open(f"{case}/skeleton.json"))["bones"]
@@ -71,43 +105,23 @@ def main(case):
     w = weights(case, "geodesic_weights.json", idx, len(V))
     if w is not None:
         sets["geodesic"] = w
-    plain = weights(case, "blender_weights.json", idx, len(V))
-    scaled = weights(case, "blender_scaled_weights.json", idx, len(V))
-    if plain is not None:
-        if scaled is not None and scaled[1] < plain[1]:
-            sets["blender"] = scaled
+    blender = blender_weights(case, idx, len(V))
+    if blender is not None:
+        sets["blender"] = blender[:2]
+        if blender[2] is not None:
             res["blender_scaled"] = True
-            res["blender_plain_unweighted"] = plain[1]
-        else:
-            sets["blender"] = plain
+            res["blender_plain_unweighted"] = blender[2]
     sets["nearest"] = (nearest_bone(V, sk, idx), 0)
     for k, (_, u) in sets.items():
         res[f"{k}_unweighted"] = u
-    # Pose bones: the role names stand in for the game_engine names.
-    pidx = dict(idx)
     missing = []
-    for key, name in roles.items():
-        pidx[key] = idx[name]
-    pose_list = {}
-    if not os.path.exists(f"{case}/poses.json"):
-        for pname, pose in poses_safe(pidx, head, tail, missing).items():
-            pose_list[pname] = pose
-    quad = None
+    pose_list = pose_skinning(case, roles, idx, parent, head, tail, missing)
     if os.path.exists(f"{case}/poses.json"):
-        # A quadruped: the quadruped pose library's skinning matrices (column-major).
-        quad = json.load(open(f"{case}/poses.json"))
-        order = [idx[n] for n in quad["bones"]]
-        for k, v in quad["poses"].items():
-            M = np.tile(np.eye(4), (len(idx), 1, 1))
-            M[order] = np.array(v, float).reshape(-1, 4, 4).transpose(0, 2, 1)
-            pose_list[k] = M
-        missing = quad.get("skipped", [])
         res["library"] = "quadruped"
     res["poses_skipped"] = missing
     dists = {k: [] for k in sets}
     per_pose = {}
-    for pname, pose in pose_list.items():
-        M = pose if quad is not None else pose_matrices(pose, pidx, parent, head)
+    for pname, M in pose_list.items():
         Pa = skin_rest(V, art, M)
         moved = np.linalg.norm(Pa - V, axis=1) > 1e-3 * H
         if not moved.any():

@@ -29,8 +29,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from reweight_compare import poses_safe, skin_rest  # noqa: E402
-from weights_compare import load, pose_matrices, weights  # noqa: E402
+from reweight_compare import blender_weights, pose_skinning, skin_rest  # noqa: E402
+from weights_compare import load, weights  # noqa: E402
 
 COND = re.compile(r"^(\|x\||x|y|z)([<>])(-?[0-9.]+)$")
 
@@ -84,18 +84,14 @@ def main():
     lab = labels(case, n)
     art = (weights(case, "artist_weights.json", idx, n) or (None,))[0]
     rig = (weights(case, "rigsmith_weights.json", idx, n) or (None,))[0]
-    # Blender's run with fewer unweighted vertices, as bench/reweight_compare.py takes it.
-    runs = [w for w in (weights(case, f, idx, n) for f in
-                        ("blender_weights.json", "blender_scaled_weights.json")) if w]
-    if rig is None or art is None or not runs:
+    # Blender's run as bench/reweight_compare.py takes it.
+    blender = blender_weights(case, idx, n)
+    if rig is None or art is None or blender is None:
         sys.exit(f"{case}: needs rigsmith_, artist_ and blender_weights.json (bench/reweight.sh)")
-    bl = min(runs, key=lambda w: w[1])[0]
+    bl = blender[0]
     other = bl if a.source == "blender" else art
     roles = json.load(open(f"{case}/roles.json"))
-    pidx = dict(idx)
-    for k, v in roles.items():
-        pidx[k] = idx[v]
-    P = poses_safe(pidx, head, tail, [])
+    P = pose_skinning(case, roles, idx, parent, head, tail, [])
     wanted = [p for p in a.poses.split(",") if p] or list(P)
     bad = [p for p in wanted if p not in P]
     if bad:
@@ -109,7 +105,7 @@ def main():
     print("| " + " | ".join(head_row) + " |")
     print("|" + "---|" * len(head_row))
     for pname in wanted:
-        M = pose_matrices(P[pname], pidx, parent, head)
+        M = P[pname]
         Pa = skin_rest(V, art, M)
         moved = np.linalg.norm(Pa - V, axis=1) > 1e-3 * H
 

@@ -57,3 +57,12 @@ pub fn skirted_mannequin(dir: &std::path::Path) -> PathBuf {
     ]));
     m
 }
+
+/// The strings of a JSON array (panics, naming it, when `v` is no array of strings).
+pub fn strs(v: &serde_json::Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("not an array: {v}"))
+        .iter()
+        .map(|s| s.as_str().unwrap_or_else(|| panic!("not a string: {s}")))
+        .collect()
+}

@@ -72,12 +72,7 @@ fn fit_writes_skeleton_json_and_reports_checks() {
         "--json",
     ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let bones: Vec<&str> = v["bones"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b.as_str().unwrap())
-        .collect();
+    let bones = crate::common::strs(&v["bones"]);
     assert!(
         bones.contains(&"mixamorig:LeftForeArm") && bones.contains(&"mixamorig:LeftArmTwist01"),
         "{bones:?}"

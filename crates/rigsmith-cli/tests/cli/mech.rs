@@ -152,12 +152,7 @@ fn a_robot_whose_islands_interpenetrate_at_rest_is_reported_without_failing() {
     ]);
     assert_ok(&out);
     let v = json(&out);
-    let notes: Vec<&str> = v["result"]["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap())
-        .collect();
+    let notes = crate::common::strs(&v["result"]["notes"]);
     assert!(
         notes
             .iter()

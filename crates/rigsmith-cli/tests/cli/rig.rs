@@ -57,12 +57,7 @@ fn demo_rigs_the_mannequin_with_report() {
     // with why (`rig -v` prints them).
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(rep.join("report.json")).unwrap()).unwrap();
-    let notes: Vec<&str> = report["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap())
-        .collect();
+    let notes = crate::common::strs(&report["notes"]);
     assert!(
         notes
             .iter()
